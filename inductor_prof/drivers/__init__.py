@@ -1,0 +1,1 @@
+"""Drivers run an external profiler and parse what it wrote: run(...) has side effects, parse(...) is pure."""

@@ -1,0 +1,128 @@
+"""torch.profiler over one step: which ATen op (and shapes) launched each library kernel.
+
+Proton sees cuBLAS/cuDNN kernels but not the op behind them; this pass gives them flops and bytes,
+and captures the model's attention calls. Parsing works on the Chrome trace (plain JSON).
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..annotate import flops_key_for_dtype
+
+_DTYPE_BYTES = {"float": 4, "c10::BFloat16": 2, "c10::Half": 2, "double": 8, "c10::Float8_e4m3fn": 1,
+                "c10::Float8_e5m2": 1, "long int": 8, "int": 4, "bool": 1}
+_DTYPE_NAME = {"float": "float32", "c10::BFloat16": "bfloat16", "c10::Half": "float16", "double": "float64",
+               "c10::Float8_e4m3fn": "float8", "c10::Float8_e5m2": "float8"}
+SDPA_OPS = ("aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_cudnn_attention",
+            "aten::_scaled_dot_product_efficient_attention", "aten::_flash_attention_forward",
+            "aten::_efficient_attention_forward", "aten::_cudnn_attention_forward", "aten::_scaled_dot_product_flash_attention_for_cpu")
+
+
+def record(step: Callable[[], Any], trace_path: Path) -> None:
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
+        step()
+        torch.cuda.synchronize()
+    prof.export_chrome_trace(str(trace_path))
+
+
+def _numel(dims) -> int:
+    return math.prod(dims) if dims else 1
+
+
+def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
+    """flops (with width key) and minimal bytes for the ATen ops whose kernels come from libraries."""
+    dt = next((t for t in types if t in _DTYPE_BYTES and t not in ("long int", "int", "bool")), "float")
+    size = _DTYPE_BYTES.get(dt, 4)
+    key = flops_key_for_dtype(_DTYPE_NAME.get(dt, "float32"))
+    # tensor arguments only: flat int lists (tensor lists such as cat's inputs are nested and skipped)
+    shapes = [d for d in dims if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
+    flops = 0
+    out_numel = 0
+    name = op.split("::")[-1]
+    try:
+        if name in ("mm", "_mm") and len(shapes) >= 2:
+            (m, k), (_, n) = shapes[0][-2:], shapes[1][-2:]
+            flops, out_numel = 2 * m * n * k, m * n
+        elif name == "addmm" and len(shapes) >= 3:
+            (m, k), (_, n) = shapes[1][-2:], shapes[2][-2:]
+            flops, out_numel = 2 * m * n * k, m * n
+        elif name in ("bmm", "baddbmm"):
+            a, b = (shapes[0], shapes[1]) if name == "bmm" else (shapes[1], shapes[2])
+            flops, out_numel = 2 * a[0] * a[1] * a[2] * b[2], a[0] * a[1] * b[2]
+        elif name in ("linear",) and len(shapes) >= 2:
+            x, w = shapes[0], shapes[1]
+            m = _numel(x[:-1])
+            flops, out_numel = 2 * m * w[0] * w[1], m * w[0]
+        elif op in SDPA_OPS and len(shapes) >= 3:
+            q, k_ = shapes[0], shapes[1]
+            b, h, sq, d = q
+            flops, out_numel = 4 * b * h * sq * k_[2] * d, b * h * sq * d
+    except (ValueError, IndexError, TypeError):
+        flops = 0
+    in_bytes = sum(_numel(s) for s in shapes) * size
+    return {"flops_key": key if flops else "", "flops": flops,
+            "bytes": (in_bytes + out_numel * size) if flops else 0, "dtype": _DTYPE_NAME.get(dt, dt)}
+
+
+def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
+    """(one row per library kernel launch: kernel, op, dims, flops, bytes), attention calls."""
+    events = json.loads(Path(trace_path).read_text()).get("traceEvents", [])
+    ops_by_tid: dict[Any, list[dict]] = {}
+    runtime_by_corr: dict[Any, dict] = {}
+    kernels = []
+    for e in events:
+        cat = e.get("cat", "")
+        if cat == "cpu_op":
+            ops_by_tid.setdefault(e.get("tid"), []).append(e)
+        elif cat == "cuda_runtime" or cat == "cuda_driver":
+            corr = (e.get("args") or {}).get("correlation")
+            if corr is not None:
+                runtime_by_corr[corr] = e
+        elif cat == "kernel":
+            kernels.append(e)
+    for ops in ops_by_tid.values():
+        ops.sort(key=lambda e: e["ts"])
+    starts = {tid: [o["ts"] for o in ops] for tid, ops in ops_by_tid.items()}
+
+    def innermost_op(rt: dict) -> dict | None:
+        ops = ops_by_tid.get(rt.get("tid"), [])
+        i = bisect.bisect_right(starts.get(rt.get("tid"), []), rt["ts"])
+        best = None
+        for o in reversed(ops[max(0, i - 200):i]):   # enclosing ops start shortly before the launch
+            if o["ts"] <= rt["ts"] and o["ts"] + o.get("dur", 0) >= rt["ts"] + rt.get("dur", 0):
+                if best is None or o["ts"] > best["ts"]:
+                    best = o
+        return best
+
+    rows, attention = [], []
+    for k in kernels:
+        name = k.get("name", "")
+        if name.startswith("triton_"):
+            continue  # Inductor kernels carry their own launch metadata
+        rt = runtime_by_corr.get((k.get("args") or {}).get("correlation"))
+        op = innermost_op(rt) if rt else None
+        op_name = op["name"] if op else ""
+        args = (op or {}).get("args", {}) or {}
+        dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
+        cost = op_cost(op_name, dims, types) if op else {"flops_key": "", "flops": 0, "bytes": 0, "dtype": ""}
+        rows.append({"kernel": name, "op": op_name, "dims": json.dumps(dims),
+                     "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
+                     "scalars": json.dumps(args.get("Concrete Inputs", []) or []),
+                     "dur_ns": k.get("dur", 0) * 1e3, **cost})
+        if op_name in SDPA_OPS:
+            q, kk = dims[0], dims[1]
+            attention.append({"op": op_name, "B": q[0], "H": q[1], "Sq": q[2], "Sk": kk[2], "D": q[3],
+                              "dtype": cost["dtype"], "kernel": name})
+    columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]
+    return pd.DataFrame(rows, columns=columns), \
+        attention

@@ -1,0 +1,1 @@
+"""Rendering of analysed run tables: terminal (rich), CSV and JSON."""

@@ -1,0 +1,38 @@
+"""Machine-readable outputs: CSV of the kernel table, one JSON object for the whole report."""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from ..analysis import RunTables
+
+JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
+                       "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
+                       "pct_of_peak", "annotated"]
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    if hasattr(v, "item"):
+        return _clean(v.item())
+    return v
+
+
+def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
+    cols = [c for c in columns if c in df.columns] + [c for c in df.columns if c not in columns]
+    return [{c: _clean(row[c]) for c in cols} for _, row in df.iterrows()]
+
+
+def to_json(tables: RunTables, df: pd.DataFrame) -> str:
+    obj = {"run": str(tables.run.root), "summary": tables.summary,
+           "kernels": records(df, JSON_KERNEL_COLUMNS),
+           "attention": records(tables.attention, []) if tables.attention is not None else []}
+    return json.dumps(obj, indent=1, default=_clean)
+
+
+def to_csv(df: pd.DataFrame, path) -> None:
+    df.to_csv(path, index=False)

@@ -1,0 +1,29 @@
+"""A tiny FLUX profiled end to end on the GPU, then reported."""
+import json
+
+import pytest
+
+from inductor_prof.analysis import load_run_tables
+from inductor_prof.pipeline import ProfileOptions, profile
+from inductor_prof.targets import FluxOptions
+
+pytest.importorskip("diffusers")
+
+
+def test_tiny_flux_profile_and_report(tmp_path):
+    opts = ProfileOptions(target="flux", out=str(tmp_path / "run"), steps=2, warmup=1, ceilings=False,
+                          flux=FluxOptions(height=256, width=256, text_len=64, double_blocks=1, single_blocks=1))
+    result = profile(opts, log=lambda m: None)
+    assert result.failed == {}
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert all(s["status"] == "ok" for s in manifest["stages"].values())
+    tables = load_run_tables(tmp_path / "run")
+    df = tables.kernels
+    inductor = df[df["origin"] == "inductor"]
+    assert len(inductor) >= 5
+    assert inductor["annotated"].all()
+    assert (inductor["bytes"] > 0).all()
+    gemm = df[df["category"] == "GEMM"]
+    assert len(gemm) and (gemm["flops16"] > 0).all()
+    kernels = json.loads((tmp_path / "run" / "kernels" / "kernels.json").read_text())
+    assert all(k["launch_config"].get("num_warps") for k in kernels)

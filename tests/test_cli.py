@@ -1,0 +1,118 @@
+"""CLI: report on the recorded run, exit codes and exact error text."""
+import json
+import shutil
+
+from typer.testing import CliRunner
+
+from conftest import data_path
+from inductor_prof.cli import app
+
+runner = CliRunner()
+
+
+def test_report_table_and_summary():
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--top", "5"])
+    assert r.exit_code == 0, r.output
+    assert "Summary" in r.output and "GEMM" in r.output and "nvjet_sm90" in r.output
+
+
+def test_report_json_has_required_fields(tmp_path):
+    csv = tmp_path / "k.csv"
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--json", "--top", "0", "--csv", str(csv)])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    need = {"name", "kind", "origin", "calls", "total_ns", "flops", "bytes", "tflops", "gbps"}
+    assert need <= set(obj["kernels"][0])
+    inductor = [k for k in obj["kernels"] if k["origin"] == "inductor"]
+    assert len(inductor) == 18 and all(k["annotated"] for k in inductor)
+    gemm = [k for k in obj["kernels"] if k["kind"] == "gemm"]
+    assert gemm and all(k["tflops"] > 100 for k in gemm if k["total_ns"] > 1e6)
+    gelu = next(k for k in obj["kernels"] if k["name"] == "triton_poi_fused_gelu_view_12")
+    assert gelu["ncu_status"] == "ok" and gelu["ncu_dram_bytes"] > 0 and 0.5 < gelu["dram_ratio"] < 1.5
+    assert obj["summary"]["by_category"]["GEMM"]["pct"] > 50
+    assert csv.read_text().startswith("name,")
+
+
+def test_report_sort_by_name():
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--json", "--sort", "name", "--top", "3"])
+    names = [k["name"] for k in json.loads(r.output)["kernels"]]
+    assert names == sorted(names)
+
+
+def test_report_on_non_run_folder(tmp_path):
+    r = runner.invoke(app, ["report", str(tmp_path)])
+    assert r.exit_code == 2
+    assert r.output.strip() == f"error: {tmp_path} is not an inductor-prof run folder (no manifest.json)"
+
+
+def test_report_missing_folder(tmp_path):
+    r = runner.invoke(app, ["report", str(tmp_path / "nope")])
+    assert r.exit_code == 2 and "is not a folder" in r.output
+
+
+def test_report_bad_sort():
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--sort", "speed"])
+    assert r.exit_code == 2
+    assert "unknown --sort 'speed'" in r.output
+
+
+def test_profile_unknown_target_lists_known():
+    r = runner.invoke(app, ["profile", "resnet"])
+    assert r.exit_code == 2
+    assert r.output.strip() == ("error: unknown target 'resnet'; known targets: flux, flux-schnell, "
+                                "or package.module:factory")
+
+
+def test_profile_without_cuda_says_report_runs_anywhere(tmp_path):
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    r = runner.invoke(app, ["profile", "flux", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2
+    assert "profile needs a CUDA GPU" in r.output and "report RUN` runs anywhere" in r.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_existing_run_folder_refused_without_force(tmp_path):
+    from inductor_prof import rundir
+    from inductor_prof.errors import UserError
+
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)
+    try:
+        rundir.create(run)
+        raise AssertionError("expected refusal")
+    except UserError as e:
+        assert str(e) == f"run folder {run} already exists; pass --force to replace it"
+    assert (run / "manifest.json").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "precious.txt").write_text("x")
+    try:
+        rundir.create(other, force=True)
+        raise AssertionError("expected refusal")
+    except UserError as e:
+        assert "is not a run folder; refusing to delete it" in str(e)
+    assert (other / "precious.txt").exists()
+
+
+def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
+    import builtins
+
+    from inductor_prof.errors import UserError
+    from inductor_prof.targets import flux
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *a, **k):
+        if name == "diffusers":
+            raise ImportError("No module named 'diffusers'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    try:
+        flux._import_flux_class()
+        raise AssertionError("expected UserError")
+    except UserError as e:
+        assert str(e) == "the flux target needs diffusers: pip install 'inductor-prof[flux]'"

@@ -1,0 +1,42 @@
+from conftest import data_path
+from inductor_prof.harvest import decorator_kwargs, find_output_code, harvest_cache, write_kernels
+
+
+def test_harvest_recorded_cache():
+    cache = data_path("flux_small", "cache")
+    assert len(find_output_code(cache)) == 3
+    records = harvest_cache(cache)
+    names = [r.name for r in records]
+    assert len(records) == 21                       # 18 names; 3 reused by two graphs with other code
+    assert len(set(names)) == 18
+    gelu = next(r for r in records if r.name == "triton_poi_fused_gelu_view_12")
+    assert gelu.kind == "pointwise" and gelu.heuristic == "pointwise"
+    assert gelu.aten_ops == ["aten.view", "aten.gelu"]
+    assert gelu.inductor_meta["kernel_num_gb"] == 0.201326592
+    assert gelu.signature == {"in_out_ptr0": "*bf16", "xnumel": "i32", "XBLOCK": "constexpr"}
+    assert gelu.ops_per_element == 9
+    kinds = {r.kind for r in records}
+    assert kinds == {"pointwise", "reduction", "persistent_reduction"}
+
+
+def test_write_kernels_names_shared_sources_apart(tmp_path):
+    rows = write_kernels(harvest_cache(data_path("flux_small", "cache")), tmp_path)
+    files = sorted(p.name for p in tmp_path.glob("*.py"))
+    assert len(files) == 42                          # original + annotated per kernel
+    shared = [r for r in rows if r["name_shared_by"] > 1]
+    assert len(shared) == 6 and all(r["file"].count(".") == 2 for r in shared)
+
+
+def test_decorator_kwargs_handles_sets_and_calls():
+    src = '''
+@triton_heuristics.pointwise(size_hints={'x': 16}, triton_meta={'device': DeviceProperties(type='cuda', cc=90),
+    'configs': [{(0,): [['tt.divisibility', 16]]}]}, inductor_meta={'autotune_hints': set(), 'kernel_num_gb': 0.5})
+@triton.jit
+def k(in_ptr0, xnumel, XBLOCK: tl.constexpr):
+    pass
+'''
+    heuristic, kw = decorator_kwargs(src)
+    assert heuristic == "pointwise"
+    assert kw["inductor_meta"] == {"autotune_hints": [], "kernel_num_gb": 0.5}
+    assert kw["triton_meta"]["device"] == {"__call__": "DeviceProperties", "type": "cuda", "cc": 90}
+    assert kw["triton_meta"]["configs"] == [{"(0,)": [["tt.divisibility", 16]]}]

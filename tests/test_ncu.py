@@ -1,0 +1,116 @@
+"""ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import data_path
+from inductor_prof.drivers import ncu
+from inductor_prof.errors import UserError
+from inductor_prof.settings import Settings, find_ncu, resolve
+
+
+def test_build_cmd_plain():
+    cmd = ncu.build_cmd(Settings(), "/opt/ncu dir/ncu", "triton_poi_x_0", Path("/runs/my run/ncu/k"),
+                        ["/venv/bin/python", "-m", "inductor_prof.ncu_runner", "/runs/my run/spec.json"], {})
+    assert cmd[0] == "/opt/ncu dir/ncu"                       # a list: spaces need no quoting
+    assert cmd[cmd.index("-k") + 1] == "regex:^triton_poi_x_0$"
+    assert cmd[cmd.index("--clock-control") + 1] == "none"
+    assert cmd[cmd.index("-o") + 1] == "/runs/my run/ncu/k"
+    assert cmd[-1] == "/runs/my run/spec.json"
+    assert "gpu__time_duration.sum" in cmd[cmd.index("--metrics") + 1]
+
+
+def test_build_cmd_sudo_passes_environment():
+    env = ncu.program_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"},
+                          source={"PATH": "/venv/bin:/usr/bin", "VIRTUAL_ENV": "/venv", "SECRET": "x"})
+    s = Settings(sudo=True, sudo_path="/usr/bin/sudo", ncu_set="full", ncu_args=["--nvtx"])
+    cmd = ncu.build_cmd(s, "/usr/local/cuda/bin/ncu", "k", Path("o"), ["python3", "prog"], env)
+    assert cmd[:3] == ["/usr/bin/sudo", "-n", "env"]
+    assert "PATH=/venv/bin:/usr/bin" in cmd and "VIRTUAL_ENV=/venv" in cmd
+    assert "TORCHINDUCTOR_CACHE_DIR=/runs/a b/cache" in cmd
+    assert not any(c.startswith("SECRET=") for c in cmd)
+    assert cmd[cmd.index("--set") + 1] == "full" and "--metrics" not in cmd and "--nvtx" in cmd
+    assert cmd.index("/usr/local/cuda/bin/ncu") > cmd.index("PATH=/venv/bin:/usr/bin")
+
+
+def test_parse_real_report():
+    m = ncu.parse_report(data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep"))
+    assert m["kernel"] == "triton_poi_fused_add_gelu_mul_0"
+    assert m["duration_ns"] == 42336
+    assert m["dram_read_bytes"] == 67_121_408 and m["dram_write_bytes"] == 46_897_664
+    assert m["dram_bytes"] == 67_121_408 + 46_897_664
+    assert m["registers"] == 31
+
+
+def test_parse_flux_report_with_default_metrics():
+    m = ncu.parse_report(data_path("flux_small", "ncu", "triton_poi_fused_gelu_view_12.ncu-rep"))
+    assert set(ncu.METRICS) <= set(m)
+    assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
+
+
+def _fake_ncu(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "fake ncu"
+    path.write_text(f"#!{sys.executable}\nimport sys, shutil, time\nargs = sys.argv[1:]\n{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def _run(tmp_path, body, timeout=30):
+    exe = _fake_ncu(tmp_path, body)
+    cmd = ncu.build_cmd(Settings(), exe, "k", tmp_path / "out", ["prog"], {})
+    return ncu.run_one(cmd, {}, timeout, tmp_path / "log.txt")
+
+
+def test_fake_ncu_success_writes_report(tmp_path):
+    report = data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep")
+    body = f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep'); print('==PROF== done')"
+    assert _run(tmp_path, body).status == "ok"
+    assert ncu.parse_report(tmp_path / "out.ncu-rep")["duration_ns"] == 42336
+
+
+def test_fake_ncu_permission_error(tmp_path):
+    body = ("print('==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+            "Performance Counters on the target device 0.'); sys.exit(1)")
+    with pytest.raises(ncu.NcuPermissionError) as e:
+        _run(tmp_path, body)
+    assert "--sudo" in str(e.value) and "NVreg_RestrictProfilingToAdminUsers=0" in str(e.value)
+    assert "SYS_ADMIN" in str(e.value)
+
+
+def test_fake_ncu_crash_is_recorded(tmp_path):
+    r = _run(tmp_path, "print('==ERROR== The application returned an error code (11).'); sys.exit(11)")
+    assert r.status == "failed" and "exit 11" in r.reason and "error code (11)" in r.reason
+
+
+def test_fake_ncu_hang_times_out(tmp_path):
+    r = _run(tmp_path, "time.sleep(60)", timeout=1)
+    assert r.status == "timeout" and r.seconds < 10
+
+
+def test_fake_sudo_password_prompt(tmp_path):
+    sudo = _fake_ncu(tmp_path, "print('sudo: a password is required', file=sys.stderr); sys.exit(1)")
+    cmd = ncu.build_cmd(Settings(sudo=True, sudo_path=sudo), "ncu", "k", tmp_path / "o", ["p"], {})
+    with pytest.raises(UserError, match="sudo asked for a password"):
+        ncu.run_one(cmd, {}, 30, tmp_path / "log.txt")
+
+
+def test_settings_precedence(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.inductor-prof]\nncu = "/from/file"\nsudo = true\n'
+                                             'ncu-timeout = 12\n')
+    s, origin = resolve({}, env={}, cwd=tmp_path)
+    assert (s.ncu, s.sudo, s.ncu_timeout) == ("/from/file", True, 12)
+    s, origin = resolve({}, env={"INDUCTOR_PROF_NCU": "/from/env", "INDUCTOR_PROF_SUDO": "0"}, cwd=tmp_path)
+    assert (s.ncu, s.sudo) == ("/from/env", False) and origin["ncu"] == "env INDUCTOR_PROF_NCU"
+    s, origin = resolve({"ncu": "/from/cli", "sudo": None}, env={"INDUCTOR_PROF_NCU": "/from/env"}, cwd=tmp_path)
+    assert s.ncu == "/from/cli" and origin["ncu"] == "cli" and s.sudo is True
+
+
+def test_settings_errors(tmp_path):
+    (tmp_path / "inductor-prof.toml").write_text('ncu_pth = "x"\n')
+    with pytest.raises(UserError, match="unknown inductor-prof settings: ncu_pth"):
+        resolve({}, env={}, cwd=tmp_path)
+    with pytest.raises(UserError, match="not found at '/no/such/ncu'"):
+        find_ncu("/no/such/ncu")
