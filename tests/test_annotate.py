@@ -1,7 +1,7 @@
 """Each annotation formula against hand-computed flops and bytes."""
 import torch
 
-from conftest import data_path
+from recorded import data_path
 from inductor_prof.annotate import (KernelMetrics, annotate_source, count_ops, distinct_bytes, kernel_kind,
                                     launch_metrics)
 

@@ -4,7 +4,7 @@ import shutil
 
 from typer.testing import CliRunner
 
-from conftest import data_path
+from recorded import data_path
 from inductor_prof.cli import app
 
 runner = CliRunner()

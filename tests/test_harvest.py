@@ -1,4 +1,4 @@
-from conftest import data_path
+from recorded import data_path
 from inductor_prof.harvest import decorator_kwargs, find_output_code, harvest_cache, write_kernels
 
 

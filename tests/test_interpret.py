@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import data_path
+from recorded import data_path
 
 KERNELS = ["triton_per_fused__fused_rms_norm_view_3", "triton_per_fused__fused_rms_norm_view_4",
            "triton_poi_fused_add_mul_split_unsqueeze_view_11"]

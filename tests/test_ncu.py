@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import data_path
+from recorded import data_path
 from inductor_prof.drivers import ncu
 from inductor_prof.errors import UserError
 from inductor_prof.settings import Settings, find_ncu, resolve

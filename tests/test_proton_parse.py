@@ -1,4 +1,4 @@
-from conftest import data_path
+from recorded import data_path
 from inductor_prof.drivers import proton
 from inductor_prof.drivers.torch_profiler import op_cost, parse_trace
 
