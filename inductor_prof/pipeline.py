@@ -6,7 +6,6 @@ so nothing already measured is lost. The caller learns of failures through `Prof
 from __future__ import annotations
 
 import gzip
-import json
 import shutil
 import statistics
 import sys
@@ -169,7 +168,3 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             _optional(manifest, "ncu", failed, log, ncu)
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)
-
-
-def dump_settings(opts: ProfileOptions) -> str:
-    return json.dumps(asdict(opts), indent=1)
