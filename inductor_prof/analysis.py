@@ -120,12 +120,15 @@ def kernel_table(run: RunDir, manifest: dict) -> pd.DataFrame:
             nbytes = lib["lib_bytes"] * n_steps
             annotated_ok = nbytes > 0
         kind = rec["kind"] if rec else None
+        io = _io_split(run, rec)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin, "kind": kind or classify(name, origin, None, op).lower(),
             "category": classify(name, origin, kind, op),
             "aten_ops": ", ".join(rec.get("aten_ops", [])) if rec else op,
             "calls": calls, "calls_per_step": calls / n_steps, "total_ns": float(t["time_ns"]),
             "bytes": nbytes, **flops, "flops": sum(flops.values()), "annotated": annotated_ok,
+            "read_bytes_per_call": io["read"] if io else float("nan"),
+            "write_bytes_per_call": io["write"] if io else float("nan"),
         })
     df = pd.DataFrame(rows)
     if df.empty:
@@ -134,7 +137,8 @@ def kernel_table(run: RunDir, manifest: dict) -> pd.DataFrame:
     return merge_ncu(df, pd.read_csv(run.ncu_csv) if run.ncu_csv.exists() else None)
 
 
-NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes", "flops": "ncu_flops",
+NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
+               "dram_read_bytes": "ncu_dram_read_bytes", "dram_write_bytes": "ncu_dram_write_bytes", "flops": "ncu_flops",
                "sol_compute_pct": "sol_compute_pct", "sol_memory_pct": "sol_memory_pct",
                "occupancy_pct": "occupancy_pct", "registers": "registers", "l2_bytes": "ncu_l2_bytes",
                "l1_bytes": "ncu_l1_bytes", "local_bytes": "ncu_local_bytes", "tensor_pipe_pct": "tensor_pipe_pct",
@@ -154,14 +158,27 @@ def merge_ncu(df: pd.DataFrame, ncu: pd.DataFrame | None) -> pd.DataFrame:
     per_call_flops = df["flops"] / df["calls"].clip(lower=1)
     if "ncu_dram_bytes" in df:
         df["dram_ratio"] = (df["ncu_dram_bytes"] / per_call_bytes).where(per_call_bytes > 0)
+    if "ncu_dram_read_bytes" in df and "read_bytes_per_call" in df:
+        # reads are what ncu measures exactly (caches flushed before the replay); writes that stay dirty in
+        # the write-back L2 when the kernel ends never reach DRAM inside it, so DRAM writes undercount
+        df["dram_read_ratio"] = (df["ncu_dram_read_bytes"] / df["read_bytes_per_call"]).where(
+            df["read_bytes_per_call"] > 0)
+        df["dram_write_ratio"] = (df["ncu_dram_write_bytes"] / df["write_bytes_per_call"]).where(
+            df["write_bytes_per_call"] > 0)
     if "ncu_flops" in df:
         df["flops_ratio"] = (df["ncu_flops"] / per_call_flops).where(
             (per_call_flops > 0) & (df["category"] != "GEMM") & (df["category"] != "attention"))
-    ratios = [c for c in ("dram_ratio", "flops_ratio") if c in df]
-    off = pd.Series(False, index=df.index)
-    for c in ratios:
-        off |= (df[c] - 1).abs() > ANNOTATION_TOLERANCE
-    df["annotation_off"] = off
+    # Flags only for Inductor kernels: ncu replays exactly the launch that was annotated. A library kernel
+    # name (cuBLAS nvjet_*) serves many shapes, and the one replayed is not the average the step saw.
+    inductor = df["origin"] == "inductor"
+    bytes_ratio = df["dram_read_ratio"] if "dram_read_ratio" in df else df.get("dram_ratio")
+    bytes_off = inductor & ((bytes_ratio - 1).abs() > ANNOTATION_TOLERANCE) if bytes_ratio is not None \
+        else pd.Series(False, index=df.index)
+    flops_off = inductor & ((df["flops_ratio"] - 1).abs() > ANNOTATION_TOLERANCE) if "flops_ratio" in df \
+        else pd.Series(False, index=df.index)
+    df["annotation_off"] = bytes_off | flops_off
+    df["annotation_off_in"] = [("bytes" if b else "") + ("+" if b and f else "") + ("flops" if f else "")
+                               for b, f in zip(bytes_off, flops_off)]
     return df
 
 
@@ -214,6 +231,18 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict) -> dict[str, Any]:
         "inductor_annotated": int(inductor["annotated"].sum()) if len(inductor) else 0,
         "by_category": by_cat, "peaks": peaks,
     }
+
+
+def _io_split(run, rec: dict | None) -> dict | None:
+    """Per-launch read/write bytes of a harvested Inductor kernel, from its file (see annotate.io_bytes)."""
+    if not rec or not rec.get("file"):
+        return None
+    path = run.kernels_dir / rec["file"]
+    if not path.is_file():
+        return None
+    from .annotate import io_bytes
+
+    return io_bytes(path.read_text())
 
 
 def load_run_tables(path) -> RunTables:

@@ -143,8 +143,19 @@ def iteration_numel(args: Mapping[str, Any]) -> tuple[int, int]:
     return (total, rows) if seen else (0, 0)
 
 
-def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0) -> int:
-    """Bytes the kernel must read and write: each distinct tensor once (twice when read and written)."""
+_LOAD_PTR = re.compile(r"tl\.load\(\s*(in_out_ptr\d+)\b")
+
+
+def loaded_in_out(source: str) -> frozenset[str]:
+    """The in_out_ptr arguments a kernel loads from; the others are only stored to (read once, not twice)."""
+    return frozenset(_LOAD_PTR.findall(source))
+
+
+def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0, in_out_read: frozenset[str] | None = None) -> int:
+    """Bytes the kernel must read and write: each distinct tensor once, twice when read and written.
+
+    `in_out_read`: the in_out_ptr names the kernel really loads (None: assume all, the old over-count).
+    """
     seen: set[int] = set()
     total = 0
     for name, v in args.items():
@@ -157,7 +168,8 @@ def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0) -> int:
         n = v.numel()
         if clamp_numel:
             n = min(n, clamp_numel)
-        total += n * v.element_size() * (2 if name.startswith("in_out_ptr") else 1)
+        both = name.startswith("in_out_ptr") and (in_out_read is None or name in in_out_read)
+        total += n * v.element_size() * (2 if both else 1)
     return total
 
 
@@ -172,10 +184,11 @@ def flops_key_for_dtype(dtype: Any) -> str:
     return "flops32"
 
 
-def elementwise_metrics(args: Mapping[str, Any], ops_per_element: int, ops_per_row: int) -> dict[str, int]:
+def elementwise_metrics(args: Mapping[str, Any], ops_per_element: int, ops_per_row: int,
+                        in_out_read: frozenset[str] | None = None) -> dict[str, int]:
     total, rows = iteration_numel(args)
     key = "flops64" if any(_is_tensor(v) and str(v.dtype) == "torch.float64" for v in args.values()) else "flops32"
-    return {key: ops_per_element * total + ops_per_row * rows, "bytes": distinct_bytes(args, total)}
+    return {key: ops_per_element * total + ops_per_row * rows, "bytes": distinct_bytes(args, total, in_out_read)}
 
 
 def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
@@ -200,37 +213,41 @@ def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
     return {flops_key_for_dtype(q.dtype): 4 * b * h * sq * sk * d, "bytes": distinct_bytes(args)}
 
 
-def launch_metrics(kind: str, args: Mapping[str, Any], ops_per_element: int = 0, ops_per_row: int = 0) -> dict:
+def launch_metrics(kind: str, args: Mapping[str, Any], ops_per_element: int = 0, ops_per_row: int = 0,
+                   in_out_read: frozenset[str] | None = None) -> dict:
     if kind == "template_mm":
         return mm_metrics(args)
     if kind == "flex_attention":
         return attention_metrics(args)
     if kind == "other":
         total, _ = iteration_numel(args)
-        return {"bytes": distinct_bytes(args, total)}
-    return elementwise_metrics(args, ops_per_element, ops_per_row)
+        return {"bytes": distinct_bytes(args, total, in_out_read)}
+    return elementwise_metrics(args, ops_per_element, ops_per_row, in_out_read)
 
 
 class KernelMetrics:
     """Triton `launch_metadata` callable: `(grid, metadata, args) -> {flopsNN, bytes}` for one kernel."""
 
-    def __init__(self, kind: str, ops_per_element: int = 0, ops_per_row: int = 0):
+    def __init__(self, kind: str, ops_per_element: int = 0, ops_per_row: int = 0,
+                 in_out_read: frozenset[str] | tuple | None = None):
         self.kind = kind
         self.ops_per_element = ops_per_element
         self.ops_per_row = ops_per_row
+        self.in_out_read = frozenset(in_out_read) if in_out_read is not None else None
 
     @classmethod
     def for_source(cls, name: str, source: str, heuristic: str | None = None) -> "KernelMetrics":
         kind = kernel_kind(name, heuristic, source)
         per_elem, per_row = count_ops(source) if kind not in ("template_mm", "flex_attention") else (0, 0)
-        return cls(kind, per_elem, per_row)
+        return cls(kind, per_elem, per_row, loaded_in_out(source))
 
     def __call__(self, grid, metadata, args) -> dict:
-        return launch_metrics(self.kind, args, self.ops_per_element, self.ops_per_row)
+        return launch_metrics(self.kind, args, self.ops_per_element, self.ops_per_row, self.in_out_read)
 
     def __repr__(self) -> str:
+        read = "" if self.in_out_read is None else f", in_out_read={tuple(sorted(self.in_out_read))!r}"
         return (f"KernelMetrics(kind={self.kind!r}, ops_per_element={self.ops_per_element}, "
-                f"ops_per_row={self.ops_per_row})")
+                f"ops_per_row={self.ops_per_row}{read})")
 
 
 # ---- annotated source copies --------------------------------------------------------------------------
@@ -244,3 +261,42 @@ def annotate_source(source: str, metrics: KernelMetrics) -> str:
         raise ValueError("no bare @triton.jit decorator in kernel source")
     body = _JIT_LINE.sub(f"@triton.jit(launch_metadata={metrics!r})", source, count=1)
     return "from inductor_prof.annotate import KernelMetrics\n" + body
+
+
+# ---- read / write split from a harvested kernel file (for comparing with ncu's DRAM reads) -------------
+
+_SIGNATURE = re.compile(r"@triton\.jit[^\n]*\ndef \w+\(([^)]*)\)")
+_RAND_STRIDED = re.compile(r"(arg_\d+)\s*=\s*rand_strided\(\(([^)]*)\),\s*\(([^)]*)\),[^)]*dtype=torch\.(\w+)\)")
+_RETURN = re.compile(r"def get_args\(\):.*?return ([^\n]*)", re.S)
+_ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4, "float64": 8, "int64": 8, "int32": 4, "int8": 1,
+             "uint8": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1}
+
+
+def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
+    """Bytes one launch must read and write, from the kernel's signature and its `get_args()` shapes:
+    in_ptr read, out_ptr written, in_out_ptr written (and read only if loaded); each clamped to the
+    iteration space like `distinct_bytes`. None when the file has no get_args."""
+    sig, ret = _SIGNATURE.search(kernel_file_text), _RETURN.search(kernel_file_text)
+    if not sig or not ret:
+        return None
+    params = [p.split(":")[0].strip() for p in sig.group(1).split(",") if p.strip()]
+    tensors = {m.group(1): (m.group(2), m.group(4)) for m in _RAND_STRIDED.finditer(kernel_file_text)}
+    values = [v.strip() for v in ret.group(1).split(",") if v.strip()]
+    ints = {p: int(v) for p, v in zip(params, values) if v.lstrip("-").isdigit()}
+    clamp = math.prod(v for p, v in ints.items() if p.endswith("numel")) if ints else 0
+    loaded = loaded_in_out(kernel_file_text)
+    read = write = 0
+    for p, v in zip(params, values):
+        if v not in tensors:
+            continue
+        dims, dtype = tensors[v]
+        n = math.prod(int(d) for d in dims.split(",") if d.strip()) if dims.strip() else 1
+        nbytes = (min(n, clamp) if clamp else n) * _ITEMSIZE.get(dtype, 4)
+        if p.startswith("in_out_ptr"):
+            write += nbytes
+            read += nbytes if p in loaded else 0
+        elif p.startswith("out_ptr"):
+            write += nbytes
+        else:
+            read += nbytes
+    return {"read": read, "write": write}

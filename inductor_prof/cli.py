@@ -19,7 +19,8 @@ err = Console(stderr=True)
 
 SETTINGS_HELP = ("Settings precedence: command-line flag > environment variable (INDUCTOR_PROF_NCU, "
                  "INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, INDUCTOR_PROF_NCU_ARGS, INDUCTOR_PROF_NCU_SET, "
-                 "INDUCTOR_PROF_CLOCK_CONTROL, INDUCTOR_PROF_NCU_TIMEOUT, INDUCTOR_PROF_NCU_LIBRARY_KERNELS) > "
+                 "INDUCTOR_PROF_CLOCK_CONTROL, INDUCTOR_PROF_NCU_TIMEOUT, INDUCTOR_PROF_NCU_LIBRARY_KERNELS, "
+                 "INDUCTOR_PROF_NCU_BATCH) > "
                  "\\[tool.inductor-prof] in ./pyproject.toml or ./inductor-prof.toml > default.")
 EXIT_USER = 2     # bad input
 EXIT_FAILED = 1   # a step failed
@@ -47,12 +48,13 @@ def cli_errors(fn):
     return wrapper
 
 
-def _ncu_settings(ncu_path, sudo, sudo_path, ncu_set, ncu_args, clock_control, ncu_timeout, library_kernels):
+def _ncu_settings(ncu_path, sudo, sudo_path, ncu_set, ncu_args, clock_control, ncu_timeout, library_kernels,
+                  ncu_batch=None):
     from .settings import resolve
 
     settings, _ = resolve({"ncu": ncu_path, "sudo": sudo, "sudo_path": sudo_path, "ncu_set": ncu_set,
                            "ncu_args": ncu_args, "clock_control": clock_control, "ncu_timeout": ncu_timeout,
-                           "ncu_library_kernels": library_kernels})
+                           "ncu_library_kernels": library_kernels, "ncu_batch": ncu_batch})
     return settings
 
 
@@ -67,6 +69,8 @@ CLOCK = typer.Option(None, "--clock-control", help="ncu --clock-control (default
                      "\\[env INDUCTOR_PROF_CLOCK_CONTROL]")
 NCU_TIMEOUT = typer.Option(None, "--ncu-timeout", help="seconds per kernel (default 300) "
                            "\\[env INDUCTOR_PROF_NCU_TIMEOUT]")
+NCU_BATCH = typer.Option(None, "--ncu-batch", help="kernels per ncu process (default 12; 1: one process each) "
+                         "\\[env INDUCTOR_PROF_NCU_BATCH]")
 LIB_KERNELS = typer.Option(None, "--library-kernels", help="library kernels to profile, by time (default 8) "
                            "\\[env INDUCTOR_PROF_NCU_LIBRARY_KERNELS]")
 
@@ -91,9 +95,11 @@ def profile(
     checkpoint: Optional[Path] = typer.Option(None, help="flux: local diffusers folder or .safetensors file"),
     no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
     ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
+    no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
     ncu_path: Optional[str] = NCU_PATH, sudo: Optional[bool] = SUDO, sudo_path: Optional[str] = SUDO_PATH,
     ncu_set: Optional[str] = NCU_SET, ncu_args: Optional[str] = NCU_ARGS, clock_control: Optional[str] = CLOCK,
     ncu_timeout: Optional[float] = NCU_TIMEOUT, library_kernels: Optional[int] = LIB_KERNELS,
+    ncu_batch: Optional[int] = NCU_BATCH,
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -106,14 +112,14 @@ def profile(
 
     check_target_name(target)
     settings = _ncu_settings(ncu_path, sudo, sudo_path, ncu_set, ncu_args, clock_control, ncu_timeout,
-                             library_kernels)
+                             library_kernels, ncu_batch)
     if ncu:
         from .settings import find_ncu
 
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
         target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
-        ncu=ncu, settings=settings,
+        ncu=ncu, attention=not no_attention, settings=settings,
         flux=FluxOptions(height=height, width=width, text_len=text_len, batch=batch, dtype=dtype,
                          double_blocks=double_blocks, single_blocks=single_blocks,
                          checkpoint=str(checkpoint) if checkpoint else None),
@@ -130,8 +136,11 @@ def profile(
         def on_kernel(i: int, n: int, name: str) -> None:
             progress.update(task, description=f"ncu {name[:60]}", total=n, completed=i, visible=True)
 
+        def on_backend(i: int, n: int, label: str) -> None:
+            progress.update(task, description=f"attention {label[:60]}", total=n, completed=i, visible=True)
+
         result = run_profile(opts, log=log, step_progress=lambda i: progress.update(task, completed=i + 1),
-                             ncu_progress=on_kernel)
+                             ncu_progress=on_kernel, attention_progress=on_backend)
     console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})")
     if result.failed:
         names = ", ".join(result.failed)
@@ -147,6 +156,7 @@ def ncu_command(
     ncu_path: Optional[str] = NCU_PATH, sudo: Optional[bool] = SUDO, sudo_path: Optional[str] = SUDO_PATH,
     ncu_set: Optional[str] = NCU_SET, ncu_args: Optional[str] = NCU_ARGS, clock_control: Optional[str] = CLOCK,
     ncu_timeout: Optional[float] = NCU_TIMEOUT, library_kernels: Optional[int] = LIB_KERNELS,
+    ncu_batch: Optional[int] = NCU_BATCH,
 ):
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -155,7 +165,7 @@ def ncu_command(
     from .rundir import open_run
 
     settings = _ncu_settings(ncu_path, sudo, sudo_path, ncu_set, ncu_args, clock_control, ncu_timeout,
-                             library_kernels)
+                             library_kernels, ncu_batch)
     run_dir = open_run(run)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
@@ -204,6 +214,87 @@ def report(
     terminal.render(tables, shown, terminal.make_console())
     if csv:
         console.print(f"kernel table written to {csv}")
+
+
+@app.command()
+@cli_errors
+def attention(
+    run: Optional[Path] = typer.Argument(None, help="run folder: benchmark at its captured attention shapes and "
+                                         "save attention.csv there"),
+    shape: list[str] = typer.Option([], "--shape", help="B,H,S,D or B,H,Sq,Sk,D (repeatable)"),
+    sweep: bool = typer.Option(False, "--sweep", help="each --shape at sequence lengths 512 ... 16384 too"),
+    dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
+    backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
+    no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
+    rep_ms: float = typer.Option(100.0, "--rep-ms", help="timing budget per backend and shape, ms"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
+    json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
+    list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
+):
+    """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
+    import json
+
+    import pandas as pd
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .attention import registry
+    from .attention.bench import BenchOptions, run as run_bench
+    from .attention.shapes import parse_shape, sweep as sweep_shapes
+    from .report import terminal
+
+    names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
+    try:
+        chosen = registry.backends(names)
+        shapes = [parse_shape(s, dtype) for s in shape]
+    except ValueError as e:
+        raise UserError(str(e)) from e
+    if list_only:
+        t = terminal.Table(title="Attention backends", title_justify="left", header_style="bold")
+        for col in ("backend", "origin", "available", "what / why not"):
+            t.add_column(col)
+        for b in chosen:
+            t.add_row(b.name, b.origin, "yes" if b.available else "no", b.description if b.available else b.reason)
+        terminal.make_console().print(t)
+        return
+    if sweep:
+        shapes = [s for base in shapes for s in sweep_shapes(base)]
+    if run is None and not shapes:
+        raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
+    from .pipeline import require_cuda
+
+    require_cuda()
+    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("attention", total=None)
+
+        def on_backend(i: int, n: int, label: str) -> None:
+            progress.update(task, description=f"attention {label[:70]}", total=n, completed=i)
+
+        if run is not None:
+            from .attention.stage import run_attention
+            from .rundir import open_run
+
+            run_dir = open_run(run)
+            summary = run_attention(run_dir, opts, shapes, on_backend)
+            df = pd.read_csv(run_dir.attention_csv)
+            where = f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)"
+        else:
+            from .attention.stage import peak_tflops
+
+            opts.peak_tflops = peak_tflops({})
+            df = pd.DataFrame(run_bench([(s, 0, "") for s in shapes], opts, on_backend).rows)
+            where = ""
+    if csv:
+        df.to_csv(csv, index=False)
+    if json_out:
+        from .report.export import records
+
+        sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
+        return
+    terminal.make_console().print(terminal.attention_table(df))
+    if where:
+        console.print(where)
 
 
 def main():  # pragma: no cover

@@ -1,9 +1,11 @@
-"""The program ncu profiles: replays one kernel, then launches it once more inside a profiler range.
+"""The program ncu profiles: replays each kernel once, then once more inside its own profiler range.
 
-`python -m inductor_prof.ncu_runner SPEC.json`, where the spec is either
+`python -m inductor_prof.ncu_runner SPEC.json [SPEC.json ...]`, where each spec is either
   {"type": "inductor", "file": ".../kernel.py", "name": "triton_..."}  (a harvested, standalone kernel) or
   {"type": "aten", "op": "aten::addmm", "dims": [...], "strides": [...], "types": [...], "scalars": [...]}
 ncu runs with --profile-from-start off: the first launch (autotuning, library heuristics) is not profiled.
+Several specs in one process share its start-up (Python, torch, CUDA context under ncu: most of the cost).
+A spec that fails to load is reported on stderr as `ncu_runner: skipped NAME: reason` and the rest go on.
 """
 from __future__ import annotations
 
@@ -83,15 +85,23 @@ def aten_launch(spec: dict):
 def main(argv: list[str]) -> int:
     import torch
 
-    spec = json.loads(open(argv[1]).read())
-    launch = inductor_launch(spec) if spec["type"] == "inductor" else aten_launch(spec)
-    launch()                      # compile / autotune / pick the library kernel: not profiled
-    torch.cuda.synchronize()
-    torch.cuda.cudart().cudaProfilerStart()
-    launch()
-    torch.cuda.synchronize()
-    torch.cuda.cudart().cudaProfilerStop()
-    return 0
+    launches = []
+    for path in argv[1:]:
+        spec = json.loads(open(path).read())
+        label = spec.get("name") or spec.get("op")
+        try:
+            launch = inductor_launch(spec) if spec["type"] == "inductor" else aten_launch(spec)
+            launch()                  # compile / autotune / pick the library kernel: not profiled
+            torch.cuda.synchronize()
+            launches.append(launch)
+        except Exception as e:  # one broken kernel must not cost the others their profile
+            print(f"ncu_runner: skipped {label}: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+    for launch in launches:
+        torch.cuda.cudart().cudaProfilerStart()
+        launch()
+        torch.cuda.synchronize()
+        torch.cuda.cudart().cudaProfilerStop()
+    return 0 if len(launches) == len(argv) - 1 else 3
 
 
 if __name__ == "__main__":

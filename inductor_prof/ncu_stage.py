@@ -6,6 +6,7 @@ status.json and the parsed table consistent, and files written under sudo are gi
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ import pandas as pd
 from . import rundir
 from .drivers import ncu as ncu_driver
 from .drivers import proton as proton_driver
+from .errors import UserError
 from .names import demangle
 from .settings import Settings, find_ncu
 
@@ -76,8 +78,8 @@ def table(run: rundir.RunDir, status: dict) -> pd.DataFrame:
         row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""), "report": st.get("report", "")}
         if st["status"] == "ok":
             try:
-                row.update({k: v for k, v in ncu_driver.parse_report(run.ncu_dir / st["report"]).items()
-                            if k != "kernel"})
+                metrics = ncu_driver.parse_report(run.ncu_dir / st["report"], st.get("index") or 0)
+                row.update({k: v for k, v in metrics.items() if k != "kernel"})
             except Exception as e:  # an unreadable report is a failure of that kernel, not of the table
                 row.update(status="failed", reason=f"unreadable report: {e}")
         rows.append(row)
@@ -93,48 +95,119 @@ def give_back(paths: list[Path], settings: Settings) -> None:
                    capture_output=True, timeout=120)
 
 
+def _batches(todo: list[NcuTarget], size: int) -> list[list[NcuTarget]]:
+    """Inductor and library kernels in separate batches of at most `size`."""
+    out = []
+    for origin in ("inductor", "library"):
+        group = [t for t in todo if t.origin == origin]
+        out += [group[i:i + size] for i in range(0, len(group), size)]
+    return out
+
+
+def _batch_report(batch: list[NcuTarget]) -> str:
+    """Report file stem: the kernel's own for one, a content hash for several (stable across resumes)."""
+    if len(batch) == 1:
+        return batch[0].stem
+    digest = hashlib.sha1("\n".join(t.stem for t in batch).encode()).hexdigest()[:10]
+    return f"batch-{digest}"
+
+
+def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -> dict[str, tuple[int | None, str]]:
+    """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
+    batch order, so two kernels sharing a name map to their own results."""
+    used: set[int] = set()
+    out = {}
+    for t in batch:
+        idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
+        if idx is None:
+            mark = f"ncu_runner: skipped {t.spec.get('name') or t.spec.get('op')}:"
+            why = next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln),
+                       "no result for this kernel in the report (not launched?)")
+            out[t.stem] = (None, why)
+        else:
+            used.add(idx)
+            out[t.stem] = (idx, "")
+    return out
+
+
+def _action_names(report: Path) -> list[str]:
+    ncu_report = ncu_driver.import_ncu_report()
+    mangled = getattr(getattr(ncu_report, "IAction", None), "NameBase_MANGLED", None)
+    return [a.name(mangled) if mangled is not None else a.name() for a in ncu_driver.report_actions(report)]
+
+
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
             on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
+    if settings.ncu_batch < 1:
+        raise UserError(f"ncu batch size must be at least 1, not {settings.ncu_batch}")
     ncu = find_ncu(settings.ncu)
     run.ncu_dir.mkdir(parents=True, exist_ok=True)
     (run.ncu_dir / "specs").mkdir(exist_ok=True)
     (run.ncu_dir / "logs").mkdir(exist_ok=True)
     status_path = run.ncu_dir / "status.json"
     status = _load_status(status_path)
-    todo = targets(run, settings.ncu_library_kernels)
+    targets_all = targets(run, settings.ncu_library_kernels)
+    todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
+                                           and (run.ncu_dir / status[t.stem].get("report", "")).is_file())]
+    skipped = len(targets_all) - len(todo)
     package_root = str(Path(__file__).resolve().parent.parent)
     env = ncu_driver.program_env({
         "TORCHINDUCTOR_CACHE_DIR": str(run.inductor_cache.resolve()),
         "TRITON_CACHE_DIR": str((run.inductor_cache / "triton").resolve()),
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
         "PYTHONPATH": os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p),
     })
-    done = skipped = 0
+    progress = {"done": skipped}
+
+    def profile_batch(batch: list[NcuTarget]) -> None:
+        if on_kernel:
+            on_kernel(progress["done"], len(targets_all), batch[0].name if len(batch) == 1 else
+                      f"{len(batch)} kernels: {batch[0].name}, ...")
+        specs = []
+        for t in batch:
+            specs.append(run.ncu_dir / "specs" / f"{t.stem}.json")
+            rundir.write_json(specs[-1], t.spec)
+        stem = _batch_report(batch)
+        report = run.ncu_dir / f"{stem}.ncu-rep"
+        cmd = ncu_driver.build_cmd(settings, ncu, [t.name for t in batch], run.ncu_dir / stem,
+                                   ncu_driver.python_program(specs), env, count=len(batch))
+        log_path = run.ncu_dir / "logs" / f"{stem}.log"
+        result = ncu_driver.run_one(cmd, env, settings.ncu_timeout * len(batch), log_path)
+        log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
+        # the runner exits 3 when it skipped a kernel it could not load; the others' results still count
+        usable = report.exists() and (result.status == "ok" or "ncu_runner: skipped" in log_text)
+        if not usable and len(batch) > 1:
+            log(f"[yellow]ncu batch of {len(batch)} {result.status}[/yellow] ({result.reason[:200]}); "
+                "profiling its kernels one by one")
+            for t in batch:
+                profile_batch([t])
+            return
+        per_kernel = result.seconds / len(batch)
+        if usable:
+            assigned = assign_results(batch, _action_names(report), log_text)
+        else:
+            assigned = {t.stem: (None, result.reason or "ncu wrote no report") for t in batch}
+        for t in batch:
+            idx, why = assigned[t.stem]
+            st = "ok" if idx is not None else (result.status if result.status != "ok" else "failed")
+            status[t.stem] = {"name": t.name, "status": st, "reason": why, "origin": t.origin,
+                              "seconds": round(per_kernel, 2), "report": report.name, "index": idx,
+                              "batch": len(batch)}
+            if st != "ok":
+                log(f"[yellow]ncu {st}[/yellow] {t.name}: {why}")
+        rundir.write_json(status_path, status)
+        progress["done"] += len(batch)
+
     try:
-        for i, t in enumerate(todo):
-            if on_kernel:
-                on_kernel(i, len(todo), t.name)
-            report = run.ncu_dir / f"{t.stem}.ncu-rep"
-            if status.get(t.stem, {}).get("status") == "ok" and report.exists():
-                skipped += 1
-                continue
-            spec_path = run.ncu_dir / "specs" / f"{t.stem}.json"
-            rundir.write_json(spec_path, t.spec)
-            cmd = ncu_driver.build_cmd(settings, ncu, t.name, run.ncu_dir / t.stem,
-                                       ncu_driver.python_program(spec_path), env)
-            result = ncu_driver.run_one(cmd, env, settings.ncu_timeout, run.ncu_dir / "logs" / f"{t.stem}.log")
-            if result.status == "ok" and not report.exists():
-                result = ncu_driver.NcuResult("failed", "ncu wrote no report", result.seconds)
-            status[t.stem] = {"name": t.name, "status": result.status, "reason": result.reason, "origin": t.origin,
-                              "seconds": round(result.seconds, 2), "report": report.name}
-            rundir.write_json(status_path, status)
-            done += 1
-            if result.status != "ok":
-                log(f"[yellow]ncu {result.status}[/yellow] {t.name}: {result.reason}")
+        for batch in _batches(todo, settings.ncu_batch):
+            profile_batch(batch)
     finally:
         give_back([run.ncu_dir, run.inductor_cache], settings)
         rundir.write_json(status_path, status)
         df = table(run, status)
         df.to_csv(run.ncu_csv, index=False)
+    if on_kernel:
+        on_kernel(len(targets_all), len(targets_all), "done")
     ok = sum(1 for s in status.values() if s["status"] == "ok")
-    return {"kernels": len(todo), "profiled": done, "skipped": skipped, "ok": ok,
+    return {"kernels": len(targets_all), "profiled": len(todo), "skipped": skipped, "ok": ok,
             "failed": sum(1 for s in status.values() if s["status"] != "ok")}

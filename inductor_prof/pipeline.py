@@ -31,6 +31,7 @@ class ProfileOptions:
     force: bool = False
     ceilings: bool = True
     ncu: bool = False
+    attention: bool = True
     settings: Settings = field(default_factory=Settings)
     flux: FluxOptions = field(default_factory=FluxOptions)
     compile: CompileOptions = field(default_factory=CompileOptions)
@@ -64,7 +65,8 @@ def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
+def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None,
+            attention_progress=None) -> ProfileResult:
     require_cuda()
     opts.compile.validate()
     if opts.steps < 1:
@@ -154,11 +156,19 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             info.update(harvested=len(records), launched=len(rows),
                         instrumented=len(registry.kernels))
         _optional(manifest, "harvest", failed, log, harvest)
-        if opts.ncu:
-            del target
-            import torch
+        del target  # the model's weights are not needed past this point
+        import torch
 
-            torch.cuda.empty_cache()
+        torch.cuda.empty_cache()
+        if opts.attention:
+            def attention(info):
+                from .attention.bench import BenchOptions
+                from .attention.stage import run_attention
+
+                log("benchmarking attention backends at the model's attention shapes")
+                info.update(run_attention(run, BenchOptions(), on_backend=attention_progress))
+            _optional(manifest, "attention", failed, log, attention)
+        if opts.ncu:
 
             def ncu(info):
                 from .ncu_stage import run_ncu

@@ -31,6 +31,7 @@ class Settings:
     clock_control: str = "none"           # ncu --clock-control: none measures the clocks the model runs at
     ncu_timeout: float = 300.0            # seconds per kernel
     ncu_library_kernels: int = 8          # library kernels (cuBLAS, cuDNN...) to profile, by time
+    ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod

@@ -114,3 +114,33 @@ def test_settings_errors(tmp_path):
         resolve({}, env={}, cwd=tmp_path)
     with pytest.raises(UserError, match="not found at '/no/such/ncu'"):
         find_ncu("/no/such/ncu")
+
+
+def test_kernel_filter_several_names_is_one_anchored_alternation():
+    f = ncu.kernel_filter(["triton_b.x", "triton_a", "triton_a"])
+    assert f == r"regex:^(triton_a|triton_b\.x)$"
+    import re
+
+    pattern = re.compile(f[len("regex:"):])
+    assert pattern.match("triton_a") and pattern.match("triton_b.x") and not pattern.match("triton_a_2")
+
+
+def test_batch_command_counts_every_kernel():
+    cmd = ncu.build_cmd(Settings(), "ncu", ["k1", "k2", "k3"], Path("o"), ["prog"], {}, count=3)
+    assert cmd[cmd.index("-c") + 1] == "3"
+
+
+def test_batches_keep_origins_apart_and_results_map_in_launch_order():
+    from inductor_prof.ncu_stage import NcuTarget, _batches, assign_results
+
+    def t(stem, name, origin="inductor"):
+        return NcuTarget(name, stem, origin, {"name": name})
+    todo = [t("a", "k_a"), t("s1", "silu"), t("s2", "silu"), t("lib", "nvjet", "library")]
+    batches = _batches(todo, 2)
+    assert [[x.stem for x in b] for b in batches] == [["a", "s1"], ["s2"], ["lib"]]
+    batch = todo[:3]
+    # two kernels share a name: each takes its own result, in order; a skipped kernel gets the runner's reason
+    got = assign_results(batch, ["k_a", "silu", "silu"], "")
+    assert got == {"a": (0, ""), "s1": (1, ""), "s2": (2, "")}
+    got = assign_results(batch, ["silu"], "ncu_runner: skipped k_a: ImportError: no module\n")
+    assert got["a"] == (None, "ImportError: no module") and got["s1"] == (0, "") and got["s2"][0] is None

@@ -64,17 +64,24 @@ class NcuResult:
     seconds: float = 0.0
 
 
-def kernel_filter(name: str) -> str:
-    """ncu -k argument matching exactly this (mangled) kernel name."""
-    return f"regex:^{re.escape(name)}$"
+def kernel_filter(names: str | list[str]) -> str:
+    """ncu -k argument matching exactly these (mangled) kernel names."""
+    names = [names] if isinstance(names, str) else sorted(set(names))
+    if len(names) == 1:
+        return f"regex:^{re.escape(names[0])}$"
+    return "regex:^(" + "|".join(re.escape(n) for n in names) + ")$"
 
 
-def build_cmd(settings: Settings, ncu: str, kernel: str, report: Path, program: list[str],
-              env: dict[str, str]) -> list[str]:
-    """The full argument list; under sudo: `sudo -n env VAR=... ncu ...` so the program keeps its environment."""
+def build_cmd(settings: Settings, ncu: str, kernel: str | list[str], report: Path, program: list[str],
+              env: dict[str, str], count: int = 1) -> list[str]:
+    """The full argument list; under sudo: `sudo -n env VAR=... ncu ...` so the program keeps its environment.
+
+    `kernel` may name several kernels: the program then replays each once in its own profiler range and
+    ncu writes one report holding `count` results, in launch order.
+    """
     cmd = [ncu, "--target-processes", "all", "--clock-control", settings.clock_control,
            "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", kernel_filter(kernel),
-           "-c", "1", "-f", "-o", str(report)]
+           "-c", str(count), "-f", "-o", str(report)]
     if settings.ncu_set:
         cmd += ["--set", settings.ncu_set]
     else:
@@ -158,11 +165,24 @@ def import_ncu_report():
     raise UserError("reading .ncu-rep files needs the ncu-report package: pip install ncu-report")
 
 
-def parse_report(path: Path) -> dict[str, float]:
-    """Short-named metrics of the first profiled kernel of a .ncu-rep (ns, bytes, %, counts)."""
+def parse_report(path: Path, index: int = 0) -> dict[str, float]:
+    """Short-named metrics of the index-th profiled kernel of a .ncu-rep (ns, bytes, %, counts)."""
+    return _action_metrics(report_actions(path)[index])
+
+
+def report_actions(path: Path) -> list:
+    """Every profiled kernel (ncu 'action') of a report, in profiling order."""
     ncu_report = import_ncu_report()
     ctx = ncu_report.load_report(str(path))
-    action = ctx.range_by_idx(0).action_by_idx(0)
+    return [ctx.range_by_idx(r).action_by_idx(a) for r in range(ctx.num_ranges())
+            for a in range(ctx.range_by_idx(r).num_actions())]
+
+
+def parse_report_all(path: Path) -> list[dict[str, float]]:
+    return [_action_metrics(a) for a in report_actions(path)]
+
+
+def _action_metrics(action) -> dict[str, float]:
     names = set(action.metric_names())
     out: dict[str, float] = {"kernel": action.name()}
     for short, raw in METRICS.items():
@@ -188,6 +208,7 @@ def derive(m: dict) -> dict:
     return m
 
 
-def python_program(spec_path: Path) -> list[str]:
-    """The profiled program: this interpreter replaying one kernel (see ncu_runner)."""
-    return [sys.executable, "-m", "inductor_prof.ncu_runner", str(spec_path)]
+def python_program(spec_paths: Path | list[Path]) -> list[str]:
+    """The profiled program: this interpreter replaying the kernels of these specs (see ncu_runner)."""
+    paths = [spec_paths] if isinstance(spec_paths, Path) else spec_paths
+    return [sys.executable, "-m", "inductor_prof.ncu_runner", *map(str, paths)]

@@ -74,6 +74,29 @@ def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
             "bytes": (in_bytes + out_numel * size) if flops else 0, "dtype": _DTYPE_NAME.get(dt, dt)}
 
 
+# op -> (index of is_causal, index of the attention-mask tensor or None) in the op's schema
+SDPA_FLAGS = {
+    "aten::_cudnn_attention_forward": (10, 3), "aten::_scaled_dot_product_cudnn_attention": (6, 3),
+    "aten::_scaled_dot_product_flash_attention": (4, None), "aten::_flash_attention_forward": (8, None),
+    "aten::_scaled_dot_product_efficient_attention": (6, 3), "aten::_efficient_attention_forward": (9, 3),
+    "aten::_scaled_dot_product_flash_attention_for_cpu": (4, 6),
+}
+
+
+def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: str, kernel: str) -> dict:
+    """One SDPA call as (B, H, Sq, Sk, D, dtype, causal, mask, layout) from the op's recorded arguments."""
+    q, k = dims[0], dims[1]
+    causal_i, mask_i = SDPA_FLAGS.get(op, (None, None))
+    flag = scalars[causal_i] if causal_i is not None and causal_i < len(scalars) else ""
+    # _efficient_attention_forward passes a mask type (0 none, 1/2 causal) instead of a bool
+    causal = flag == "True" or (op == "aten::_efficient_attention_forward" and flag not in ("", "0"))
+    mask = bool(mask_i is not None and mask_i < len(dims) and dims[mask_i])
+    qs = strides[0] if strides and len(strides[0]) == 4 else None
+    layout = "" if qs is None else ("bshd" if qs[2] > qs[1] else "bhsd")
+    return {"op": op, "B": q[0], "H": q[1], "Sq": q[2], "Sk": k[2], "D": q[3], "dtype": dtype,
+            "causal": causal, "mask": mask, "layout": layout, "kernel": kernel}
+
+
 def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
     """(one row per library kernel launch: kernel, op, dims, flops, bytes), attention calls."""
     events = json.loads(Path(trace_path).read_text()).get("traceEvents", [])
@@ -120,9 +143,8 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                      "scalars": json.dumps(args.get("Concrete Inputs", []) or []),
                      "dur_ns": k.get("dur", 0) * 1e3, **cost})
         if op_name in SDPA_OPS:
-            q, kk = dims[0], dims[1]
-            attention.append({"op": op_name, "B": q[0], "H": q[1], "Sq": q[2], "Sk": kk[2], "D": q[3],
-                              "dtype": cost["dtype"], "kernel": name})
+            attention.append(attention_call(op_name, dims, args.get("Input Strides", []) or [],
+                                            args.get("Concrete Inputs", []) or [], cost["dtype"], name))
     columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]
     return pd.DataFrame(rows, columns=columns), \
         attention

@@ -1,0 +1,188 @@
+"""Every backend x shape: correctness against float64, median device time, TFLOP/s, % of peak, speed-up.
+
+Correctness and timing use different random inputs (drawn fresh per shape). The float64 reference runs on
+the same device. A Proton pass afterwards runs each backend inside a scope that carries `flops16`, so
+`proton-viewer` shows the same utilisation.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import library
+from .registry import Backend, backends as all_backends
+from .shapes import Shape, to_dict
+
+# ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
+TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
+LSE_TOLERANCE = 1e-2
+TUNED = {"triton_fa2", "cuda_mma_fa2"}
+
+
+@dataclass
+class BenchOptions:
+    backends: list[str] | None = None
+    tune: bool = True
+    rep_ms: float = 100.0
+    seed: int = 0
+    proton_path: Path | None = None
+    proton_runs: int = 3
+    peak_tflops: float | None = None   # dense 16-bit tensor peak for "% of peak"
+    device: str = "cuda"
+
+
+@dataclass
+class BenchResult:
+    rows: list[dict] = field(default_factory=list)
+    tuning: list[dict] = field(default_factory=list)
+
+
+def _inputs(shape: Shape, seed: int, device: str):
+    import torch
+
+    g = torch.Generator(device=device).manual_seed(seed)
+    dtype = getattr(torch, shape.dtype)
+    q = torch.randn(shape.B, shape.H, shape.Sq, shape.D, generator=g, device=device, dtype=dtype)
+    k = torch.randn(shape.B, shape.H, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
+    v = torch.randn(shape.B, shape.H, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
+    return q, k, v
+
+
+def relative_error(out, ref) -> float:
+    import torch
+
+    if out.shape != ref.shape:
+        return float("nan")
+    err = torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)
+    return float(err)
+
+
+def check(backend: Backend, shape: Shape, q, k, v, ref, ref_lse, scale: float) -> dict:
+    """rel_err, lse_err, ok for one call on the check inputs (NaN anywhere fails)."""
+    import torch
+
+    out, lse = backend(q, k, v, scale)
+    rel = relative_error(out, ref)
+    lse_err = float((lse.double() - ref_lse).abs().max()) if lse is not None else float("nan")
+    ok = math.isfinite(rel) and rel <= TOLERANCE[shape.dtype] and bool(torch.isfinite(out).all())
+    if lse is not None:
+        ok = ok and math.isfinite(lse_err) and lse_err <= LSE_TOLERANCE
+    return {"rel_err": rel, "lse_err": lse_err, "ok": ok}
+
+
+def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **values) -> dict:
+    row = {"backend": backend.name, "origin": backend.origin, **to_dict(shape), "calls_per_step": calls,
+           "model_backend": model_backend, "available": backend.available, "reason": backend.reason,
+           "ms": float("nan"), "tflops": float("nan"), "pct_of_peak": float("nan"), "rel_err": float("nan"),
+           "lse_err": float("nan"), "ok": False, "speedup_vs_model": float("nan"), "config": "",
+           "description": backend.description}
+    row.update(values)
+    return row
+
+
+def _first_line(e: BaseException) -> str:
+    text = f"{type(e).__name__}: {e}".strip()
+    return text.splitlines()[0][:300] if text else type(e).__name__
+
+
+def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
+                result: BenchResult, on_backend: Callable[[str], None] | None = None) -> list[dict]:
+    import torch
+
+    from .reference import attention_float64
+    from .timing import time_ms
+
+    model_backend = library.OP_TO_BACKEND.get(op, "sdpa")
+    rows = []
+    if shape.causal or shape.mask:
+        why = "causal or masked attention is not benchmarked (the own kernels are dense, unmasked)"
+        return [_row(b, shape, calls, model_backend, available=False, reason=why) for b in backends]
+    scale = 1.0 / math.sqrt(shape.D)
+    qc, kc, vc = _inputs(shape, opts.seed, opts.device)
+    ref, ref_lse = attention_float64(qc, kc, vc, scale)
+    qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
+    for b in backends:
+        if on_backend:
+            on_backend(b.name)
+        if not b.available:
+            rows.append(_row(b, shape, calls, model_backend))
+            continue
+        try:
+            values = check(b, shape, qc, kc, vc, ref, ref_lse, scale)
+        except Exception as e:  # this backend cannot run this shape (or is broken): say why, go on
+            rows.append(_row(b, shape, calls, model_backend, available=False, reason=_first_line(e)))
+            torch.cuda.synchronize()
+            continue
+        config = ""
+        if opts.tune and b.name in TUNED:
+            config = _tune(b.name, shape, qt, kt, vt, scale, result)
+        ms = time_ms(lambda: b(qt, kt, vt, scale), rep_ms=opts.rep_ms)
+        tflops = shape.flops / ms / 1e9
+        rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=config,
+                         pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"),
+                         **values))
+    model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
+    for r in rows:
+        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
+    del qc, kc, vc, ref, ref_lse
+    return rows
+
+
+def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult) -> str:
+    from . import cuda_fa, triton_fa
+
+    tuned = (triton_fa if name == "triton_fa2" else cuda_fa).tune(q, k, v, scale)
+    for t in tuned:
+        result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
+                              "config": t["config"], "ms": t["ms"],
+                              "tflops": shape.flops / t["ms"] / 1e9 if t["ms"] == t["ms"] else float("nan"),
+                              "error": t["error"]})
+    ok = [t for t in tuned if t["ms"] == t["ms"]]
+    return min(ok, key=lambda t: t["ms"])["config"] if ok else ""
+
+
+def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], rows: list[dict],
+                opts: BenchOptions) -> None:
+    """Each backend that passed, inside a Proton scope carrying its flops: open with proton-viewer."""
+    import triton.profiler as proton
+
+    from ..drivers.proton import session
+
+    passed = {(r["backend"], r["shape"]) for r in rows if r["ok"]}
+    with session(opts.proton_path, hook=None):
+        for shape, _, _ in shapes:
+            q, k, v = _inputs(shape, opts.seed + 2, opts.device)
+            scale = 1.0 / math.sqrt(shape.D)
+            for b in backends:
+                if (b.name, shape.label) not in passed:
+                    continue
+                key = "flops32" if b.name == "numba_fa" else "flops16"
+                for _ in range(opts.proton_runs):
+                    with proton.scope(f"{b.name} {shape.label}", {key: float(shape.flops)}):
+                        b(q, k, v, scale)
+
+
+def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
+        on_backend: Callable[[int, int, str], None] | None = None) -> BenchResult:
+    """Benchmarks every (shape, backend); `on_backend(done, total, label)` drives a progress bar."""
+    from .timing import warm_gpu
+
+    backends = all_backends(opts.backends)
+    result = BenchResult()
+    if opts.device == "cuda":
+        warm_gpu()
+    total, done = len(shapes) * len(backends), 0
+    for shape, calls, op in shapes:
+        def tick(name: str, shape=shape) -> None:
+            nonlocal done
+            if on_backend:
+                on_backend(done, total, f"{name} {shape.label}")
+            done += 1
+        result.rows += bench_shape(shape, calls, op, backends, opts, result, tick)
+    if on_backend:
+        on_backend(total, total, "done")
+    if opts.proton_path is not None:
+        proton_pass(shapes, backends, result.rows, opts)
+    return result

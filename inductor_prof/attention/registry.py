@@ -1,0 +1,114 @@
+"""The attention backends: name, origin (own / library / compiler), availability with a reason, a callable.
+
+Every callable takes (q, k, v, scale) with q (B, H, Sq, D), k and v (B, H, Sk, D) and returns
+(out (B, H, Sq, D), lse (B, H, Sq) natural log-sum-exp, or None where the backend does not give one).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+from . import library
+
+
+@dataclass
+class Backend:
+    name: str
+    origin: str               # own | library | compiler
+    fn: Callable | None
+    available: bool
+    reason: str = ""          # why it is not available
+    description: str = ""
+    gives_lse: bool = False
+    supports_mask: bool = False
+
+    def __call__(self, q, k, v, scale):
+        return self.fn(q, k, v, scale)
+
+
+def _cuda() -> tuple[bool, str]:
+    try:
+        import torch
+    except ImportError as e:
+        return False, f"torch: {e}"
+    return (True, "") if torch.cuda.is_available() else (False, "no CUDA GPU")
+
+
+def _own_triton() -> Backend:
+    from . import triton_fa
+
+    ok, why = _cuda()
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        ok, why = True, ""
+    elif ok:
+        import torch
+
+        if torch.cuda.get_device_capability()[0] < 9:
+            ok, why = False, "needs sm_90+ (TMA tensor descriptors)"
+    return Backend("triton_fa2", "own", lambda q, k, v, s: triton_fa.forward(q, k, v, s), ok, why,
+                   "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True)
+
+
+def _own_cuda() -> Backend:
+    ok, why = _cuda()
+    if ok:
+        from torch.utils.cpp_extension import CUDA_HOME
+
+        if CUDA_HOME is None:
+            ok, why = False, "no CUDA toolkit (nvcc) to build the extension"
+    from . import cuda_fa
+
+    return Backend("cuda_mma_fa2", "own", lambda q, k, v, s: cuda_fa.forward(q, k, v, s), ok, why,
+                   "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True)
+
+
+def _own_numba() -> Backend:
+    err = library.import_error("inductor_prof.attention.numba_fa")
+    if err:
+        return Backend("numba_fa", "own", None, False, err)
+    from .numba_fa import cuda
+
+    ok = cuda.is_available() or os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+    def run(q, k, v, s):
+        from . import numba_fa
+
+        return numba_fa.forward(q, k, v, s)
+    return Backend("numba_fa", "own", run, ok, "" if ok else "numba sees no CUDA GPU",
+                   "own numba CUDA kernel, scalar float32, one thread per query row", gives_lse=True)
+
+
+def _own_reference() -> Backend:
+    from . import reference
+
+    return Backend("torch_blocked", "own", lambda q, k, v, s: reference.blocked_attention(q, k, v, s), True, "",
+                   "torch, FlashAttention's blocks and online softmax step by step (teaching)", gives_lse=True)
+
+
+def backends(names: list[str] | None = None) -> list[Backend]:
+    """All backends in display order, or those named (unknown names raise ValueError)."""
+    cuda_ok, cuda_why = _cuda()
+    out = [_own_triton(), _own_cuda(), _own_numba(), _own_reference()]
+    out.append(Backend("sdpa", "library", library.sdpa(None), cuda_ok, cuda_why,
+                       "F.scaled_dot_product_attention, PyTorch's own backend choice", supports_mask=True))
+    for name in library.SDPA_BACKENDS:
+        out.append(Backend(name, "library", library.sdpa(name), cuda_ok, cuda_why,
+                           f"SDPA forced to {library.SDPA_BACKENDS[name]}", supports_mask=name != "sdpa_flash"))
+    out.append(Backend("flex_compiled", "compiler", library.flex, cuda_ok, cuda_why,
+                       "torch.compile(flex_attention): an Inductor Triton template"))
+    for name, (module, fn) in library.EXTERNAL.items():
+        err = library.import_error(module) or cuda_why
+        out.append(Backend(name, "library", fn, not err, err, f"{module}"))
+    if names:
+        known = {b.name: b for b in out}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ValueError(f"unknown backend(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        out = [known[n] for n in names]
+    return out
+
+
+def names() -> list[str]:
+    return ["triton_fa2", "cuda_mma_fa2", "numba_fa", "torch_blocked", "sdpa", *library.SDPA_BACKENDS,
+            "flex_compiled", *library.EXTERNAL]

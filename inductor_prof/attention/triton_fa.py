@@ -1,0 +1,208 @@
+"""Own Triton FlashAttention-2 forward for Hopper: TMA tensor descriptors, online softmax in base 2, log-sum-exp.
+
+Q, K, V are read through 2-D tensor descriptors over (B*H*S, D), so every tile load is one TMA copy. Tiles
+that run past a head's sequence read the next head's rows (or TMA's zero fill at the tensor's end); those
+key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
+`SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
+of wgmma + softmax to overlap (a ping-pong without warp specialisation, which Triton offers on Blackwell).
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import triton
+import triton.language as tl
+
+LOG2E = 1.4426950408889634
+LN2 = 0.6931471805599453
+
+
+@triton.jit
+def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, MASK_TAIL: tl.constexpr,
+                         BLOCK_N: tl.constexpr):
+    qk = tl.dot(q, k.T)
+    if MASK_TAIL:
+        cols = start_n + tl.arange(0, BLOCK_N)
+        qk = tl.where(cols[None, :] < N_KV, qk * qk_scale, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        qk = qk - m_new[:, None]
+    else:
+        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        qk = qk * qk_scale - m_new[:, None]
+    p = tl.math.exp2(qk)
+    alpha = tl.math.exp2(m_i - m_new)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    acc = tl.dot(p.to(v.dtype), v, acc)
+    return acc, m_new, l_i
+
+
+@triton.jit
+def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om,
+                HEAD_DIM: tl.constexpr):
+    cols = tl.arange(0, HEAD_DIM)
+    ok = rows < N_Q
+    out = acc / l_i[:, None]
+    ptrs = O + off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh + rows[:, None].to(tl.int64) * stride_om
+    tl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=ok[:, None])
+    lse = (m_i + tl.math.log2(l_i)) * 0.6931471805599453
+    tl.store(LSE + (off_z * H + off_h).to(tl.int64) * N_Q + rows, lse, mask=ok)
+
+
+@triton.jit
+def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV,
+                    stride_oz, stride_oh, stride_om,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    SUB_M: tl.constexpr = BLOCK_M // SPLIT
+    q_row = off_hz * N_Q + start_m * BLOCK_M
+    kv_row = off_hz * N_KV
+    qk_scale = sm_scale * 1.4426950408889634  # softmax in base 2: exp(x) = exp2(x * log2(e))
+    n_full = (N_KV // BLOCK_N) * BLOCK_N
+
+    q0 = desc_q.load([q_row, 0])
+    m0 = tl.full([SUB_M], float("-inf"), tl.float32)
+    l0 = tl.zeros([SUB_M], tl.float32)
+    acc0 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
+    if SPLIT == 2:
+        q1 = desc_q.load([q_row + SUB_M, 0])
+        m1 = tl.full([SUB_M], float("-inf"), tl.float32)
+        l1 = tl.zeros([SUB_M], tl.float32)
+        acc1 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
+    for start_n in tl.range(0, n_full, BLOCK_N, num_stages=NUM_STAGES):
+        k = desc_k.load([kv_row + start_n, 0])
+        v = desc_v.load([kv_row + start_n, 0])
+        acc0, m0, l0 = _online_softmax_step(q0, k, v, acc0, m0, l0, qk_scale, start_n, N_KV, False, BLOCK_N)
+        if SPLIT == 2:
+            acc1, m1, l1 = _online_softmax_step(q1, k, v, acc1, m1, l1, qk_scale, start_n, N_KV, False, BLOCK_N)
+    if n_full < N_KV:  # ragged tail: one masked block; rows past the sequence get weight 0
+        k = desc_k.load([kv_row + n_full, 0])
+        v = desc_v.load([kv_row + n_full, 0])
+        keep = (n_full + tl.arange(0, BLOCK_N)) < N_KV
+        v = tl.where(keep[:, None], v, 0.0).to(k.dtype)
+        acc0, m0, l0 = _online_softmax_step(q0, k, v, acc0, m0, l0, qk_scale, n_full, N_KV, True, BLOCK_N)
+        if SPLIT == 2:
+            acc1, m1, l1 = _online_softmax_step(q1, k, v, acc1, m1, l1, qk_scale, n_full, N_KV, True, BLOCK_N)
+    rows = start_m * BLOCK_M + tl.arange(0, SUB_M)
+    _store_tile(O, LSE, acc0, m0, l0, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om, HEAD_DIM)
+    if SPLIT == 2:
+        _store_tile(O, LSE, acc1, m1, l1, off_z, off_h, rows + SUB_M, N_Q, H, stride_oz, stride_oh, stride_om,
+                    HEAD_DIM)
+
+
+@dataclass(frozen=True)
+class Config:
+    block_m: int
+    block_n: int
+    split: int
+    num_warps: int
+    num_stages: int
+    maxnreg: int | None = None   # a register cap that lets two CTAs share an SM (one's softmax hides the other's MMA)
+
+    def label(self) -> str:
+        cap = f"/r{self.maxnreg}" if self.maxnreg else ""
+        return f"M{self.block_m}xN{self.block_n}/split{self.split}/w{self.num_warps}/s{self.num_stages}{cap}"
+
+
+def candidate_configs(head_dim: int) -> list[Config]:
+    """Tiles that fit Hopper's 228 KB of shared memory and 64K registers at this head dim."""
+    out = []
+    for bm, bn, split, warps, stages, cap in [
+            (128, 128, 1, 8, 2, None), (128, 128, 1, 8, 3, None), (128, 128, 1, 8, 4, None),
+            (128, 64, 1, 8, 2, None), (128, 64, 1, 8, 3, None), (128, 64, 1, 8, 4, None),
+            (128, 64, 1, 8, 2, 128), (128, 128, 1, 8, 2, 128), (64, 128, 1, 4, 3, None), (64, 128, 1, 4, 4, None),
+            (64, 64, 1, 4, 3, None), (64, 64, 1, 4, 4, None), (256, 64, 2, 8, 3, None), (256, 128, 2, 8, 2, None)]:
+        if head_dim == 256 and (bn * bm > 128 * 64 or stages > 2):
+            continue
+        out.append(Config(bm, bn, split, warps, stages, cap))
+    return out
+
+
+def default_config(head_dim: int, interpret: bool) -> Config:
+    if interpret:
+        return Config(32, 16, 1, 4, 1)
+    return Config(128, 64 if head_dim >= 128 else 128, 1, 8, 2)
+
+
+def _descriptors(q, k, v, cfg: Config):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    B, H, NQ, D = q.shape
+    NK = k.shape[2]
+    sub_m = cfg.block_m // cfg.split
+    dq = TensorDescriptor(q, [B * H * NQ, D], [D, 1], [sub_m, D])
+    dk = TensorDescriptor(k, [B * H * NK, D], [D, 1], [cfg.block_n, D])
+    dv = TensorDescriptor(v, [B * H * NK, D], [D, 1], [cfg.block_n, D])
+    return dq, dk, dv
+
+
+def check_inputs(q, k, v) -> None:
+    if q.dim() != 4 or k.shape != v.shape or q.shape[:2] != k.shape[:2] or q.shape[3] != k.shape[3]:
+        raise ValueError(f"expected q (B,H,Sq,D), k and v (B,H,Sk,D); got {tuple(q.shape)}, {tuple(k.shape)}, "
+                         f"{tuple(v.shape)}")
+    if q.shape[3] not in (64, 128, 256):
+        raise ValueError(f"head dim {q.shape[3]} not supported (64, 128, 256)")
+    if q.dtype not in _TL_DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
+        raise ValueError(f"dtype {q.dtype} not supported (bfloat16, float16)")
+
+
+_TL_DTYPES = {}
+
+
+def _init_dtypes():
+    import torch
+
+    _TL_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16"})
+
+
+_init_dtypes()
+
+
+def forward(q, k, v, scale: float | None = None, config: Config | None = None):
+    """(out, lse): out (B,H,Sq,D) like q, lse (B,H,Sq) float32 natural log-sum-exp of the scaled scores."""
+    import torch
+
+    check_inputs(q, k, v)
+    q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    B, H, NQ, D = q.shape
+    NK = k.shape[2]
+    scale = 1.0 / math.sqrt(D) if scale is None else scale
+    interpret = os.environ.get("TRITON_INTERPRET") == "1"
+    cfg = config or _tuned.get((NQ, NK, D, q.dtype)) or default_config(D, interpret)
+    o = torch.empty_like(q)
+    lse = torch.empty((B, H, NQ), device=q.device, dtype=torch.float32)
+    dq, dk, dv = _descriptors(q, k, v, cfg)
+    grid = (triton.cdiv(NQ, cfg.block_m), B * H)
+    attn_fwd_kernel[grid](dq, dk, dv, o, lse, scale, H, NQ, NK, o.stride(0), o.stride(1), o.stride(2),
+                          HEAD_DIM=D, BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
+                          NUM_STAGES=cfg.num_stages, num_warps=cfg.num_warps, num_stages=cfg.num_stages,
+                          **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
+    return o, lse
+
+
+_tuned: dict[tuple, Config] = {}
+
+
+def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None, bench=None) -> list[dict]:
+    """Times each config at this shape (failures recorded, not raised), keeps the fastest for `forward`."""
+    from .timing import time_ms
+
+    bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
+    D = q.shape[3]
+    results = []
+    for cfg in configs or candidate_configs(D):
+        try:
+            ms = bench(lambda: forward(q, k, v, scale, cfg))
+            results.append({"config": cfg, "ms": ms, "error": ""})
+        except Exception as e:  # out of shared memory / registers for this tile: try the next
+            results.append({"config": cfg, "ms": float("nan"), "error": f"{type(e).__name__}: {e}"[:200]})
+    ok = [r for r in results if r["ms"] == r["ms"]]
+    if ok:
+        _tuned[(q.shape[2], k.shape[2], D, q.dtype)] = min(ok, key=lambda r: r["ms"])["config"]
+    return [{**r, "config": r["config"].label()} for r in results]

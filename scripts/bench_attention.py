@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Attention backends side by side in one process at one shape (default FLUX.1-dev's), with the ratios the
+project targets: own Triton >= 0.95x SDPA cuDNN, own CUDA C++ >= 0.5x SDPA cuDNN.
+
+    python3 scripts/bench_attention.py [--shape 1,24,4608,128] [--dtype bfloat16] [--csv out.csv]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from inductor_prof.attention.bench import BenchOptions, run
+from inductor_prof.attention.shapes import parse_shape
+from inductor_prof.attention.stage import peak_tflops
+from inductor_prof.report.terminal import attention_table, make_console
+
+TARGETS = {"triton_fa2": 0.95, "cuda_mma_fa2": 0.5}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shape", default="1,24,4608,128")
+    ap.add_argument("--dtype", default="bfloat16")
+    ap.add_argument("--backends", default=None, help="comma-separated (default: all)")
+    ap.add_argument("--csv", default=None)
+    ap.add_argument("--tuning-csv", default=None)
+    args = ap.parse_args()
+    shape = parse_shape(args.shape, args.dtype)
+    opts = BenchOptions(backends=args.backends.split(",") if args.backends else None, peak_tflops=peak_tflops({}))
+    result = run([(shape, 0, "aten::_cudnn_attention_forward")], opts,
+                 on_backend=lambda i, n, label: print(f"[{i}/{n}] {label}", file=sys.stderr, flush=True))
+    df = pd.DataFrame(result.rows)
+    tuning = pd.DataFrame(result.tuning)
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+    if args.tuning_csv and len(tuning):
+        tuning.to_csv(args.tuning_csv, index=False)
+    console = make_console()
+    if len(tuning):
+        with pd.option_context("display.width", 200, "display.max_rows", 200):
+            print(tuning[["backend", "config", "ms", "tflops", "error"]].to_string(index=False))
+    console.print(attention_table(df, f"Attention at {shape.label} {shape.dtype} (vs model: over SDPA cuDNN)"))
+    by = {r["backend"]: r for r in result.rows}
+    base = by.get("sdpa_cudnn")
+    if not base or not base["ok"]:
+        print("SDPA cuDNN did not run here: no ratios")
+        return 1
+    for name, target in TARGETS.items():
+        r = by.get(name)
+        if not r or not r["ok"]:
+            print(f"{name}: did not run or failed its check ({r and r['reason']})")
+            continue
+        ratio = base["ms"] / r["ms"]
+        print(f"{name}: {r['tflops']:.0f} TFLOP/s vs SDPA cuDNN {base['tflops']:.0f}: ratio {ratio:.3f} "
+              f"(target >= {target}) {'MET' if ratio >= target else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
