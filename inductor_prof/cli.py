@@ -136,11 +136,8 @@ def profile(
         def on_kernel(i: int, n: int, name: str) -> None:
             progress.update(task, description=f"ncu {name[:60]}", total=n, completed=i, visible=True)
 
-        def on_backend(i: int, n: int, label: str) -> None:
-            progress.update(task, description=f"attention {label[:60]}", total=n, completed=i, visible=True)
-
         result = run_profile(opts, log=log, step_progress=lambda i: progress.update(task, completed=i + 1),
-                             ncu_progress=on_kernel, attention_progress=on_backend)
+                             ncu_progress=on_kernel)
     console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})")
     if result.failed:
         names = ", ".join(result.failed)

@@ -20,6 +20,7 @@ from . import rundir
 from .drivers import ncu as ncu_driver
 from .drivers import proton as proton_driver
 from .errors import UserError
+from .ncu_parse import parse_reports
 from .names import demangle
 from .settings import Settings, find_ncu
 
@@ -73,15 +74,20 @@ def _load_status(path: Path) -> dict:
 
 def table(run: rundir.RunDir, status: dict) -> pd.DataFrame:
     """Parsed ncu metrics of every profiled kernel, plus a row for each failure with its reason."""
+    reports = sorted({run.ncu_dir / st["report"] for st in status.values() if st["status"] == "ok"})
+    parsed = parse_reports(reports)
     rows = []
     for stem, st in status.items():
-        row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""), "report": st.get("report", "")}
+        row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""),
+               "report": st.get("report", "")}
         if st["status"] == "ok":
-            try:
-                metrics = ncu_driver.parse_report(run.ncu_dir / st["report"], st.get("index") or 0)
-                row.update({k: v for k, v in metrics.items() if k != "kernel"})
-            except Exception as e:  # an unreadable report is a failure of that kernel, not of the table
-                row.update(status="failed", reason=f"unreadable report: {e}")
+            rep = parsed.get(str(run.ncu_dir / st["report"]), {})
+            results = rep.get("results", [])
+            idx = st.get("index") or 0
+            if idx < len(results):
+                row.update({k: v for k, v in results[idx].items() if k != "kernel"})
+            else:  # an unreadable report is a failure of its kernels, not of the table
+                row.update(status="failed", reason=f"unreadable report: {rep.get('error', 'no such result')}")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -131,9 +137,8 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
 
 
 def _action_names(report: Path) -> list[str]:
-    ncu_report = ncu_driver.import_ncu_report()
-    mangled = getattr(getattr(ncu_report, "IAction", None), "NameBase_MANGLED", None)
-    return [a.name(mangled) if mangled is not None else a.name() for a in ncu_driver.report_actions(report)]
+    parsed = parse_reports([report])[str(report)]
+    return [m["kernel"] for m in parsed.get("results", [])]
 
 
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,

@@ -61,12 +61,35 @@ def _optional(manifest: rundir.Manifest, name: str, failed: dict, log: Log, fn: 
         log(f"[red]stage {name} failed[/red]: {failed[name]}")
 
 
+ATTENTION_TIMEOUT_S = 1200
+
+
+def attention_subprocess(run: rundir.RunDir) -> dict:
+    """`inductor-prof attention RUN` in a fresh process: its own CUPTI (torch.profiler holds this one's), and a
+    crash in a hand-written kernel cannot take the profile with it. Output kept in attention/attention.log."""
+    import os
+    import subprocess
+
+    log_path = run.root / "attention" / "attention.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH"))
+                                                        if p)}
+    with open(log_path, "w") as f:
+        proc = subprocess.run([sys.executable, "-m", "inductor_prof", "attention", str(run.root)], stdout=f,
+                              stderr=subprocess.STDOUT, env=env, timeout=ATTENTION_TIMEOUT_S)
+    text = log_path.read_text(errors="replace")
+    if proc.returncode != 0:
+        tail = " | ".join(ln for ln in text.strip().splitlines()[-3:])
+        raise RuntimeError(f"inductor-prof attention exited {proc.returncode}: {tail[:500]} (log: {log_path})")
+    return {"log": str(log_path.relative_to(run.root)), "last_line": text.strip().splitlines()[-1][:300]}
+
+
 def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None,
-            attention_progress=None) -> ProfileResult:
+def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
     require_cuda()
     opts.compile.validate()
     if opts.steps < 1:
@@ -162,11 +185,8 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
         torch.cuda.empty_cache()
         if opts.attention:
             def attention(info):
-                from .attention.bench import BenchOptions
-                from .attention.stage import run_attention
-
-                log("benchmarking attention backends at the model's attention shapes")
-                info.update(run_attention(run, BenchOptions(), on_backend=attention_progress))
+                log("benchmarking attention backends at the model's attention shapes (own process)")
+                info.update(attention_subprocess(run))
             _optional(manifest, "attention", failed, log, attention)
         if opts.ncu:
 

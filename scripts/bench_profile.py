@@ -50,7 +50,7 @@ def main() -> int:
     m = json.loads((Path(a.out) / "manifest.json").read_text())
     print(f"\nprofile flux: exit {rc}, wall {wall:.1f} s")
     for name, st in m["stages"].items():
-        print(f"  {name:16s} {st['status']:7s} {st['seconds']:8.1f} s")
+        print(f"  {name:16s} {st['status']:7s} {st.get('seconds', float('nan')):8.1f} s")
     p = m.get("profile", {})
     print(f"plain compiled step     {p.get('plain_step_ms', float('nan')):8.2f} ms (median of {p.get('steps')})")
     print(f"profiled step (Proton)  {p.get('proton_step_ms', float('nan')):8.2f} ms  "

@@ -164,7 +164,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
                         b(q, k, v, scale)
 
 
-def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
+def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,  # noqa: C901
         on_backend: Callable[[int, int, str], None] | None = None) -> BenchResult:
     """Benchmarks every (shape, backend); `on_backend(done, total, label)` drives a progress bar."""
     from .timing import warm_gpu
@@ -183,6 +183,4 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         result.rows += bench_shape(shape, calls, op, backends, opts, result, tick)
     if on_backend:
         on_backend(total, total, "done")
-    if opts.proton_path is not None:
-        proton_pass(shapes, backends, result.rows, opts)
     return result

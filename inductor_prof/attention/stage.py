@@ -13,7 +13,8 @@ import pandas as pd
 from .. import rundir
 from ..compile import isolated_cache
 from ..errors import UserError
-from .bench import BenchOptions, run as run_bench
+from .bench import BenchOptions, proton_pass, run as run_bench
+from .registry import backends as all_backends
 from .shapes import Shape, from_calls
 
 
@@ -50,12 +51,17 @@ def run_attention(run: rundir.RunDir, opts: BenchOptions, extra: list[Shape] = (
     cache = run.root / "attention" / "inductor_cache"
     with isolated_cache(cache):
         result = run_bench(shapes, opts, on_backend)
-    pd.DataFrame(result.rows).to_csv(run.attention_csv, index=False)
-    if result.tuning:
-        pd.DataFrame(result.tuning).to_csv(run.root / "attention_tuning.csv", index=False)
+        pd.DataFrame(result.rows).to_csv(run.attention_csv, index=False)   # kept even if what follows fails
+        if result.tuning:
+            pd.DataFrame(result.tuning).to_csv(run.root / "attention_tuning.csv", index=False)
+        proton = ""
+        try:
+            proton_pass(shapes, all_backends(opts.backends), result.rows, opts)
+        except Exception as e:  # CUPTI already taken (e.g. by torch.profiler in this process): say so, keep the rest
+            proton = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     flex = harvest_flex(cache, run.root / "attention" / "kernels")
     return {"shapes": len(shapes), "rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
-            "flex_kernels": flex}
+            "flex_kernels": flex, "proton": proton or str(opts.proton_path.relative_to(run.root))}
 
 
 def harvest_flex(cache, out_dir) -> int:

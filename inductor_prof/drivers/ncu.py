@@ -167,19 +167,25 @@ def import_ncu_report():
 
 def parse_report(path: Path, index: int = 0) -> dict[str, float]:
     """Short-named metrics of the index-th profiled kernel of a .ncu-rep (ns, bytes, %, counts)."""
-    return _action_metrics(report_actions(path)[index])
-
-
-def report_actions(path: Path) -> list:
-    """Every profiled kernel (ncu 'action') of a report, in profiling order."""
-    ncu_report = import_ncu_report()
-    ctx = ncu_report.load_report(str(path))
-    return [ctx.range_by_idx(r).action_by_idx(a) for r in range(ctx.num_ranges())
-            for a in range(ctx.range_by_idx(r).num_actions())]
+    return parse_report_all(path)[index]
 
 
 def parse_report_all(path: Path) -> list[dict[str, float]]:
-    return [_action_metrics(a) for a in report_actions(path)]
+    """Metrics of every profiled kernel (ncu 'action') of a report, in profiling order; 'kernel' holds the
+    mangled name. Everything is read while the report context is alive: its actions dangle once it is freed."""
+    ncu_report = import_ncu_report()
+    ctx = ncu_report.load_report(str(path))
+    mangled = getattr(getattr(ncu_report, "IAction", None), "NameBase_MANGLED", None)
+    out = []
+    for r in range(ctx.num_ranges()):
+        rng = ctx.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            metrics = _action_metrics(action)
+            metrics["kernel"] = action.name(mangled) if mangled is not None else action.name()
+            out.append(metrics)
+    del ctx
+    return out
 
 
 def _action_metrics(action) -> dict[str, float]:
