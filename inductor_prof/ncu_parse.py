@@ -7,10 +7,12 @@ parser free of whatever the profiler process has loaded.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from .childenv import python_env
+from .errors import one_line
 
 TIMEOUT_S = 300
 
@@ -23,7 +25,7 @@ def main(argv: list[str]) -> int:
         try:
             out[path] = {"results": parse_report_all(Path(path))}
         except Exception as e:  # one unreadable report is that report's failure
-            out[path] = {"error": f"{type(e).__name__}: {e}".splitlines()[0][:300]}
+            out[path] = {"error": one_line(e)}
     json.dump(out, sys.stdout)
     return 0
 
@@ -32,11 +34,8 @@ def parse_reports(paths: list[Path]) -> dict[str, dict]:
     """path -> {"results": [metrics per kernel, in profiling order]} or {"error": why}."""
     if not paths:
         return {}
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH"))
-                                                        if p)}
     proc = subprocess.run([sys.executable, "-m", "inductor_prof.ncu_parse", *map(str, paths)], capture_output=True,
-                          text=True, timeout=TIMEOUT_S, env=env)
+                          text=True, timeout=TIMEOUT_S, env=python_env())
     if proc.returncode != 0:
         why = f"report parser exited {proc.returncode}: {proc.stderr.strip()[-300:]}"
         return {str(p): {"error": why} for p in paths}

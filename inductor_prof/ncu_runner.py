@@ -13,6 +13,8 @@ import importlib.util
 import json
 import sys
 
+from inductor_prof.errors import one_line
+
 _DTYPES = {"c10::BFloat16": "bfloat16", "c10::Half": "float16", "float": "float32", "double": "float64",
            "long int": "int64", "int": "int32", "bool": "bool"}
 _SDPA_BACKEND = {"aten::_cudnn_attention_forward": "CUDNN_ATTENTION",
@@ -95,7 +97,7 @@ def main(argv: list[str]) -> int:
             torch.cuda.synchronize()
             launches.append(launch)
         except Exception as e:  # one broken kernel must not cost the others their profile
-            print(f"ncu_runner: skipped {label}: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+            print(f"ncu_runner: skipped {label}: {one_line(e, None)}", file=sys.stderr)
     for launch in launches:
         torch.cuda.cudart().cudaProfilerStart()
         launch()

@@ -19,6 +19,7 @@ import pandas as pd
 from . import rundir
 from .drivers import ncu as ncu_driver
 from .drivers import proton as proton_driver
+from .childenv import package_pythonpath
 from .errors import UserError
 from .ncu_parse import parse_reports
 from .names import demangle
@@ -72,10 +73,12 @@ def _load_status(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def table(run: rundir.RunDir, status: dict) -> pd.DataFrame:
-    """Parsed ncu metrics of every profiled kernel, plus a row for each failure with its reason."""
+def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Parsed ncu metrics of every profiled kernel, plus a row for each failure with its reason.
+    `parsed`: reports already read (path -> parse_reports entry); only the others are read here."""
+    parsed = dict(parsed or {})
     reports = sorted({run.ncu_dir / st["report"] for st in status.values() if st["status"] == "ok"})
-    parsed = parse_reports(reports)
+    parsed.update(parse_reports([r for r in reports if str(r) not in parsed]))
     rows = []
     for stem, st in status.items():
         row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""),
@@ -136,11 +139,6 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
     return out
 
 
-def _action_names(report: Path) -> list[str]:
-    parsed = parse_reports([report])[str(report)]
-    return [m["kernel"] for m in parsed.get("results", [])]
-
-
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
             on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
     if settings.ncu_batch < 1:
@@ -155,14 +153,14 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and (run.ncu_dir / status[t.stem].get("report", "")).is_file())]
     skipped = len(targets_all) - len(todo)
-    package_root = str(Path(__file__).resolve().parent.parent)
     env = ncu_driver.program_env({
         "TORCHINDUCTOR_CACHE_DIR": str(run.inductor_cache.resolve()),
         "TRITON_CACHE_DIR": str((run.inductor_cache / "triton").resolve()),
         "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
-        "PYTHONPATH": os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p),
+        "PYTHONPATH": package_pythonpath(),
     })
     progress = {"done": skipped}
+    parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
 
     def profile_batch(batch: list[NcuTarget]) -> None:
         if on_kernel:
@@ -189,7 +187,9 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
             return
         per_kernel = result.seconds / len(batch)
         if usable:
-            assigned = assign_results(batch, _action_names(report), log_text)
+            parsed.update(parse_reports([report]))
+            names = [m["kernel"] for m in parsed[str(report)].get("results", [])]
+            assigned = assign_results(batch, names, log_text)
         else:
             assigned = {t.stem: (None, result.reason or "ncu wrote no report") for t in batch}
         for t in batch:
@@ -209,7 +209,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     finally:
         give_back([run.ncu_dir, run.inductor_cache], settings)
         rundir.write_json(status_path, status)
-        df = table(run, status)
+        df = table(run, status, parsed)
         df.to_csv(run.ncu_csv, index=False)
     if on_kernel:
         on_kernel(len(targets_all), len(targets_all), "done")

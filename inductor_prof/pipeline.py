@@ -10,7 +10,6 @@ import shutil
 import statistics
 import sys
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Callable
 
 from . import rundir
@@ -67,17 +66,15 @@ ATTENTION_TIMEOUT_S = 1200
 def attention_subprocess(run: rundir.RunDir) -> dict:
     """`inductor-prof attention RUN` in a fresh process: its own CUPTI (torch.profiler holds this one's), and a
     crash in a hand-written kernel cannot take the profile with it. Output kept in attention/attention.log."""
-    import os
     import subprocess
+
+    from .childenv import python_env
 
     log_path = run.root / "attention" / "attention.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH"))
-                                                        if p)}
     with open(log_path, "w") as f:
         proc = subprocess.run([sys.executable, "-m", "inductor_prof", "attention", str(run.root)], stdout=f,
-                              stderr=subprocess.STDOUT, env=env, timeout=ATTENTION_TIMEOUT_S)
+                              stderr=subprocess.STDOUT, env=python_env(), timeout=ATTENTION_TIMEOUT_S)
     text = log_path.read_text(errors="replace")
     if proc.returncode != 0:
         tail = " | ".join(ln for ln in text.strip().splitlines()[-3:])
@@ -189,7 +186,6 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                 info.update(attention_subprocess(run))
             _optional(manifest, "attention", failed, log, attention)
         if opts.ncu:
-
             def ncu(info):
                 from .ncu_stage import run_ncu
 

@@ -1,7 +1,6 @@
 """Attention on a CPU: the own Triton kernel in the interpreter, numba in its simulator, the blocked torch
 reference, each against float64; shape parsing and the capture of SDPA calls; the report's attention table."""
 import json
-import math
 import os
 import subprocess
 import sys

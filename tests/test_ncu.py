@@ -1,5 +1,4 @@
 """ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
-import os
 import stat
 import sys
 from pathlib import Path

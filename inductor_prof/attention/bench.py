@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..errors import one_line
 from . import library
 from .registry import Backend, backends as all_backends
 from .shapes import Shape, to_dict
@@ -82,11 +83,6 @@ def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **value
     return row
 
 
-def _first_line(e: BaseException) -> str:
-    text = f"{type(e).__name__}: {e}".strip()
-    return text.splitlines()[0][:300] if text else type(e).__name__
-
-
 def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
                 result: BenchResult, on_backend: Callable[[str], None] | None = None) -> list[dict]:
     import torch
@@ -112,7 +108,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         try:
             values = check(b, shape, qc, kc, vc, ref, ref_lse, scale)
         except Exception as e:  # this backend cannot run this shape (or is broken): say why, go on
-            rows.append(_row(b, shape, calls, model_backend, available=False, reason=_first_line(e)))
+            rows.append(_row(b, shape, calls, model_backend, available=False, reason=one_line(e)))
             torch.cuda.synchronize()
             continue
         config = ""
@@ -164,7 +160,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
                         b(q, k, v, scale)
 
 
-def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,  # noqa: C901
+def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         on_backend: Callable[[int, int, str], None] | None = None) -> BenchResult:
     """Benchmarks every (shape, backend); `on_backend(done, total, label)` drives a progress bar."""
     from .timing import warm_gpu

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
+from ..errors import one_line
+
 SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
                  "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 
@@ -95,4 +97,4 @@ def import_error(module: str) -> str:
         importlib.import_module(module)
         return ""
     except Exception as e:  # ImportError, or a broken install raising anything else
-        return f"{type(e).__name__}: {e}".splitlines()[0][:200]
+        return one_line(e, 200)

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import rundir
 from ..compile import isolated_cache
-from ..errors import UserError
+from ..errors import UserError, one_line
 from .bench import BenchOptions, proton_pass, run as run_bench
 from .registry import backends as all_backends
 from .shapes import Shape, from_calls
@@ -58,7 +58,7 @@ def run_attention(run: rundir.RunDir, opts: BenchOptions, extra: list[Shape] = (
         try:
             proton_pass(shapes, all_backends(opts.backends), result.rows, opts)
         except Exception as e:  # CUPTI already taken (e.g. by torch.profiler in this process): say so, keep the rest
-            proton = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+            proton = one_line(e)
     flex = harvest_flex(cache, run.root / "attention" / "kernels")
     return {"shapes": len(shapes), "rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
             "flex_kernels": flex, "proton": proton or str(opts.proton_path.relative_to(run.root))}

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import triton
 import triton.language as tl
 
-LOG2E = 1.4426950408889634
-LN2 = 0.6931471805599453
+DTYPES = ("torch.bfloat16", "torch.float16")
 
 
 @triton.jit
@@ -148,20 +147,8 @@ def check_inputs(q, k, v) -> None:
                          f"{tuple(v.shape)}")
     if q.shape[3] not in (64, 128, 256):
         raise ValueError(f"head dim {q.shape[3]} not supported (64, 128, 256)")
-    if q.dtype not in _TL_DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
+    if str(q.dtype) not in DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
         raise ValueError(f"dtype {q.dtype} not supported (bfloat16, float16)")
-
-
-_TL_DTYPES = {}
-
-
-def _init_dtypes():
-    import torch
-
-    _TL_DTYPES.update({torch.bfloat16: "bf16", torch.float16: "fp16"})
-
-
-_init_dtypes()
 
 
 def forward(q, k, v, scale: float | None = None, config: Config | None = None):

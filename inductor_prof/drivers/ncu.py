@@ -190,7 +190,7 @@ def parse_report_all(path: Path) -> list[dict[str, float]]:
 
 def _action_metrics(action) -> dict[str, float]:
     names = set(action.metric_names())
-    out: dict[str, float] = {"kernel": action.name()}
+    out: dict[str, float] = {}
     for short, raw in METRICS.items():
         if raw not in names:
             continue
