@@ -3,6 +3,7 @@ import stat
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from recorded import data_path
@@ -143,3 +144,30 @@ def test_batches_keep_origins_apart_and_results_map_in_launch_order():
     assert got == {"a": (0, ""), "s1": (1, ""), "s2": (2, "")}
     got = assign_results(batch, ["silu"], "ncu_runner: skipped k_a: ImportError: no module\n")
     assert got["a"] == (None, "ImportError: no module") and got["s1"] == (0, "") and got["s2"][0] is None
+
+
+def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
+    """run_ncu end to end with a fake ncu that writes a real batch report (8 library kernels, recorded on the
+    H100): one process for the batch, each kernel mapped to its own result, the table parsed from it."""
+    from inductor_prof import ncu_stage, rundir
+
+    report = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100" / "ncu" / \
+        "batch-44e152832a.ncu-rep"
+    names = [m["kernel"] for m in ncu.parse_report_all(report)]
+    exe = _fake_ncu(tmp_path, f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')\n"
+                              "open(sys.argv[0] + '.calls', 'a').write('x')")
+    run = rundir.RunDir(tmp_path / "run")
+    (run.root).mkdir()
+    targets = [ncu_stage.NcuTarget(n, f"k{i}", "library", {"type": "aten", "op": "aten::addmm"})
+               for i, n in enumerate(names)]
+    monkeypatch.setattr(ncu_stage, "targets", lambda run, n: targets)
+    summary = ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)
+    assert summary == {"kernels": 8, "profiled": 8, "skipped": 0, "ok": 8, "failed": 0}
+    assert Path(exe + ".calls").read_text() == "x"          # one ncu process for the whole batch
+    table = pd.read_csv(run.ncu_csv)
+    assert list(table["name"]) == names and (table["status"] == "ok").all()
+    expected = [m["duration_ns"] for m in ncu.parse_report_all(report)]
+    assert list(table["duration_ns"]) == expected            # each kernel got its own result
+    # a rerun resumes: nothing left to profile, ncu not started again
+    assert ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)["skipped"] == 8
+    assert Path(exe + ".calls").read_text() == "x"
