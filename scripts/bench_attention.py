@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Attention backends side by side in one process at one shape (default FLUX.1-dev's), with the ratios the
-project targets: own Triton >= 0.95x SDPA cuDNN, own CUDA C++ >= 0.5x SDPA cuDNN.
+project targets: own Triton >= 0.95x SDPA cuDNN (printed for the `tl` kernel triton_fa2 and for the Gluon
+kernel gluon_fa3, both Triton), own CUDA C++ >= 0.5x SDPA cuDNN.
 
     python3 scripts/bench_attention.py [--shape 1,24,4608,128] [--dtype bfloat16] [--csv out.csv]
 """
@@ -16,7 +17,7 @@ from inductor_prof.attention.shapes import parse_shape
 from inductor_prof.attention.stage import peak_tflops
 from inductor_prof.report.terminal import attention_table, make_console
 
-TARGETS = {"triton_fa2": 0.95, "cuda_mma_fa2": 0.5}
+TARGETS = {"triton_fa2": 0.95, "gluon_fa3": 0.95, "cuda_mma_fa2": 0.5}
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ from .shapes import Shape, to_dict
 # ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
 LSE_TOLERANCE = 1e-2
-TUNED = {"triton_fa2", "cuda_mma_fa2"}
+TUNED = {"triton_fa2", "gluon_fa3", "cuda_mma_fa2"}
 
 
 @dataclass
@@ -127,9 +127,9 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
 
 
 def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult) -> str:
-    from . import cuda_fa, triton_fa
+    from . import cuda_fa, gluon_fa, triton_fa
 
-    tuned = (triton_fa if name == "triton_fa2" else cuda_fa).tune(q, k, v, scale)
+    tuned = {"triton_fa2": triton_fa, "gluon_fa3": gluon_fa, "cuda_mma_fa2": cuda_fa}[name].tune(q, k, v, scale)
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],

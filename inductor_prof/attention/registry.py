@@ -50,6 +50,26 @@ def _own_triton() -> Backend:
                    "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True)
 
 
+def _own_gluon() -> Backend:
+    ok, why = _cuda()
+    err = library.import_error("triton.experimental.gluon.language.nvidia.hopper")
+    if err:
+        ok, why = False, err
+    elif ok:
+        import torch
+
+        if torch.cuda.get_device_capability()[0] != 9:
+            ok, why = False, "needs sm_90 (wgmma and TMA through Gluon's Hopper ops)"
+
+    def run(q, k, v, s):
+        from . import gluon_fa
+
+        return gluon_fa.forward(q, k, v, s)
+    return Backend("gluon_fa3", "own", run, ok, why,
+                   "own Gluon (Triton's tile language) FlashAttention-3 style: warp-specialised TMA producer, "
+                   "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True)
+
+
 def _own_cuda() -> Backend:
     ok, why = _cuda()
     if ok:
@@ -89,7 +109,7 @@ def _own_reference() -> Backend:
 def backends(names: list[str] | None = None) -> list[Backend]:
     """All backends in display order, or those named (unknown names raise ValueError)."""
     cuda_ok, cuda_why = _cuda()
-    out = [_own_triton(), _own_cuda(), _own_numba(), _own_reference()]
+    out = [_own_triton(), _own_gluon(), _own_cuda(), _own_numba(), _own_reference()]
     out.append(Backend("sdpa", "library", library.sdpa(None), cuda_ok, cuda_why,
                        "F.scaled_dot_product_attention, PyTorch's own backend choice", supports_mask=True))
     for name in library.SDPA_BACKENDS:
@@ -110,5 +130,5 @@ def backends(names: list[str] | None = None) -> list[Backend]:
 
 
 def names() -> list[str]:
-    return ["triton_fa2", "cuda_mma_fa2", "numba_fa", "torch_blocked", "sdpa", *library.SDPA_BACKENDS,
+    return ["triton_fa2", "gluon_fa3", "cuda_mma_fa2", "numba_fa", "torch_blocked", "sdpa", *library.SDPA_BACKENDS,
             "flex_compiled", *library.EXTERNAL]

@@ -4,7 +4,14 @@ Q, K, V are read through 2-D tensor descriptors over (B*H*S, D), so every tile l
 that run past a head's sequence read the next head's rows (or TMA's zero fill at the tensor's end); those
 key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
-of wgmma + softmax to overlap (a ping-pong without warp specialisation, which Triton offers on Blackwell).
+of wgmma + softmax to overlap (a manual ping-pong; measured slower).
+
+Why this `tl` kernel stops near 0.87x of cuDNN on the H100 (gluon_fa.py is the kernel that gets past it):
+Triton 3.6's pipeliner refills K/V with CTA-wide barriers each iteration, and waits on the QK^T wgmma right
+after issuing it (only a dot whose result feeds nothing but its own next accumulation may stay in flight), so
+both warpgroups do softmax at the same moment while the tensor cores idle. Triton's automatic warp
+specialisation on Hopper (tl.range(warp_specialize=True), num_warps=4, in-kernel descriptors) compiled and
+ran at the same speed (558 vs 563 TFLOP/s), and gave wrong results with BLOCK_N=64.
 """
 from __future__ import annotations
 

@@ -1,0 +1,70 @@
+"""The own Gluon kernel compiled ahead of time for sm_90 with no GPU (Triton's bundled ptxas and cuobjdump):
+it must build for every head dim, fit in registers (no local-memory spills) and shared memory, be warp
+specialised (setmaxnreg) and, in the overlap configs, keep PV in flight while softmax runs (wgmma wait 1)."""
+import os
+import re
+import subprocess
+import tempfile
+
+import pytest
+
+gl = pytest.importorskip("triton.experimental.gluon.language")
+pytest.importorskip("triton.experimental.gluon.language.nvidia.hopper")
+
+import triton  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
+
+from inductor_prof.attention import gluon_fa  # noqa: E402
+
+HOPPER_SMEM = 232448  # bytes a block may use on sm_90
+BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+
+
+def _compile(head_dim: int, cfg: gluon_fa.Config):
+    def desc(rows):
+        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
+        return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
+    sig = {"desc_q": desc(128), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
+           "LSE": "*fp32", "sm_scale": "fp32", "H": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32",
+           "stride_oh": "i32", "stride_om": "i32", "n_m": "i32", "n_tiles": "i32", "HEAD_DIM": "constexpr",
+           "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr"}
+    src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
+        "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
+        "CONSUMER_REGS": cfg.consumer_regs})
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+
+
+def _resource_usage(kernel) -> dict:
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.cubin")
+        with open(path, "wb") as f:
+            f.write(kernel.asm["cubin"])
+        out = subprocess.run([os.path.join(BIN, "cuobjdump"), "--dump-resource-usage", path], capture_output=True,
+                             text=True, timeout=60, check=True).stdout
+    m = re.search(r"REG:(\d+) STACK:(\d+) SHARED:\d+ LOCAL:(\d+)", out)
+    assert m, out
+    return {"reg": int(m[1]), "stack": int(m[2]), "local": int(m[3])}
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
+@pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)), (128, gluon_fa.Config(128, 2, False)),
+                                          (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256))],
+                         ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
+def test_compiles_for_sm90(head_dim, cfg):
+    kernel = _compile(head_dim, cfg)
+    usage = _resource_usage(kernel)
+    assert usage["local"] == 0 and usage["stack"] == 0, usage
+    assert kernel.metadata.shared <= HOPPER_SMEM
+    ptx = kernel.asm["ptx"]
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx  # consumers take the registers the producer gives up
+    waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", ptx))
+    assert ("1" in waits) == cfg.overlap, waits
+
+
+def test_candidate_configs_fit_shared_memory():
+    for d in (64, 128, 256):
+        cfgs = gluon_fa.candidate_configs(d)
+        assert cfgs and gluon_fa.default_config(d) in cfgs
+        for c in cfgs:
+            assert (128 + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
