@@ -45,9 +45,23 @@ def _compiled_flex():
     return torch.compile(flex_attention, dynamic=False)
 
 
+def _recompile_settings() -> dict:
+    """Each shape is one more compile of the same function; past dynamo's default limit (8) it would silently
+    run flex_attention eagerly (measured: 2-25 TFLOP/s in a sweep). Allow many, and fail loudly past that."""
+    import torch._dynamo.config as cfg
+
+    known = set(getattr(cfg, "_config", {}))
+    wanted = {"recompile_limit": 256, "cache_size_limit": 256, "fail_on_recompile_limit_hit": True,
+              "fail_on_cache_limit_hit": True}
+    return {k: v for k, v in wanted.items() if k in known}
+
+
 def flex(q, k, v, scale):
     """FlexAttention with no score_mod/mask: Inductor writes it as a Triton template kernel."""
-    return _compiled_flex()(q, k, v, scale=scale), None
+    import torch._dynamo.config as cfg
+
+    with cfg.patch(_recompile_settings()):
+        return _compiled_flex()(q, k, v, scale=scale), None
 
 
 def flash_attn2(q, k, v, scale):
