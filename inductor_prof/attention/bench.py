@@ -127,9 +127,12 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
 
 
 def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult) -> str:
-    from . import cuda_fa, gluon_fa, triton_fa
+    import importlib
 
-    tuned = {"triton_fa2": triton_fa, "gluon_fa3": gluon_fa, "cuda_mma_fa2": cuda_fa}[name].tune(q, k, v, scale)
+    # imported by name: a Triton without Gluon must still tune the other kernels
+    module = importlib.import_module({"triton_fa2": ".triton_fa", "gluon_fa3": ".gluon_fa",
+                                      "cuda_mma_fa2": ".cuda_fa"}[name], __package__)
+    tuned = module.tune(q, k, v, scale)
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],
