@@ -124,3 +124,20 @@ def test_attention_call_reads_causal_mask_and_layout():
     dims[3] = [1, 1, 4608, 4608]
     c = attention_call("aten::_cudnn_attention_forward", dims, strides, scalars, "bfloat16", "k")
     assert c["causal"] and c["mask"]
+
+
+def test_time_configs_records_failures_and_picks_fastest():
+    from inductor_prof.attention.timing import time_configs
+
+    times = {"a": 3.0, "b": 1.0, "c": 2.0}
+
+    def run(cfg):
+        if cfg == "boom":
+            raise RuntimeError("out of resource: shared memory")
+        return times[cfg]
+    rows, best = time_configs(run, ["a", "boom", "b", "c"], bench=lambda fn: fn())
+    assert best == "b"
+    assert [r["config"] for r in rows] == ["a", "boom", "b", "c"]
+    failed = rows[1]
+    assert failed["ms"] != failed["ms"] and failed["error"].startswith("RuntimeError: out of resource")
+    assert time_configs(lambda c: 1 / 0, ["x"], bench=lambda fn: fn())[1] is None

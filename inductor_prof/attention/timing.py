@@ -45,6 +45,20 @@ def time_ms(fn, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -
     return statistics.median(times)
 
 
+def time_configs(run, configs, bench=None) -> tuple[list[dict], object | None]:
+    """Times run(config) for each config (a failure is recorded, not raised: out of shared memory or registers
+    for this tile, try the next). Returns one row per config and the fastest config (None if all failed)."""
+    bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
+    rows = []
+    for cfg in configs:
+        try:
+            rows.append({"config": cfg, "ms": bench(lambda: run(cfg)), "error": ""})
+        except Exception as e:
+            rows.append({"config": cfg, "ms": float("nan"), "error": f"{type(e).__name__}: {e}"[:200]})
+    ok = [r for r in rows if r["ms"] == r["ms"]]
+    return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
+
+
 def warm_gpu(seconds: float = 1.0) -> None:
     """Matmuls for about `seconds`: an idle GPU sits at low clocks and the first timings would pay the ramp."""
     import time

@@ -185,18 +185,10 @@ _tuned: dict[tuple, Config] = {}
 
 def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None, bench=None) -> list[dict]:
     """Times each config at this shape (failures recorded, not raised), keeps the fastest for `forward`."""
-    from .timing import time_ms
+    from .timing import time_configs
 
-    bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
-    D = q.shape[3]
-    results = []
-    for cfg in configs or candidate_configs(D):
-        try:
-            ms = bench(lambda: forward(q, k, v, scale, cfg))
-            results.append({"config": cfg, "ms": ms, "error": ""})
-        except Exception as e:  # out of shared memory / registers for this tile: try the next
-            results.append({"config": cfg, "ms": float("nan"), "error": f"{type(e).__name__}: {e}"[:200]})
-    ok = [r for r in results if r["ms"] == r["ms"]]
-    if ok:
-        _tuned[(q.shape[2], k.shape[2], D, q.dtype)] = min(ok, key=lambda r: r["ms"])["config"]
-    return [{**r, "config": r["config"].label()} for r in results]
+    rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs or candidate_configs(q.shape[3]),
+                              bench)
+    if best is not None:
+        _tuned[(q.shape[2], k.shape[2], q.shape[3], q.dtype)] = best
+    return [{**r, "config": r["config"].label()} for r in rows]
