@@ -1,10 +1,11 @@
-"""Versions and GPU facts for the manifest."""
+"""Versions and GPU facts for the manifest, and the checks that a GPU is there."""
 from __future__ import annotations
 
 import importlib.metadata as md
 import platform
 import subprocess
 import sys
+from dataclasses import asdict
 
 
 def _version(pkg: str) -> str | None:
@@ -37,4 +38,36 @@ def collect() -> dict:
         info["gpu"] = {"name": p.name, "sm": f"{p.major}.{p.minor}", "sms": p.multi_processor_count,
                        "memory_gib": round(p.total_memory / 2**30, 1),
                        "l2_mib": round(getattr(p, "L2_cache_size", 0) / 2**20, 1)}
+        facts = device_facts()
+        if facts is not None:
+            info["gpu"]["facts"] = asdict(facts)
     return info
+
+
+def device_facts(device: int = 0):
+    """The GPU's own facts for its peak rates (peaks.DeviceFacts), as Proton records them; None without CUDA."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return None
+    from triton.runtime import driver
+
+    from .peaks import DeviceFacts
+
+    props = driver.active.utils.get_device_properties(device)
+    major, minor = torch.cuda.get_device_capability(device)
+    return DeviceFacts(major * 10 + minor, int(props["multiprocessor_count"]), float(props["sm_clock_rate"]),
+                       float(props["mem_clock_rate"]), int(props["mem_bus_width"]))
+
+
+def require_cuda(command: str) -> None:
+    """A one-line error naming `command` unless a CUDA GPU is visible."""
+    from .errors import UserError
+
+    try:
+        import torch
+    except ImportError as e:
+        raise UserError(f"{command} needs torch with CUDA; `inductor-prof report RUN` runs anywhere") from e
+    if not torch.cuda.is_available():
+        raise UserError(f"{command} needs a CUDA GPU and none is visible; `inductor-prof report RUN` runs "
+                        "anywhere")

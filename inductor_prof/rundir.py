@@ -18,16 +18,19 @@ MANIFEST = "manifest.json"
 
 @dataclass(frozen=True)
 class RunDir:
+    """Every path of a run folder: the contract between the stages that write it and `report`/`diff`."""
     root: Path
 
     @property
     def manifest_path(self) -> Path: return self.root / MANIFEST
     @property
     def inductor_cache(self) -> Path: return self.root / "inductor_cache"
+    # harvest
     @property
     def kernels_dir(self) -> Path: return self.root / "kernels"
     @property
     def kernels_json(self) -> Path: return self.kernels_dir / "kernels.json"
+    # Proton
     @property
     def proton_dir(self) -> Path: return self.root / "proton"
     @property
@@ -35,15 +38,46 @@ class RunDir:
     @property
     def annotated_hatchet(self) -> Path: return self.proton_dir / "annotated_step.hatchet"
     @property
+    def attention_hatchet(self) -> Path: return self.proton_dir / "attention.hatchet"
+    # torch.profiler
+    @property
+    def torch_trace(self) -> Path: return self.root / "torch_trace.json"
+    @property
+    def torch_trace_gz(self) -> Path: return self.root / "torch_trace.json.gz"
+    @property
     def library_ops_csv(self) -> Path: return self.root / "library_ops.csv"
     @property
     def attention_shapes_json(self) -> Path: return self.root / "attention_shapes.json"
+    # attention benchmark
+    @property
+    def attention_csv(self) -> Path: return self.root / "attention.csv"
+    @property
+    def attention_tuning_csv(self) -> Path: return self.root / "attention_tuning.csv"
+    @property
+    def attention_dir(self) -> Path: return self.root / "attention"
+    @property
+    def attention_log(self) -> Path: return self.attention_dir / "attention.log"
+    @property
+    def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
+    @property
+    def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
+    # Nsight Compute
     @property
     def ncu_dir(self) -> Path: return self.root / "ncu"
     @property
     def ncu_csv(self) -> Path: return self.ncu_dir / "ncu.csv"
     @property
-    def attention_csv(self) -> Path: return self.root / "attention.csv"
+    def ncu_status_json(self) -> Path: return self.ncu_dir / "status.json"
+    @property
+    def ncu_specs_dir(self) -> Path: return self.ncu_dir / "specs"
+    @property
+    def ncu_logs_dir(self) -> Path: return self.ncu_dir / "logs"
+
+    def ncu_report(self, stem: str) -> Path:
+        return self.ncu_dir / (stem if stem.endswith(".ncu-rep") else f"{stem}.ncu-rep")
+
+    def ncu_spec(self, stem: str) -> Path: return self.ncu_specs_dir / f"{stem}.json"
+    def ncu_log(self, stem: str) -> Path: return self.ncu_logs_dir / f"{stem}.log"
 
     def read_manifest(self) -> dict[str, Any]:
         return json.loads(self.manifest_path.read_text())
@@ -72,22 +106,35 @@ def open_run(path: str | os.PathLike) -> RunDir:
     return RunDir(root)
 
 
-def write_json(path: Path, obj: Any) -> None:
-    """Atomic write: a crash never leaves half a file behind."""
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside `path`, renamed onto it only when the block completes: a crash or Ctrl-C never
+    leaves half a file behind."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=False, default=str)
-        f.write("\n")
-    os.replace(tmp, path)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+
+
+def write_json(path: Path, obj: Any) -> None:
+    write_text(path, json.dumps(obj, indent=1, sort_keys=False, default=str) + "\n")
+
+
+def write_csv(path: Path, df) -> None:
+    """A pandas DataFrame as CSV, atomically."""
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False)
 
 
 class Manifest:

@@ -1,11 +1,10 @@
-"""Profiler settings (ncu path, sudo, metric set...). Precedence: CLI flag > environment variable >
-`[tool.inductor-prof]` in ./pyproject.toml or ./inductor-prof.toml > built-in default."""
+"""ncu settings (path, sudo, metric set, timeouts...), each from the first place that gives it: the command-line
+flag, the environment variable (INDUCTOR_PROF_<FIELD>), the settings file, the default below. The settings
+file is the top level of ./inductor-prof.toml if it holds any, else [tool.inductor-prof] in ./pyproject.toml."""
 from __future__ import annotations
 
-import glob
 import os
 import shlex
-import shutil
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ except ModuleNotFoundError:  # Python < 3.11
 from .errors import UserError
 
 ENV_PREFIX = "INDUCTOR_PROF_"
-NCU_SEARCH = ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu", "/usr/local/NVIDIA-Nsight-Compute*/ncu")
+FILES = ("inductor-prof.toml", "pyproject.toml")   # in this order; the first with settings is the one read
 
 
 @dataclass
@@ -39,28 +38,30 @@ class Settings:
         return ENV_PREFIX + key.upper()
 
 
-def _coerce(key: str, value: Any) -> Any:
+def _coerce(key: str, value: Any, where: str) -> Any:
+    """A setting's value as its field's type; `where` (an env variable, a file) names it in the error."""
     kind = {f.name: f.type for f in fields(Settings)}[key]
-    if isinstance(value, str):
-        if kind == "bool":
-            low = value.strip().lower()
-            if low in ("1", "true", "yes", "on"):
-                return True
-            if low in ("0", "false", "no", "off", ""):
-                return False
-            raise UserError(f"{Settings.env_name(key)}={value!r} is not a boolean (use 1/0, true/false)")
-        if kind == "list[str]":
-            return shlex.split(value)
-        if kind == "float":
-            return float(value)
-        if kind == "int":
-            return int(value)
-    return value
+    if not isinstance(value, str):
+        return value
+    if kind == "bool":
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off", ""):
+            return False
+        raise UserError(f"{where}: {key}={value!r} is not a boolean (use 1/0, true/false)")
+    if kind == "list[str]":
+        return shlex.split(value)
+    try:
+        return {"float": float, "int": int}.get(kind, str)(value)
+    except ValueError:
+        raise UserError(f"{where}: {key}={value!r} is not a{'n integer' if kind == 'int' else ' number'}") from None
 
 
-def file_settings(cwd: Path) -> dict[str, Any]:
-    """[tool.inductor-prof] from pyproject.toml, or the top level of inductor-prof.toml."""
-    for name, table in (("inductor-prof.toml", None), ("pyproject.toml", ("tool", "inductor-prof"))):
+def file_settings(cwd: Path) -> tuple[Path | None, dict[str, Any]]:
+    """(the file, its settings): the top level of inductor-prof.toml if it holds settings, else
+    [tool.inductor-prof] of pyproject.toml; (None, {}) when neither has any."""
+    for name, table in zip(FILES, (None, ("tool", "inductor-prof"))):
         path = cwd / name
         if not path.is_file():
             continue
@@ -75,8 +76,8 @@ def file_settings(cwd: Path) -> dict[str, Any]:
             unknown = set(k.replace("-", "_") for k in data) - known
             if unknown:
                 raise UserError(f"{path}: unknown inductor-prof settings: {', '.join(sorted(unknown))}")
-            return {k.replace("-", "_"): v for k, v in data.items()}
-    return {}
+            return path, {k.replace("-", "_"): v for k, v in data.items()}
+    return None, {}
 
 
 def resolve(cli: dict[str, Any] | None = None, env: dict[str, str] | None = None, cwd: Path | None = None,
@@ -85,31 +86,20 @@ def resolve(cli: dict[str, Any] | None = None, env: dict[str, str] | None = None
     env = os.environ if env is None else env
     values: dict[str, Any] = {}
     origin: dict[str, str] = {}
-    for key, value in file_settings(cwd or Path.cwd()).items():
-        values[key], origin[key] = _coerce(key, value), "file"
+    path, from_file = file_settings(cwd or Path.cwd())
+    for key, value in from_file.items():
+        values[key], origin[key] = _coerce(key, value, str(path)), "file"
     for f in fields(Settings):
         name = Settings.env_name(f.name)
         if name in env:
-            values[f.name], origin[f.name] = _coerce(f.name, env[name]), f"env {name}"
+            values[f.name], origin[f.name] = _coerce(f.name, env[name], name), f"env {name}"
     for key, value in (cli or {}).items():
         if value is not None:
-            values[key], origin[key] = _coerce(key, value), "cli"
+            values[key], origin[key] = _coerce(key, value, "command line"), "cli"
     return Settings(**values), origin
 
 
-def find_ncu(explicit: str | None) -> str:
-    """The ncu executable: the one configured, else on PATH, else the usual install places."""
-    if explicit:
-        path = shutil.which(explicit) or (explicit if os.access(explicit, os.X_OK) else None)
-        if not path:
-            raise UserError(f"ncu not found at {explicit!r} (from --ncu-path / INDUCTOR_PROF_NCU / settings file)")
-        return path
-    found = shutil.which("ncu")
-    if found:
-        return found
-    for pattern in NCU_SEARCH:
-        hits = sorted(glob.glob(pattern), reverse=True)
-        if hits:
-            return hits[0]
-    raise UserError("ncu not found on PATH nor in /usr/local/cuda*/bin or /opt/nvidia/nsight-compute/*; "
-                    "pass --ncu-path or set INDUCTOR_PROF_NCU")
+SETTINGS_HELP = ("ncu settings come from the command-line flag, else the environment ("
+                 + ", ".join(Settings.env_name(f.name) for f in fields(Settings))
+                 + "), else the top level of ./inductor-prof.toml, else [tool.inductor-prof] in ./pyproject.toml, "
+                 "else the default.")

@@ -12,9 +12,9 @@ import sys
 
 import pandas as pd
 
-from inductor_prof.attention.bench import BenchOptions, run
+from inductor_prof.attention.bench import BenchOptions
 from inductor_prof.attention.shapes import parse_shape
-from inductor_prof.attention.stage import peak_tflops
+from inductor_prof.pipeline.attention import benchmark
 from inductor_prof.report.terminal import attention_table, make_console
 
 TARGETS = {"triton_fa2": 0.95, "gluon_fa3": 0.95, "cuda_mma_fa2": 0.5}
@@ -29,11 +29,10 @@ def main() -> int:
     ap.add_argument("--tuning-csv", default=None)
     args = ap.parse_args()
     shape = parse_shape(args.shape, args.dtype)
-    opts = BenchOptions(backends=args.backends.split(",") if args.backends else None, peak_tflops=peak_tflops({}))
-    result = run([(shape, 0, "aten::_cudnn_attention_forward")], opts,
-                 on_backend=lambda i, n, label: print(f"[{i}/{n}] {label}", file=sys.stderr, flush=True))
-    df = pd.DataFrame(result.rows)
-    tuning = pd.DataFrame(result.tuning)
+    opts = BenchOptions(backends=args.backends.split(",") if args.backends else None)
+    df, summary = benchmark(None, [shape], opts, model_op="aten::_cudnn_attention_forward",
+                            on_backend=lambda i, n, label: print(f"[{i}/{n}] {label}", file=sys.stderr, flush=True))
+    tuning = pd.DataFrame(summary["tuning"])
     if args.csv:
         df.to_csv(args.csv, index=False)
     if args.tuning_csv and len(tuning):
@@ -43,7 +42,7 @@ def main() -> int:
         with pd.option_context("display.width", 200, "display.max_rows", 200):
             print(tuning[["backend", "config", "ms", "tflops", "error"]].to_string(index=False))
     console.print(attention_table(df, f"Attention at {shape.label} {shape.dtype} (vs model: over SDPA cuDNN)"))
-    by = {r["backend"]: r for r in result.rows}
+    by = {r["backend"]: r for r in df.to_dict("records")}
     base = by.get("sdpa_cudnn")
     if not base or not base["ok"]:
         print("SDPA cuDNN did not run here: no ratios")

@@ -22,7 +22,7 @@ from pathlib import Path
 BASELINE = r"""
 import statistics, sys, time, torch
 from inductor_prof.targets import FluxOptions, resolve
-from inductor_prof.compile import CompileOptions, compile_target
+from inductor_prof.pipeline.compile import CompileOptions, compile_target
 t = resolve("flux", FluxOptions())
 compile_target(t, CompileOptions())
 for _ in range(3): t()

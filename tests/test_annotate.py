@@ -2,8 +2,9 @@
 import torch
 
 from recorded import data_path
-from inductor_prof.annotate import (KernelMetrics, annotate_source, count_ops, distinct_bytes, kernel_kind,
-                                    launch_metrics)
+from inductor_prof.inductor.kernel_files import annotate_source
+from inductor_prof.inductor.metrics import KernelMetrics, distinct_bytes, kernel_kind, launch_metrics
+from inductor_prof.inductor.ops import count_ops
 
 
 def test_pointwise_bytes_and_flops_by_hand():
@@ -90,5 +91,5 @@ def test_annotated_source_carries_metrics():
     src = data_path("flux_small", "kernels", "triton_poi_fused_gelu_view_12.py").read_text()
     out = annotate_source(src, KernelMetrics("pointwise", 9, 0))
     assert "@triton.jit(launch_metadata=KernelMetrics(kind='pointwise', ops_per_element=9, ops_per_row=0))" in out
-    assert out.startswith("from inductor_prof.annotate import KernelMetrics\n")
+    assert out.startswith("from inductor_prof.inductor.metrics import KernelMetrics\n")
     assert eval(repr(KernelMetrics("reduction", 2, 1)), {"KernelMetrics": KernelMetrics}).ops_per_row == 1

@@ -2,7 +2,8 @@
 from pathlib import Path
 
 from inductor_prof.analysis import load_run_tables
-from inductor_prof.annotate import io_bytes, loaded_in_out
+from inductor_prof.inductor.kernel_files import io_bytes
+from inductor_prof.inductor.metrics import loaded_in_out
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
 

@@ -1,5 +1,6 @@
 from recorded import data_path
-from inductor_prof.harvest import decorator_kwargs, find_output_code, harvest_cache, write_kernels
+from inductor_prof.inductor.output_code import decorator_kwargs, find_output_code, harvest_cache
+from inductor_prof.pipeline.harvest import write_kernels
 
 
 def test_harvest_recorded_cache():

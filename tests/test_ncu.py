@@ -7,14 +7,16 @@ import pandas as pd
 import pytest
 
 from recorded import data_path
-from inductor_prof.drivers import ncu
+from inductor_prof.drivers.ncu import command, metrics
+from inductor_prof.drivers.ncu import report as ncu_report
 from inductor_prof.errors import UserError
-from inductor_prof.settings import Settings, find_ncu, resolve
+from inductor_prof.drivers.ncu.locate import find_ncu
+from inductor_prof.settings import Settings, resolve
 
 
 def test_build_cmd_plain():
-    cmd = ncu.build_cmd(Settings(), "/opt/ncu dir/ncu", "triton_poi_x_0", Path("/runs/my run/ncu/k"),
-                        ["/venv/bin/python", "-m", "inductor_prof.ncu_runner", "/runs/my run/spec.json"], {})
+    cmd = command.build_cmd(Settings(), "/opt/ncu dir/ncu", "triton_poi_x_0", Path("/runs/my run/ncu/k"),
+                        ["/venv/bin/python", "-m", "inductor_prof.drivers.ncu.replay", "/runs/my run/spec.json"], {})
     assert cmd[0] == "/opt/ncu dir/ncu"                       # a list: spaces need no quoting
     assert cmd[cmd.index("-k") + 1] == "regex:^triton_poi_x_0$"
     assert cmd[cmd.index("--clock-control") + 1] == "none"
@@ -24,10 +26,10 @@ def test_build_cmd_plain():
 
 
 def test_build_cmd_sudo_passes_environment():
-    env = ncu.program_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"},
+    env = command.program_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"},
                           source={"PATH": "/venv/bin:/usr/bin", "VIRTUAL_ENV": "/venv", "SECRET": "x"})
     s = Settings(sudo=True, sudo_path="/usr/bin/sudo", ncu_set="full", ncu_args=["--nvtx"])
-    cmd = ncu.build_cmd(s, "/usr/local/cuda/bin/ncu", "k", Path("o"), ["python3", "prog"], env)
+    cmd = command.build_cmd(s, "/usr/local/cuda/bin/ncu", "k", Path("o"), ["python3", "prog"], env)
     assert cmd[:3] == ["/usr/bin/sudo", "-n", "env"]
     assert "PATH=/venv/bin:/usr/bin" in cmd and "VIRTUAL_ENV=/venv" in cmd
     assert "TORCHINDUCTOR_CACHE_DIR=/runs/a b/cache" in cmd
@@ -37,7 +39,7 @@ def test_build_cmd_sudo_passes_environment():
 
 
 def test_parse_real_report():
-    m = ncu.parse_report(data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep"))
+    m = ncu_report.parse_report(data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep"))
     assert m["kernel"] == "triton_poi_fused_add_gelu_mul_0"
     assert m["duration_ns"] == 42336
     assert m["dram_read_bytes"] == 67_121_408 and m["dram_write_bytes"] == 46_897_664
@@ -46,8 +48,8 @@ def test_parse_real_report():
 
 
 def test_parse_flux_report_with_default_metrics():
-    m = ncu.parse_report(data_path("flux_small", "ncu", "triton_poi_fused_gelu_view_12.ncu-rep"))
-    assert set(ncu.METRICS) <= set(m)
+    m = ncu_report.parse_report(data_path("flux_small", "ncu", "triton_poi_fused_gelu_view_12.ncu-rep"))
+    assert set(metrics.METRICS) <= set(m)
     assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
 
 
@@ -60,21 +62,21 @@ def _fake_ncu(tmp_path: Path, body: str) -> str:
 
 def _run(tmp_path, body, timeout=30):
     exe = _fake_ncu(tmp_path, body)
-    cmd = ncu.build_cmd(Settings(), exe, "k", tmp_path / "out", ["prog"], {})
-    return ncu.run_one(cmd, {}, timeout, tmp_path / "log.txt")
+    cmd = command.build_cmd(Settings(), exe, "k", tmp_path / "out", ["prog"], {})
+    return command.run_one(cmd, {}, timeout, tmp_path / "log.txt")
 
 
 def test_fake_ncu_success_writes_report(tmp_path):
     report = data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep")
     body = f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep'); print('==PROF== done')"
     assert _run(tmp_path, body).status == "ok"
-    assert ncu.parse_report(tmp_path / "out.ncu-rep")["duration_ns"] == 42336
+    assert ncu_report.parse_report(tmp_path / "out.ncu-rep")["duration_ns"] == 42336
 
 
 def test_fake_ncu_permission_error(tmp_path):
     body = ("print('==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
             "Performance Counters on the target device 0.'); sys.exit(1)")
-    with pytest.raises(ncu.NcuPermissionError) as e:
+    with pytest.raises(command.NcuPermissionError) as e:
         _run(tmp_path, body)
     assert "--sudo" in str(e.value) and "NVreg_RestrictProfilingToAdminUsers=0" in str(e.value)
     assert "SYS_ADMIN" in str(e.value)
@@ -92,9 +94,9 @@ def test_fake_ncu_hang_times_out(tmp_path):
 
 def test_fake_sudo_password_prompt(tmp_path):
     sudo = _fake_ncu(tmp_path, "print('sudo: a password is required', file=sys.stderr); sys.exit(1)")
-    cmd = ncu.build_cmd(Settings(sudo=True, sudo_path=sudo), "ncu", "k", tmp_path / "o", ["p"], {})
+    cmd = command.build_cmd(Settings(sudo=True, sudo_path=sudo), "ncu", "k", tmp_path / "o", ["p"], {})
     with pytest.raises(UserError, match="sudo asked for a password"):
-        ncu.run_one(cmd, {}, 30, tmp_path / "log.txt")
+        command.run_one(cmd, {}, 30, tmp_path / "log.txt")
 
 
 def test_settings_precedence(tmp_path):
@@ -117,7 +119,7 @@ def test_settings_errors(tmp_path):
 
 
 def test_kernel_filter_several_names_is_one_anchored_alternation():
-    f = ncu.kernel_filter(["triton_b.x", "triton_a", "triton_a"])
+    f = command.kernel_filter(["triton_b.x", "triton_a", "triton_a"])
     assert f == r"regex:^(triton_a|triton_b\.x)$"
     import re
 
@@ -126,12 +128,12 @@ def test_kernel_filter_several_names_is_one_anchored_alternation():
 
 
 def test_batch_command_counts_every_kernel():
-    cmd = ncu.build_cmd(Settings(), "ncu", ["k1", "k2", "k3"], Path("o"), ["prog"], {}, count=3)
+    cmd = command.build_cmd(Settings(), "ncu", ["k1", "k2", "k3"], Path("o"), ["prog"], {}, count=3)
     assert cmd[cmd.index("-c") + 1] == "3"
 
 
 def test_batches_keep_origins_apart_and_results_map_in_launch_order():
-    from inductor_prof.ncu_stage import NcuTarget, _batches, assign_results
+    from inductor_prof.drivers.ncu.stage import NcuTarget, _batches, assign_results
 
     def t(stem, name, origin="inductor"):
         return NcuTarget(name, stem, origin, {"name": name})
@@ -149,11 +151,12 @@ def test_batches_keep_origins_apart_and_results_map_in_launch_order():
 def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     """run_ncu end to end with a fake ncu that writes a real batch report (8 library kernels, recorded on the
     H100): one process for the batch, each kernel mapped to its own result, the table parsed from it."""
-    from inductor_prof import ncu_stage, rundir
+    from inductor_prof import rundir
+    from inductor_prof.drivers.ncu import stage as ncu_stage
 
     report = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100" / "ncu" / \
         "batch-44e152832a.ncu-rep"
-    names = [m["kernel"] for m in ncu.parse_report_all(report)]
+    names = [m["kernel"] for m in ncu_report.parse_report_all(report)]
     exe = _fake_ncu(tmp_path, f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')\n"
                               "open(sys.argv[0] + '.calls', 'a').write('x')")
     run = rundir.RunDir(tmp_path / "run")
@@ -166,7 +169,7 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     assert Path(exe + ".calls").read_text() == "x"          # one ncu process for the whole batch
     table = pd.read_csv(run.ncu_csv)
     assert list(table["name"]) == names and (table["status"] == "ok").all()
-    expected = [m["duration_ns"] for m in ncu.parse_report_all(report)]
+    expected = [m["duration_ns"] for m in ncu_report.parse_report_all(report)]
     assert list(table["duration_ns"]) == expected            # each kernel got its own result
     # a rerun resumes: nothing left to profile, ncu not started again
     assert ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)["skipped"] == 8

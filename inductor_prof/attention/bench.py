@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..aten import ATTENTION_OPS
 from ..errors import one_line
 from . import library
 from .registry import Backend, backends as all_backends
@@ -19,7 +20,8 @@ from .shapes import Shape, to_dict
 # ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
 LSE_TOLERANCE = 1e-2
-TUNED = {"triton_fa2", "gluon_fa3", "cuda_mma_fa2"}
+# own kernels tuned per shape -> their module
+TUNED = {"triton_fa2": ".triton_fa", "gluon_fa3": ".gluon_fa", "cuda_mma_fa2": ".cuda_fa"}
 
 
 @dataclass
@@ -38,6 +40,7 @@ class BenchOptions:
 class BenchResult:
     rows: list[dict] = field(default_factory=list)
     tuning: list[dict] = field(default_factory=list)
+    chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
 
 
 def _inputs(shape: Shape, seed: int, device: str):
@@ -90,7 +93,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     from .reference import attention_float64
     from .timing import time_ms
 
-    model_backend = library.OP_TO_BACKEND.get(op, "sdpa")
+    model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
     rows = []
     if shape.causal or shape.mask:
         why = "causal or masked attention is not benchmarked (the own kernels are dense, unmasked)"
@@ -111,12 +114,13 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=one_line(e)))
             torch.cuda.synchronize()
             continue
-        config = ""
+        config, label = None, ""
         if opts.tune and b.name in TUNED:
-            config = _tune(b.name, shape, qt, kt, vt, scale, result)
-        ms = time_ms(lambda: b(qt, kt, vt, scale), rep_ms=opts.rep_ms)
+            config, label = _tune(b.name, shape, qt, kt, vt, scale, result)
+            result.chosen[(b.name, shape.label)] = config
+        ms = time_ms(lambda: b(qt, kt, vt, scale, config), rep_ms=opts.rep_ms)
         tflops = shape.flops / ms / 1e9
-        rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=config,
+        rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=label,
                          pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"),
                          **values))
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
@@ -126,30 +130,31 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     return rows
 
 
-def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult) -> str:
+def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult):
+    """(the fastest tile config of an own kernel at this shape, its label); (None, "") if every one failed.
+    Each config tried is recorded in result.tuning."""
     import importlib
 
     # imported by name: a Triton without Gluon must still tune the other kernels
-    module = importlib.import_module({"triton_fa2": ".triton_fa", "gluon_fa3": ".gluon_fa",
-                                      "cuda_mma_fa2": ".cuda_fa"}[name], __package__)
-    tuned = module.tune(q, k, v, scale)
+    module = importlib.import_module(TUNED[name], __package__)
+    tuned, best = module.tune(q, k, v, scale)
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],
                               "tflops": shape.flops / t["ms"] / 1e9 if t["ms"] == t["ms"] else float("nan"),
                               "error": t["error"]})
     ok = [t for t in tuned if t["ms"] == t["ms"]]
-    return min(ok, key=lambda t: t["ms"])["config"] if ok else ""
+    return best, (min(ok, key=lambda t: t["ms"])["config"] if ok else "")
 
 
-def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], rows: list[dict],
+def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], result: BenchResult,
                 opts: BenchOptions) -> None:
     """Each backend that passed, inside a Proton scope carrying its flops: open with proton-viewer."""
     import triton.profiler as proton
 
     from ..drivers.proton import session
 
-    passed = {(r["backend"], r["shape"]) for r in rows if r["ok"]}
+    passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"]}
     with session(opts.proton_path, hook=None):
         for shape, _, _ in shapes:
             q, k, v = _inputs(shape, opts.seed + 2, opts.device)
@@ -160,7 +165,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
                 key = "flops32" if b.name == "numba_fa" else "flops16"
                 for _ in range(opts.proton_runs):
                     with proton.scope(f"{b.name} {shape.label}", {key: float(shape.flops)}):
-                        b(q, k, v, scale)
+                        b(q, k, v, scale, result.chosen.get((b.name, shape.label)))
 
 
 def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,

@@ -21,29 +21,19 @@ def extension():
                 verbose=os.environ.get("INDUCTOR_PROF_DEBUG") == "1")
 
 
-_tuned: dict[tuple, int] = {}
-
-
 def forward(q, k, v, scale: float | None = None, config: int | None = None):
-    """(out, lse); config None: the one `tune` chose for this shape, else the head dim's default (0)."""
+    """(out, lse); config: an index into the head dim's compiled tile configs (None: its default, 0)."""
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    if config is None:
-        config = _tuned.get((q.shape[2], k.shape[2], q.shape[3], q.dtype), 0)
-    o, lse = extension().forward(q, k, v, float(scale), int(config))
+    o, lse = extension().forward(q, k, v, float(scale), int(config or 0))
     return o, lse
 
 
-def tune(q, k, v, scale: float | None = None, bench=None) -> list[dict]:
-    """Times each compiled tile config at this shape; `forward` then uses the fastest."""
-    from .timing import time_ms
+def tune(q, k, v, scale: float | None = None, bench=None) -> tuple[list[dict], int | None]:
+    """(a row per compiled tile config timed at this shape, failures recorded not raised; the fastest or None)."""
+    from .timing import time_configs
 
-    bench = bench or time_ms
-    results = []
-    for c in range(configs(q.shape[3])):
-        results.append({"config": CONFIG_LABELS.get((q.shape[3], c), str(c)),
-                        "ms": bench(lambda: forward(q, k, v, scale, c)), "error": "", "index": c})
-    _tuned[(q.shape[2], k.shape[2], q.shape[3], q.dtype)] = min(results, key=lambda r: r["ms"])["index"]
-    return results
+    rows, best = time_configs(lambda c: forward(q, k, v, scale, c), range(configs(q.shape[3])), bench)
+    return [{**r, "config": CONFIG_LABELS.get((q.shape[3], r["config"]), str(r["config"]))} for r in rows], best
 
 
 # (head dim, config) -> tiles, as dispatched in csrc/flash_fwd.cu

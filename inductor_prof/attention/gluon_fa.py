@@ -231,8 +231,6 @@ def default_config(head_dim: int) -> Config:
     return Config(128 if head_dim <= 128 else 64, 2, True)
 
 
-_tuned: dict[tuple, Config] = {}
-
 
 def _num_sms(device) -> int:
     import torch
@@ -252,7 +250,7 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     B, H, NQ, D = q.shape
     NK = k.shape[2]
     scale = 1.0 / math.sqrt(D) if scale is None else scale
-    cfg = config or _tuned.get((NQ, NK, D, q.dtype)) or default_config(D)
+    cfg = config or default_config(D)
     gdt = gl.bfloat16 if q.dtype == torch.bfloat16 else gl.float16
     o = torch.empty_like(q)
     lse = torch.empty((B, H, NQ), device=q.device, dtype=torch.float32)
@@ -272,12 +270,11 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     return o, lse
 
 
-def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None, bench=None) -> list[dict]:
-    """Times each config at this shape (failures recorded, not raised), keeps the fastest for `forward`."""
+def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None,
+         bench=None) -> tuple[list[dict], Config | None]:
+    """(a row per config timed at this shape, failures recorded not raised; the fastest config or None)."""
     from .timing import time_configs
 
     rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs or candidate_configs(q.shape[3]),
                               bench)
-    if best is not None:
-        _tuned[(q.shape[2], k.shape[2], q.shape[3], q.dtype)] = best
-    return [{**r, "config": r["config"].label()} for r in rows]
+    return [{**r, "config": r["config"].label()} for r in rows], best

@@ -14,16 +14,6 @@ from ..errors import one_line
 SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
                  "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 
-# the ATen op a model's attention ran through -> the SDPA backend that runs the same kernel
-OP_TO_BACKEND = {
-    "aten::_cudnn_attention_forward": "sdpa_cudnn", "aten::_scaled_dot_product_cudnn_attention": "sdpa_cudnn",
-    "aten::_scaled_dot_product_flash_attention": "sdpa_flash", "aten::_flash_attention_forward": "sdpa_flash",
-    "aten::_scaled_dot_product_efficient_attention": "sdpa_efficient",
-    "aten::_efficient_attention_forward": "sdpa_efficient",
-    "aten::_scaled_dot_product_flash_attention_for_cpu": "sdpa_math",
-}
-
-
 def sdpa(backend: str | None):
     """SDPA forced onto one backend (None: PyTorch's own choice)."""
     def run(q, k, v, scale):

@@ -6,14 +6,11 @@ CPU in numba's simulator (NUMBA_ENABLE_CUDASIM=1).
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from functools import lru_cache
 
 import numpy as np
-
-if not hasattr(np, "row_stack"):  # removed in numpy 2.5; numba-cuda still registers it when it types a kernel
-    np.row_stack = np.vstack
-
-from numba import cuda, float32  # noqa: E402  (module level: the simulator swaps this `cuda` for its own)
+from numba import cuda, float32  # module level: the simulator swaps this `cuda` for its own
 
 BLOCK_M = 32   # threads (query rows) per block
 BLOCK_N = 16   # keys per shared-memory tile
@@ -76,6 +73,20 @@ def _kernel(head_dim: int):
     return fwd
 
 
+@contextmanager
+def _numpy_row_stack():
+    """np.row_stack (removed in numpy 2.5) while numba-cuda types a kernel, which still registers it; numpy
+    as it was afterwards."""
+    missing = not hasattr(np, "row_stack")
+    if missing:
+        np.row_stack = np.vstack
+    try:
+        yield
+    finally:
+        if missing:
+            del np.row_stack
+
+
 def forward(q, k, v, scale: float | None = None):
     """(out like q, lse float32). Accepts CUDA tensors, or CPU tensors under the simulator."""
     import torch
@@ -86,11 +97,13 @@ def forward(q, k, v, scale: float | None = None):
     qf, kf, vf = (t.reshape(B * H, t.shape[2], D).float().contiguous() for t in (q, k, v))
     o = torch.empty_like(qf)
     lse = torch.empty((B * H, NQ), dtype=torch.float32, device=q.device)
-    if q.is_cuda:
-        args = [cuda.as_cuda_array(t) for t in (qf, kf, vf, o, lse)]
-        stream = cuda.external_stream(torch.cuda.current_stream().cuda_stream)
-        _kernel(D)[(math.ceil(NQ / BLOCK_M), B * H), BLOCK_M, stream](*args, scale, NQ, NK)
-    else:  # simulator: numpy views share memory with the torch tensors
-        args = [t.numpy() for t in (qf, kf, vf, o, lse)]
-        _kernel(D)[(math.ceil(NQ / BLOCK_M), B * H), BLOCK_M](*args, scale, NQ, NK)
+    grid = (math.ceil(NQ / BLOCK_M), B * H)
+    with _numpy_row_stack():
+        if q.is_cuda:
+            args = [cuda.as_cuda_array(t) for t in (qf, kf, vf, o, lse)]
+            stream = cuda.external_stream(torch.cuda.current_stream().cuda_stream)
+            _kernel(D)[grid, BLOCK_M, stream](*args, scale, NQ, NK)
+        else:  # simulator: numpy views share memory with the torch tensors
+            args = [t.numpy() for t in (qf, kf, vf, o, lse)]
+            _kernel(D)[grid, BLOCK_M](*args, scale, NQ, NK)
     return o.reshape(B, H, NQ, D).to(q.dtype), lse.reshape(B, H, NQ)

@@ -23,8 +23,9 @@ class Backend:
     gives_lse: bool = False
     supports_mask: bool = False
 
-    def __call__(self, q, k, v, scale):
-        return self.fn(q, k, v, scale)
+    def __call__(self, q, k, v, scale, config=None):
+        """config: a tile config from the backend's own `tune` (own kernels only; None: its default)."""
+        return self.fn(q, k, v, scale) if config is None else self.fn(q, k, v, scale, config)
 
 
 def _cuda() -> tuple[bool, str]:
@@ -46,7 +47,7 @@ def _own_triton() -> Backend:
 
         if torch.cuda.get_device_capability()[0] < 9:
             ok, why = False, "needs sm_90+ (TMA tensor descriptors)"
-    return Backend("triton_fa2", "own", lambda q, k, v, s: triton_fa.forward(q, k, v, s), ok, why,
+    return Backend("triton_fa2", "own", triton_fa.forward, ok, why,
                    "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True)
 
 
@@ -61,10 +62,10 @@ def _own_gluon() -> Backend:
         if torch.cuda.get_device_capability()[0] != 9:
             ok, why = False, "needs sm_90 (wgmma and TMA through Gluon's Hopper ops)"
 
-    def run(q, k, v, s):
+    def run(q, k, v, s, config=None):
         from . import gluon_fa
 
-        return gluon_fa.forward(q, k, v, s)
+        return gluon_fa.forward(q, k, v, s, config)
     return Backend("gluon_fa3", "own", run, ok, why,
                    "own Gluon (Triton's tile language) FlashAttention-3 style: warp-specialised TMA producer, "
                    "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True)
@@ -79,15 +80,17 @@ def _own_cuda() -> Backend:
             ok, why = False, "no CUDA toolkit (nvcc) to build the extension"
     from . import cuda_fa
 
-    return Backend("cuda_mma_fa2", "own", lambda q, k, v, s: cuda_fa.forward(q, k, v, s), ok, why,
+    return Backend("cuda_mma_fa2", "own", cuda_fa.forward, ok, why,
                    "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True)
 
 
 def _own_numba() -> Backend:
-    err = library.import_error("inductor_prof.attention.numba_fa")
+    # numba's own module, not numba_fa: listing backends must not change numpy (numba_fa's shim does, while
+    # a kernel is typed)
+    err = library.import_error("numba.cuda")
     if err:
         return Backend("numba_fa", "own", None, False, err)
-    from .numba_fa import cuda
+    from numba import cuda
 
     ok = cuda.is_available() or os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 

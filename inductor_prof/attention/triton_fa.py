@@ -168,7 +168,7 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     NK = k.shape[2]
     scale = 1.0 / math.sqrt(D) if scale is None else scale
     interpret = os.environ.get("TRITON_INTERPRET") == "1"
-    cfg = config or _tuned.get((NQ, NK, D, q.dtype)) or default_config(D, interpret)
+    cfg = config or default_config(D, interpret)
     o = torch.empty_like(q)
     lse = torch.empty((B, H, NQ), device=q.device, dtype=torch.float32)
     dq, dk, dv = _descriptors(q, k, v, cfg)
@@ -180,15 +180,12 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     return o, lse
 
 
-_tuned: dict[tuple, Config] = {}
 
-
-def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None, bench=None) -> list[dict]:
-    """Times each config at this shape (failures recorded, not raised), keeps the fastest for `forward`."""
+def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None,
+         bench=None) -> tuple[list[dict], Config | None]:
+    """(a row per config timed at this shape, failures recorded not raised; the fastest config or None)."""
     from .timing import time_configs
 
     rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs or candidate_configs(q.shape[3]),
                               bench)
-    if best is not None:
-        _tuned[(q.shape[2], k.shape[2], q.shape[3], q.dtype)] = best
-    return [{**r, "config": r["config"].label()} for r in rows]
+    return [{**r, "config": r["config"].label()} for r in rows], best

@@ -1,1 +1,2 @@
-"""Drivers run an external profiler and parse what it wrote: run(...) has side effects, parse(...) is pure."""
+"""One package per external tool (proton, torch_profiler, ncu). In each, the modules that run the tool (with
+side effects, on a GPU) are apart from those that parse what it wrote (pure, testable on recorded files)."""

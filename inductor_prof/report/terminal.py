@@ -108,6 +108,15 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends") -> Tabl
     return t
 
 
+def backends_table(backends) -> Table:
+    t = Table(title="Attention backends", title_justify="left", header_style="bold")
+    for col in ("backend", "origin", "available", "what / why not"):
+        t.add_column(col)
+    for b in backends:
+        t.add_row(b.name, b.origin, "yes" if b.available else "no", b.description if b.available else b.reason)
+    return t
+
+
 def make_console() -> Console:
     """Wide enough for the kernel table when the output is a file or a pipe."""
     import sys

@@ -1,9 +1,9 @@
 """An Inductor mm template (max-autotune) carries flops = 2*M*N*K and its operand bytes in the hatchet."""
 import torch
 
-from inductor_prof.compile import isolated_cache
+from inductor_prof.inductor.cache import isolated_cache
 from inductor_prof.drivers import proton as proton_driver
-from inductor_prof.instrument import KernelRegistry, instrumented_inductor
+from inductor_prof.inductor.instrument import KernelRegistry, instrumented_inductor
 
 
 def test_mm_template_flops_and_bytes(tmp_path):

@@ -1,14 +1,12 @@
-"""torch.compile into the run's own Inductor cache, regional (repeated blocks) or whole-model."""
+"""Stages `compile` and `warmup`: torch.compile of the target, regional (each repeated block) or whole-model,
+into the run's own Inductor cache; the first step builds every kernel, with the launch hooks installed."""
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterator
 
-from .errors import UserError
-from .targets.base import Target
+from ..drivers import proton
+from ..errors import UserError
+from ..targets.base import Target
 
 MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs")
 
@@ -22,24 +20,6 @@ class CompileOptions:
     def validate(self) -> None:
         if self.mode not in MODES:
             raise UserError(f"unknown compile mode {self.mode!r}; use one of {', '.join(MODES)}")
-
-
-@contextmanager
-def isolated_cache(cache_dir: Path) -> Iterator[None]:
-    """Inductor and Triton caches inside the run folder for the duration (fresh cache: every kernel built)."""
-    keys = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
-    saved = {k: os.environ.get(k) for k in keys}
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(cache_dir.resolve())
-    os.environ["TRITON_CACHE_DIR"] = str((cache_dir / "triton").resolve())
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def compile_target(target: Target, opts: CompileOptions) -> str:
@@ -60,3 +40,16 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     kwargs["fullgraph"] = False  # a whole model may have graph breaks outside the blocks
     target.model.compile(**kwargs)
     return "whole-model"
+
+
+def run(ctx) -> dict:
+    opts = ctx.opts.compile
+    ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'})")
+    how = compile_target(ctx.target, opts)
+    if how == "regional":
+        proton.BlockScopes.wrap(ctx.target.model, ctx.target.blocks)
+    return {"how": how, "first_step_ms": proton.timed_steps(ctx.target, 1)[0]}
+
+
+def warmup(ctx) -> dict:
+    return {"step_ms": proton.timed_steps(ctx.target, ctx.opts.warmup)}

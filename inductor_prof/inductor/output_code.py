@@ -1,8 +1,9 @@
 """Every Triton kernel Inductor wrote: read from the output code in the run's Inductor cache.
 
 Inductor's output code declares each kernel as `name = async_compile.triton('name', '''source''', ...)`,
-preceded by comments naming the fused source nodes and ATen ops. Parsing is pure (files in, records out);
-launch configs chosen at run time come from the instrumented autotuners and are merged in by the caller.
+preceded by comments naming the fused source nodes and ATen ops. `parse_output_code` is pure (text in,
+records out); `harvest_cache` reads a cache folder. Launch configs chosen at run time come from the
+instrumented autotuners and are merged in by the harvest stage.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .annotate import KernelMetrics, annotate_source
+from .metrics import KernelMetrics
 
 _KERNEL_DEF = re.compile(
     r"((?:^#[^\n]*\n)*)^(\w+) = async_compile\.triton\('(\w+)', '''(.*?)''', device_str='(\w+)'\)", re.M | re.S)
@@ -130,29 +131,3 @@ def harvest_cache(cache_dir: Path) -> list[KernelRecord]:
         for rec in parse_output_code(path.read_text(errors="replace"), str(path.relative_to(cache_dir))):
             by_key.setdefault((rec.name, rec.source_sha), rec)
     return sorted(by_key.values(), key=lambda r: r.name)
-
-
-def file_stem(rec: KernelRecord, shared_name: bool) -> str:
-    """Kernel file name; a name Inductor reused for different code gets its source hash appended."""
-    return f"{rec.name}.{rec.source_sha}" if shared_name else rec.name
-
-
-def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
-    """One .py per kernel (as Inductor wrote it, runnable standalone) plus its annotated copy."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    counts: dict[str, int] = {}
-    for r in records:
-        counts[r.name] = counts.get(r.name, 0) + 1
-    rows = []
-    for r in records:
-        stem = file_stem(r, counts[r.name] > 1)
-        (out_dir / f"{stem}.py").write_text(r.source)
-        metrics = KernelMetrics(r.kind, r.ops_per_element, r.ops_per_row)
-        try:
-            (out_dir / f"{stem}.annotated.py").write_text(annotate_source(r.source, metrics))
-            annotated = f"{stem}.annotated.py"
-        except ValueError:
-            annotated = None
-        rows.append({**r.to_json(), "file": f"{stem}.py", "annotated_file": annotated,
-                     "name_shared_by": counts[r.name]})
-    return rows

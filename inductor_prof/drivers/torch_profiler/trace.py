@@ -1,7 +1,6 @@
-"""torch.profiler over one step: which ATen op (and shapes) launched each library kernel.
-
-Proton sees cuBLAS/cuDNN kernels but not the op behind them; this pass gives them flops and bytes,
-and captures the model's attention calls. Parsing works on the Chrome trace (plain JSON).
+"""The Chrome trace of one torch.profiler step, parsed (pure): which ATen op (and shapes) launched each library
+kernel (Proton sees cuBLAS/cuDNN kernels but not the op behind them), their flops and bytes, and the model's
+attention calls.
 """
 from __future__ import annotations
 
@@ -9,30 +8,11 @@ import bisect
 import json
 import math
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 
-from ..annotate import flops_key_for_dtype
-
-_DTYPE_BYTES = {"float": 4, "c10::BFloat16": 2, "c10::Half": 2, "double": 8, "c10::Float8_e4m3fn": 1,
-                "c10::Float8_e5m2": 1, "long int": 8, "int": 4, "bool": 1}
-_DTYPE_NAME = {"float": "float32", "c10::BFloat16": "bfloat16", "c10::Half": "float16", "double": "float64",
-               "c10::Float8_e4m3fn": "float8", "c10::Float8_e5m2": "float8"}
-SDPA_OPS = ("aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_cudnn_attention",
-            "aten::_scaled_dot_product_efficient_attention", "aten::_flash_attention_forward",
-            "aten::_efficient_attention_forward", "aten::_cudnn_attention_forward", "aten::_scaled_dot_product_flash_attention_for_cpu")
-
-
-def record(step: Callable[[], Any], trace_path: Path) -> None:
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
-        step()
-        torch.cuda.synchronize()
-    prof.export_chrome_trace(str(trace_path))
+from ...aten import ATTENTION_OPS, GEMM_OPS, INDEX_DTYPES, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
 
 
 def _numel(dims) -> int:
@@ -41,11 +21,13 @@ def _numel(dims) -> int:
 
 def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
     """flops (with width key) and minimal bytes for the ATen ops whose kernels come from libraries."""
-    dt = next((t for t in types if t in _DTYPE_BYTES and t not in ("long int", "int", "bool")), "float")
-    size = _DTYPE_BYTES.get(dt, 4)
-    key = flops_key_for_dtype(_DTYPE_NAME.get(dt, "float32"))
-    # tensor arguments only: flat int lists (tensor lists such as cat's inputs are nested and skipped)
-    shapes = [d for d in dims if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
+    dt = next((t for t in types if t in PROFILER_DTYPES and t not in INDEX_DTYPES), "float")
+    dtype, size = PROFILER_DTYPES[dt]
+    key = flops_key_for_dtype(dtype)
+    # input tensors only: flat int lists (tensor lists such as cat's inputs are nested and skipped), and for a
+    # GEMM its leading inputs (an `out=` tensor listed after them is the output, counted once below)
+    shapes = [d for d in dims[:GEMM_OPS.get(op, len(dims))]
+              if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
     flops = 0
     out_numel = 0
     name = op.split("::")[-1]
@@ -63,7 +45,7 @@ def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
             x, w = shapes[0], shapes[1]
             m = _numel(x[:-1])
             flops, out_numel = 2 * m * w[0] * w[1], m * w[0]
-        elif op in SDPA_OPS and len(shapes) >= 3:
+        elif op in ATTENTION_OPS and len(shapes) >= 3:
             q, k_ = shapes[0], shapes[1]
             b, h, sq, d = q
             flops, out_numel = 4 * b * h * sq * k_[2] * d, b * h * sq * d
@@ -71,30 +53,19 @@ def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
         flops = 0
     in_bytes = sum(_numel(s) for s in shapes) * size
     return {"flops_key": key if flops else "", "flops": flops,
-            "bytes": (in_bytes + out_numel * size) if flops else 0, "dtype": _DTYPE_NAME.get(dt, dt)}
-
-
-# op -> (index of is_causal, index of the attention-mask tensor or None) in the op's schema
-SDPA_FLAGS = {
-    "aten::_cudnn_attention_forward": (10, 3), "aten::_scaled_dot_product_cudnn_attention": (6, 3),
-    "aten::_scaled_dot_product_flash_attention": (4, None), "aten::_flash_attention_forward": (8, None),
-    "aten::_scaled_dot_product_efficient_attention": (6, 3), "aten::_efficient_attention_forward": (9, 3),
-    "aten::_scaled_dot_product_flash_attention_for_cpu": (4, 6),
-}
+            "bytes": (in_bytes + out_numel * size) if flops else 0, "dtype": dtype}
 
 
 def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: str, kernel: str) -> dict:
-    """One SDPA call as (B, H, Sq, Sk, D, dtype, causal, mask, layout) from the op's recorded arguments."""
+    """One SDPA call as (B, H, Sq, Sk, D, dtype, causal, mask, scale, layout) from the op's recorded arguments."""
     q, k = dims[0], dims[1]
-    causal_i, mask_i = SDPA_FLAGS.get(op, (None, None))
-    flag = scalars[causal_i] if causal_i is not None and causal_i < len(scalars) else ""
-    # _efficient_attention_forward passes a mask type (0 none, 1/2 causal) instead of a bool
-    causal = flag == "True" or (op == "aten::_efficient_attention_forward" and flag not in ("", "0"))
-    mask = bool(mask_i is not None and mask_i < len(dims) and dims[mask_i])
+    spec = ATTENTION_OPS[op]
+    mask = bool(spec.mask is not None and spec.mask < len(dims) and dims[spec.mask])
+    flags = attention_flags(op, scalars)
     qs = strides[0] if strides and len(strides[0]) == 4 else None
     layout = "" if qs is None else ("bshd" if qs[2] > qs[1] else "bhsd")
     return {"op": op, "B": q[0], "H": q[1], "Sq": q[2], "Sk": k[2], "D": q[3], "dtype": dtype,
-            "causal": causal, "mask": mask, "layout": layout, "kernel": kernel}
+            "causal": flags["is_causal"], "mask": mask, "scale": flags["scale"], "layout": layout, "kernel": kernel}
 
 
 def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
@@ -142,7 +113,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
                      "scalars": json.dumps(args.get("Concrete Inputs", []) or []),
                      "dur_ns": k.get("dur", 0) * 1e3, **cost})
-        if op_name in SDPA_OPS:
+        if op_name in ATTENTION_OPS:
             attention.append(attention_call(op_name, dims, args.get("Input Strides", []) or [],
                                             args.get("Concrete Inputs", []) or [], cost["dtype"], name))
     columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]

@@ -1,7 +1,7 @@
 """The program ncu profiles: replays each kernel once, then once more inside its own profiler range.
 
-`python -m inductor_prof.ncu_runner SPEC.json [SPEC.json ...]`, where each spec is either
-  {"type": "inductor", "file": ".../kernel.py", "name": "triton_..."}  (a harvested, standalone kernel) or
+`python -m inductor_prof.drivers.ncu.replay SPEC.json [SPEC.json ...]`, where each spec is either
+  {"type": "inductor", "file": ".../kernel.py", "name": "triton_...", "config": {...}}  (a harvested kernel) or
   {"type": "aten", "op": "aten::addmm", "dims": [...], "strides": [...], "types": [...], "scalars": [...]}
 ncu runs with --profile-from-start off: the first launch (autotuning, library heuristics) is not profiled.
 Several specs in one process share its start-up (Python, torch, CUDA context under ncu: most of the cost).
@@ -13,19 +13,10 @@ import importlib.util
 import json
 import sys
 
+from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attention_flags
 from inductor_prof.errors import one_line
 
-_DTYPES = {"c10::BFloat16": "bfloat16", "c10::Half": "float16", "float": "float32", "double": "float64",
-           "long int": "int64", "int": "int32", "bool": "bool"}
-_SDPA_BACKEND = {"aten::_cudnn_attention_forward": "CUDNN_ATTENTION",
-                 "aten::_scaled_dot_product_cudnn_attention": "CUDNN_ATTENTION",
-                 "aten::_flash_attention_forward": "FLASH_ATTENTION",
-                 "aten::_scaled_dot_product_flash_attention": "FLASH_ATTENTION",
-                 "aten::_efficient_attention_forward": "EFFICIENT_ATTENTION",
-                 "aten::_scaled_dot_product_efficient_attention": "EFFICIENT_ATTENTION"}
-
-
-_TENSOR_INPUTS = {"addmm": 3, "mm": 2, "bmm": 2, "baddbmm": 3}
+SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
 
 
 def only_chosen_config(tuner, chosen: dict) -> None:
@@ -49,11 +40,15 @@ def inductor_launch(spec: dict):
     return lambda: module.call(args)
 
 
-def _tensor(dims, strides, type_name):
+def _is_shape(d) -> bool:
+    return isinstance(d, list) and bool(d) and all(isinstance(x, int) for x in d)
+
+
+def _tensor(dims, strides, type_name, device):
     import torch
 
-    dtype = getattr(torch, _DTYPES.get(type_name, "float32"))
-    t = torch.empty_strided(dims, strides or None, dtype=dtype, device="cuda")
+    dtype = getattr(torch, PROFILER_DTYPES.get(type_name, ("float32", 4))[0])
+    t = torch.empty_strided(dims, strides or None, dtype=dtype, device=device)
     if t.is_floating_point():
         t.normal_()
     else:
@@ -61,26 +56,36 @@ def _tensor(dims, strides, type_name):
     return t
 
 
-def aten_launch(spec: dict):
+def aten_launch(spec: dict, device: str = "cuda"):
+    """A call of the recorded op on fresh tensors of the recorded shapes, strides and dtypes. Attention ops run
+    through SDPA forced onto the backend the model used, with its causal flag, mask and scale."""
     import torch
 
     dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
-    tensors = [_tensor(d, strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float")
-               for i, d in enumerate(dims) if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
+
+    def tensor_at(i):
+        return _tensor(dims[i], strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float",
+                       device)
     op = spec["op"]
-    if op in _SDPA_BACKEND:
+    if op in ATTENTION_OPS:
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
-        q, k, v = tensors[:3]
-        backend = getattr(SDPBackend, _SDPA_BACKEND[op])
+        from inductor_prof.attention.library import SDPA_BACKENDS
+
+        attn = ATTENTION_OPS[op]
+        q, k, v = (tensor_at(i) for i in range(3))
+        mask = tensor_at(attn.mask) if attn.mask is not None and attn.mask < len(dims) and _is_shape(dims[attn.mask]) \
+            else None
+        flags = attention_flags(op, spec.get("scalars") or [])
+        backend = getattr(SDPBackend, SDPA_BACKENDS[attn.backend])
 
         def run():
             with sdpa_kernel([backend]):
-                torch.nn.functional.scaled_dot_product_attention(q, k, v)
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, **flags)
         return run
-    name = op.split("::")[-1]
-    fn = getattr(torch.ops.aten, name)
-    inputs = tensors[:_TENSOR_INPUTS.get(name, len(tensors))]   # the trace lists `out=` tensors too
+    n_inputs = GEMM_OPS.get(op, len(dims))   # the trace lists `out=` tensors after the inputs
+    inputs = [tensor_at(i) for i in range(min(n_inputs, len(dims))) if _is_shape(dims[i])]
+    fn = getattr(torch.ops.aten, op.split("::")[-1])
     return lambda: fn(*inputs)
 
 
@@ -97,7 +102,7 @@ def main(argv: list[str]) -> int:
             torch.cuda.synchronize()
             launches.append(launch)
         except Exception as e:  # one broken kernel must not cost the others their profile
-            print(f"ncu_runner: skipped {label}: {one_line(e, None)}", file=sys.stderr)
+            print(f"{SKIPPED} {label}: {one_line(e, None)}", file=sys.stderr)
     for launch in launches:
         torch.cuda.cudart().cudaProfilerStart()
         launch()

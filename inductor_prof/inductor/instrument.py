@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .annotate import KernelMetrics
+from .metrics import KernelMetrics
 
 
 @dataclass

@@ -1,0 +1,99 @@
+"""One row per kernel name from the run's tables (pure: DataFrames and dicts in, a DataFrame out): time and
+calls over the timed steps, flops and bytes from the annotated step (Inductor kernels) or from the ATen op
+behind the launch (library kernels), origin, kind and category."""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from ..aten import GEMM_OPS
+from ..names import demangle, short_name
+from ..peaks import FLOP_KEYS
+
+_GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
+_ATTN_NAME = re.compile(r"flash|fmha|sdpa|attention|attn", re.I)
+CATEGORIES = ("GEMM", "attention", "Inductor pointwise", "Inductor reduction", "Inductor template", "other")
+
+
+def by_name(rows: pd.DataFrame) -> pd.DataFrame:
+    """Hatchet kernel rows summed per kernel name (over steps and scopes)."""
+    cols = ["calls", "time_ns", "bytes", *FLOP_KEYS]
+    return rows.groupby("name", as_index=True)[cols].sum() if len(rows) else pd.DataFrame(columns=cols)
+
+
+def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
+    """Per library kernel over one step: launches, flops (by width), bytes, and the ATen op behind it."""
+    if ops is None or ops.empty:
+        return pd.DataFrame()
+    ops = ops.copy()
+    for key in FLOP_KEYS:
+        ops[key] = ops["flops"].where(ops["flops_key"] == key, 0)
+    return ops.groupby("kernel").agg(lib_calls=("op", "size"), lib_bytes=("bytes", "sum"),
+                                     **{f"lib_{k}": (k, "sum") for k in FLOP_KEYS},
+                                     op=("op", lambda s: s.mode().iat[0] if len(s) else ""))
+
+
+def classify(name: str, origin: str, kind: str | None, op: str) -> str:
+    if origin == "inductor":
+        if kind in ("pointwise", "foreach"):
+            return "Inductor pointwise"
+        if kind in ("reduction", "persistent_reduction"):
+            return "Inductor reduction"
+        if kind == "flex_attention":
+            return "attention"
+        if kind == "template_mm":
+            return "Inductor template"
+        return "other"
+    if "scaled_dot_product" in op or "attention" in op:
+        return "attention"
+    if op in GEMM_OPS:
+        return "GEMM"
+    if _ATTN_NAME.search(name):
+        return "attention"
+    if _GEMM_NAME.search(name):
+        return "GEMM"
+    return "other"
+
+
+def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict],
+                 library_ops: pd.DataFrame | None, io_split: dict[str, dict | None], n_steps: int) -> pd.DataFrame:
+    """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
+    bytes of each harvested kernel (from its file); n_steps: the timed steps (the op map covers one step)."""
+    timed = by_name(steps)
+    annotated = by_name(annotated) if annotated is not None and len(annotated) else pd.DataFrame()
+    library = library_costs(library_ops)
+    rows = []
+    for name, t in timed.iterrows():
+        rec = harvested.get(name)
+        origin = "inductor" if (rec is not None or name.startswith("triton_")) else "library"
+        calls = int(t["calls"])
+        flops = {k: 0.0 for k in FLOP_KEYS}
+        nbytes = 0.0
+        annotated_ok = False
+        if origin == "inductor" and name in annotated.index and annotated.at[name, "calls"] > 0:
+            a = annotated.loc[name]
+            per_call = calls / a["calls"]   # the annotated step's totals scaled to the timed launches
+            flops = {k: a[k] * per_call for k in FLOP_KEYS}
+            nbytes = a["bytes"] * per_call
+            annotated_ok = bool(a["bytes"] > 0 or any(a[k] > 0 for k in FLOP_KEYS))
+        op = ""
+        lib_name = demangle(name)
+        if origin == "library" and lib_name in library.index:
+            lib = library.loc[lib_name]
+            op = lib["op"]
+            flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
+            nbytes = lib["lib_bytes"] * n_steps
+            annotated_ok = nbytes > 0
+        kind = rec["kind"] if rec else None
+        io = io_split.get(name)
+        rows.append({
+            "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,
+            "kind": kind or classify(name, origin, None, op).lower(), "category": classify(name, origin, kind, op),
+            "aten_ops": ", ".join(rec.get("aten_ops", [])) if rec else op,
+            "calls": calls, "calls_per_step": calls / n_steps, "total_ns": float(t["time_ns"]),
+            "bytes": nbytes, **flops, "flops": sum(flops.values()), "annotated": annotated_ok,
+            "read_bytes_per_call": io["read"] if io else float("nan"),
+            "write_bytes_per_call": io["write"] if io else float("nan"),
+        })
+    return pd.DataFrame(rows)

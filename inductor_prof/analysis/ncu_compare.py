@@ -1,0 +1,49 @@
+"""ncu's measurements beside the annotation (pure): per kernel, measured over annotated DRAM bytes (reads and
+writes apart) and flops per launch, and a flag where they disagree by more than the tolerance."""
+from __future__ import annotations
+
+import pandas as pd
+
+NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
+               "dram_read_bytes": "ncu_dram_read_bytes", "dram_write_bytes": "ncu_dram_write_bytes", "flops": "ncu_flops",
+               "sol_compute_pct": "sol_compute_pct", "sol_memory_pct": "sol_memory_pct",
+               "occupancy_pct": "occupancy_pct", "registers": "registers", "l2_bytes": "ncu_l2_bytes",
+               "l1_bytes": "ncu_l1_bytes", "local_bytes": "ncu_local_bytes", "tensor_pipe_pct": "tensor_pipe_pct",
+               "status": "ncu_status", "reason": "ncu_reason"}
+ANNOTATION_TOLERANCE = 0.25
+
+
+def merge_ncu(df: pd.DataFrame, ncu: pd.DataFrame | None) -> pd.DataFrame:
+    """ncu columns per kernel; measured over annotated bytes/flops per launch; off by > 25% flagged."""
+    df = df.copy()
+    if ncu is None or ncu.empty:
+        return df
+    keep = {k: v for k, v in NCU_COLUMNS.items() if k in ncu.columns}
+    ncu = ncu[["name", *keep]].rename(columns=keep).drop_duplicates("name")
+    df = df.merge(ncu, on="name", how="left")
+    per_call_bytes = df["bytes"] / df["calls"].clip(lower=1)
+    per_call_flops = df["flops"] / df["calls"].clip(lower=1)
+    if "ncu_dram_bytes" in df:
+        df["dram_ratio"] = (df["ncu_dram_bytes"] / per_call_bytes).where(per_call_bytes > 0)
+    if "ncu_dram_read_bytes" in df and "read_bytes_per_call" in df:
+        # reads are what ncu measures exactly (caches flushed before the replay); writes that stay dirty in
+        # the write-back L2 when the kernel ends never reach DRAM inside it, so DRAM writes undercount
+        df["dram_read_ratio"] = (df["ncu_dram_read_bytes"] / df["read_bytes_per_call"]).where(
+            df["read_bytes_per_call"] > 0)
+        df["dram_write_ratio"] = (df["ncu_dram_write_bytes"] / df["write_bytes_per_call"]).where(
+            df["write_bytes_per_call"] > 0)
+    if "ncu_flops" in df:
+        df["flops_ratio"] = (df["ncu_flops"] / per_call_flops).where(
+            (per_call_flops > 0) & (df["category"] != "GEMM") & (df["category"] != "attention"))
+    # Flags only for Inductor kernels: ncu replays exactly the launch that was annotated. A library kernel
+    # name (cuBLAS nvjet_*) serves many shapes, and the one replayed is not the average the step saw.
+    inductor = df["origin"] == "inductor"
+    bytes_ratio = df["dram_read_ratio"] if "dram_read_ratio" in df else df.get("dram_ratio")
+    bytes_off = inductor & ((bytes_ratio - 1).abs() > ANNOTATION_TOLERANCE) if bytes_ratio is not None \
+        else pd.Series(False, index=df.index)
+    flops_off = inductor & ((df["flops_ratio"] - 1).abs() > ANNOTATION_TOLERANCE) if "flops_ratio" in df \
+        else pd.Series(False, index=df.index)
+    df["annotation_off"] = bytes_off | flops_off
+    df["annotation_off_in"] = [("bytes" if b else "") + ("+" if b and f else "") + ("flops" if f else "")
+                               for b, f in zip(bytes_off, flops_off)]
+    return df

@@ -1,0 +1,68 @@
+"""ATen facts shared by every module: the attention and GEMM ops whose kernels come from libraries, their
+argument positions, and the dtype names torch.profiler records with their sizes. One table each."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AttentionOp:
+    backend: str            # the SDPA backend that runs the same kernel (attention.library.SDPA_BACKENDS)
+    causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_forward)
+    mask: int | None        # position of the attention-mask / bias tensor, None where the op takes none
+    scale: int              # position of scale
+
+
+# positions as in each op's schema (tests check them against torch's own schemas)
+ATTENTION_OPS = {
+    "aten::_cudnn_attention_forward": AttentionOp("sdpa_cudnn", 10, 3, 12),
+    "aten::_scaled_dot_product_cudnn_attention": AttentionOp("sdpa_cudnn", 6, 3, 8),
+    "aten::_scaled_dot_product_flash_attention": AttentionOp("sdpa_flash", 4, None, 6),
+    "aten::_flash_attention_forward": AttentionOp("sdpa_flash", 8, None, 10),
+    "aten::_scaled_dot_product_efficient_attention": AttentionOp("sdpa_efficient", 6, 3, 7),
+    "aten::_efficient_attention_forward": AttentionOp("sdpa_efficient", 9, 3, 11),
+    "aten::_scaled_dot_product_flash_attention_for_cpu": AttentionOp("sdpa_math", 4, 5, 6),
+}
+MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 none, 1/2 causal), not a bool
+
+# GEMM ops -> how many leading arguments are tensor inputs (the trace lists `out=` tensors after them)
+GEMM_OPS = {"aten::mm": 2, "aten::addmm": 3, "aten::bmm": 2, "aten::baddbmm": 3, "aten::linear": 3,
+            "aten::matmul": 2, "aten::_scaled_mm": 6}
+REPLAYABLE_GEMMS = ("aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm")
+# ops the ncu stage can replay on their own (CPU attention runs no CUDA kernel)
+REPLAYABLE_OPS = REPLAYABLE_GEMMS + tuple(op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math")
+
+# torch.profiler's "Input type" -> (torch dtype name, bytes per element)
+PROFILER_DTYPES = {
+    "float": ("float32", 4), "c10::BFloat16": ("bfloat16", 2), "c10::Half": ("float16", 2),
+    "double": ("float64", 8), "c10::Float8_e4m3fn": ("float8_e4m3fn", 1), "c10::Float8_e5m2": ("float8_e5m2", 1),
+    "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1),
+}
+INDEX_DTYPES = ("long int", "int", "bool")
+# torch dtype name -> bytes per element
+DTYPE_BYTES = {**{name: size for name, size in PROFILER_DTYPES.values()}, "int8": 1, "uint8": 1, "int16": 2}
+
+
+def flops_key_for_dtype(dtype) -> str:
+    """Proton's metric key for the operand width of a computation: flops8/16/32/64."""
+    name = str(dtype).replace("torch.", "")
+    if "float8" in name or name.startswith("fp8"):
+        return "flops8"
+    if name in ("bfloat16", "float16", "bf16", "fp16", "half"):
+        return "flops16"
+    if name in ("float64", "fp64", "double"):
+        return "flops64"
+    return "flops32"
+
+
+def attention_flags(op: str, scalars: list) -> dict:
+    """is_causal and scale as the model passed them to attention op `op` (torch.profiler records scalars as text;
+    an absent scale is None: the default 1/sqrt(D))."""
+    spec = ATTENTION_OPS[op]
+    flag = scalars[spec.causal] if spec.causal < len(scalars) else ""
+    causal = flag == "True" or (op == MASK_TYPE_OP and flag not in ("", "0"))
+    try:
+        scale = float(scalars[spec.scale]) if spec.scale < len(scalars) else None
+    except ValueError:
+        scale = None
+    return {"is_causal": causal, "scale": scale}

@@ -1,0 +1,216 @@
+"""typer app: each command parses its options, calls one library function, renders. Errors become one line
+and an exit code, in one place (`cli_errors`)."""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import UserError
+from ..settings import Settings
+from .options import EPILOG, with_ncu_options
+from .progress import reporter
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
+console = Console()
+err = Console(stderr=True)
+
+EXIT_USER = 2     # bad input
+EXIT_FAILED = 1   # a step failed
+
+
+def cli_errors(fn):
+    """Library errors become one red line and a non-zero exit (INDUCTOR_PROF_DEBUG=1 keeps tracebacks)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except UserError as e:
+            err.print(f"[red]error:[/red] {e}", soft_wrap=True, highlight=False)
+            raise typer.Exit(EXIT_USER)
+        except KeyboardInterrupt:
+            err.print("[red]interrupted[/red]")
+            raise typer.Exit(130)
+        except typer.Exit:
+            raise
+        except Exception as e:
+            if os.environ.get("INDUCTOR_PROF_DEBUG"):
+                raise
+            err.print(f"[red]error:[/red] {type(e).__name__}: {e}", soft_wrap=True, highlight=False)
+            raise typer.Exit(EXIT_FAILED)
+    return wrapper
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+@with_ncu_options
+def profile(
+    target: str = typer.Argument("flux", help="flux, flux-schnell, or package.module:factory"),
+    out: Path = typer.Option(Path("runs/flux"), "--out", "-o", help="run folder to create"),
+    force: bool = typer.Option(False, "--force", help="replace an existing run folder"),
+    steps: int = typer.Option(5, help="profiled steps"),
+    warmup: int = typer.Option(2, help="warm-up steps after the compiling one"),
+    mode: str = typer.Option("default", help="compile mode: default, max-autotune, max-autotune-no-cudagraphs"),
+    whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
+    height: int = typer.Option(1024, help="flux: image height in pixels"),
+    width: int = typer.Option(1024, help="flux: image width in pixels"),
+    text_len: int = typer.Option(512, help="flux: text tokens"),
+    batch: int = typer.Option(1, help="flux: batch size"),
+    dtype: str = typer.Option("bfloat16", help="flux: bfloat16, float16 or float32"),
+    double_blocks: Optional[int] = typer.Option(None, help="flux: double-stream blocks (default 19)"),
+    single_blocks: Optional[int] = typer.Option(None, help="flux: single-stream blocks (default 38)"),
+    checkpoint: Optional[Path] = typer.Option(None, help="flux: local diffusers folder or .safetensors file"),
+    no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
+    ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
+    no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    settings: Settings = None,
+):
+    """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
+    from ..drivers.ncu.locate import find_ncu
+    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
+    from ..targets import FluxOptions, check_target_name
+
+    check_target_name(target)
+    if ncu:
+        find_ncu(settings.ncu)  # fail before the long run, not after it
+    opts = ProfileOptions(
+        target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
+        ncu=ncu, attention=not no_attention, settings=settings,
+        flux=FluxOptions(height=height, width=width, text_len=text_len, batch=batch, dtype=dtype,
+                         double_blocks=double_blocks, single_blocks=single_blocks,
+                         checkpoint=str(checkpoint) if checkpoint else None),
+        compile=CompileOptions(mode=mode, regional=not whole_model))
+    with reporter(console, total=steps) as bar:
+        result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
+    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})")
+    if result.failed:
+        err.print(f"[red]error:[/red] stages failed: {', '.join(result.failed)} (details in "
+                  f"{result.run.manifest_path}); everything else was kept", soft_wrap=True, highlight=False)
+        raise typer.Exit(EXIT_FAILED)
+
+
+@app.command("ncu", epilog=EPILOG)
+@cli_errors
+@with_ncu_options
+def ncu_command(
+    run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
+    settings: Settings = None,
+):
+    """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped)."""
+    from ..drivers.ncu.stage import run_ncu
+    from ..rundir import open_run
+
+    run_dir = open_run(run)
+    with reporter(console) as bar:
+        summary = run_ncu(run_dir, settings, log=bar.progress.console.print, on_kernel=bar.items)
+    console.print(f"ncu: {summary['ok']} kernels profiled, {summary['failed']} failed, "
+                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}")
+    if summary["failed"]:
+        raise typer.Exit(EXIT_FAILED)
+
+
+SORT_COLUMNS = {"time": ("total_ns", False), "calls": ("calls", False), "tflops": ("tflops", False),
+                "gbps": ("gbps", False), "pct_of_peak": ("pct_of_peak", False), "name": ("name", True)}
+
+
+@app.command()
+@cli_errors
+def report(
+    run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
+    top: int = typer.Option(30, help="kernels to show (0: all)"),
+    sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
+    json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
+):
+    """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
+    from ..analysis import load_run_tables
+    from ..report import export, terminal
+
+    if sort not in SORT_COLUMNS:
+        raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
+    if top < 0:
+        raise UserError("--top must be 0 (all) or more")
+    tables = load_run_tables(run)
+    df = tables.kernels
+    if len(df):
+        col, ascending = SORT_COLUMNS[sort]
+        df = df.sort_values(col, ascending=ascending, na_position="last")
+    if csv:
+        export.to_csv(df, csv)
+    shown = df.head(top) if top else df
+    if json_out:
+        sys.stdout.write(export.to_json(tables, shown) + "\n")
+        return
+    terminal.render(tables, shown, terminal.make_console())
+    if csv:
+        console.print(f"kernel table written to {csv}")
+
+
+@app.command()
+@cli_errors
+def attention(
+    run: Optional[Path] = typer.Argument(None, help="run folder: benchmark at its captured attention shapes and "
+                                         "save attention.csv there"),
+    shape: list[str] = typer.Option([], "--shape", help="B,H,S,D or B,H,Sq,Sk,D (repeatable)"),
+    sweep: bool = typer.Option(False, "--sweep", help="each --shape at sequence lengths 512 ... 16384 too"),
+    dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
+    backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
+    no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
+    rep_ms: float = typer.Option(100.0, "--rep-ms", help="timing budget per backend and shape, ms"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
+    json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
+    list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
+):
+    """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
+    import json
+
+    from ..attention import registry
+    from ..attention.bench import BenchOptions
+    from ..attention.shapes import parse_shape, sweep as sweep_shapes
+    from ..envinfo import require_cuda
+    from ..pipeline.attention import benchmark
+    from ..report import terminal
+    from ..rundir import open_run
+
+    names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
+    try:
+        chosen = registry.backends(names)
+        shapes = [parse_shape(s, dtype) for s in shape]
+    except ValueError as e:
+        raise UserError(str(e)) from e
+    if list_only:
+        terminal.make_console().print(terminal.backends_table(chosen))
+        return
+    if sweep:
+        shapes = [s for base in shapes for s in sweep_shapes(base)]
+    run_dir = open_run(run) if run is not None else None
+    if run_dir is None and not shapes:
+        raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
+    require_cuda("attention")
+    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms)
+    with reporter(err) as bar:
+        df, summary = benchmark(run_dir, shapes, opts, bar.items)
+    if csv:
+        df.to_csv(csv, index=False)
+    if json_out:
+        from ..report.export import records
+
+        sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
+        return
+    terminal.make_console().print(terminal.attention_table(df))
+    if run_dir is not None:
+        console.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
+
+
+def main():  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

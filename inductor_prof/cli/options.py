@@ -1,0 +1,55 @@
+"""The ncu options, declared once for every command that runs ncu, resolved into one `Settings`."""
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Optional
+
+import typer
+
+from ..settings import SETTINGS_HELP, Settings, resolve
+
+_DEFAULT = Settings()
+
+# parameter name -> (settings field, type, option)
+NCU_OPTIONS = {
+    "ncu_path": ("ncu", Optional[str], typer.Option(
+        None, "--ncu-path", help="ncu executable \\[env INDUCTOR_PROF_NCU; default: PATH, /usr/local/cuda*/bin, "
+        "/opt/nvidia/nsight-compute/*]")),
+    "sudo": ("sudo", Optional[bool], typer.Option(
+        None, "--sudo/--no-sudo", help="run ncu through `sudo -n` \\[env INDUCTOR_PROF_SUDO]")),
+    "sudo_path": ("sudo_path", Optional[str], typer.Option(
+        None, "--sudo-path", help="sudo executable \\[env INDUCTOR_PROF_SUDO_PATH]")),
+    "ncu_set": ("ncu_set", Optional[str], typer.Option(
+        None, "--ncu-set", help="ncu --set instead of the default metrics, e.g. full \\[env INDUCTOR_PROF_NCU_SET]")),
+    "ncu_args": ("ncu_args", Optional[str], typer.Option(
+        None, "--ncu-args", help="extra ncu arguments, one string \\[env INDUCTOR_PROF_NCU_ARGS]")),
+    "clock_control": ("clock_control", Optional[str], typer.Option(
+        None, "--clock-control", help=f"ncu --clock-control (default {_DEFAULT.clock_control}) \\[env INDUCTOR_PROF_CLOCK_CONTROL]")),
+    "ncu_timeout": ("ncu_timeout", Optional[float], typer.Option(
+        None, "--ncu-timeout", help=f"seconds per kernel (default {_DEFAULT.ncu_timeout:g}) \\[env INDUCTOR_PROF_NCU_TIMEOUT]")),
+    "library_kernels": ("ncu_library_kernels", Optional[int], typer.Option(
+        None, "--library-kernels", help=f"library kernels to profile, by time (default {_DEFAULT.ncu_library_kernels}) "
+        "\\[env INDUCTOR_PROF_NCU_LIBRARY_KERNELS]")),
+    "ncu_batch": ("ncu_batch", Optional[int], typer.Option(
+        None, "--ncu-batch", help=f"kernels per ncu process (default {_DEFAULT.ncu_batch}; 1: one process each) "
+        "\\[env INDUCTOR_PROF_NCU_BATCH]")),
+}
+EPILOG = SETTINGS_HELP.replace("[", "\\[")   # typer reads [...] in help text as markup
+
+
+def with_ncu_options(fn):
+    """Adds the ncu options to a command; it receives them resolved as `settings` (CLI > env > file > default)."""
+    sig = inspect.signature(fn)
+    own = [p for p in sig.parameters.values() if p.name != "settings"]
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+             for name, (_, kind, option) in NCU_OPTIONS.items()]
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        given = {field: kwargs.pop(name) for name, (field, _, _) in NCU_OPTIONS.items()}
+        kwargs["settings"], _ = resolve(given)
+        return fn(*args, **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=own + extra)
+    return wrapper

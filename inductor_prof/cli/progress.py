@@ -1,0 +1,36 @@
+"""One progress display for long work: a line per stage and a bar for its steps, kernels or backends."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+
+class Reporter:
+    def __init__(self, progress: Progress, total: int | None):
+        self.progress = progress
+        self.total = total
+        self.task = progress.add_task("", total=total, visible=False)
+
+    def log(self, msg: str) -> None:
+        """A stage begins: one line above the bar, and the bar restarts for it."""
+        self.progress.reset(self.task, total=self.total, visible=False)
+        self.progress.console.print(f"[bold]·[/bold] {msg}")
+        self.progress.update(self.task, description=msg, visible=True)
+
+    def step(self, i: int) -> None:
+        """Step i (from 0) of the stage's `total` is done."""
+        self.progress.update(self.task, completed=i + 1)
+
+    def items(self, done: int, total: int, label: str) -> None:
+        """`done` of `total` items (kernels, backends) are done; `label` is the one under way."""
+        self.progress.update(self.task, description=label[:70], total=total, completed=done, visible=True)
+
+
+@contextmanager
+def reporter(console: Console, total: int | None = None) -> Iterator[Reporter]:
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        yield Reporter(progress, total)

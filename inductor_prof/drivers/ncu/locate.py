@@ -1,0 +1,48 @@
+"""Where ncu and NVIDIA's report reader are: the configured path, else PATH, else the usual install places."""
+from __future__ import annotations
+
+import glob
+import importlib
+import os
+import shutil
+import sys
+
+from ...errors import UserError
+
+NCU_SEARCH = ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu", "/usr/local/NVIDIA-Nsight-Compute*/ncu")
+
+
+def find_ncu(explicit: str | None) -> str:
+    """The ncu executable: the one configured, else on PATH, else the usual install places."""
+    if explicit:
+        path = shutil.which(explicit) or (explicit if os.access(explicit, os.X_OK) else None)
+        if not path:
+            raise UserError(f"ncu not found at {explicit!r} (from --ncu-path / INDUCTOR_PROF_NCU / settings file)")
+        return path
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for pattern in NCU_SEARCH:
+        hits = sorted(glob.glob(pattern), reverse=True)
+        if hits:
+            return hits[0]
+    raise UserError("ncu not found on PATH nor in /usr/local/cuda*/bin or /opt/nvidia/nsight-compute/*; "
+                    "pass --ncu-path or set INDUCTOR_PROF_NCU")
+
+
+def import_ncu_report():
+    """NVIDIA's ncu_report: the PyPI package, else the copy every ncu install ships in extras/python."""
+    try:
+        import ncu_report
+        return ncu_report
+    except ImportError:
+        pass
+    candidates = [os.path.join(os.path.dirname(os.path.realpath(p)), "extras", "python")
+                  for p in filter(None, [shutil.which("ncu")])]
+    candidates += sorted(glob.glob("/opt/nvidia/nsight-compute/*/extras/python"), reverse=True)
+    candidates += sorted(glob.glob("/usr/local/cuda*/nsight-compute*/extras/python"), reverse=True)
+    for path in candidates:
+        if os.path.isfile(os.path.join(path, "ncu_report.py")):
+            sys.path.insert(0, path)
+            return importlib.import_module("ncu_report")
+    raise UserError("reading .ncu-rep files needs the ncu-report package: pip install ncu-report")

@@ -1,0 +1,46 @@
+"""The ncu metrics inductor-prof asks for, by short name (the only place raw metric names appear), the units
+ncu may report them in, and the totals derived from them. Pure."""
+from __future__ import annotations
+
+# short name -> raw ncu metric; the only place raw names appear.
+METRICS = {
+    "duration_ns": "gpu__time_duration.sum",
+    "dram_read_bytes": "dram__bytes_read.sum",
+    "dram_write_bytes": "dram__bytes_write.sum",
+    "l2_bytes": "lts__t_bytes.sum",
+    "l1_bytes": "l1tex__t_bytes.sum",
+    "sol_compute_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sol_memory_pct": "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "occupancy_pct": "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "registers": "launch__registers_per_thread",
+    "local_load_bytes": "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum",
+    "local_store_bytes": "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum",
+    "tensor_pipe_pct": "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "fadd": "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "fmul": "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "ffma": "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "hadd": "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+    "hmul": "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+    "hfma": "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+    "dadd": "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "dmul": "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "dfma": "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+}
+# Units ncu may report a time or size in (lower case) -> factor to the unit of its short name (ns, bytes).
+# ncu_report names them "ns" and "byte"; its CSV and the Nsight UI scale them ("usecond", "Mbyte", ...).
+UNITS = {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9,
+         "byte": 1, "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "kibyte": 1024, "mibyte": 2**20, "gibyte": 2**30}
+SCALED = ("_ns", "_bytes")   # short names whose value must be converted (the rest are %, counts, registers)
+
+
+def derive(m: dict) -> dict:
+    """Measured totals from raw counters: DRAM bytes, FP flops (an FMA is two), local-memory traffic."""
+    m = dict(m)
+    if "dram_read_bytes" in m or "dram_write_bytes" in m:
+        m["dram_bytes"] = m.get("dram_read_bytes", 0) + m.get("dram_write_bytes", 0)
+    if any(k in m for k in ("fadd", "fmul", "ffma", "hadd", "hmul", "hfma", "dadd", "dmul", "dfma")):
+        m["flops"] = sum(m.get(k, 0) for k in ("fadd", "fmul", "hadd", "hmul", "dadd", "dmul")) + \
+            2 * sum(m.get(k, 0) for k in ("ffma", "hfma", "dfma"))
+    if "local_load_bytes" in m or "local_store_bytes" in m:
+        m["local_bytes"] = m.get("local_load_bytes", 0) + m.get("local_store_bytes", 0)
+    return m

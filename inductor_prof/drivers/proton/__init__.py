@@ -1,0 +1,6 @@
+"""Proton: `session` runs it (side effects, needs a GPU), `hatchet` parses what it wrote (pure)."""
+from .hatchet import FLOP_KEYS, device_info, kernel_rows, load_hatchet, parse
+from .session import BlockScopes, session, timed_steps
+
+__all__ = ["FLOP_KEYS", "device_info", "kernel_rows", "load_hatchet", "parse", "BlockScopes", "session",
+           "timed_steps"]

@@ -1,0 +1,80 @@
+"""Proton (triton.profiler) sessions: timed steps with a scope per step and per repeated block."""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+
+class BlockScopes:
+    """Proton scopes around each repeated block, entered only while a session is recording."""
+
+    enabled = False
+
+    @staticmethod
+    def wrap(model, blocks: list[tuple[str, Any]]) -> None:
+        """Replaces each block, in its parent, by a thin uncompiled wrapper that opens a scope."""
+        import torch
+
+        class ScopedBlock(torch.nn.Module):
+            def __init__(self, scope: str, block):
+                super().__init__()
+                self.scope = scope
+                self.block = block
+
+            def forward(self, *args, **kwargs):
+                if not BlockScopes.enabled:
+                    return self.block(*args, **kwargs)
+                import triton.profiler as proton
+
+                proton.enter_scope(self.scope)
+                try:
+                    return self.block(*args, **kwargs)
+                finally:
+                    proton.exit_scope()
+
+        by_id = {id(b): s for s, b in blocks}
+        for parent_name, parent in list(model.named_modules()):
+            for child_name, child in list(parent.named_children()):
+                if id(child) in by_id:
+                    setattr(parent, child_name, ScopedBlock(by_id[id(child)], child))
+
+
+def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None,
+                on_step: Callable[[int], None] | None = None) -> list[float]:
+    """Runs `step` n times; wall time per step in ms, synchronised; a Proton scope per step if asked."""
+    import torch
+
+    times = []
+    for i in range(n):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        if scope_prefix is not None:
+            import triton.profiler as proton
+
+            with proton.scope(f"{scope_prefix}{i}"):
+                step()
+        else:
+            step()
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+        if on_step:
+            on_step(i)
+    return times
+
+
+@contextmanager
+def session(path: Path, hook: str | None) -> Iterator[None]:
+    """One Proton session writing `path` (.hatchet); block scopes are live inside it."""
+    import triton.profiler as proton
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stem = str(path.with_suffix(""))
+    proton.start(stem, hook=hook)
+    BlockScopes.enabled = True
+    try:
+        yield
+    finally:
+        BlockScopes.enabled = False
+        proton.finalize()

@@ -1,0 +1,60 @@
+"""Harvested kernel files (text in, text out): the annotated copy that carries its launch_metadata, the file
+name, and the read/write split of one launch from the file's `get_args()` (compared with ncu's DRAM reads)."""
+from __future__ import annotations
+
+import math
+import re
+
+from ..aten import DTYPE_BYTES
+from .metrics import KernelMetrics, loaded_in_out
+
+
+def file_stem(name: str, source_sha: str, shared_name: bool) -> str:
+    """Kernel file name; a name Inductor reused for different code gets its source hash appended."""
+    return f"{name}.{source_sha}" if shared_name else name
+
+
+_JIT_LINE = re.compile(r"^@triton\.jit\s*$", re.M)
+
+
+def annotate_source(source: str, metrics: KernelMetrics) -> str:
+    """The kernel source with `@triton.jit(launch_metadata=KernelMetrics(...))`: runs standalone, same results."""
+    if not _JIT_LINE.search(source):
+        raise ValueError("no bare @triton.jit decorator in kernel source")
+    body = _JIT_LINE.sub(f"@triton.jit(launch_metadata={metrics!r})", source, count=1)
+    return f"from {KernelMetrics.__module__} import KernelMetrics\n" + body
+
+
+_SIGNATURE = re.compile(r"@triton\.jit[^\n]*\ndef \w+\(([^)]*)\)")
+_RAND_STRIDED = re.compile(r"(arg_\d+)\s*=\s*rand_strided\(\(([^)]*)\),\s*\(([^)]*)\),[^)]*dtype=torch\.(\w+)\)")
+_RETURN = re.compile(r"def get_args\(\):.*?return ([^\n]*)", re.S)
+
+
+def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
+    """Bytes one launch must read and write, from the kernel's signature and its `get_args()` shapes:
+    in_ptr read, out_ptr written, in_out_ptr written (and read only if loaded); each clamped to the
+    iteration space like `distinct_bytes`. None when the file has no get_args."""
+    sig, ret = _SIGNATURE.search(kernel_file_text), _RETURN.search(kernel_file_text)
+    if not sig or not ret:
+        return None
+    params = [p.split(":")[0].strip() for p in sig.group(1).split(",") if p.strip()]
+    tensors = {m.group(1): (m.group(2), m.group(4)) for m in _RAND_STRIDED.finditer(kernel_file_text)}
+    values = [v.strip() for v in ret.group(1).split(",") if v.strip()]
+    ints = {p: int(v) for p, v in zip(params, values) if v.lstrip("-").isdigit()}
+    clamp = math.prod(v for p, v in ints.items() if p.endswith("numel")) if ints else 0
+    loaded = loaded_in_out(kernel_file_text)
+    read = write = 0
+    for p, v in zip(params, values):
+        if v not in tensors:
+            continue
+        dims, dtype = tensors[v]
+        n = math.prod(int(d) for d in dims.split(",") if d.strip()) if dims.strip() else 1
+        nbytes = (min(n, clamp) if clamp else n) * DTYPE_BYTES.get(dtype, 4)
+        if p.startswith("in_out_ptr"):
+            write += nbytes
+            read += nbytes if p in loaded else 0
+        elif p.startswith("out_ptr"):
+            write += nbytes
+        else:
+            read += nbytes
+    return {"read": read, "write": write}

@@ -1,0 +1,83 @@
+"""Peak rates of the run's GPU, computed from the device's own facts (compute capability, SM count, SM clock,
+memory clock and bus width: what Proton stores in every hatchet), the ceilings measured in the run, and the
+published figures as a cross-check only. Matching GPU names is avoided: an "L40S" is not an "L4".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FLOP_KEYS = ("flops8", "flops16", "flops32", "flops64")
+
+# Dense flops per clock per SM (an FMA is two), from NVIDIA's architecture whitepapers. 8/16-bit: tensor
+# cores; flops32/flops64: CUDA cores (Inductor's pointwise math runs there). Keys absent: no such unit.
+PER_SM_PER_CLOCK = {
+    80: {"flops16": 2048, "flops32": 128, "flops64": 64},                       # A100
+    86: {"flops16": 1024, "flops32": 256, "flops64": 4},                        # A10, A40, RTX 30
+    89: {"flops8": 2048, "flops16": 1024, "flops32": 256, "flops64": 4},       # L4, L40S, RTX 40
+    90: {"flops8": 8192, "flops16": 4096, "flops32": 256, "flops64": 128},     # H100, H200
+    100: {"flops8": 16384, "flops16": 8192, "flops32": 256, "flops64": 128},   # B200
+}
+DDR = 2   # HBM and GDDR move data on both clock edges
+
+# Published dense figures (TFLOP/s, GB/s) by (capability, SMs, bus width): a cross-check of the computed
+# peaks, never their source. NVIDIA quotes the H100 SXM's tensor rate at 1.83 GHz, below its 1.98 GHz max.
+PUBLISHED = {
+    (90, 132, 5120): {"name": "H100 SXM", "flops16": 989.4, "flops32": 66.9, "dram_gbps": 3352.0},
+    (90, 114, 5120): {"name": "H100 PCIe", "flops16": 756.0, "flops32": 51.2, "dram_gbps": 2039.0},
+    (90, 132, 6144): {"name": "H200", "flops16": 989.4, "flops32": 66.9, "dram_gbps": 4800.0},
+    (80, 108, 5120): {"name": "A100", "flops16": 312.0, "flops32": 19.5},
+    (89, 58, 192): {"name": "L4", "flops16": 121.0, "flops32": 30.3, "dram_gbps": 300.0},
+    (89, 142, 384): {"name": "L40S", "flops16": 362.0, "flops32": 91.6, "dram_gbps": 864.0},
+}
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    capability: int          # e.g. 90 for sm_90
+    num_sms: int
+    clock_khz: float         # SM clock (the maximum the device reports)
+    mem_clock_khz: float
+    bus_width_bits: int
+
+    @classmethod
+    def from_proton(cls, device_info: dict) -> DeviceFacts | None:
+        """From a hatchet's device info: {"CUDA": {"0": {"arch": "90", "num_sms": ..., ...}}}."""
+        dev = next(iter((device_info.get("CUDA") or {}).values()), None)
+        if not dev:
+            return None
+        try:
+            return cls(int(dev["arch"]), int(dev["num_sms"]), float(dev["clock_rate"]),
+                       float(dev["memory_clock_rate"]), int(dev["bus_width"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def spec_peaks(facts: DeviceFacts) -> dict[str, float | None]:
+    """TFLOP/s per flops key and DRAM GB/s at the device's own clocks (None where the architecture is unknown)."""
+    rates = PER_SM_PER_CLOCK.get(facts.capability, {})
+    clock_hz = facts.clock_khz * 1e3
+    out: dict[str, float | None] = {k: (facts.num_sms * clock_hz * rates[k] / 1e12 if k in rates else None)
+                                    for k in FLOP_KEYS}
+    out["dram_gbps"] = DDR * facts.mem_clock_khz * 1e3 * facts.bus_width_bits / 8 / 1e9
+    return out
+
+
+def published(facts: DeviceFacts) -> dict | None:
+    return PUBLISHED.get((facts.capability, facts.num_sms, facts.bus_width_bits))
+
+
+def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str = "") -> dict:
+    """The peaks a run is judged against: measured ceilings where the run measured them, else the computed spec.
+
+    {"tflops": {key: TFLOP/s}, "dram_gbps", "source": {key: measured|spec|none}, "spec": {...},
+     "published": {...} or None, "gpu": name}.
+    """
+    spec = spec_peaks(facts) if facts else {k: None for k in (*FLOP_KEYS, "dram_gbps")}
+    peaks = dict(spec)
+    source = {k: "spec" if v else "none" for k, v in spec.items()}
+    measured = measured or {}
+    for key, name in (("flops16", "flops16_tflops"), ("dram_gbps", "dram_gbps")):
+        if measured.get(name):
+            peaks[key], source[key] = float(measured[name]), "measured"
+    return {"tflops": {k: peaks[k] for k in FLOP_KEYS}, "dram_gbps": peaks["dram_gbps"], "source": source,
+            "spec": spec, "published": published(facts) if facts else None, "gpu": gpu}

@@ -1,0 +1,82 @@
+"""`profile`: the stages of `stages.STAGES`, in order, over one new run folder."""
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+
+from .. import rundir
+from ..envinfo import collect, require_cuda
+from ..errors import UserError, one_line
+from ..inductor.cache import isolated_cache
+from ..inductor.instrument import instrumented_inductor
+from ..settings import Settings
+from ..targets import FluxOptions
+from .compile import CompileOptions
+from .stages import STAGES, Context, Log
+
+
+@dataclass
+class ProfileOptions:
+    target: str = "flux"
+    out: str = "runs/flux"
+    steps: int = 5
+    warmup: int = 2
+    force: bool = False
+    ceilings: bool = True
+    ncu: bool = False
+    attention: bool = True
+    settings: Settings = field(default_factory=Settings)
+    flux: FluxOptions = field(default_factory=FluxOptions)
+    compile: CompileOptions = field(default_factory=CompileOptions)
+
+
+@dataclass
+class ProfileResult:
+    run: rundir.RunDir
+    failed: dict[str, str]      # stage -> why, for the stages that failed but let the run go on
+
+
+def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
+    require_cuda("profile")
+    opts.compile.validate()
+    if opts.steps < 1:
+        raise UserError("--steps must be at least 1")
+    run = rundir.create(opts.out, opts.force)
+    manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "settings": asdict(opts),
+                                     "env": collect()})
+    ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
+                  profile={"steps": opts.steps, "warmup": opts.warmup})
+    failed: dict[str, str] = {}
+    hooks, hooked = ExitStack(), False
+    with isolated_cache(run.inductor_cache), hooks:
+        for stage in STAGES:
+            if stage.when and not getattr(opts, stage.when):
+                continue
+            if stage.hooks and not hooked:      # Inductor's launch hooks while it builds kernels, only then
+                hooks.enter_context(instrumented_inductor(ctx.registry))
+            elif hooked and not stage.hooks:
+                hooks.close()
+            hooked = stage.hooks
+            if not stage.model:
+                _free_model(ctx)
+            try:
+                with manifest.stage(stage.name) as info:
+                    info.update(stage.run(ctx) or {})
+            except Exception as e:
+                if stage.required:
+                    raise
+                failed[stage.name] = one_line(e, None)   # recorded in the manifest; the run goes on
+                log(f"stage {stage.name} failed: {failed[stage.name]}")
+    manifest.set("failed_stages", failed)
+    return ProfileResult(run=run, failed=failed)
+
+
+def _free_model(ctx: Context) -> None:
+    """The model's weights are not needed by the stages that run in their own processes."""
+    if ctx.target is None:
+        return
+    ctx.target = None
+    import torch
+
+    torch.cuda.empty_cache()

@@ -1,0 +1,109 @@
+"""Stage `attention`, and the `attention` command's one entry point: every attention backend at the model's
+captured attention shapes (or shapes given by hand), results saved into the run folder.
+
+The stage runs `inductor-prof attention RUN` in a fresh process: torch.profiler holds this process's CUPTI,
+and a crash in a hand-written kernel must not take the profile with it. Saved: attention.csv (one row per
+backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
+FlexAttention kernels Inductor generated under attention/kernels/.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Callable
+
+import pandas as pd
+
+from .. import rundir
+from ..attention.bench import BenchOptions, proton_pass, run as run_bench
+from ..attention.registry import backends as all_backends
+from ..attention.shapes import Shape, from_calls
+from ..childenv import python_env
+from ..errors import UserError, one_line
+from ..inductor.cache import isolated_cache
+from ..inductor.output_code import harvest_cache
+from .harvest import write_kernels
+
+TIMEOUT_S = 1200
+
+
+def run(ctx) -> dict:
+    ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
+    return in_subprocess(ctx.run)
+
+
+def in_subprocess(run_dir: rundir.RunDir) -> dict:
+    """`inductor-prof attention RUN` in a fresh process; its output kept in attention/attention.log."""
+    log_path = run_dir.attention_log
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as f:
+        proc = subprocess.run([sys.executable, "-m", "inductor_prof", "attention", str(run_dir.root)], stdout=f,
+                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=python_env(),
+                              timeout=TIMEOUT_S)
+    text = log_path.read_text(errors="replace")
+    if proc.returncode != 0:
+        tail = " | ".join(ln for ln in text.strip().splitlines()[-3:])
+        raise RuntimeError(f"inductor-prof attention exited {proc.returncode}: {tail[:500]} (log: {log_path})")
+    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": text.strip().splitlines()[-1][:300]}
+
+
+def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
+    """The run's captured shapes (calls per step, the op the model used), then `extra` ones not among them."""
+    shapes = []
+    if run_dir.attention_shapes_json.exists():
+        shapes = from_calls(json.loads(run_dir.attention_shapes_json.read_text()))
+    shapes += [(s, 0, "") for s in extra if s not in {x for x, _, _ in shapes}]
+    if not shapes:
+        raise UserError(f"{run_dir.root} has no captured attention calls ({run_dir.attention_shapes_json.name}) "
+                        "and no --shape was given")
+    return shapes
+
+
+def dense_peak_tflops() -> float | None:
+    """The dense 16-bit tensor peak of this machine's GPU, computed from its own facts (peaks.py)."""
+    from ..envinfo import device_facts
+    from ..peaks import spec_peaks
+
+    facts = device_facts()
+    return spec_peaks(facts)["flops16"] if facts else None
+
+
+def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOptions,
+              on_backend: Callable[[int, int, str], None] | None = None,
+              model_op: str = "") -> tuple[pd.DataFrame, dict]:
+    """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
+    there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
+    opts.peak_tflops = opts.peak_tflops or dense_peak_tflops()
+    if run_dir is None:
+        if not shapes:
+            raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
+        result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
+        return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
+                                           "tuning": result.tuning}
+    todo = run_shapes(run_dir, shapes)
+    opts.proton_path = run_dir.attention_hatchet
+    with isolated_cache(run_dir.attention_cache):
+        result = run_bench(todo, opts, on_backend)
+        rows = pd.DataFrame(result.rows)
+        rundir.write_csv(run_dir.attention_csv, rows)   # kept even if what follows fails
+        if result.tuning:
+            rundir.write_csv(run_dir.attention_tuning_csv, pd.DataFrame(result.tuning))
+        proton = ""
+        try:
+            proton_pass(todo, all_backends(opts.backends), result, opts)
+        except Exception as e:  # CUPTI already taken (e.g. by torch.profiler in this process): say so, keep the rest
+            proton = one_line(e)
+    flex = harvest_flex(run_dir)
+    return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
+                  "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root))}
+
+
+def harvest_flex(run_dir: rundir.RunDir) -> int:
+    """FlexAttention's generated Triton kernels, harvested like the model's own Inductor kernels."""
+    records = harvest_cache(run_dir.attention_cache)
+    if not records:
+        return 0
+    out = run_dir.attention_kernels_dir
+    rundir.write_json(out / "kernels.json", write_kernels(records, out))
+    return len(records)

@@ -1,0 +1,11 @@
+"""Stage `build`: the target (FLUX or a `module:factory`) on the GPU with its example inputs."""
+from __future__ import annotations
+
+from ..targets import resolve
+
+
+def run(ctx) -> dict:
+    ctx.log(f"building {ctx.opts.target}")
+    ctx.target = resolve(ctx.opts.target, ctx.opts.flux)
+    ctx.manifest.set("target", ctx.target.info)
+    return {"parameters": ctx.target.info.get("parameters")}

@@ -1,0 +1,48 @@
+"""Stage `harvest`: every Triton kernel Inductor wrote that the model launched, as a standalone file, its
+annotated copy (launch_metadata attached), and kernels.json (kind, fused ATen ops, inductor_meta, the
+launch config the autotuner chose)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import rundir
+from ..drivers import proton
+from ..inductor.kernel_files import annotate_source, file_stem
+from ..inductor.metrics import KernelMetrics
+from ..inductor.output_code import KernelRecord, harvest_cache
+
+
+def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
+    """One .py per kernel (as Inductor wrote it, runnable standalone) plus its annotated copy; kernels.json rows."""
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r.name] = counts.get(r.name, 0) + 1
+    rows = []
+    for r in records:
+        stem = file_stem(r.name, r.source_sha, counts[r.name] > 1)
+        rundir.write_text(out_dir / f"{stem}.py", r.source)
+        # the same launch_metadata the instrumented compile installs (in_out_read included)
+        metrics = KernelMetrics.for_source(r.name, r.source, r.heuristic)
+        try:
+            annotated = annotate_source(r.source, metrics)
+        except ValueError:
+            annotated = None
+        if annotated is not None:
+            rundir.write_text(out_dir / f"{stem}.annotated.py", annotated)
+        rows.append({**r.to_json(), "file": f"{stem}.py", "annotated_file": annotated and f"{stem}.annotated.py",
+                     "name_shared_by": counts[r.name]})
+    return rows
+
+
+def run(ctx) -> dict:
+    ctx.log("harvesting kernels")
+    records = harvest_cache(ctx.run.inductor_cache)
+    launched = set(proton.parse(ctx.run.steps_hatchet)["name"])
+    for r in records:
+        built = ctx.registry.kernels.get(r.name)
+        if built is not None:
+            r.launch_config = built.launch_config()
+        r.launched = r.name in launched
+    rows = write_kernels([r for r in records if r.launched], ctx.run.kernels_dir)
+    rundir.write_json(ctx.run.kernels_json, rows)
+    return {"harvested": len(records), "launched": len(rows), "instrumented": len(ctx.registry.kernels)}

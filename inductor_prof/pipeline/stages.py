@@ -1,0 +1,54 @@
+"""The stages of `profile`, in run order: one list that the run and its manifest follow.
+
+Each stage is a function of the run's context (the run folder, the options, and what earlier stages left in
+memory: the built model, the kernel registry) returning what the manifest keeps about it. A required stage
+that fails ends the run; any other failure is recorded and the run goes on, so nothing measured is lost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .. import rundir
+from ..inductor.instrument import KernelRegistry
+from . import attention, build, ceilings, compile, harvest, library_ops, ncu, steps
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class Context:
+    run: rundir.RunDir
+    opts: Any                               # ProfileOptions
+    manifest: rundir.Manifest
+    log: Log
+    step_progress: Callable[[int], None] | None = None
+    ncu_progress: Callable[[int, int, str], None] | None = None
+    target: Any = None                      # the built model (targets.Target), set by `build`
+    registry: KernelRegistry = field(default_factory=KernelRegistry)
+    profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    run: Callable[[Context], dict]
+    required: bool = False       # later stages need what it makes
+    when: str | None = None      # a ProfileOptions flag that turns it on
+    hooks: bool = False          # runs with the launch_metadata hooks installed in Inductor
+    model: bool = True           # needs the model in memory (freed before the first stage that does not)
+
+
+STAGES = (
+    Stage("build", build.run, required=True),
+    Stage("compile", compile.run, required=True, hooks=True),
+    Stage("warmup", compile.warmup, required=True, hooks=True),
+    Stage("plain_steps", steps.plain, required=True),
+    Stage("proton_steps", steps.under_proton, required=True),
+    Stage("annotated_step", steps.annotated),
+    Stage("library_ops", library_ops.run),
+    Stage("ceilings", ceilings.run, when="ceilings"),
+    Stage("harvest", harvest.run),
+    Stage("attention", attention.run, when="attention", model=False),
+    Stage("ncu", ncu.run, when="ncu", model=False),
+)

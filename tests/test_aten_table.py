@@ -1,0 +1,52 @@
+"""The one table of ATen facts, checked against torch's own op schemas (an independent source)."""
+import pytest
+import torch
+
+from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
+
+
+@pytest.mark.parametrize("op", sorted(ATTENTION_OPS))
+def test_attention_argument_positions_match_the_schema(op):
+    names = [a.name for a in getattr(torch.ops.aten, op.split("::")[1]).default._schema.arguments]
+    spec = ATTENTION_OPS[op]
+    assert names[spec.causal] == ("custom_mask_type" if op == "aten::_efficient_attention_forward" else "is_causal")
+    assert names[spec.scale] == "scale"
+    if spec.mask is None:
+        assert not {"attn_bias", "bias", "attn_mask"} & set(names)
+    else:
+        assert names[spec.mask] in ("attn_bias", "bias", "attn_mask")
+
+
+@pytest.mark.parametrize("op", sorted(GEMM_OPS))
+def test_gemm_input_counts_match_the_schema(op):
+    schema = getattr(torch.ops.aten, op.split("::")[1]).default._schema
+    leading = 0   # positional arguments of type Tensor or Optional[Tensor] before the first other one
+    for a in schema.arguments:
+        if a.kwarg_only or "Tensor" not in str(a.type):
+            break
+        leading += 1
+    assert leading == GEMM_OPS[op]
+
+
+def test_profiler_dtype_sizes_match_torch():
+    for name, (dtype, size) in PROFILER_DTYPES.items():
+        assert getattr(torch, dtype).itemsize == size, name
+
+
+def test_attention_flags_from_recorded_scalars():
+    # FLUX's cuDNN call as torch.profiler recorded it: is_causal at 10 False, scale at 12 absent
+    scalars = ["", "", "", "", "", "", "4608", "4608", "False", "0.", "False", "False", ""]
+    assert attention_flags("aten::_cudnn_attention_forward", scalars) == {"is_causal": False, "scale": None}
+    scalars[10], scalars[12] = "True", "0.125"
+    assert attention_flags("aten::_cudnn_attention_forward", scalars) == {"is_causal": True, "scale": 0.125}
+    # _efficient_attention_forward passes a mask type at 9: 0 none, 1 causal from the top left
+    eff = [""] * 9 + ["1"]
+    assert attention_flags("aten::_efficient_attention_forward", eff)["is_causal"] is True
+    eff[9] = "0"
+    assert attention_flags("aten::_efficient_attention_forward", eff)["is_causal"] is False
+
+
+def test_flops_key_by_width():
+    assert [flops_key_for_dtype(d) for d in (torch.float8_e4m3fn, torch.bfloat16, torch.float16, torch.float32,
+                                             torch.float64, "fp8")] == \
+        ["flops8", "flops16", "flops16", "flops32", "flops64", "flops8"]
