@@ -48,7 +48,8 @@ def _tensor(dims, strides, type_name, device):
     import torch
 
     dtype = getattr(torch, PROFILER_DTYPES.get(type_name, ("float32", 4))[0])
-    t = torch.empty_strided(dims, strides or None, dtype=dtype, device=device)
+    t = torch.empty_strided(dims, strides, dtype=dtype, device=device) if strides else \
+        torch.empty(dims, dtype=dtype, device=device)
     if t.is_floating_point():
         t.normal_()
     else:
