@@ -8,8 +8,8 @@ import math
 import pandas as pd
 import pytest
 
-from inductor_prof.analysis import (ANNOTATION_TOLERANCE, CATEGORIES, _library_costs, add_derived, classify,
-                                    merge_ncu, peaks_for, summarize)
+from inductor_prof.analysis import ANNOTATION_TOLERANCE, CATEGORIES, add_derived, classify, merge_ncu, summarize
+from inductor_prof.analysis.kernels import library_costs
 
 # Made-up peaks with round ridges: fp16 ridge = 1000e12 / 2000e9 = 500 flop/B, fp32 ridge = 50e12 / 2000e9 = 25.
 PEAKS = {"tflops": {"flops8": 2000.0, "flops16": 1000.0, "flops32": 50.0, "flops64": 25.0}, "dram_gbps": 2000.0}
@@ -296,33 +296,7 @@ def test_merge_without_ncu_keeps_the_table():
     assert list(merge_ncu(df, None).columns) == list(df.columns)
 
 
-# ---- peaks_for -----------------------------------------------------------------------------------------
-
-H100 = {"env": {"gpu": {"name": "NVIDIA H100 80GB HBM3"}}}
-
-
-def test_peaks_spec_only():
-    # NVIDIA H100 SXM datasheet, dense: FP8 1979, BF16 989.4, FP32 66.9, FP64 33.5 TFLOP/s; HBM3 3.35 TB/s
-    p = peaks_for(H100)
-    assert p["tflops"] == {"flops8": 1979.0, "flops16": 989.4, "flops32": 66.9, "flops64": 33.5}
-    assert p["dram_gbps"] == 3352.0 and p["gpu"] == "NVIDIA H100 80GB HBM3"
-    assert p["source"] == {"flops8": "spec", "flops16": "spec", "flops32": "spec", "flops64": "spec",
-                           "dram_gbps": "spec"}
-
-
-def test_measured_ceilings_override_spec():
-    p = peaks_for({**H100, "ceilings": {"flops16_tflops": 700.5, "dram_gbps": 3001.5}})
-    assert p["tflops"] == {"flops8": 1979.0, "flops16": 700.5, "flops32": 66.9, "flops64": 33.5}
-    assert p["dram_gbps"] == 3001.5
-    assert p["source"]["flops16"] == "measured" and p["source"]["dram_gbps"] == "measured"
-    assert p["source"]["flops32"] == "spec"
-
-
-def test_unknown_gpu_has_no_peaks():
-    p = peaks_for({"env": {"gpu": {"name": "Some Future GPU"}}, "ceilings": {"dram_gbps": 100.0}})
-    assert p["tflops"] == {"flops8": None, "flops16": None, "flops32": None, "flops64": None}
-    assert p["dram_gbps"] == 100.0 and p["source"]["dram_gbps"] == "measured"
-    assert p["source"]["flops16"] == "none"
+# peaks (spec from device facts, measured ceilings overriding): tests/test_peaks.py
 
 
 # ---- classify ------------------------------------------------------------------------------------------
@@ -366,7 +340,7 @@ def test_classify_library_op_not_gemm_falls_to_name():
     assert classify("nvjet_sm90", "library", None, "aten::add") == "GEMM"
 
 
-# ---- _library_costs ------------------------------------------------------------------------------------
+# ---- library_costs ------------------------------------------------------------------------------------
 
 def test_library_costs_sum_per_kernel_and_width(tmp_path):
     csv = tmp_path / "library_ops.csv"
@@ -375,11 +349,11 @@ def test_library_costs_sum_per_kernel_and_width(tmp_path):
                    "gemm_a,aten::addmm,flops16,300,30\n"
                    "gemm_a,aten::mm,flops32,7,1\n"
                    "ew,aten::add,,0,0\n")
-    lib = _library_costs(csv)
+    lib = library_costs(pd.read_csv(csv, keep_default_na=False))
     # gemm_a: 3 launches, 10 + 30 + 1 B, 100 + 300 fp16 flop and 7 fp32 flop, most frequent op addmm
     assert lib.at["gemm_a", "lib_calls"] == 3 and lib.at["gemm_a", "lib_bytes"] == 41
     assert lib.at["gemm_a", "lib_flops16"] == 400 and lib.at["gemm_a", "lib_flops32"] == 7
     assert lib.at["gemm_a", "lib_flops8"] == 0 and lib.at["gemm_a", "lib_flops64"] == 0
     assert lib.at["gemm_a", "op"] == "aten::addmm"
     assert lib.at["ew", "lib_calls"] == 1 and lib.at["ew", "lib_flops16"] == 0 and lib.at["ew", "op"] == "aten::add"
-    assert _library_costs(tmp_path / "missing.csv").empty
+    assert library_costs(None).empty

@@ -21,7 +21,8 @@ SCRIPT = r"""
 import json, re, sys
 from pathlib import Path
 import torch
-from inductor_prof.annotate import KernelMetrics, annotate_source
+from inductor_prof.inductor.kernel_files import annotate_source
+from inductor_prof.inductor.metrics import KernelMetrics
 
 name, path = sys.argv[1], Path(sys.argv[2])
 source = path.read_text()

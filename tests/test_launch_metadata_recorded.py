@@ -21,7 +21,8 @@ import pytest
 import torch
 
 from recorded import data_path
-from inductor_prof.annotate import KernelMetrics, io_bytes
+from inductor_prof.inductor.kernel_files import io_bytes
+from inductor_prof.inductor.metrics import KernelMetrics
 
 KERNELS = data_path("flux_small", "kernels")
 FILES = sorted(p.name for p in KERNELS.glob("*.py") if not p.name.endswith(".annotated.py"))

@@ -3,7 +3,8 @@ local bytes), and the recorded FLUX report re-derived from its raw counters thro
 import pytest
 
 from recorded import data_path
-from inductor_prof.drivers import ncu
+from inductor_prof.drivers.ncu import metrics as ncu_metrics
+from inductor_prof.drivers.ncu import report as ncu_reader
 
 
 class _Metric:
@@ -47,7 +48,7 @@ DRAM_WRITE = "dram__bytes_write.sum"
     ("ns", 97600.0, 97600.0),      # what ncu_report itself writes (both recorded reports): already ns
 ])
 def test_time_units_to_ns(unit, value, ns):
-    m = ncu._action_metrics(_Action({TIME: (value, unit)}))
+    m = ncu_reader._action_metrics(_Action({TIME: (value, unit)}))
     assert m["duration_ns"] == pytest.approx(ns, rel=1e-12)
 
 
@@ -63,42 +64,51 @@ def test_time_units_to_ns(unit, value, ns):
     ("GiByte", 3.0, 3 * 1_073_741_824.0),            # 3,221,225,472
 ])
 def test_byte_units_to_bytes(unit, value, nbytes):
-    m = ncu._action_metrics(_Action({DRAM_READ: (value, unit)}))
+    m = ncu_reader._action_metrics(_Action({DRAM_READ: (value, unit)}))
     assert m["dram_read_bytes"] == pytest.approx(nbytes, rel=1e-12)
     assert m["dram_bytes"] == pytest.approx(nbytes, rel=1e-12)   # derived after conversion
 
 
 def test_units_are_converted_before_the_totals_are_derived():
     # 1.5 Mbyte read = 1,500,000 B; 250 KiByte written = 256,000 B; total 1,756,000 B
-    m = ncu._action_metrics(_Action({DRAM_READ: (1.5, "Mbyte"), DRAM_WRITE: (250.0, "KiByte")}))
+    m = ncu_reader._action_metrics(_Action({DRAM_READ: (1.5, "Mbyte"), DRAM_WRITE: (250.0, "KiByte")}))
     assert m["dram_bytes"] == pytest.approx(1_756_000.0, rel=1e-12)
 
 
-def test_percent_and_unknown_units_pass_unchanged():
-    m = ncu._action_metrics(_Action({
+def test_percent_counts_and_registers_pass_unchanged():
+    m = ncu_reader._action_metrics(_Action({
         "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": (54.65, "%"),
         "launch__registers_per_thread": (16.0, "register/thread"),   # ncu_report's unit for registers
         "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": (7.0, "inst"),
-        "lts__t_bytes.sum": (11.0, "furlong"),                        # a unit the table does not know
     }))
     assert m["sol_memory_pct"] == 54.65
     assert m["registers"] == 16.0
     assert m["fadd"] == 7.0
-    assert m["l2_bytes"] == 11.0
 
 
-def test_missing_unit_and_absent_metrics():
-    action = _Action({TIME: (5.0, None), "some__other_metric.sum": (1.0, "byte")})
-    m = ncu._action_metrics(action)
-    assert m == {"duration_ns": 5.0}          # no unit: as is; a metric not asked for is not read
+@pytest.mark.parametrize("unit", ["furlong", "", None, "KB"])
+def test_unknown_unit_on_a_size_or_time_is_an_error_not_a_factor_of_one(unit):
+    # a silent factor of 1 for an unknown scale ("us", "KB") would be 1000x off with no sign of it
+    with pytest.raises(ValueError, match="unknown unit"):
+        ncu_reader._action_metrics(_Action({"lts__t_bytes.sum": (11.0, unit)}))
+    with pytest.raises(ValueError, match="unknown unit"):
+        ncu_reader._action_metrics(_Action({TIME: (5.0, unit)}))
+
+
+def test_metrics_not_asked_for_are_not_read():
+    action = _Action({TIME: (5.0, "ns"), "some__other_metric.sum": (1.0, "byte")})
+    m = ncu_reader._action_metrics(action)
+    assert m == {"duration_ns": 5.0}          # ncu_report's own unit names: "ns", "byte"
     assert action.asked == [TIME]
 
 
 def test_every_short_name_reads_its_own_raw_metric():
     # each raw metric gets a distinct value: a short name wired to another raw name is caught
-    raw = {name: (float(i + 1), "") for i, name in enumerate(ncu.METRICS.values())}
-    m = ncu._action_metrics(_Action(raw))
-    for short, name in ncu.METRICS.items():
+    unit = {short: "ns" if short.endswith("_ns") else "byte" if short.endswith("_bytes") else ""
+            for short in ncu_metrics.METRICS}
+    raw = {name: (float(i + 1), unit[short]) for i, (short, name) in enumerate(ncu_metrics.METRICS.items())}
+    m = ncu_reader._action_metrics(_Action(raw))
+    for short, name in ncu_metrics.METRICS.items():
         assert m[short] == raw[name][0], short
 
 
@@ -110,7 +120,7 @@ COUNTERS = {"fadd": 2, "fmul": 3, "ffma": 5, "hadd": 7, "hmul": 11, "hfma": 13, 
 
 def test_flops_fma_counts_twice():
     # adds and muls: 2+3+7+11+17+19 = 59; FMAs 5+13+23 = 41, two flops each = 82; total 141
-    assert ncu.derive(COUNTERS)["flops"] == 141
+    assert ncu_metrics.derive(COUNTERS)["flops"] == 141
 
 
 @pytest.mark.parametrize("key, flops", [
@@ -118,24 +128,24 @@ def test_flops_fma_counts_twice():
     ("ffma", 10), ("hfma", 26), ("dfma", 46),                                          # 2 x 5, 2 x 13, 2 x 23
 ])
 def test_flops_each_counter_alone(key, flops):
-    assert ncu.derive({key: COUNTERS[key]})["flops"] == flops
+    assert ncu_metrics.derive({key: COUNTERS[key]})["flops"] == flops
 
 
 def test_dram_bytes_is_read_plus_write():
-    assert ncu.derive({"dram_read_bytes": 101, "dram_write_bytes": 103})["dram_bytes"] == 204
-    assert ncu.derive({"dram_write_bytes": 103})["dram_bytes"] == 103     # the write side alone
-    assert ncu.derive({"dram_read_bytes": 101})["dram_bytes"] == 101
+    assert ncu_metrics.derive({"dram_read_bytes": 101, "dram_write_bytes": 103})["dram_bytes"] == 204
+    assert ncu_metrics.derive({"dram_write_bytes": 103})["dram_bytes"] == 103     # the write side alone
+    assert ncu_metrics.derive({"dram_read_bytes": 101})["dram_bytes"] == 101
 
 
 def test_local_bytes_is_load_plus_store():
-    assert ncu.derive({"local_load_bytes": 107, "local_store_bytes": 109})["local_bytes"] == 216
-    assert ncu.derive({"local_store_bytes": 109})["local_bytes"] == 109
+    assert ncu_metrics.derive({"local_load_bytes": 107, "local_store_bytes": 109})["local_bytes"] == 216
+    assert ncu_metrics.derive({"local_store_bytes": 109})["local_bytes"] == 109
 
 
 def test_derive_adds_nothing_without_its_counters_and_keeps_inputs():
     m = {"duration_ns": 1.0, "sol_memory_pct": 50.0}
-    assert ncu.derive(m) == m
-    out = ncu.derive({"fadd": 2, "dram_read_bytes": 101})
+    assert ncu_metrics.derive(m) == m
+    out = ncu_metrics.derive({"fadd": 2, "dram_read_bytes": 101})
     assert out["fadd"] == 2 and out["dram_read_bytes"] == 101 and "local_bytes" not in out
 
 
@@ -175,7 +185,7 @@ def test_flux_gelu_report_matches_raw_counters():
     assert inst("fadd") > 0 and inst("ffma") > 0 and inst("hfma") > 0
     del ctx
 
-    m = ncu.parse_report(path)
+    m = ncu_reader.parse_report(path)
     assert m["kernel"] == "triton_poi_fused_gelu_view_12"
     for key, value in expected.items():
         assert m[key] == value, key

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from inductor_prof import ncu_stage
-from inductor_prof.drivers import ncu
+from inductor_prof.drivers.ncu import stage as ncu_stage
+from inductor_prof.drivers.ncu import command as ncu
 from inductor_prof.errors import UserError
 from inductor_prof.settings import Settings, file_settings, resolve
 
@@ -83,10 +83,10 @@ def test_env_false_overrides_file_true(tmp_path):
 def test_bad_boolean_error_text(tmp_path):
     with pytest.raises(UserError) as e:
         resolve({}, env={"INDUCTOR_PROF_SUDO": "maybe"}, cwd=tmp_path)
-    assert str(e.value) == "INDUCTOR_PROF_SUDO='maybe' is not a boolean (use 1/0, true/false)"
+    assert str(e.value) == "INDUCTOR_PROF_SUDO: sudo='maybe' is not a boolean (use 1/0, true/false)"
     with pytest.raises(UserError) as e:
         resolve({}, env={}, cwd=pyproject(tmp_path, 'sudo = "sometimes"'))
-    assert str(e.value) == "INDUCTOR_PROF_SUDO='sometimes' is not a boolean (use 1/0, true/false)"
+    assert str(e.value) == f"{tmp_path / 'pyproject.toml'}: sudo='sometimes' is not a boolean (use 1/0, true/false)"
 
 
 def test_unknown_keys_error_text(tmp_path):
@@ -107,7 +107,7 @@ def test_invalid_toml_error_names_the_file(tmp_path):
 def test_inductor_prof_toml_is_top_level_and_wins_over_pyproject(tmp_path):
     pyproject(tmp_path, 'ncu = "/pyproject/ncu"\nncu-batch = 3')
     (tmp_path / "inductor-prof.toml").write_text('ncu = "/toml/ncu"\n')
-    assert file_settings(tmp_path) == {"ncu": "/toml/ncu"}            # one file only, not a merge
+    assert file_settings(tmp_path) == (tmp_path / "inductor-prof.toml", {"ncu": "/toml/ncu"})   # one file, no merge
     s, _ = resolve({}, env={}, cwd=tmp_path)
     assert (s.ncu, s.ncu_batch) == ("/toml/ncu", 12)
 
@@ -115,13 +115,13 @@ def test_inductor_prof_toml_is_top_level_and_wins_over_pyproject(tmp_path):
 def test_empty_inductor_prof_toml_falls_back_to_pyproject(tmp_path):
     pyproject(tmp_path, "ncu-batch = 3")
     (tmp_path / "inductor-prof.toml").write_text("")
-    assert file_settings(tmp_path) == {"ncu_batch": 3}
+    assert file_settings(tmp_path) == (tmp_path / "pyproject.toml", {"ncu_batch": 3})
 
 
 def test_pyproject_reads_only_its_tool_table(tmp_path):
     # top-level keys of pyproject.toml and other tools' tables are not settings
     (tmp_path / "pyproject.toml").write_text('sudo = true\n[tool.other]\nsudo = true\n')
-    assert file_settings(tmp_path) == {}
+    assert file_settings(tmp_path) == (None, {})
     assert resolve({}, env={}, cwd=tmp_path)[0].sudo is False
 
 
@@ -225,7 +225,7 @@ def test_sudo_command_passes_the_program_environment_sorted():
     assert env == {"PATH": "/my venv/bin:/usr/bin", "HOME": "/home/u", "LD_LIBRARY_PATH": "/cuda/lib64",
                    "PYTHONPATH": "/pkg", "TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"}
     s = Settings(sudo=True, sudo_path="/usr/bin/sudo")
-    program = ["/my venv/bin/python", "-m", "inductor_prof.ncu_runner", "/runs/a b/spec.json"]
+    program = ["/my venv/bin/python", "-m", "inductor_prof.drivers.ncu.replay", "/runs/a b/spec.json"]
     cmd = ncu.build_cmd(s, "/usr/local/cuda/bin/ncu", "k", Path("/runs/a b/ncu/k"), program, env)
     plain = ncu.build_cmd(Settings(), "/usr/local/cuda/bin/ncu", "k", Path("/runs/a b/ncu/k"), program, env)
     # sudo -n (never prompts) env K=V..., keys in sorted order, each value one argument with its spaces
@@ -280,7 +280,6 @@ def test_give_back_without_sudo_runs_nothing(tmp_path):
     assert not record.exists()
 
 
-@pytest.mark.xfail(strict=True, reason="defect (issue 9): a failed chown in give_back is silent")
 def test_give_back_reports_a_failed_chown(tmp_path):
     sudo, record = _fake_sudo(tmp_path, exit_code=1)
     lines = []

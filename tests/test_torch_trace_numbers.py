@@ -7,7 +7,12 @@ import shutil
 import pytest
 
 from recorded import data_path
-from inductor_prof.drivers.torch_profiler import SDPA_FLAGS, SDPA_OPS, attention_call, op_cost, parse_trace
+from inductor_prof.aten import ATTENTION_OPS
+from inductor_prof.drivers.torch_profiler import attention_call, op_cost, parse_trace
+
+# the table's (causal, mask) positions and op list, as the tests below check them
+SDPA_FLAGS = {op: (a.causal, a.mask) for op, a in ATTENTION_OPS.items()}
+SDPA_OPS = tuple(ATTENTION_OPS)
 
 BF16, F32, F64, FP8 = "c10::BFloat16", "float", "double", "c10::Float8_e4m3fn"
 
@@ -56,7 +61,7 @@ def test_linear_weight_is_out_by_in():
 
 @pytest.mark.parametrize("dtype, key, size, name", [
     (BF16, "flops16", 2, "bfloat16"), ("c10::Half", "flops16", 2, "float16"), (F32, "flops32", 4, "float32"),
-    (F64, "flops64", 8, "float64"), (FP8, "flops8", 1, "float8"), ("c10::Float8_e5m2", "flops8", 1, "float8"),
+    (F64, "flops64", 8, "float64"), (FP8, "flops8", 1, "float8_e4m3fn"), ("c10::Float8_e5m2", "flops8", 1, "float8_e5m2"),
 ])
 def test_flops_key_and_element_size_by_dtype(dtype, key, size, name):
     c = op_cost("aten::mm", [[3, 5], [5, 7]], [dtype, dtype])
@@ -113,10 +118,7 @@ def _schema_indices(op):
     return causal, mask
 
 
-_FLAG_CASES = [pytest.param(op, marks=pytest.mark.xfail(
-    strict=True, reason="defect (issue 9): attn_mask of _scaled_dot_product_flash_attention_for_cpu is "
-                        "argument 5 (schema and a recorded CPU trace), SDPA_FLAGS says 6"))
-    if op == "aten::_scaled_dot_product_flash_attention_for_cpu" else op for op in SDPA_FLAGS]
+_FLAG_CASES = list(SDPA_FLAGS)
 
 
 @pytest.mark.parametrize("op", _FLAG_CASES)
@@ -165,7 +167,6 @@ def test_flash_attention_has_no_mask_argument():
     assert attention_call("aten::_flash_attention_forward", dims, [], [], "bfloat16", "k")["mask"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="defect (issue 9): SDPA_FLAGS reads the CPU flash op's mask at index 6")
 def test_cpu_flash_attention_mask_as_recorded():
     # Input Dims / Concrete Inputs of F.scaled_dot_product_attention(q, k, v, attn_mask=m) as torch 2.13's
     # profiler records them on CPU: (query, key, value, dropout_p, is_causal, attn_mask, scale)
@@ -231,8 +232,6 @@ def test_trace_addmm_out_flops(trace):
     assert set(_rows(ops, "aten::addmm", OUT_ADDMM)["flops"]) == {9_663_676_416}
 
 
-@pytest.mark.xfail(strict=True, reason="defect (issue 9): op_cost counts an `out=` tensor as an input and "
-                                       "again as the output (addmm.out in the FLUX trace)")
 def test_trace_addmm_out_bytes_count_the_output_once(trace):
     ops, _, _ = trace
     # read bias 3,072 + mat1 1,572,864 + mat2 9,437,184, write out 1,572,864 once:
