@@ -30,10 +30,11 @@ def forward(q, k, v, scale: float | None = None, config: int | None = None):
 
 def tune(q, k, v, scale: float | None = None, bench=None) -> tuple[list[dict], int | None]:
     """(a row per compiled tile config timed at this shape, failures recorded not raised; the fastest or None)."""
-    from .timing import time_configs
+    from .timing import tune_forward
 
-    rows, best = time_configs(lambda c: forward(q, k, v, scale, c), range(configs(q.shape[3])), bench)
-    return [{**r, "config": CONFIG_LABELS.get((q.shape[3], r["config"]), str(r["config"]))} for r in rows], best
+    def label(c: int) -> str:
+        return CONFIG_LABELS.get((q.shape[3], c), str(c))
+    return tune_forward(forward, range(configs(q.shape[3])), label, q, k, v, scale, bench)
 
 
 # (head dim, config) -> tiles, as dispatched in csrc/flash_fwd.cu

@@ -18,7 +18,6 @@ the last key block is masked, and query rows past the end are never stored. Retu
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from triton.experimental import gluon
@@ -243,17 +242,13 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     import torch
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-    from .triton_fa import check_inputs
+    from .triton_fa import prepare
 
-    check_inputs(q, k, v)
-    q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
-    scale = 1.0 / math.sqrt(D) if scale is None else scale
     cfg = config or default_config(D)
     gdt = gl.bfloat16 if q.dtype == torch.bfloat16 else gl.float16
-    o = torch.empty_like(q)
-    lse = torch.empty((B, H, NQ), device=q.device, dtype=torch.float32)
     q_rows = 2 * ROWS_PER_CONSUMER.value
 
     def desc(t, rows, n):
@@ -273,8 +268,6 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
 def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None,
          bench=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures recorded not raised; the fastest config or None)."""
-    from .timing import time_configs
+    from .timing import tune_forward
 
-    rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs or candidate_configs(q.shape[3]),
-                              bench)
-    return [{**r, "config": r["config"].label()} for r in rows], best
+    return tune_forward(forward, configs or candidate_configs(q.shape[3]), Config.label, q, k, v, scale, bench)

@@ -59,6 +59,13 @@ def time_configs(run, configs, bench=None) -> tuple[list[dict], object | None]:
     return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
 
 
+def tune_forward(forward, configs, label, q, k, v, scale, bench=None) -> tuple[list[dict], object | None]:
+    """An own kernel's `forward(q, k, v, scale, config)` timed at each config: (a row per config with its
+    label, failures recorded not raised; the fastest config or None)."""
+    rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs, bench)
+    return [{**r, "config": label(r["config"])} for r in rows], best
+
+
 def warm_gpu(seconds: float = 1.0) -> None:
     """Matmuls for about `seconds`: an idle GPU sits at low clocks and the first timings would pay the ramp."""
     import time

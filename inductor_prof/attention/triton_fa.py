@@ -158,19 +158,24 @@ def check_inputs(q, k, v) -> None:
         raise ValueError(f"dtype {q.dtype} not supported (bfloat16, float16)")
 
 
-def forward(q, k, v, scale: float | None = None, config: Config | None = None):
-    """(out, lse): out (B,H,Sq,D) like q, lse (B,H,Sq) float32 natural log-sum-exp of the scaled scores."""
+def prepare(q, k, v, scale: float | None):
+    """Checked, contiguous q, k, v, the scale (default 1/sqrt(D)), and empty out (like q) and lse (float32)."""
     import torch
 
     check_inputs(q, k, v)
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    scale = 1.0 / math.sqrt(q.shape[3]) if scale is None else scale
+    lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
+    return q, k, v, scale, torch.empty_like(q), lse
+
+
+def forward(q, k, v, scale: float | None = None, config: Config | None = None):
+    """(out, lse): out (B,H,Sq,D) like q, lse (B,H,Sq) float32 natural log-sum-exp of the scaled scores."""
+    q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
-    scale = 1.0 / math.sqrt(D) if scale is None else scale
     interpret = os.environ.get("TRITON_INTERPRET") == "1"
     cfg = config or default_config(D, interpret)
-    o = torch.empty_like(q)
-    lse = torch.empty((B, H, NQ), device=q.device, dtype=torch.float32)
     dq, dk, dv = _descriptors(q, k, v, cfg)
     grid = (triton.cdiv(NQ, cfg.block_m), B * H)
     attn_fwd_kernel[grid](dq, dk, dv, o, lse, scale, H, NQ, NK, o.stride(0), o.stride(1), o.stride(2),
@@ -180,12 +185,9 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     return o, lse
 
 
-
 def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None,
          bench=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures recorded not raised; the fastest config or None)."""
-    from .timing import time_configs
+    from .timing import tune_forward
 
-    rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs or candidate_configs(q.shape[3]),
-                              bench)
-    return [{**r, "config": r["config"].label()} for r in rows], best
+    return tune_forward(forward, configs or candidate_configs(q.shape[3]), Config.label, q, k, v, scale, bench)
