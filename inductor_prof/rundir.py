@@ -30,6 +30,7 @@ class RunDir:
     def kernels_dir(self) -> Path: return self.root / "kernels"
     @property
     def kernels_json(self) -> Path: return self.kernels_dir / "kernels.json"
+    def kernel_file(self, file: str) -> Path: return self.kernels_dir / file   # a file kernels.json names
     # Proton
     @property
     def proton_dir(self) -> Path: return self.root / "proton"

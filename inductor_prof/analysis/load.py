@@ -36,7 +36,7 @@ def _io_split(run: RunDir, harvested: dict[str, dict]) -> dict[str, dict | None]
     """Per-launch read/write bytes of each harvested Inductor kernel, from its file."""
     out = {}
     for name, rec in harvested.items():
-        path = run.kernels_dir / rec["file"] if rec.get("file") else None
+        path = run.kernel_file(rec["file"]) if rec.get("file") else None
         out[name] = io_bytes(path.read_text()) if path is not None and path.is_file() else None
     return out
 

@@ -52,7 +52,7 @@ def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
                 continue
             out.append(NcuTarget(k["name"], Path(k["file"]).stem, "inductor",
                                  {"type": "inductor", "name": k["name"], "config": k.get("launch_config") or {},
-                                  "file": str((run.kernels_dir / k["file"]).resolve())}))
+                                  "file": str(run.kernel_file(k["file"]).resolve())}))
     if n_library > 0 and run.library_ops_csv.exists() and run.steps_hatchet.exists():
         ops = pd.read_csv(run.library_ops_csv, keep_default_na=False)
         ops = ops[ops["op"].isin(REPLAYABLE_OPS)].drop_duplicates("kernel").set_index("kernel")
