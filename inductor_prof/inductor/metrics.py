@@ -8,9 +8,10 @@ Formulas (documented estimates where the kernel's work is not a closed form):
   clamped to the elements the kernel iterates over (Inductor may pass a whole buffer of which it reads a
   slice); an `in_out_ptr` argument counts twice (read and written) when the kernel loads it, once when it
   only stores to it.
-- pointwise / reduction / foreach: flops = ops_per_element * (xnumel * r0_numel ...) + ops_per_row * xnumel,
-  with the ops counted in the kernel source (`ops.count_ops`). Inductor computes in fp32, so the key is
-  `flops32` (`flops64` for fp64 kernels).
+- pointwise / reduction / foreach: the flops Nsight Compute counts (see `ops.py`): ops per element x the
+  elements (for a reduction, every lane of each block of R0_BLOCK, the last one partly masked) + ops per lane
+  x R0_BLOCK x rows + ops per row x rows. Inductor computes in fp32, so the key is `flops32` (`flops64` for
+  fp64 kernels).
 - mm templates: flops = 2 * batch * M * N * K from the operand shapes, keyed by operand width
   (`flops16` for bf16/fp16, `flops32` for fp32/tf32, `flops8` for fp8).
 - flex-attention templates: flops = 4 * B * H * Sq * Sk * D (dense; block sparsity not discounted).
@@ -22,7 +23,7 @@ import re
 from typing import Any, Mapping
 
 from ..aten import flops_key_for_dtype
-from .ops import count_ops
+from .ops import OpCounts, count_ops
 
 KINDS = ("pointwise", "reduction", "persistent_reduction", "template_mm", "flex_attention", "foreach", "other")
 
@@ -96,11 +97,26 @@ def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0, in_out_read: f
     return total
 
 
-def elementwise_metrics(args: Mapping[str, Any], ops_per_element: int, ops_per_row: int,
-                        in_out_read: frozenset[str] | None = None) -> dict[str, int]:
+def reduction_lanes(args: Mapping[str, Any]) -> tuple[int, int]:
+    """(elements a reduction computes on: each row padded to whole blocks, lanes per row). A row's block is the
+    launch's R0_BLOCK when it is an argument, else the row rounded up to a power of 2 (a persistent
+    reduction's block). (all iterations, 0) for a kernel without a reduction."""
     total, rows = iteration_numel(args)
+    per_row = total // rows if rows else 0
+    if per_row <= 1:
+        return total, 0
+    block = args.get("R0_BLOCK")
+    if not isinstance(block, int) or block < 1:
+        block = 1 << (per_row - 1).bit_length()
+    return rows * math.ceil(per_row / block) * block, block
+
+
+def elementwise_metrics(args: Mapping[str, Any], ops: OpCounts, in_out_read: frozenset[str] | None = None) -> dict:
+    total, rows = iteration_numel(args)
+    padded, lanes = reduction_lanes(args)
     key = "flops64" if any(_is_tensor(v) and str(v.dtype) == "torch.float64" for v in args.values()) else "flops32"
-    return {key: ops_per_element * total + ops_per_row * rows, "bytes": distinct_bytes(args, total, in_out_read)}
+    flops = ops.per_element * padded + ops.per_lane * lanes * rows + ops.per_row * rows
+    return {key: round(flops), "bytes": distinct_bytes(args, total, in_out_read)}
 
 
 def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
@@ -125,7 +141,7 @@ def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
     return {flops_key_for_dtype(q.dtype): 4 * b * h * sq * sk * d, "bytes": distinct_bytes(args)}
 
 
-def launch_metrics(kind: str, args: Mapping[str, Any], ops_per_element: int = 0, ops_per_row: int = 0,
+def launch_metrics(kind: str, args: Mapping[str, Any], ops: OpCounts = OpCounts(),
                    in_out_read: frozenset[str] | None = None) -> dict:
     if kind == "template_mm":
         return mm_metrics(args)
@@ -134,29 +150,36 @@ def launch_metrics(kind: str, args: Mapping[str, Any], ops_per_element: int = 0,
     if kind == "other":
         total, _ = iteration_numel(args)
         return {"bytes": distinct_bytes(args, total, in_out_read)}
-    return elementwise_metrics(args, ops_per_element, ops_per_row, in_out_read)
+    return elementwise_metrics(args, ops, in_out_read)
 
 
 class KernelMetrics:
     """Triton `launch_metadata` callable: `(grid, metadata, args) -> {flopsNN, bytes}` for one kernel."""
 
-    def __init__(self, kind: str, ops_per_element: int = 0, ops_per_row: int = 0,
-                 in_out_read: frozenset[str] | tuple | None = None):
+    def __init__(self, kind: str, ops_per_element: float = 0, ops_per_row: float = 0,
+                 in_out_read: frozenset[str] | tuple | None = None, ops_per_lane: float = 0):
         self.kind = kind
-        self.ops_per_element = ops_per_element
-        self.ops_per_row = ops_per_row
+        self.ops = OpCounts(ops_per_element, ops_per_lane, ops_per_row)
         self.in_out_read = frozenset(in_out_read) if in_out_read is not None else None
+
+    @property
+    def ops_per_element(self) -> float: return self.ops.per_element
+    @property
+    def ops_per_row(self) -> float: return self.ops.per_row
+    @property
+    def ops_per_lane(self) -> float: return self.ops.per_lane
 
     @classmethod
     def for_source(cls, name: str, source: str, heuristic: str | None = None) -> "KernelMetrics":
         kind = kernel_kind(name, heuristic, source)
-        per_elem, per_row = count_ops(source) if kind not in ("template_mm", "flex_attention") else (0, 0)
-        return cls(kind, per_elem, per_row, loaded_in_out(source))
+        ops = count_ops(source) if kind not in ("template_mm", "flex_attention") else OpCounts()
+        return cls(kind, ops.per_element, ops.per_row, loaded_in_out(source), ops.per_lane)
 
     def __call__(self, grid, metadata, args) -> dict:
-        return launch_metrics(self.kind, args, self.ops_per_element, self.ops_per_row, self.in_out_read)
+        return launch_metrics(self.kind, args, self.ops, self.in_out_read)
 
     def __repr__(self) -> str:
         read = "" if self.in_out_read is None else f", in_out_read={tuple(sorted(self.in_out_read))!r}"
-        return (f"KernelMetrics(kind={self.kind!r}, ops_per_element={self.ops_per_element}, "
-                f"ops_per_row={self.ops_per_row}{read})")
+        lane = f", ops_per_lane={self.ops.per_lane:g}" if self.ops.per_lane else ""
+        return (f"KernelMetrics(kind={self.kind!r}, ops_per_element={self.ops.per_element:g}, "
+                f"ops_per_row={self.ops.per_row:g}{read}{lane})")

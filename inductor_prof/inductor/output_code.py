@@ -35,8 +35,9 @@ class KernelRecord:
     signature: dict[str, str]
     source_sha: str
     wrapper: str                      # output-code file that launches it (relative to the cache)
-    ops_per_element: int = 0
-    ops_per_row: int = 0
+    ops_per_element: float = 0
+    ops_per_row: float = 0
+    ops_per_lane: float = 0
     launch_config: dict[str, Any] = field(default_factory=dict)
     launched: bool | None = None      # seen in the profiled steps (None: not known yet)
     source: str = field(default="", repr=False)
@@ -107,7 +108,8 @@ def parse_output_code(text: str, wrapper_name: str = "") -> list[KernelRecord]:
             source_nodes=_split_list(nodes.group(1)) if nodes else [],
             inductor_meta=meta, signature=triton_meta.get("signature", {}) if isinstance(triton_meta, dict) else {},
             source_sha=hashlib.sha256(source.encode()).hexdigest()[:12], wrapper=wrapper_name,
-            ops_per_element=metrics.ops_per_element, ops_per_row=metrics.ops_per_row, source=source))
+            ops_per_element=metrics.ops_per_element, ops_per_row=metrics.ops_per_row,
+            ops_per_lane=metrics.ops_per_lane, source=source))
     return records
 
 

@@ -1,25 +1,92 @@
-"""Stage `ceilings`: rates measured on the run's GPU, a large bf16 matmul (tensor cores) and a device copy
-(DRAM bandwidth); the report judges kernels against them where they are present (see peaks.py)."""
+"""Stage `ceilings`: rates measured on the run's GPU that bound what its kernels can reach: the tensor-core rate
+at several GEMM shapes (square ones and the model's own largest, replayed from library_ops.csv), DRAM
+bandwidth reading, writing and copying, and L2 bandwidth. The report judges kernels against them (peaks.py
+and analysis/roofline.py); each is the best of its kind, so a kernel above one is worth a reason.
+"""
 from __future__ import annotations
 
+import json
 
-def measure(n: int = 8192, copy_bytes: int = 1 << 30) -> dict[str, float]:
-    import torch
+import pandas as pd
+
+from ..aten import REPLAYABLE_GEMMS
+
+SQUARE_GEMMS = (4096, 8192, 16384)
+MODEL_GEMMS = 4            # the model's GEMM shapes with the most time per step, replayed
+DRAM_BYTES = 1 << 30       # far beyond the 50 MB L2
+L2_BYTES = 8 << 20         # a copy whose source and destination (16 MB) stay in L2
+L2_REPEATS = 64
+
+
+def _bench(fn) -> float:
     from triton.testing import do_bench
 
-    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-    ms = do_bench(lambda: a @ b, warmup=100, rep=400, return_mode="median")
-    src = torch.empty(copy_bytes // 2, device="cuda", dtype=torch.bfloat16).normal_()
+    return do_bench(fn, warmup=50, rep=200, return_mode="median")
+
+
+def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[dict]:
+    """The model's GEMM calls (op, dims, strides, types) with the most time per step, one per shape."""
+    if library_ops is None or library_ops.empty:
+        return []
+    gemms = library_ops[library_ops["op"].isin(REPLAYABLE_GEMMS) & (library_ops["flops"] > 0)]
+    by_shape = gemms.groupby(["op", "dims", "strides", "types"], as_index=False).agg(
+        dur_ns=("dur_ns", "sum"), flops=("flops", "first"))
+    top = by_shape.sort_values("dur_ns", ascending=False).head(n)
+    return [{"type": "aten", "op": r.op, "dims": json.loads(r.dims), "strides": json.loads(r.strides or "[]"),
+             "types": json.loads(r.types or "[]"), "flops": int(r.flops)} for r in top.itertuples()]
+
+
+def gemm_rates(model: list[dict]) -> list[dict]:
+    """TFLOP/s of bf16 matmuls at square shapes and of the model's own GEMM calls."""
+    import torch
+
+    from ..drivers.ncu.replay import aten_launch
+
+    out = []
+    for n in SQUARE_GEMMS:
+        a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+        ms = _bench(lambda: a @ b)
+        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": 2 * n**3 / ms / 1e9})
+        del a, b
+    for spec in model:
+        ms = _bench(aten_launch(spec))
+        out.append({"shape": f"{spec['op']} {spec['dims'][:3]}", "tflops": spec["flops"] / ms / 1e9})
+    return out
+
+
+def memory_rates() -> dict[str, float]:
+    """GB/s reading (a sum), writing (a fill) and copying 1 GiB in DRAM, and copying 8 MB inside L2."""
+    import torch
+
+    src = torch.empty(DRAM_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
     dst = torch.empty_like(src)
-    copy_ms = do_bench(lambda: dst.copy_(src), warmup=50, rep=300, return_mode="median")
-    # 2*n^3 flops; a copy reads and writes copy_bytes each
-    return {"flops16_tflops": 2 * n**3 / ms / 1e9, "dram_gbps": 2 * copy_bytes / copy_ms / 1e6,
-            "matmul_n": n, "copy_bytes": copy_bytes}
+    out = torch.empty(1, device="cuda", dtype=torch.float32)
+    read = DRAM_BYTES / _bench(lambda: torch.sum(src, out=out)) / 1e6
+    write = DRAM_BYTES / _bench(lambda: dst.fill_(1.0)) / 1e6
+    copy = 2 * DRAM_BYTES / _bench(lambda: dst.copy_(src)) / 1e6     # read and write each byte
+    del src, dst
+    a = torch.empty(L2_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
+    b = torch.empty_like(a)
+
+    def copies():
+        for _ in range(L2_REPEATS):
+            b.copy_(a)
+    # do_bench clears L2 before each call; the first copy refills it, the other 63 run from L2
+    l2 = 2 * L2_BYTES * L2_REPEATS / _bench(copies) / 1e6
+    return {"dram_read_gbps": read, "dram_write_gbps": write, "dram_copy_gbps": copy, "l2_gbps": l2}
+
+
+def measure(library_ops: pd.DataFrame | None = None) -> dict:
+    gemms = gemm_rates(model_gemms(library_ops))
+    mem = memory_rates()
+    return {"flops16_tflops": max(g["tflops"] for g in gemms), "gemms": gemms,
+            "dram_gbps": max(mem["dram_read_gbps"], mem["dram_write_gbps"], mem["dram_copy_gbps"]), **mem}
 
 
 def run(ctx) -> dict:
-    ctx.log("measuring ceilings (bf16 matmul, device copy)")
-    measured = measure()
+    ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes, DRAM read/write/copy, L2)")
+    ops = pd.read_csv(ctx.run.library_ops_csv, keep_default_na=False) if ctx.run.library_ops_csv.exists() else None
+    measured = measure(ops)
     ctx.manifest.set("ceilings", measured)
-    return measured
+    return {k: v for k, v in measured.items() if k != "gemms"}
