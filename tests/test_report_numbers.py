@@ -62,14 +62,20 @@ def library_rows(run: Path, kernel: str) -> list[dict]:
         return [r for r in csv.DictReader(f) if r["kernel"] == kernel]
 
 
+# bf16 tensor spec from the device facts in the hatchets: 132 SMs x 1.98e9 clk/s x 4096 flop/clk/SM
+H100_BF16_SPEC_TFLOPS = 132 * 1.98e9 * 4096 / 1e12
+
+
 def expected(total_ns, calls, flops, nbytes, steps, peak_tflops, peak_gbps, compute_bound):
-    """The per-kernel figures by their definitions."""
+    """The per-kernel figures by their definitions. A compute-bound kernel faster than the measured ceiling is
+    judged against the spec peak (the measured one does not bound it); no L2 ceiling was measured here."""
     s = total_ns * 1e-9
     tflops, gbps = flops / s / 1e12, nbytes / s / 1e9
+    roof = peak_tflops if tflops <= peak_tflops else H100_BF16_SPEC_TFLOPS
     return {"calls": calls, "total_ns": total_ns, "avg_us": total_ns / calls / 1e3, "step_ms": total_ns / steps / 1e6,
             "flops": flops, "bytes": nbytes, "tflops": tflops, "gbps": gbps, "intensity": flops / nbytes,
             "bound": "compute" if compute_bound else "memory",
-            "pct_of_peak": 100 * tflops / peak_tflops if compute_bound else 100 * gbps / peak_gbps}
+            "pct_of_peak": 100 * tflops / roof if compute_bound else 100 * gbps / peak_gbps}
 
 
 @pytest.fixture(scope="module")
@@ -319,7 +325,10 @@ def test_big_run_gemm_and_summary(big_report):
     k = next(k for k in big_report["kernels"] if k["name"] == GEMM)
     assert k["calls"] == calls and k["total_ns"] == t_ns and k["step_ms"] == pytest.approx(t_ns / 10 / 1e6, rel=1e-9)
     assert k["tflops"] == pytest.approx(flops * steps / (t_ns * 1e-9) / 1e12, rel=1e-9)
-    assert k["pct_of_peak"] == pytest.approx(100 * k["tflops"] / manifest["ceilings"]["flops16_tflops"], rel=1e-9)
+    # 726 TFLOP/s beats the run's measured 680 (an 8192^3 matmul): judged against the spec peak, and said so
+    assert k["tflops"] > manifest["ceilings"]["flops16_tflops"]
+    assert k["pct_of_peak"] == pytest.approx(100 * k["tflops"] / H100_BF16_SPEC_TFLOPS, rel=1e-9)
+    assert k["ceiling"] == "bf16/fp16 tensor (spec)" and k["ceiling_why"] == "faster than the measured ceiling"
 
 
 # 4 * B * H * Sq * Sk * D = 4 * 1 * 24 * 4608 * 4608 * 128 = 260,919,263,232 flop per call

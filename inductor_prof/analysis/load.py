@@ -13,6 +13,7 @@ from ..errors import UserError
 from ..inductor.kernel_files import io_bytes
 from ..peaks import DeviceFacts, run_peaks
 from ..rundir import RunDir, open_run
+from .headroom import headroom
 from .kernels import kernel_table
 from .ncu_compare import merge_ncu
 from .roofline import add_derived
@@ -68,5 +69,7 @@ def load_run_tables(path) -> RunTables:
         df = add_derived(df, peaks, n_steps)
         df = merge_ncu(df, pd.read_csv(run.ncu_csv) if run.ncu_csv.exists() else None)
     attention = pd.read_csv(run.attention_csv) if run.attention_csv.exists() else None
-    return RunTables(run=run, manifest=manifest, kernels=df, summary=summarize(df, manifest, peaks),
-                     attention=attention)
+    summary = summarize(df, manifest, peaks)
+    if len(df):
+        summary["headroom"] = headroom(df, summary["step_ms_wall"], n_steps, attention)
+    return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention)

@@ -55,9 +55,26 @@ def summary_table(summary: dict) -> Table:
               f"({peaks['source']['flops16']}), fp32 {_num(peaks['tflops'].get('flops32'), '{:.0f}')} "
               f"({peaks['source']['flops32']}), DRAM {_num(peaks['dram_gbps'], '{:.0f}')} GB/s "
               f"({peaks['source']['dram_gbps']})")
+    head = (summary.get("headroom") or {}).get("by_category", {})
     for cat, c in summary["by_category"].items():
+        room = f"  headroom {head[cat]:.2f}" if cat in head else ""
         t.add_row(f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-                  f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels)")
+                  f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}")
+    return t
+
+
+def headroom_table(summary: dict) -> Table | None:
+    """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends."""
+    h = summary.get("headroom")
+    if not h:
+        return None
+    t = Table(title=f"Where to look next (speed of light {h['sol_step_ms']:.1f} ms/step vs "
+              f"{h['gpu_busy_ms_per_step']:.1f} ms GPU busy, {_num(h['step_ms_wall'], '{:.1f}')} ms wall)",
+              title_justify="left", header_style="bold")
+    for col, justify in (("headroom ms/step", "right"), ("what", "left"), ("category", "left"), ("why", "left")):
+        t.add_column(col, justify=justify)
+    for r in h["next"]:
+        t.add_row(f"{r['headroom_ms_per_step']:.2f}", _short(r["what"], 60), r["category"], r["why"])
     return t
 
 
@@ -133,4 +150,7 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) 
     if tables.attention is not None and len(tables.attention):
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
                                       "(vs model: speed-up over the backend the model used, same run)"))
+    headroom = headroom_table(tables.summary)
+    if headroom is not None:
+        console.print(headroom)
     console.print(summary_table(tables.summary))

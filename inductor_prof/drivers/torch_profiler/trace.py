@@ -99,6 +99,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         return best
 
     rows, attention = [], []
+    launched_by: dict[int, list[dict]] = {}   # op instance -> the rows of the kernels it launched
     for k in kernels:
         name = k.get("name", "")
         if name.startswith("triton_"):
@@ -113,9 +114,17 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
                      "scalars": json.dumps(args.get("Concrete Inputs", []) or []),
                      "dur_ns": k.get("dur", 0) * 1e3, **cost})
+        if op is not None:
+            launched_by.setdefault(id(op), []).append(rows[-1])
         if op_name in ATTENTION_OPS:
             attention.append(attention_call(op_name, dims, args.get("Input Strides", []) or [],
                                             args.get("Concrete Inputs", []) or [], cost["dtype"], name))
+    # an op that launched several kernels (a split-K GEMM and its reduction) did its work once: the cost goes
+    # to its longest kernel, the others carry none
+    for launched in launched_by.values():
+        main = max(launched, key=lambda r: r["dur_ns"])
+        for r in launched:
+            if r is not main:
+                r.update(flops_key="", flops=0, bytes=0)
     columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]
-    return pd.DataFrame(rows, columns=columns), \
-        attention
+    return pd.DataFrame(rows, columns=columns), attention

@@ -1,0 +1,116 @@
+"""Ceilings that bound, speed of light and headroom, on small constructed tables with hand-derived figures.
+
+Peaks (made up, round): measured bf16 tensor 1000 TFLOP/s, spec 1500; DRAM 2000 GB/s measured; L2 8000 GB/s
+measured. Ridge for bf16: 1000e12 / 2000e9 = 500 flop/B. Two timed steps.
+"""
+import pandas as pd
+import pytest
+
+from inductor_prof.analysis import add_derived
+from inductor_prof.analysis.headroom import attention_saving, headroom
+
+PEAKS = {"tflops": {"flops8": None, "flops16": 1000.0, "flops32": 50.0, "flops64": None}, "dram_gbps": 2000.0,
+         "l2_gbps": 8000.0, "spec": {"flops16": 1500.0, "flops32": 60.0, "dram_gbps": 3000.0},
+         "source": {"flops16": "measured", "flops32": "spec", "dram_gbps": "measured"}}
+
+
+def _k(name, total_ns, nbytes, flops16=0.0, category="GEMM"):
+    return {"name": name, "display": name, "category": category, "total_ns": float(total_ns), "calls": 2,
+            "bytes": float(nbytes), "flops8": 0.0, "flops16": flops16, "flops32": 0.0, "flops64": 0.0,
+            "flops": flops16}
+
+
+@pytest.fixture(scope="module")
+def df():
+    rows = [
+        # 4 ms, 2e12 flop, 2 GB: intensity 1000 > 500, compute-bound at 500 TFLOP/s = 50% of measured 1000
+        _k("gemm", 4_000_000, 2e9, flops16=2e12),
+        # 1 ms, 1.2e12 flop, 1 GB: 1200 TFLOP/s beats the measured 1000: judged against spec 1500 -> 80%
+        _k("fast_gemm", 1_000_000, 1e9, flops16=1.2e12),
+        # 2 ms, 2 GB: 1000 GB/s = 50% of DRAM
+        _k("pointwise", 2_000_000, 2e9, category="Inductor pointwise"),
+        # 1 ms, 4 GB: 4000 GB/s > DRAM 2000: its inputs were in L2 -> 50% of L2 8000
+        _k("from_l2", 1_000_000, 4e9, category="Inductor pointwise"),
+        # 3 ms, nothing known: no speed of light
+        _k("opaque", 3_000_000, 0.0, category="other"),
+    ]
+    return add_derived(pd.DataFrame(rows), PEAKS, n_steps=2).set_index("name", drop=False)
+
+
+def test_ceiling_that_bounds_each_kernel(df):
+    assert df.at["gemm", "ceiling"] == "bf16/fp16 tensor (measured)" and df.at["gemm", "ceiling_why"] == ""
+    assert df.at["gemm", "pct_of_peak"] == pytest.approx(50.0)
+    assert df.at["fast_gemm", "ceiling"] == "bf16/fp16 tensor (spec)"
+    assert df.at["fast_gemm", "ceiling_why"] == "faster than the measured ceiling"
+    assert df.at["fast_gemm", "pct_of_peak"] == pytest.approx(80.0)          # 1200 / 1500
+    assert df.at["pointwise", "ceiling"] == "DRAM (measured)"
+    assert df.at["pointwise", "pct_of_peak"] == pytest.approx(50.0)          # 1000 / 2000
+    assert df.at["from_l2", "ceiling"] == "L2 (measured)"
+    assert df.at["from_l2", "ceiling_why"] == "moved its bytes faster than DRAM: inputs still in L2"
+    assert df.at["from_l2", "pct_of_peak"] == pytest.approx(50.0)            # 4000 / 8000
+    assert df.at["opaque", "ceiling"] == "" and pd.isna(df.at["opaque", "pct_of_peak"])
+
+
+def test_no_kernel_above_its_ceiling(df):
+    assert (df["pct_of_peak"].dropna() <= 100).all()
+
+
+def test_without_an_l2_ceiling_the_reason_is_still_said():
+    peaks = {**PEAKS, "l2_gbps": None}
+    d = add_derived(pd.DataFrame([_k("from_l2", 1_000_000, 4e9, category="Inductor pointwise")]), peaks, 2)
+    assert d.at[0, "ceiling"] == "DRAM (measured)" and d.at[0, "pct_of_peak"] == pytest.approx(200.0)
+    assert d.at[0, "ceiling_why"] == "faster than the DRAM ceiling: inputs partly in L2 (no L2 ceiling measured)"
+
+
+def test_speed_of_light_and_headroom_per_step(df):
+    # gemm: max(2e12 / 1000e12, 2e9 / 2000e9) = max(2 ms, 1 ms) = 2 ms over 2 steps -> 1 ms/step; it takes
+    # 4 ms / 2 = 2 ms/step: headroom 1 ms/step
+    assert df.at["gemm", "sol_ms_per_step"] == pytest.approx(1.0)
+    assert df.at["gemm", "headroom_ms_per_step"] == pytest.approx(1.0)
+    # fast_gemm: 1.2e12 / 1500e12 = 0.8 ms -> 0.4 ms/step; takes 0.5 ms/step: headroom 0.1
+    assert df.at["fast_gemm", "sol_ms_per_step"] == pytest.approx(0.4)
+    assert df.at["fast_gemm", "headroom_ms_per_step"] == pytest.approx(0.1)
+    # pointwise: 2e9 / 2000e9 = 1 ms -> 0.5 ms/step; takes 1 ms/step: headroom 0.5
+    assert df.at["pointwise", "headroom_ms_per_step"] == pytest.approx(0.5)
+    # from_l2: 4e9 / 8000e9 = 0.5 ms -> 0.25 ms/step; takes 0.5 ms/step: headroom 0.25
+    assert df.at["from_l2", "headroom_ms_per_step"] == pytest.approx(0.25)
+    assert pd.isna(df.at["opaque", "sol_ms_per_step"]) and pd.isna(df.at["opaque", "headroom_ms_per_step"])
+
+
+def test_step_headroom_by_category_and_the_launch_gap(df):
+    h = headroom(df.reset_index(drop=True), step_ms_wall=6.0, n_steps=2)
+    # GPU busy per step: (4 + 1 + 2 + 1 + 3) ms / 2 = 5.5 ms; the wall step 6.0: 0.5 ms launch overhead/idle
+    assert h["gpu_busy_ms_per_step"] == pytest.approx(5.5)
+    assert h["launch_gap_ms_per_step"] == pytest.approx(0.5)
+    # speed of light: 1 + 0.4 + 0.5 + 0.25, plus the opaque kernel at its own 1.5 ms/step = 3.65
+    assert h["sol_step_ms"] == pytest.approx(3.65)
+    assert h["kernels_without_sol"] == 1
+    assert h["by_category"]["GEMM"] == pytest.approx(1.1)                   # 1.0 + 0.1
+    assert h["by_category"]["Inductor pointwise"] == pytest.approx(0.75)    # 0.5 + 0.25
+    # ranked by headroom: gemm 1.0, pointwise 0.5, launch gap 0.5, from_l2 0.25, fast_gemm 0.1
+    got = [(r["what"], round(r["headroom_ms_per_step"], 6)) for r in h["next"]]
+    assert got[0] == ("gemm", 1.0) and got[-1] == ("fast_gemm", 0.1)
+    assert ("launch overhead and idle (wall step - GPU busy)", 0.5) in got and len(got) == 5
+    assert next(r for r in h["next"] if r["what"] == "gemm")["why"] == "50% of bf16/fp16 tensor (measured)"
+
+
+ATTENTION = pd.DataFrame([
+    # the model ran cuDNN at 0.40 ms a call, 10 calls a step; an own kernel at 0.30 ms passed its check
+    {"backend": "sdpa_cudnn", "model_backend": "sdpa_cudnn", "shape": "(1,2,3,4)", "ms": 0.40, "ok": True,
+     "calls_per_step": 10},
+    {"backend": "sdpa", "model_backend": "sdpa_cudnn", "shape": "(1,2,3,4)", "ms": 0.20, "ok": True,
+     "calls_per_step": 10},
+    {"backend": "gluon_fa3", "model_backend": "sdpa_cudnn", "shape": "(1,2,3,4)", "ms": 0.30, "ok": True,
+     "calls_per_step": 10},
+    {"backend": "broken", "model_backend": "sdpa_cudnn", "shape": "(1,2,3,4)", "ms": 0.10, "ok": False,
+     "calls_per_step": 10},
+])
+
+
+def test_attention_headroom_against_the_best_backend_that_passed():
+    # "sdpa" is the model's own kernel again and "broken" failed its check: the best is gluon_fa3,
+    # (0.40 - 0.30) ms x 10 calls = 1.0 ms a step
+    (a,) = attention_saving(ATTENTION)
+    assert a["best_backend"] == "gluon_fa3" and a["model_backend"] == "sdpa_cudnn"
+    assert a["saving_ms_per_step"] == pytest.approx(1.0)
+    assert attention_saving(None) == [] and attention_saving(ATTENTION.iloc[:0]) == []
