@@ -7,7 +7,7 @@
 3. With --baseline: a plain torch.compile of the same model in another process (Inductor's static
    launcher on, no hooks), to show what instrumenting for annotations costs across processes.
 
-usage: python scripts/bench_profile.py OUT [--ncu] [--baseline] [-- extra profile args]
+usage: python scripts/bench_profile.py OUT [--ncu] [--baseline] [extra profile args, e.g. --height 768]
 """
 from __future__ import annotations
 
@@ -40,10 +40,9 @@ def main() -> int:
     ap.add_argument("--ncu", action="store_true")
     ap.add_argument("--baseline", action="store_true")
     ap.add_argument("--steps", type=int, default=10)
-    ap.add_argument("extra", nargs="*")
-    a = ap.parse_args()
+    a, extra = ap.parse_known_args()   # the rest goes to `inductor-prof profile` (--height 768 ...)
     cmd = [sys.executable, "-m", "inductor_prof", "profile", "flux", "--out", a.out, "--force",
-           "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *a.extra]
+           "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *extra]
     t0 = time.perf_counter()
     rc = subprocess.run(cmd, timeout=3600).returncode
     wall = time.perf_counter() - t0
