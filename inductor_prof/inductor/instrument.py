@@ -24,6 +24,7 @@ class BuiltKernel:
     signature: dict
     filename: str | None
     metrics: KernelMetrics
+    source: str = field(repr=False, default="")        # the JITFunction's source (from its `def` on)
     autotuner: Any = field(repr=False, default=None)   # weakref to the CachingAutotuner
 
     def launch_config(self) -> dict[str, Any]:
@@ -48,8 +49,16 @@ class BuiltKernel:
 
 
 class KernelRegistry:
+    """Every kernel built while compiling, by name: a list, since Inductor gives one name to different code in
+    different graphs (each with its own autotuned config)."""
+
     def __init__(self):
-        self.kernels: dict[str, BuiltKernel] = {}
+        self.kernels: dict[str, list[BuiltKernel]] = {}
+
+    def find(self, name: str, source: str) -> BuiltKernel | None:
+        """The kernel of that name built from `source` (a harvested kernel's module text)."""
+        built = self.kernels.get(name, [])
+        return next((b for b in built if b.source and b.source.strip() in source), None)
 
     def add(self, tuner) -> None:
         fn = tuner.fn
@@ -61,10 +70,10 @@ class KernelRegistry:
         if getattr(fn, "launch_metadata", None) is None:
             fn.launch_metadata = metrics
         triton_meta = getattr(tuner, "triton_meta", None) or {}
-        self.kernels[name] = BuiltKernel(
+        self.kernels.setdefault(name, []).append(BuiltKernel(
             name=name, heuristic=heuristic.lower() if heuristic else None, inductor_meta=meta,
             signature=dict(triton_meta.get("signature", {})), filename=getattr(tuner, "filename", None),
-            metrics=metrics, autotuner=weakref.ref(tuner))
+            metrics=metrics, source=source, autotuner=weakref.ref(tuner)))
 
 
 @contextmanager

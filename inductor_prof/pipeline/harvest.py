@@ -39,10 +39,11 @@ def run(ctx) -> dict:
     records = harvest_cache(ctx.run.inductor_cache)
     launched = set(proton.parse(ctx.run.steps_hatchet)["name"])
     for r in records:
-        built = ctx.registry.kernels.get(r.name)
+        built = ctx.registry.find(r.name, r.source)
         if built is not None:
             r.launch_config = built.launch_config()
         r.launched = r.name in launched
     rows = write_kernels([r for r in records if r.launched], ctx.run.kernels_dir)
     rundir.write_json(ctx.run.kernels_json, rows)
-    return {"harvested": len(records), "launched": len(rows), "instrumented": len(ctx.registry.kernels)}
+    return {"harvested": len(records), "launched": len(rows),
+            "instrumented": sum(len(b) for b in ctx.registry.kernels.values())}

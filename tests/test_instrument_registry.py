@@ -1,0 +1,31 @@
+"""The kernel registry keeps each kernel Inductor built, also when two graphs give different code one name."""
+from types import SimpleNamespace
+
+from inductor_prof.inductor.instrument import KernelRegistry
+
+
+def _tuner(name, src, r0_block):
+    fn = SimpleNamespace(src=src, launch_metadata=None, __name__=name)
+    config = SimpleNamespace(kwargs={"XBLOCK": 1, "R0_BLOCK": r0_block}, num_warps=16, num_stages=1)
+    return SimpleNamespace(fn=fn, inductor_meta={"kernel_name": name}, heuristic_type=None, triton_meta={},
+                           filename=None, launchers=[SimpleNamespace(config=config)], configs=[config])
+
+
+SRC_A = "def triton_red_ln_1(in_ptr0, xnumel, r0_numel):\n    tmp0 = tl.load(in_ptr0)\n"
+SRC_B = "def triton_red_ln_1(in_ptr0, in_ptr1, xnumel, r0_numel):\n    tmp0 = tl.load(in_ptr1)\n"
+
+
+def test_each_source_keeps_its_own_launch_config():
+    reg = KernelRegistry()
+    a, b = _tuner("triton_red_ln_1", SRC_A, 2048), _tuner("triton_red_ln_1", SRC_B, 4096)
+    reg.add(a)
+    reg.add(b)
+    # the harvested module text: decorators and imports around the def
+    module_a = "import triton\n@triton_heuristics.reduction(...)\n@triton.jit\n" + SRC_A + "\ndef get_args():\n"
+    module_b = "import triton\n@triton.jit\n" + SRC_B
+    assert reg.find("triton_red_ln_1", module_a).launch_config()["R0_BLOCK"] == 2048
+    assert reg.find("triton_red_ln_1", module_b).launch_config()["R0_BLOCK"] == 4096
+    assert reg.find("triton_red_ln_1", "def other(): pass") is None
+    assert reg.find("triton_missing", module_a) is None
+    # the launch_metadata is installed on each JITFunction, for its own source
+    assert a.fn.launch_metadata is not None and b.fn.launch_metadata is not a.fn.launch_metadata
