@@ -4,10 +4,14 @@ from types import SimpleNamespace
 from inductor_prof.inductor.instrument import KernelRegistry
 
 
+class Tuner(SimpleNamespace):
+    """A CachingAutotuner's attributes the registry reads (a class of its own: it keeps a weak reference)."""
+
+
 def _tuner(name, src, r0_block):
     fn = SimpleNamespace(src=src, launch_metadata=None, __name__=name)
     config = SimpleNamespace(kwargs={"XBLOCK": 1, "R0_BLOCK": r0_block}, num_warps=16, num_stages=1)
-    return SimpleNamespace(fn=fn, inductor_meta={"kernel_name": name}, heuristic_type=None, triton_meta={},
+    return Tuner(fn=fn, inductor_meta={"kernel_name": name}, heuristic_type=None, triton_meta={},
                            filename=None, launchers=[SimpleNamespace(config=config)], configs=[config])
 
 
