@@ -1,10 +1,11 @@
 """Each annotation formula against hand-computed flops and bytes."""
+import pytest
 import torch
 
 from recorded import data_path
 from inductor_prof.inductor.kernel_files import annotate_source
 from inductor_prof.inductor.metrics import KernelMetrics, distinct_bytes, kernel_kind, launch_metrics
-from inductor_prof.inductor.ops import count_ops
+from inductor_prof.inductor.ops import OpCounts, count_ops
 
 
 def test_pointwise_bytes_and_flops_by_hand():
@@ -12,9 +13,9 @@ def test_pointwise_bytes_and_flops_by_hand():
     bias = torch.empty(3072, dtype=torch.bfloat16)
     out = torch.empty(4096, 3072, dtype=torch.bfloat16)
     args = {"in_ptr0": x, "in_ptr1": bias, "out_ptr0": out, "xnumel": 4096 * 3072}
-    m = launch_metrics("pointwise", args, ops_per_element=3)
+    m = launch_metrics("pointwise", args, OpCounts(per_element=3))
     assert m["bytes"] == (4096 * 3072 * 2) * 2 + 3072 * 2      # read x, read bias once, write out
-    assert m["flops32"] == 3 * 4096 * 3072
+    assert m["flops32"] == 3 * 4096 * 3072                      # pointwise: no padding, no lanes
 
 
 def test_in_out_pointer_counts_twice_and_aliases_once():
@@ -32,8 +33,10 @@ def test_reduction_rows_and_elements():
     x = torch.empty(64, 4096, dtype=torch.bfloat16)
     out = torch.empty(64, dtype=torch.float32)
     m = launch_metrics("reduction", {"in_ptr0": x, "out_ptr0": out, "xnumel": 64, "r0_numel": 4096},
-                       ops_per_element=2, ops_per_row=2)
-    assert m["flops32"] == 2 * 64 * 4096 + 2 * 64
+                       OpCounts(per_element=2, per_lane=1, per_row=2))
+    # no R0_BLOCK argument: the row's block is 4096 (already a power of 2), so no padding and 4096 lanes:
+    # 2 x 64 x 4096 per element + 1 x 4096 lanes x 64 rows + 2 x 64 per row = 524,288 + 262,144 + 128
+    assert m["flops32"] == 2 * 64 * 4096 + 1 * 4096 * 64 + 2 * 64 == 786_560
     assert m["bytes"] == 64 * 4096 * 2 + 64 * 4
 
 
@@ -60,9 +63,14 @@ def test_flex_attention_flops():
 
 
 def test_ops_counted_in_real_gelu_kernel():
-    # tanh-approximation GELU as Inductor wrote it for FLUX: 9 arithmetic ops per element
+    # tanh-approximation GELU as Inductor wrote it for FLUX, read off the body: tmp3 = x*0.5, tmp4 = x*x,
+    # tmp5 = tmp4*x, tmp7 = tmp5*0.044715, tmp8 = x+tmp7, tmp10 = tmp8*0.79788, tmp13 = tanh+1, tmp14 = tmp3*tmp13
+    # -> 8 arithmetic ops, plus libdevice.tanh, which ncu measured at 9.26 FP instructions per element
+    # (examples/calibration/math-flops-h100.json) -> 17.26 per element; no reduction: nothing per lane or row
     src = data_path("flux_small", "kernels", "triton_poi_fused_gelu_view_12.py").read_text()
-    assert count_ops(src) == (9, 0)
+    ops = count_ops(src)
+    assert ops.per_element == pytest.approx(8 + 9.26, rel=1e-12)
+    assert (ops.per_lane, ops.per_row) == (0, 0)
 
 
 def test_ops_per_row_after_reduction():
@@ -76,7 +84,10 @@ def k(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr):
     tmp8 = libdevice.rsqrt(tmp7)
     tl.store(out_ptr0 + x0, tmp8, xmask)
 '''
-    assert count_ops(src) == (2, 2)
+    # per element: tmp1 = x*x (1). per lane: tl.sum combines with one add per lane of the row (1).
+    # per row: tmp7 = sum/4096 (1: 4096.0 is a constant, the sum a reduced row); rsqrt is a MUFU op ncu does
+    # not count as FP (0) -> (1, 1, 1). (Before: the sum counted 1 per element and rsqrt 1 per row.)
+    assert count_ops(src) == OpCounts(per_element=1, per_lane=1, per_row=1)
 
 
 def test_kind_from_heuristic_and_name():
@@ -89,7 +100,9 @@ def test_kind_from_heuristic_and_name():
 
 def test_annotated_source_carries_metrics():
     src = data_path("flux_small", "kernels", "triton_poi_fused_gelu_view_12.py").read_text()
-    out = annotate_source(src, KernelMetrics("pointwise", 9, 0))
-    assert "@triton.jit(launch_metadata=KernelMetrics(kind='pointwise', ops_per_element=9, ops_per_row=0))" in out
+    # the gelu kernel's counts (17.26 per element: see above); no per-lane ops, so no ops_per_lane in the repr
+    out = annotate_source(src, KernelMetrics("pointwise", 17.26, 0))
+    assert "@triton.jit(launch_metadata=KernelMetrics(kind='pointwise', ops_per_element=17.26, ops_per_row=0))" \
+        in out
     assert out.startswith("from inductor_prof.inductor.metrics import KernelMetrics\n")
     assert eval(repr(KernelMetrics("reduction", 2, 1)), {"KernelMetrics": KernelMetrics}).ops_per_row == 1

@@ -10,7 +10,7 @@ from inductor_prof.aten import flops_key_for_dtype
 from inductor_prof.inductor.kernel_files import io_bytes
 from inductor_prof.inductor.metrics import (KernelMetrics, attention_metrics, distinct_bytes, elementwise_metrics,
                                             iteration_numel, launch_metrics, loaded_in_out, mm_metrics)
-from inductor_prof.inductor.ops import count_ops
+from inductor_prof.inductor.ops import OpCounts, count_ops
 from inductor_prof.inductor.output_code import harvest_cache, parse_output_code
 from inductor_prof.pipeline.harvest import write_kernels
 
@@ -38,10 +38,13 @@ def k(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK: tl.constexpr):
 '''
 
 
-def test_count_ops_counts_each_operator_and_math_call_once():
-    # + - * / (4) exp, abs, rsqrt, maximum (4) -> 8 per element. Not counted: x0/x1 index arithmetic (not a
-    # tmp), the loads with their index sums, tl.full, tl.where and its comparison, .to, broadcast_to, store.
-    assert count_ops(OPS_EACH_ONCE) == (8, 0)
+def test_count_ops_counts_each_operator_once_and_math_calls_as_ncu_measured():
+    # + - * / on floats: 4. Math calls at what ncu counted per call on the H100
+    # (examples/calibration/math-flops-h100.json): exp 1 (the multiply by log2(e) before the MUFU ex2),
+    # abs 0 (a sign-bit mask), rsqrt 0 (MUFU, not an FP instruction), maximum 0 (FMNMX) -> 5 per element.
+    # Not counted: x0/x1 index arithmetic (not a tmp), the loads with their index sums, tl.full, tl.where and its
+    # comparison, .to, broadcast_to, store. No reduction: nothing per lane or per row.
+    assert count_ops(OPS_EACH_ONCE) == OpCounts(per_element=5, per_lane=0, per_row=0)
 
 
 def test_count_ops_counts_every_operator_of_a_nested_expression():
@@ -50,8 +53,8 @@ def k(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):
     tmp0 = tl.load(in_ptr0 + (x0), xmask)
     tmp1 = (tmp0 * tmp0) + libdevice.exp(tmp0 - tmp0) / tmp0
 '''
-    # *, +, exp, -, / -> 5
-    assert count_ops(src) == (5, 0)
+    # *, +, exp (1, as measured), -, / -> 5
+    assert count_ops(src) == OpCounts(5, 0, 0)
 
 
 def test_count_ops_ignores_loads_stores_and_their_index_arithmetic():
@@ -62,7 +65,7 @@ def k(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK: tl.constexpr):
     tmp2 = tmp0.to(tl.float32)
     tl.store(out_ptr0 + (x0 + 128 * x1), tmp2, xmask)
 '''
-    assert count_ops(src) == (0, 0)
+    assert count_ops(src) == OpCounts(0, 0, 0)
 
 
 PER_ROW = '''
@@ -77,26 +80,25 @@ def k(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.co
     tmp8 = tmp6 - tmp7
     tmp9 = libdevice.rsqrt(tmp8)
     tmp10 = tmp0 * tmp9
-    tmp11 = tmp5 * tmp7
     tl.store(out_ptr0 + (r1 + 4096*x0), tmp10, rmask)
 '''
 
 
 def test_count_ops_per_row_after_a_reduction():
-    # per element: tmp1 square (1), the tl.sum step (1), tmp10 = x * rstd (mixes an element and a row: 1),
-    #   tmp11 = two literals (no row operand: a constant is not row-wise, counted per element: 1) -> 4
-    # per row: tmp6 = sum / 4096, tmp8 = - eps (literal operands do not break row-ness), rsqrt -> 3
-    assert count_ops(PER_ROW) == (4, 3)
+    # per element: tmp1 square (1), tmp10 = x * rstd (mixes an element and a row: 1) -> 2
+    # per lane: the tl.sum combines once per lane with one add -> 1
+    # per row: tmp6 = sum / 4096 (1), tmp8 = - eps (1; literal operands do not break row-ness), rsqrt (0: MUFU,
+    #   not an FP instruction to ncu) -> 2
+    assert count_ops(PER_ROW) == OpCounts(per_element=2, per_lane=1, per_row=2)
 
 
-@pytest.mark.xfail(strict=True, reason="known, left for issue 10 (flops that agree with ncu): Inductor writes constants as "
-                   "tl.full([1, 1], c, dtype), which count_ops does not treat as constants, so ops on a reduced "
-                   "row (rsqrt(var / n + eps) in every recorded layer norm) count per element; every recorded "
-                   "kernel has ops_per_row 0")
 def test_count_ops_per_row_with_inductor_style_constants():
+    # Inductor writes constants as tl.full([1, 1], c, dtype): still constants, so rsqrt(var / n + eps) stays
+    # per row: the same counts as with bare literals above
     src = PER_ROW.replace("tmp5 = 4096.0", "tmp5 = tl.full([1, 1], 4096.0, tl.float32)").replace(
         "tmp7 = -1e-06", "tmp7 = tl.full([1, 1], -1e-06, tl.float32)")
-    assert count_ops(src) == (4, 3)
+    assert src.count("tl.full(") == 2
+    assert count_ops(src) == OpCounts(per_element=2, per_lane=1, per_row=2)
 
 
 # ---- iteration space and distinct bytes ----------------------------------------------------------------
@@ -143,11 +145,14 @@ def test_loaded_in_out_reads_the_kernel_body():
 def test_elementwise_flops_key_follows_fp64_tensors():
     x = torch.empty(10, 20, dtype=torch.float64)
     out = torch.empty(10, 20, dtype=torch.float64)
-    # fp64 kernel: 3 ops x 200 elements + 2 ops x 10 rows in flops64; 200 x 8 B read + written
-    m = elementwise_metrics({"in_ptr0": x, "out_ptr0": out, "xnumel": 10, "r0_numel": 20}, 3, 2)
-    assert m == {"flops64": 3 * 200 + 2 * 10, "bytes": 2 * 200 * 8}
-    h = elementwise_metrics({"in_ptr0": x.half(), "out_ptr0": out.half(), "xnumel": 10, "r0_numel": 20}, 3, 2)
-    assert h == {"flops32": 3 * 200 + 2 * 10, "bytes": 2 * 200 * 2}   # 16-bit data still computes in fp32
+    ops = OpCounts(per_element=3, per_lane=1, per_row=2)
+    # 10 rows of 20, no R0_BLOCK: a persistent block of 32 (20 rounded up to a power of 2) lanes per row.
+    # fp64 kernel: 3 ops x 10 x 32 padded elements (960) + 1 x 32 lanes x 10 rows (320) + 2 x 10 rows (20)
+    #   = 1300 in flops64; bytes: the 200 real elements x 8 B read + written
+    m = elementwise_metrics({"in_ptr0": x, "out_ptr0": out, "xnumel": 10, "r0_numel": 20}, ops)
+    assert m == {"flops64": 960 + 320 + 20, "bytes": 2 * 200 * 8}
+    h = elementwise_metrics({"in_ptr0": x.half(), "out_ptr0": out.half(), "xnumel": 10, "r0_numel": 20}, ops)
+    assert h == {"flops32": 960 + 320 + 20, "bytes": 2 * 200 * 2}   # 16-bit data still computes in fp32
 
 
 def test_flops_key_per_dtype():
@@ -202,10 +207,14 @@ def test_kernel_metrics_routes_by_kind_as_triton_calls_it():
 
 def test_kernel_metrics_repr_round_trips_in_out_read():
     # the annotated copies are written from repr(): what the kernel loads must survive it
-    for m in (KernelMetrics("reduction", 13, 2, frozenset()), KernelMetrics("pointwise", 4, 0, ("in_out_ptr0",))):
+    # ... and so must the per-lane combines of a reduction (a layer norm: 12 per element, 10 per lane, 2 per row)
+    for m in (KernelMetrics("reduction", 13, 2, frozenset()), KernelMetrics("pointwise", 4, 0, ("in_out_ptr0",)),
+              KernelMetrics("reduction", 12, 2, frozenset(), ops_per_lane=10),
+              KernelMetrics("pointwise", 17.26, 0, ("in_out_ptr0",))):
         back = eval(repr(m), {"KernelMetrics": KernelMetrics})
-        assert (back.kind, back.ops_per_element, back.ops_per_row, back.in_out_read) == \
-            (m.kind, m.ops_per_element, m.ops_per_row, m.in_out_read)
+        assert (back.kind, back.ops_per_element, back.ops_per_lane, back.ops_per_row, back.in_out_read) == \
+            (m.kind, m.ops_per_element, m.ops_per_lane, m.ops_per_row, m.in_out_read)
+    assert KernelMetrics("reduction", 12, 2, frozenset(), ops_per_lane=10).ops_per_lane == 10
 
 
 # ---- read / write split --------------------------------------------------------------------------------

@@ -142,7 +142,8 @@ def test_gelu_kernel_source_facts():
     assert "rand_strided((1, 4096, 12288)" in src
     body = src.split("def triton_poi_fused_gelu_view_12(")[1].split("\ndef ")[0]
     # fp32 arithmetic per element: tmp3, tmp4, tmp5, tmp7, tmp10, tmp14 multiply (6); tmp8, tmp13 add (2);
-    # tmp11 is one tanh (1): 9 ops, the count Inductor's annotation uses
+    # tmp11 is one tanh (1): 9 ops, the count the recorded annotation used (before flops were counted as ncu
+    # counts them: tanh now weighs 9.26, see test_annotate.py; the recorded copy and hatchet keep the old 9)
     assert len(re.findall(r"= tmp\d+ \* tmp\d+", body)) == 6
     assert len(re.findall(r"= tmp\d+ \+ tmp\d+", body)) == 2
     assert body.count("libdevice.tanh(") == 1

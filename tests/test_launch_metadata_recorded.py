@@ -5,11 +5,15 @@ instrument.py annotates: `KernelMetrics.for_source(name, fn.src, heuristic)`), i
 built on the CPU from the file's own `get_args()` (distinct tensors: `distinct_bytes` dedups by data_ptr),
 and the metrics are called as Triton calls them: `launch_metadata(grid, metadata, {arg_name: value})`.
 The results are compared with
-  (a) what launch_metadata returned on the H100 (proton/annotated_step.hatchet, walked here with `json`),
+  (a) bytes: what launch_metadata returned on the H100 (proton/annotated_step.hatchet, walked here with `json`).
+      Its flops were recorded with the old definition (every operator and math call 1, sums per element), so
+      flops are compared with (b) and with ncu instead (here the one recorded report, gelu_view_12;
+      every kernel of the full run in test_flops_vs_ncu.py),
   (b) by-hand derivations for four kernels,
   (c) Inductor's own estimate `kernel_num_gb` in each kernel's inductor_meta.
 """
 import ast
+import csv
 import importlib.util
 import json
 import math
@@ -184,17 +188,15 @@ def test_kind_from_the_kernel_name(file, jit_dir):
 
 
 @each_file
-def test_live_metrics_equal_recorded_per_launch(file, jit_dir):
+def test_live_bytes_equal_recorded_per_launch(file, jit_dir):
     live, args = _live(file, jit_dir)
-    # flops: every recorded kernel has ops_per_row 0 (see the tl.full xfail in test_annotation_formulas.py);
-    # once count_ops sees per-row ops, the 7 looped layer/RMS norms will count fewer flops than recorded here
+    # bytes only: the recorded flops predate flops-as-ncu-counts-them (see the module docstring)
     frames = _frames_for(file)
     assert frames
     for f in frames:
         assert f["bytes"] % f["count"] == 0 and f["flops32"] % f["count"] == 0
         per_launch = {k: v // f["count"] for k, v in f.items() if k == "bytes" or k.startswith("flops")}
         assert set(per_launch) == set(live)        # same keys: flops32 (Inductor computes in fp32) + bytes
-        assert live["flops32"] == per_launch["flops32"]
         # recorded when every in_out_ptr counted twice: add the stored-only ones once more
         assert live["bytes"] + _stored_only_bytes(file, args) == per_launch["bytes"]
 
@@ -233,16 +235,32 @@ def test_inductor_num_gb_counts_stored_only_in_out_twice(file, jit_dir):
 
 # ---- (b) by hand -------------------------------------------------------------------------------------
 
+def _ncu_flops(stem: str) -> float:
+    """ncu's measured flops for one kernel of this run (ncu/ncu.csv, read with csv)."""
+    with data_path("flux_small", "ncu", "ncu.csv").open() as fh:
+        return next(float(r["flops"]) for r in csv.DictReader(fh) if r["stem"] == stem)
+
+
 def test_gelu_view_12_by_hand(jit_dir):
     # get_args: in_out_ptr0 (1, 4096, 12288) bf16, xnumel 50,331,648 = 4096 * 12288.
     # bytes: loaded (tmp0 = tl.load(in_out_ptr0 ...)) and stored -> counted twice:
     #   50,331,648 el x 2 B x 2 = 201,326,592 B.
     # ops per element (tanh GELU): tmp3 = x*0.5, tmp4 = x*x, tmp5 = tmp4*x, tmp7 = tmp5*0.044715,
-    #   tmp8 = x+tmp7, tmp10 = tmp8*0.79788, tmp11 = tanh, tmp13 = tmp11+1, tmp14 = tmp3*tmp13 -> 9
+    #   tmp8 = x+tmp7, tmp10 = tmp8*0.79788, tmp13 = tmp11+1, tmp14 = tmp3*tmp13 -> 8, plus tmp11 = tanh at the
+    #   9.26 FP instructions ncu measured per libdevice.tanh (math-flops-h100.json) -> 17.26
     #   (the load, the two .to casts, tl.full constants and the store are not ops).
+    #   17.26 x 50,331,648 = 868,724,244.48 -> 868,724,244
     live, _ = _live("triton_poi_fused_gelu_view_12.py", jit_dir)
-    assert live == {"flops32": 9 * 4096 * 12288, "bytes": 4096 * 12288 * 2 * 2}
-    assert 9 * 4096 * 12288 == 452_984_832 and 4096 * 12288 * 4 == 201_326_592
+    assert live == {"flops32": 868_724_244, "bytes": 4096 * 12288 * 2 * 2}
+    assert 4096 * 12288 * 4 == 201_326_592
+    # ncu measured 960,080,180 FP operations for this launch: 868,724,244 / 960,080,180 = 0.905, inside the
+    # +-25% of issue 10 (and 10%); the recorded hatchet holds the old count, 9 x 50,331,648 = 452,984,832 per
+    # launch, which ncu exceeded 2.12x
+    ncu = _ncu_flops("triton_poi_fused_gelu_view_12")
+    assert ncu == 960_080_180
+    assert live["flops32"] / ncu == pytest.approx(0.9048, abs=5e-5)
+    gelu_frames = [f for f in FRAMES if f["name"] == "triton_poi_fused_gelu_view_12"]
+    assert gelu_frames and all(f["flops32"] == 9 * 50_331_648 * f["count"] for f in gelu_frames)
 
 
 def test_layer_norm_with_stored_only_in_out_by_hand(jit_dir):
@@ -253,13 +271,19 @@ def test_layer_norm_with_stored_only_in_out_by_hand(jit_dir):
     #   in_ptr2  (1, 9216)       shift/scale      9,216 el ->     18,432 B read
     #   in_out_ptr0 (1, 4608, 3072) output   14,155,776 el -> 28,311,552 B, stored only: once
     #   total 56,641,536 B (twice for in_out_ptr0 would be 84,953,088 B)
-    # ops per element, read from the body: welford_reduce (1); three `r0_mask & xmask` in the tl.where that
-    #   keep the running mean/m2/weight (3, mask arithmetic counted as written); final welford (1);
-    #   tmp31 = x - mean (1); tmp33 = m2 / 3072, tmp35 = + eps, tmp36 = rsqrt (3: per row in reality, but
-    #   3072.0 is a tl.full, not a literal, so they count per element); tmp37 = * rstd, tmp41 = scale + 1,
-    #   tmp42 = * (1 + scale), tmp44 = + shift (4) -> 13 per element, none per row.
+    # flops, read from the body:
+    #   per element: welford_reduce (a Welford update: sub, add, div, add, sub, FMA = 7); tmp31 = x - mean,
+    #     tmp37 = * rstd, tmp41 = scale + 1, tmp42 = * (1 + scale), tmp44 = + shift (5) -> 12. Not counted: the
+    #     integer index and mask arithmetic (tmp2/tmp4/tmp6/tmp8 comparisons of x0, `r0_mask & xmask`).
+    #   per lane: the cross-lane triton_helpers.welford combines once per lane at 10 FP ops -> 10
+    #   per row: tmp33 = m2 / 3072, tmp35 = + eps (3072.0 and 1e-06 are tl.full constants), rsqrt 0 -> 2
+    #   flux_small launched it with R0_BLOCK 2048 (kernels.json launch_config): each row of 3072 runs two blocks,
+    #   4096 lanes, the last block half masked; 2048 lanes per row for the combine.
+    #   per row: 12 x 4096 + 10 x 2048 + 2 = 69,634; x 4608 rows = 320,873,472
     live, _ = _live("triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1.14acf58c2c9a.py", jit_dir)
-    assert live == {"flops32": 13 * 4608 * 3072,
+    assert ROWS["triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1.14acf58c2c9a.py"][
+        "launch_config"]["R0_BLOCK"] == 2048
+    assert live == {"flops32": 320_873_472,
                     "bytes": (512 * 3072 + 4096 * 3072 + 9216 + 4608 * 3072) * 2}
     assert live["bytes"] == 56_641_536
 
@@ -271,10 +295,12 @@ def test_rms_norm_cat_2d_tile_by_hand(jit_dir):
     #   in_ptr2 (128,) bf16 256 B; in_ptr3 (4096, 3072) bf16 25,165,824 B; in_ptr4 (1, 4096, 24, 1) fp32
     #   98,304 x 4 = 393,216 B; in_ptr5 (128,) bf16 256 B; out_ptr0 (1, 4608, 24, 128) bf16 28,311,552 B
     #   -> 57,065,984 B.
-    # ops: each cat branch does /128, +eps, rsqrt, *x, *weight = 5; both branches are in the source -> 10
-    #   (every element really takes one branch: the source count is an over-count by design).
+    # ops: each cat branch does /128, +eps, *x, *weight = 4 (rsqrt: 0, a MUFU op ncu does not count as FP;
+    #   the `y1 >= 0`, `y1 < 512` tests are integer: 0); both branches are computed for every element
+    #   (tl.where selects, it does not branch) -> 8 x 14,155,776 = 113,246,208 (ncu measured 111,673,344 for
+    #   this source on the full run: test_flops_vs_ncu.py)
     live, _ = _live("triton_poi_fused__fused_rms_norm_cat_view_5.py", jit_dir)
-    assert live == {"flops32": 10 * 110592 * 128,
+    assert live == {"flops32": 8 * 110592 * 128,
                     "bytes": 512 * 3072 * 2 + 12288 * 4 + 128 * 2 + 4096 * 3072 * 2 + 98304 * 4 + 128 * 2
                     + 4608 * 3072 * 2}
     assert live["bytes"] == 57_065_984
@@ -282,7 +308,7 @@ def test_rms_norm_cat_2d_tile_by_hand(jit_dir):
 
 def test_silu_two_outputs_by_hand(jit_dir):
     # triton_poi_fused_silu_0 (double blocks): in_ptr0, out_ptr0, out_ptr1 each (1, 3072) bf16; outputs
-    #   written once each -> 3 x 3072 x 2 = 18,432 B. ops: tmp2 = -x (unary minus: not a binary operator,
-    #   not counted), exp (1), +1 (1), x / (1 + e) (1) -> 3 per element.
+    #   written once each -> 3 x 3072 x 2 = 18,432 B. ops: tmp2 = -x (unary minus on a float: 1, ncu counted
+    #   one per element for `-x`), exp (1), +1 (1), x / (1 + e) (1) -> 4 per element.
     live, _ = _live("triton_poi_fused_silu_0.f9a542950f4e.py", jit_dir)
-    assert live == {"flops32": 3 * 3072, "bytes": 3 * 3072 * 2}
+    assert live == {"flops32": 4 * 3072, "bytes": 3 * 3072 * 2}
