@@ -21,6 +21,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 console = Console()
 err = Console(stderr=True)
 
+WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
+                            "piped: COLUMNS, else 200)")
 EXIT_USER = 2     # bad input
 EXIT_FAILED = 1   # a step failed
 
@@ -127,6 +129,7 @@ def report(
     sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
+    width: Optional[int] = WIDTH_OPTION,
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
@@ -147,9 +150,10 @@ def report(
     if json_out:
         sys.stdout.write(export.to_json(tables, shown) + "\n")
         return
-    terminal.render(tables, shown, terminal.make_console())
+    out = terminal.make_console(width)
+    terminal.render(tables, shown, out)
     if csv:
-        console.print(f"kernel table written to {csv}")
+        out.print(f"kernel table written to {csv}", soft_wrap=True)
 
 
 @app.command()
@@ -166,6 +170,7 @@ def attention(
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
     list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
+    width: Optional[int] = WIDTH_OPTION,
 ):
     """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
     import json
@@ -185,7 +190,8 @@ def attention(
     except ValueError as e:
         raise UserError(str(e)) from e
     if list_only:
-        terminal.make_console().print(terminal.backends_table(chosen))
+        out = terminal.make_console(width)
+        out.print(terminal.backends_table(chosen, out.width))
         return
     if sweep:
         shapes = [s for base in shapes for s in sweep_shapes(base)]
@@ -203,9 +209,10 @@ def attention(
 
         sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
         return
-    terminal.make_console().print(terminal.attention_table(df))
+    out = terminal.make_console(width)
+    out.print(terminal.attention_table(df, width=out.width))
     if run_dir is not None:
-        console.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
+        out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)
 
 
 def main():  # pragma: no cover
