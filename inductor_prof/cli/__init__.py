@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import UserError
 from ..settings import Settings
@@ -34,7 +35,7 @@ def cli_errors(fn):
         try:
             return fn(*args, **kwargs)
         except UserError as e:
-            err.print(f"[red]error:[/red] {e}", soft_wrap=True, highlight=False)
+            err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_USER)
         except KeyboardInterrupt:
             err.print("[red]interrupted[/red]")
@@ -44,7 +45,7 @@ def cli_errors(fn):
         except Exception as e:
             if os.environ.get("INDUCTOR_PROF_DEBUG"):
                 raise
-            err.print(f"[red]error:[/red] {type(e).__name__}: {e}", soft_wrap=True, highlight=False)
+            err.print(f"[red]error:[/red] {type(e).__name__}: {escape(str(e))}", soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_FAILED)
     return wrapper
 
@@ -90,10 +91,11 @@ def profile(
         compile=CompileOptions(mode=mode, regional=not whole_model))
     with reporter(console, total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
-    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})")
+    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)
     if result.failed:
-        err.print(f"[red]error:[/red] stages failed: {', '.join(result.failed)} (details in "
-                  f"{result.run.manifest_path}); everything else was kept", soft_wrap=True, highlight=False)
+        err.print(f"[red]error:[/red] stages failed: {escape(', '.join(result.failed))} (details in "
+                  f"{escape(str(result.run.manifest_path))}); everything else was kept", soft_wrap=True,
+                  highlight=False)
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -110,9 +112,9 @@ def ncu_command(
 
     run_dir = open_run(run)
     with reporter(console) as bar:
-        summary = run_ncu(run_dir, settings, log=bar.progress.console.print, on_kernel=bar.items)
+        summary = run_ncu(run_dir, settings, log=bar.note, on_kernel=bar.items)
     console.print(f"ncu: {summary['ok']} kernels profiled, {summary['failed']} failed, "
-                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}")
+                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}", markup=False)
     if summary["failed"]:
         raise typer.Exit(EXIT_FAILED)
 
