@@ -2,6 +2,7 @@
 and an exit code, in one place (`cli_errors`)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -16,6 +17,7 @@ from ..errors import UserError
 from ..settings import Settings
 from .options import EPILOG, with_ncu_options
 from .progress import reporter
+from .streams import library_output, stdout_to_stderr
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
@@ -72,6 +74,8 @@ def profile(
     no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
     ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
     no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
+                                 "not in RUN/profile.log"),
     settings: Settings = None,
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
@@ -89,8 +93,9 @@ def profile(
                          double_blocks=double_blocks, single_blocks=single_blocks,
                          checkpoint=str(checkpoint) if checkpoint else None),
         compile=CompileOptions(mode=mode, regional=not whole_model))
-    with reporter(console, total=steps) as bar:
+    with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
+        lib.keep_in(result.run.profile_log)
     console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)
     if result.failed:
         err.print(f"[red]error:[/red] stages failed: {escape(', '.join(result.failed))} (details in "
@@ -141,7 +146,8 @@ def report(
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
-    tables = load_run_tables(run)
+    with stdout_to_stderr() if json_out else contextlib.nullcontext():
+        tables = load_run_tables(run)
     df = tables.kernels
     if len(df):
         col, ascending = SORT_COLUMNS[sort]
@@ -202,8 +208,8 @@ def attention(
         raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
     require_cuda("attention")
     opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms)
-    with reporter(err) as bar:
-        df, summary = benchmark(run_dir, shapes, opts, bar.items)
+    with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
+        df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
     if csv:
         df.to_csv(csv, index=False)
     if json_out:
