@@ -4,6 +4,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import re
 
 
 @functools.lru_cache(maxsize=1)
@@ -40,20 +41,85 @@ def demangle(name: str) -> str:
         ctypes.CDLL(None).free(ctypes.c_void_p(ptr))
 
 
-def short_name(name: str, width: int = 60) -> str:
-    """A demangled C++ name without its argument list and template arguments, for tables."""
-    text = demangle(name)
+def short_name(name: str) -> str:
+    """A demangled C++ kernel name for tables: the function's name (without PyTorch's `at::native::`) and the
+    identifying words of its template arguments, e.g. `vectorized_elementwise_kernel<cos,double>` for
+    `void at::native::vectorized_elementwise_kernel<2, at::native::cos_kernel_cuda(...)::{lambda(double)#1},
+    std::array<char*, 2ul> >(...)`. The full name stays in the JSON and CSV."""
+    text = demangle(name).replace("(anonymous namespace)::", "")
     if text.startswith("void "):
         text = text[5:]
-    depth, out = 0, []
-    for ch in text:
-        if ch in "<(":
-            if depth == 0:
-                out.append("<…>" if ch == "<" else "")
+    head, args = _split(text)
+    for ns in _PYTORCH_NS:
+        if head.startswith(ns):
+            head = head[len(ns):]
+            break
+    words = _words(args)
+    return f"{head}<{','.join(words)}>" if words else head
+
+
+def distinct(labels: list[str]) -> list[str]:
+    """`labels` with each repeat numbered (` #2`, ` #3`, ... in list order), so that no two are equal."""
+    count: dict[str, int] = {}
+    taken = set(labels)
+    out = []
+    for label in labels:
+        n = count[label] = count.get(label, 0) + 1
+        if n > 1:
+            while f"{label} #{n}" in taken:
+                n += 1
+            count[label] = n
+            label = f"{label} #{n}"
+            taken.add(label)
+        out.append(label)
+    return out
+
+
+_PYTORCH_NS = ("at::native::", "at::")
+# Words of a template argument list that say nothing about which kernel this is: C++ keywords and builtin
+# types used for indices, PyTorch's launch wrappers and plumbing types.
+_NOISE = {"lambda", "operator", "const", "unsigned", "signed", "int", "char", "bool", "true", "false", "void",
+          "array", "anonymous", "namespace", "gpu_kernel_impl", "gpu_kernel_impl_nocast", "OffsetCalculator",
+          "TrivialOffsetCalculator"}
+_TOKEN = re.compile(r"\d\w*|[A-Za-z_]\w*|::|.", re.S)
+_SUFFIXES = ("_kernel_cuda", "_kernel")   # cos_kernel_cuda -> cos
+
+
+def _words(args: str) -> list[str]:
+    """The identifying words of a template argument list: type and function names, and the types a lambda
+    takes (its element type), without namespaces, function parameter lists or numbers."""
+    tokens = [t for t in _TOKEN.findall(args) if not t.isspace()]
+    words, parens = [], []          # parens: for each open "(", whether it is a lambda's parameter list
+    for i, tok in enumerate(tokens):
+        if tok == "(":
+            parens.append(i > 0 and tokens[i - 1] == "lambda")
+        elif tok == ")":
+            if parens:
+                parens.pop()
+        elif (tok[0].isalpha() or tok[0] == "_") and (not parens or parens[-1]):
+            if tokens[i + 1:i + 2] == ["::"] or tok in _NOISE:
+                continue            # a namespace or enclosing class, or noise
+            for suffix in _SUFFIXES:
+                if tok.endswith(suffix) and len(tok) > len(suffix):
+                    tok = tok[: -len(suffix)]
+                    break
+            if tok not in words:
+                words.append(tok)
+    return words
+
+
+def _split(text: str) -> tuple[str, str]:
+    """(the qualified name, its outermost template argument list) of a demangled function signature."""
+    depth, start = 0, None
+    for i, ch in enumerate(text):
+        if ch == "<":
+            if depth == 0 and start is None:
+                start = i
             depth += 1
-        elif ch in ">)":
+        elif ch == ">":
             depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    text = "".join(out) or text
-    return text if len(text) <= width else text[: width - 1] + "…"
+            if depth == 0 and start is not None:
+                return text[:start], text[start + 1:i]
+        elif ch == "(" and depth == 0:
+            return text[:i], ""
+    return text, ""

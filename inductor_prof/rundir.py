@@ -25,6 +25,8 @@ class RunDir:
     def manifest_path(self) -> Path: return self.root / MANIFEST
     @property
     def inductor_cache(self) -> Path: return self.root / "inductor_cache"
+    @property
+    def profile_log(self) -> Path: return self.root / "profile.log"     # library and compiler output
     # harvest
     @property
     def kernels_dir(self) -> Path: return self.root / "kernels"

@@ -41,7 +41,8 @@ def main() -> int:
     if len(tuning):
         with pd.option_context("display.width", 200, "display.max_rows", 200):
             print(tuning[["backend", "config", "ms", "tflops", "error"]].to_string(index=False))
-    console.print(attention_table(df, f"Attention at {shape.label} {shape.dtype} (vs model: over SDPA cuDNN)"))
+    console.print(attention_table(df, f"Attention at {shape.label} {shape.dtype} (vs model: over SDPA cuDNN)",
+                                  width=console.width))
     by = {r["backend"]: r for r in df.to_dict("records")}
     base = by.get("sdpa_cudnn")
     if not base or not base["ok"]:

@@ -203,8 +203,8 @@ def test_profile_no_sudo_overrides_pyproject_true(cli_env, monkeypatch):
 
     def fake_profile(opts, **kwargs):
         seen.append(opts.settings)
-        return SimpleNamespace(run=SimpleNamespace(root=cli_env.run, manifest_path=cli_env.run / "manifest.json"),
-                               failed=[])
+        return SimpleNamespace(run=SimpleNamespace(root=cli_env.run, manifest_path=cli_env.run / "manifest.json",
+                                                   profile_log=cli_env.run / "profile.log"), failed=[])
 
     monkeypatch.setattr(pipeline, "profile", fake_profile)
     r = runner.invoke(app, ["profile", "flux", "--out", str(cli_env.root / "out"), "--no-sudo"])

@@ -8,7 +8,7 @@ import re
 import pandas as pd
 
 from ..aten import GEMM_OPS
-from ..names import demangle, short_name
+from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
 
 _GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
@@ -96,4 +96,8 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             "read_bytes_per_call": io["read"] if io else float("nan"),
             "write_bytes_per_call": io["write"] if io else float("nan"),
         })
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if len(df):     # library kernels that share a short name are numbered by time, the longest first
+        by_time = df["total_ns"].sort_values(ascending=False, kind="stable").index
+        df.loc[by_time, "display"] = distinct(df.loc[by_time, "display"].tolist())
+    return df

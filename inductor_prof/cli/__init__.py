@@ -2,6 +2,7 @@
 and an exit code, in one place (`cli_errors`)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -10,17 +11,21 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import UserError
 from ..settings import Settings
 from .options import EPILOG, with_ncu_options
 from .progress import reporter
+from .streams import library_output, stdout_to_stderr
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
 console = Console()
 err = Console(stderr=True)
 
+WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
+                            "piped: COLUMNS, else 200)")
 EXIT_USER = 2     # bad input
 EXIT_FAILED = 1   # a step failed
 
@@ -32,7 +37,7 @@ def cli_errors(fn):
         try:
             return fn(*args, **kwargs)
         except UserError as e:
-            err.print(f"[red]error:[/red] {e}", soft_wrap=True, highlight=False)
+            err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_USER)
         except KeyboardInterrupt:
             err.print("[red]interrupted[/red]")
@@ -42,7 +47,7 @@ def cli_errors(fn):
         except Exception as e:
             if os.environ.get("INDUCTOR_PROF_DEBUG"):
                 raise
-            err.print(f"[red]error:[/red] {type(e).__name__}: {e}", soft_wrap=True, highlight=False)
+            err.print(f"[red]error:[/red] {type(e).__name__}: {escape(str(e))}", soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_FAILED)
     return wrapper
 
@@ -69,6 +74,8 @@ def profile(
     no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
     ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
     no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
+                                 "not in RUN/profile.log"),
     settings: Settings = None,
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
@@ -86,12 +93,14 @@ def profile(
                          double_blocks=double_blocks, single_blocks=single_blocks,
                          checkpoint=str(checkpoint) if checkpoint else None),
         compile=CompileOptions(mode=mode, regional=not whole_model))
-    with reporter(console, total=steps) as bar:
+    with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
-    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})")
+        lib.keep_in(result.run.profile_log)
+    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)
     if result.failed:
-        err.print(f"[red]error:[/red] stages failed: {', '.join(result.failed)} (details in "
-                  f"{result.run.manifest_path}); everything else was kept", soft_wrap=True, highlight=False)
+        err.print(f"[red]error:[/red] stages failed: {escape(', '.join(result.failed))} (details in "
+                  f"{escape(str(result.run.manifest_path))}); everything else was kept", soft_wrap=True,
+                  highlight=False)
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -108,9 +117,9 @@ def ncu_command(
 
     run_dir = open_run(run)
     with reporter(console) as bar:
-        summary = run_ncu(run_dir, settings, log=bar.progress.console.print, on_kernel=bar.items)
+        summary = run_ncu(run_dir, settings, log=bar.note, on_kernel=bar.items)
     console.print(f"ncu: {summary['ok']} kernels profiled, {summary['failed']} failed, "
-                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}")
+                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}", markup=False)
     if summary["failed"]:
         raise typer.Exit(EXIT_FAILED)
 
@@ -127,6 +136,7 @@ def report(
     sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
+    width: Optional[int] = WIDTH_OPTION,
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
@@ -136,7 +146,8 @@ def report(
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
-    tables = load_run_tables(run)
+    with stdout_to_stderr() if json_out else contextlib.nullcontext():
+        tables = load_run_tables(run)
     df = tables.kernels
     if len(df):
         col, ascending = SORT_COLUMNS[sort]
@@ -147,9 +158,10 @@ def report(
     if json_out:
         sys.stdout.write(export.to_json(tables, shown) + "\n")
         return
-    terminal.render(tables, shown, terminal.make_console())
+    out = terminal.make_console(width)
+    terminal.render(tables, shown, out)
     if csv:
-        console.print(f"kernel table written to {csv}")
+        out.print(f"kernel table written to {csv}", soft_wrap=True)
 
 
 @app.command()
@@ -166,6 +178,7 @@ def attention(
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
     list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
+    width: Optional[int] = WIDTH_OPTION,
 ):
     """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
     import json
@@ -185,7 +198,8 @@ def attention(
     except ValueError as e:
         raise UserError(str(e)) from e
     if list_only:
-        terminal.make_console().print(terminal.backends_table(chosen))
+        out = terminal.make_console(width)
+        out.print(terminal.backends_table(chosen, out.width))
         return
     if sweep:
         shapes = [s for base in shapes for s in sweep_shapes(base)]
@@ -194,8 +208,8 @@ def attention(
         raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
     require_cuda("attention")
     opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms)
-    with reporter(err) as bar:
-        df, summary = benchmark(run_dir, shapes, opts, bar.items)
+    with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
+        df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
     if csv:
         df.to_csv(csv, index=False)
     if json_out:
@@ -203,9 +217,10 @@ def attention(
 
         sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
         return
-    terminal.make_console().print(terminal.attention_table(df))
+    out = terminal.make_console(width)
+    out.print(terminal.attention_table(df, width=out.width))
     if run_dir is not None:
-        console.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
+        out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)
 
 
 def main():  # pragma: no cover

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 
 class Reporter:
@@ -17,8 +18,12 @@ class Reporter:
     def log(self, msg: str) -> None:
         """A stage begins: one line above the bar, and the bar restarts for it."""
         self.progress.reset(self.task, total=self.total, visible=False)
-        self.progress.console.print(f"[bold]·[/bold] {msg}")
+        self.note(msg)
         self.progress.update(self.task, description=msg, visible=True)
+
+    def note(self, msg: str) -> None:
+        """One line above the bar; `msg` (kernel names, paths) is not markup."""
+        self.progress.console.print(Text.assemble(("·", "bold"), " ", msg))
 
     def step(self, i: int) -> None:
         """Step i (from 0) of the stage's `total` is done."""
@@ -31,6 +36,6 @@ class Reporter:
 
 @contextmanager
 def reporter(console: Console, total: int | None = None) -> Iterator[Reporter]:
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
         yield Reporter(progress, total)

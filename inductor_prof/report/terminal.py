@@ -1,13 +1,20 @@
-"""The rich terminal report: a per-kernel table and a summary."""
+"""The rich terminal report: a per-kernel table and a summary, fitted to the console's width (layout.py)."""
 from __future__ import annotations
 
 import math
+import os
+import sys
 
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..analysis import RunTables
+from .layout import Col, fit, fit_names
+
+PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
+NAME_WIDTH = (32, 64)   # kernel names: fewest and most cells
 
 
 def _num(v, fmt: str = "{:.1f}") -> str:
@@ -20,22 +27,24 @@ def _text(v) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table:
+    rows = [r for _, r in df.iterrows()]
 
-
-def kernel_table(df: pd.DataFrame, title: str) -> Table:
-    t = Table(title=title, title_justify="left", header_style="bold")
-    for col, justify in [("kernel", "left"), ("kind", "left"), ("fused ATen ops", "left"), ("calls", "right"),
-                         ("total ms", "right"), ("avg µs", "right"), ("% GPU", "right"), ("TFLOP/s", "right"),
-                         ("GB/s", "right"), ("bound", "left"), ("% of peak", "right")]:
-        t.add_column(col, justify=justify, no_wrap=col in ("kernel", "kind"), overflow="ellipsis")
-    for _, r in df.iterrows():
-        t.add_row(_short(r["display"], 60), str(r["kind"]), _short(str(r["aten_ops"]), 36), str(int(r["calls"])),
-                  _num(r["total_ns"] / 1e6, "{:.2f}"), _num(r["avg_us"]), _num(r["pct_of_gpu_time"]),
-                  _num(r["tflops"] if r["flops"] > 0 else None), _num(r["gbps"] if r["bytes"] > 0 else None, "{:.0f}"),
-                  str(r["bound"] or "-"), _num(r["pct_of_peak"]))
-    return t
+    def col(header, values, rank, **kw):
+        return Col(header, list(values), rank, **kw)
+    return fit([
+        col("kernel", (r["display"] for r in rows), 0, flex=NAME_WIDTH, names=True, prefer=(5.5, 48)),
+        col("kind", (str(r["kind"]) for r in rows), 9),
+        col("fused ATen ops", (str(r["aten_ops"]) for r in rows), 10, flex=(16, 60)),
+        col("calls", (str(int(r["calls"])) for r in rows), 7, right=True),
+        col("total ms", (_num(r["total_ns"] / 1e6, "{:.2f}") for r in rows), 8, right=True),
+        col("avg µs", (_num(r["avg_us"]) for r in rows), 2, right=True),
+        col("% GPU", (_num(r["pct_of_gpu_time"]) for r in rows), 1, right=True),
+        col("TFLOP/s", (_num(r["tflops"] if r["flops"] > 0 else None) for r in rows), 3, right=True),
+        col("GB/s", (_num(r["gbps"] if r["bytes"] > 0 else None, "{:.0f}") for r in rows), 4, right=True),
+        col("bound", (str(r["bound"] or "-") for r in rows), 6),
+        col("% of peak", (_num(r["pct_of_peak"]) for r in rows), 5, right=True),
+    ], width, title)
 
 
 def summary_table(summary: dict) -> Table:
@@ -43,114 +52,140 @@ def summary_table(summary: dict) -> Table:
     t.add_column(style="bold")
     t.add_column()
     peaks = summary["peaks"]
-    t.add_row("target / GPU", f"{summary['target']} on {summary['gpu']}")
-    t.add_row("step (wall, under Proton)", f"{_num(summary['step_ms_wall'], '{:.2f}')} ms "
-              f"(plain {_num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps")
-    t.add_row("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms")
-    t.add_row("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
-              f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time")
-    t.add_row("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
-              f"{summary['inductor_annotated']} annotated)")
-    t.add_row("peaks", f"bf16 {_num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
-              f"({peaks['source']['flops16']}), fp32 {_num(peaks['tflops'].get('flops32'), '{:.0f}')} "
-              f"({peaks['source']['flops32']}), DRAM {_num(peaks['dram_gbps'], '{:.0f}')} GB/s "
-              f"({peaks['source']['dram_gbps']})")
+
+    def row(label: str, value: str) -> None:
+        t.add_row(Text(label), Text(value))     # GPU and target names are not markup
+    row("target / GPU", f"{summary['target']} on {summary['gpu']}")
+    row("step (wall, under Proton)", f"{_num(summary['step_ms_wall'], '{:.2f}')} ms "
+        f"(plain {_num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps")
+    row("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms")
+    row("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
+        f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time")
+    row("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
+        f"{summary['inductor_annotated']} annotated)")
+    row("peaks", f"bf16 {_num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
+        f"({peaks['source']['flops16']}), fp32 {_num(peaks['tflops'].get('flops32'), '{:.0f}')} "
+        f"({peaks['source']['flops32']}), DRAM {_num(peaks['dram_gbps'], '{:.0f}')} GB/s "
+        f"({peaks['source']['dram_gbps']})")
     head = (summary.get("headroom") or {}).get("by_category", {})
     for cat, c in summary["by_category"].items():
         room = f"  headroom {head[cat]:.2f}" if cat in head else ""
-        t.add_row(f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-                  f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}")
+        row(f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
+            f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}")
     return t
 
 
-def headroom_table(summary: dict) -> Table | None:
+def headroom_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
     """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends."""
     h = summary.get("headroom")
-    if not h:
+    if not h or not h["next"]:
         return None
-    t = Table(title=f"Where to look next (speed of light {h['sol_step_ms']:.1f} ms/step vs "
-              f"{h['gpu_busy_ms_per_step']:.1f} ms GPU busy, {_num(h['step_ms_wall'], '{:.1f}')} ms wall)",
-              title_justify="left", header_style="bold")
-    for col, justify in (("headroom ms/step", "right"), ("what", "left"), ("category", "left"), ("why", "left")):
-        t.add_column(col, justify=justify)
-    for r in h["next"]:
-        t.add_row(f"{r['headroom_ms_per_step']:.2f}", _short(r["what"], 60), r["category"], r["why"])
-    return t
+    rows = h["next"]
+    title = (f"Where to look next (speed of light {h['sol_step_ms']:.1f} ms/step vs {h['gpu_busy_ms_per_step']:.1f} "
+             f"ms GPU busy, {_num(h['step_ms_wall'], '{:.1f}')} ms wall)")
+    return fit([
+        Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
+        Col("what", [r["what"] for r in rows], 1, flex=(24, 60), names=True),
+        Col("why", [r["why"] for r in rows], 2, flex=(12, 40)),
+        Col("category", [r["category"] for r in rows], 3),
+    ], width, title)
 
 
-def ncu_table(df: pd.DataFrame) -> Table | None:
-    """Nsight Compute per kernel: measured vs annotated DRAM bytes, speed of light, occupancy."""
+def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_WIDTH[1]) -> Table | None:
+    """Nsight Compute per kernel: measured vs annotated DRAM bytes, speed of light, occupancy. Kernel names
+    are shortened to `name_width` over all of `df`, as in the kernel table, so the two tables name a kernel
+    alike."""
     if "ncu_duration_ns" not in df or not df["ncu_duration_ns"].notna().any():
         return None
-    t = Table(title="Nsight Compute, one replay per unique kernel (DRAM MB measured / annotated; writes still "
-              "dirty in the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)",
-              title_justify="left", header_style="bold")
-    for col in ["kernel", "ncu µs", "read MB", "read ratio", "write MB", "write ratio", "total ratio", "SOL mem %",
-                "SOL SM %", "tensor %", "occup. %", "regs", "flag"]:
-        t.add_column(col, justify="left" if col in ("kernel", "flag") else "right",
-                     no_wrap=col in ("kernel", "read MB", "write MB", "flag"))
+    measured = df["ncu_duration_ns"].notna().tolist()
+    names = [n for n, m in zip(fit_names(df["display"].tolist(), name_width), measured) if m]
+    rows = [r for _, r in df[df["ncu_duration_ns"].notna()].iterrows()]
 
     def pair(measured, annotated) -> str:
         if measured is None or (isinstance(measured, float) and math.isnan(measured)):
             return "-"
         return f"{measured / 1e6:.1f}/{_num(annotated / 1e6 if annotated == annotated else None)}"
-    for _, r in df[df["ncu_duration_ns"].notna()].iterrows():
-        t.add_row(_short(r["display"], 48), _num(r["ncu_duration_ns"] / 1e3),
-                  pair(r.get("ncu_dram_read_bytes"), r.get("read_bytes_per_call", float("nan"))),
-                  _num(r.get("dram_read_ratio"), "{:.2f}"),
-                  pair(r.get("ncu_dram_write_bytes"), r.get("write_bytes_per_call", float("nan"))),
-                  _num(r.get("dram_write_ratio"), "{:.2f}"), _num(r.get("dram_ratio"), "{:.2f}"),
-                  _num(r.get("sol_memory_pct")), _num(r.get("sol_compute_pct")), _num(r.get("tensor_pipe_pct")),
-                  _num(r.get("occupancy_pct")), _num(r.get("registers"), "{:.0f}"),
-                  f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else "")
-    return t
+
+    def col(header, values, rank, right=True, **kw):
+        return Col(header, list(values), rank, right=right, **kw)
+    nan = float("nan")
+    return fit([
+        col("kernel", names, 0, right=False, flex=(name_width, name_width), names=True),
+        col("ncu µs", (_num(r["ncu_duration_ns"] / 1e3) for r in rows), 1),
+        col("read MB", (pair(r.get("ncu_dram_read_bytes"), r.get("read_bytes_per_call", nan)) for r in rows), 11),
+        col("read ratio", (_num(r.get("dram_read_ratio"), "{:.2f}") for r in rows), 4),
+        col("write MB", (pair(r.get("ncu_dram_write_bytes"), r.get("write_bytes_per_call", nan)) for r in rows), 12),
+        col("write ratio", (_num(r.get("dram_write_ratio"), "{:.2f}") for r in rows), 5),
+        col("total ratio", (_num(r.get("dram_ratio"), "{:.2f}") for r in rows), 7),
+        col("SOL mem %", (_num(r.get("sol_memory_pct")) for r in rows), 2),
+        col("SOL SM %", (_num(r.get("sol_compute_pct")) for r in rows), 3),
+        col("tensor %", (_num(r.get("tensor_pipe_pct")) for r in rows), 8),
+        col("occup. %", (_num(r.get("occupancy_pct")) for r in rows), 9),
+        col("regs", (_num(r.get("registers"), "{:.0f}") for r in rows), 10),
+        col("flag", (f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else "" for r in rows), 6,
+            right=False),
+    ], width, "Nsight Compute, one replay per unique kernel (DRAM MB measured / annotated; writes still dirty in "
+       "the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)")
 
 
-def attention_table(df: pd.DataFrame, title: str = "Attention backends") -> Table:
-    t = Table(title=title, title_justify="left", header_style="bold")
-    for col in ["backend", "origin", "shape", "dtype", "calls/step", "ms", "TFLOP/s", "% peak", "vs model",
-                "rel err", "ok", "config / why not"]:
-        t.add_column(col, justify="right" if col in ("calls/step", "ms", "TFLOP/s", "% peak", "vs model",
-                                                     "rel err") else "left", no_wrap=col in ("backend", "shape"))
-    for _, r in df.iterrows():
-        avail = bool(r["available"])
-        note = _text(r.get("config")) if avail else _short(_text(r.get("reason")), 60)
-        t.add_row(str(r["backend"]), str(r["origin"]), str(r["shape"]), str(r["dtype"]),
-                  _num(r.get("calls_per_step") or None, "{:.0f}"),
-                  _num(r["ms"], "{:.3f}") if avail else "-", _num(r["tflops"], "{:.0f}") if avail else "-",
-                  _num(r["pct_of_peak"]) if avail else "-",
-                  _num(r["speedup_vs_model"], "{:.2f}x") if avail else "-",
-                  _num(r["rel_err"], "{:.1e}") if avail else "-",
-                  ("[green]yes[/green]" if r["ok"] else "[red]NO[/red]") if avail else "n/a", note)
-    return t
+def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: int = PIPE_WIDTH) -> Table:
+    rows = [r for _, r in df.iterrows()]
+    avail = [bool(r["available"]) for r in rows]
+
+    def col(header, values, rank, right=False, **kw):
+        return Col(header, list(values), rank, right=right, **kw)
+
+    def measured(key, fmt):
+        return (_num(r[key], fmt) if a else "-" for r, a in zip(rows, avail))
+
+    def varies(key) -> bool:   # a shape or dtype that differs between rows tells them apart: shown first
+        return df[key].astype(str).nunique() > 1 if key in df else False
+    ok = [(Text("yes", "green") if r["ok"] else Text("NO", "red")) if a else "n/a" for r, a in zip(rows, avail)]
+    return fit([
+        col("backend", (str(r["backend"]) for r in rows), 0),
+        col("origin", (str(r["origin"]) for r in rows), 11),
+        col("shape", (str(r["shape"]) for r in rows), 0.1 if varies("shape") else 6),
+        col("dtype", (str(r["dtype"]) for r in rows), 0.2 if varies("dtype") else 9),
+        col("calls/step", (_num(r.get("calls_per_step") or None, "{:.0f}") for r in rows), 10, right=True),
+        col("ms", measured("ms", "{:.3f}"), 1, right=True),
+        col("TFLOP/s", measured("tflops", "{:.0f}"), 2, right=True),
+        col("% peak", measured("pct_of_peak", "{:.1f}"), 5, right=True),
+        col("vs model", measured("speedup_vs_model", "{:.2f}x"), 3, right=True),
+        col("rel err", measured("rel_err", "{:.1e}"), 8, right=True),
+        col("ok", ok, 4),
+        col("config / why not", (_text(r.get("config")) if a else _text(r.get("reason")) for r, a in zip(rows, avail)),
+            7, flex=(16, 60)),
+    ], width, title)
 
 
-def backends_table(backends) -> Table:
-    t = Table(title="Attention backends", title_justify="left", header_style="bold")
-    for col in ("backend", "origin", "available", "what / why not"):
-        t.add_column(col)
-    for b in backends:
-        t.add_row(b.name, b.origin, "yes" if b.available else "no", b.description if b.available else b.reason)
-    return t
+def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
+    return fit([Col("backend", [b.name for b in backends], 0), Col("origin", [b.origin for b in backends], 2),
+                Col("available", ["yes" if b.available else "no" for b in backends], 1),
+                Col("what / why not", [b.description if b.available else b.reason for b in backends], 3,
+                    flex=(16, 100))], width, "Attention backends")
 
 
-def make_console() -> Console:
-    """Wide enough for the kernel table when the output is a file or a pipe."""
-    import sys
-
-    return Console() if sys.stdout.isatty() else Console(width=190)
+def make_console(width: int | None = None) -> Console:
+    """The report's console: `width` when given, else the terminal's width, else COLUMNS (rich reads it), else
+    PIPE_WIDTH. Markup off: paths, kernel names and messages are printed as they are."""
+    if width is None and not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit():
+        width = PIPE_WIDTH
+    return Console(width=width, markup=False)
 
 
 def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) -> None:
     console = console or make_console()
-    console.print(kernel_table(df, f"Kernels of {tables.run.root} (per-kernel totals over the profiled steps)"))
-    ncu = ncu_table(df)
+    kernels = kernel_table(df, f"Kernels of {tables.run.root} (per-kernel totals over the profiled steps)",
+                           console.width)
+    console.print(kernels)
+    ncu = ncu_table(df, console.width, kernels.columns[0].width)
     if ncu is not None:
         console.print(ncu)
     if tables.attention is not None and len(tables.attention):
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
-                                      "(vs model: speed-up over the backend the model used, same run)"))
-    headroom = headroom_table(tables.summary)
+                                      "(vs model: speed-up over the backend the model used, same run)",
+                                      console.width))
+    headroom = headroom_table(tables.summary, console.width)
     if headroom is not None:
         console.print(headroom)
     console.print(summary_table(tables.summary))

@@ -1,0 +1,39 @@
+"""User text (paths, kernel names, messages) is printed as it is, never read as rich markup."""
+import shutil
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from recorded import data_path
+from inductor_prof.cli import app
+from inductor_prof.cli.progress import reporter
+
+runner = CliRunner()
+
+
+def test_path_with_brackets_in_title_and_csv_line(tmp_path):
+    run = tmp_path / "run[bold]x"
+    shutil.copytree(data_path("flux_small"), run)
+    csv = tmp_path / "k[red]y.csv"
+    r = runner.invoke(app, ["report", str(run), "--top", "2", "--csv", str(csv), "--width", "200"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"Kernels of {run} (per-kernel totals")
+    assert lines[-1] == f"kernel table written to {csv}"
+    assert csv.exists()
+
+
+def test_error_message_with_brackets(tmp_path):
+    missing = tmp_path / "no[bold]pe"
+    r = runner.invoke(app, ["report", str(missing)])
+    assert r.exit_code == 2
+    assert r.output.strip() == f"error: {missing} is not a folder"
+
+
+def test_progress_lines_and_labels_are_not_markup():
+    console = Console(record=True, width=200, force_terminal=False)
+    with reporter(console) as bar:
+        bar.note("ncu failed triton_poi[bold]_1: [red]oops[/red]")
+        bar.log("stage [dim]x")
+    text = console.export_text()
+    assert "ncu failed triton_poi[bold]_1: [red]oops[/red]" in text and "stage [dim]x" in text
