@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 POLL_S = 0.1
+GRACE_S = 3.0   # seconds a child has to end on SIGTERM before SIGKILL
 
 
 @dataclass
@@ -33,16 +34,26 @@ def describe_exit(rc: int) -> str:
     return f"exit {rc}"
 
 
-def end_group(proc: subprocess.Popen) -> None:
-    """SIGKILL to the child's whole process group, then reap it."""
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
-        try:
-            proc.kill()
-        except (ProcessLookupError, PermissionError):
-            pass
-    proc.wait()
+        pass
+
+
+def end_group(proc: subprocess.Popen, grace: float = GRACE_S) -> None:
+    """SIGTERM to the child's whole process group, SIGKILL to what is left `grace` seconds later. SIGTERM first
+    because `sudo` relays it to the root-owned command it runs, which this user cannot signal itself."""
+    _signal_group(proc, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_group(proc, signal.SIGKILL)   # also any grandchild left once the child itself has ended
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:     # not ours to kill (root under sudo): do not hang on it
+        pass
 
 
 def _marks(path: Path, offset: int, mark: str) -> tuple[int, int]:
