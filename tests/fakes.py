@@ -2,6 +2,7 @@
 how inductor-prof handles a tool's failures; no output of theirs is presented as a measurement."""
 import stat
 import sys
+import time
 from pathlib import Path
 
 
@@ -50,3 +51,17 @@ def names_report(paths) -> dict[str, dict]:
     import json
 
     return {str(p): {"results": [{"kernel": n} for n in json.loads(Path(p).read_text())]} for p in paths}
+
+
+def dead(pid: int, within: float = 5.0) -> bool:
+    """Gone, or a zombie (ended; this container's init may be slow to reap it), within a few seconds (a
+    SIGKILLed process still has to be scheduled to die)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False

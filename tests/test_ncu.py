@@ -1,11 +1,10 @@
 """ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
-import stat
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from fakes import fake_exe as _fake_ncu
 from recorded import data_path
 from inductor_prof.drivers.ncu import command, metrics
 from inductor_prof.drivers.ncu import report as ncu_report
@@ -51,13 +50,6 @@ def test_parse_flux_report_with_default_metrics():
     m = ncu_report.parse_report(data_path("flux_small", "ncu", "triton_poi_fused_gelu_view_12.ncu-rep"))
     assert set(metrics.METRICS) <= set(m)
     assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
-
-
-def _fake_ncu(tmp_path: Path, body: str) -> str:
-    path = tmp_path / "fake ncu"
-    path.write_text(f"#!{sys.executable}\nimport sys, shutil, time\nargs = sys.argv[1:]\n{body}\n")
-    path.chmod(path.stat().st_mode | stat.S_IEXEC)
-    return str(path)
 
 
 def _run(tmp_path, body, timeout=30):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from fakes import dead
 from inductor_prof import procs
 
 # the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid, prints as many
@@ -26,20 +27,6 @@ time.sleep(60)
 """
 
 
-def _dead(pid: int, within: float = 5.0) -> bool:
-    """Gone, or a zombie (ended; this container's init may be slow to reap it), within a few seconds (a
-    SIGKILLed process still has to be scheduled to die)."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def _grandchild(pid_file: Path) -> int:
     assert pid_file.exists(), "the child never got its grandchild started: the machine is too slow for the timeout"
     return int(pid_file.read_text())
@@ -51,7 +38,7 @@ def test_timeout_ends_the_whole_group(tmp_path):
     done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 4.0)
     assert done.timed_out and done.returncode is None
     assert time.monotonic() - t0 < 4.0 + 2 * procs.GRACE_S
-    assert _dead(_grandchild(pid_file))
+    assert dead(_grandchild(pid_file))
 
 
 def test_progress_marks_extend_the_timeout(tmp_path):
@@ -76,4 +63,4 @@ def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    assert _dead(_grandchild(pid_file))
+    assert dead(_grandchild(pid_file))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fakes import fake_exe
+from fakes import dead, fake_exe
 from recorded import data_path
 from inductor_prof.cli import app
 from inductor_prof.drivers.ncu import command
@@ -71,14 +71,6 @@ def test_sudo_password_prompt_then_report(run, tmp_path):
     assert len(_report_works(run)) == 1
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def _ncu_process(run: Path, exe: str, *flags: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("INDUCTOR_PROF_")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
@@ -104,7 +96,7 @@ def test_ctrl_c_in_the_first_batch_then_report(run, tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "interrupted"
-    assert not _alive(_wait_for(pid_file))                 # the hanging ncu was ended with its process group
+    assert dead(_wait_for(pid_file))                 # the hanging ncu was ended with its process group
     assert not (run / "ncu" / "status.json").exists()      # no batch finished: nothing claimed
     assert _ncu_stage(run) == {"status": "interrupted", "seconds": _ncu_stage(run)["seconds"],
                                "error": "KeyboardInterrupt"}
@@ -131,7 +123,7 @@ time.sleep(60)""")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
     assert err.strip().splitlines()[-1] == "terminated (SIGTERM)"
-    assert not _alive(ncu_pid)
+    assert dead(ncu_pid)
     status = json.loads((run / "ncu" / "status.json").read_text())   # valid, and holds the finished batch
     assert len(status) == 1
     assert _ncu_stage(run)["status"] == "interrupted" and _ncu_stage(run)["error"] == "Terminated: SIGTERM"
