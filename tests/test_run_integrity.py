@@ -130,3 +130,30 @@ time.sleep(60)""")
     assert not list((run / "ncu").glob(".*.partial*"))     # no half-written report left
     assert _report_works(run) == [f"warning: {run}/ncu/ncu.csv is missing (stage ncu interrupted: Terminated: "
                                   "SIGTERM); the report has no Nsight Compute columns"]
+
+
+@pytest.mark.parametrize("error, status, recorded", [
+    (RuntimeError("CUDA error: an illegal memory access was encountered"), "failed",
+     "RuntimeError: CUDA error: an illegal memory access was encountered"),
+    (KeyboardInterrupt(), "interrupted", "KeyboardInterrupt")])
+def test_failed_or_interrupted_attention_is_recorded_and_report_works(run, monkeypatch, error, status, recorded):
+    """`inductor-prof attention RUN` (alone, or as the profile's attention stage) that fails midway: no
+    attention.csv, the outcome in the manifest, and `report` says it."""
+    from inductor_prof import rundir
+    from inductor_prof.attention.bench import BenchOptions
+    from inductor_prof.pipeline import attention
+
+    def broken(*a, **k):
+        raise error
+    monkeypatch.setattr(attention, "run_bench", broken)
+    with pytest.raises(type(error)):
+        attention.benchmark(rundir.RunDir(run), [], BenchOptions(peak_tflops=989.0))
+    stage = json.loads((run / "manifest.json").read_text())["stages"]["attention"]
+    assert (stage["status"], stage["error"]) == (status, recorded)
+    assert not (run / "attention.csv").exists()
+    r = runner.invoke(app, ["report", str(run), "--top", "3"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [  # (the fixture took ncu/ away: the manifest says ncu ran)
+        f"warning: {run}/ncu/ncu.csv is missing; the report has no Nsight Compute columns",
+        f"warning: {run}/attention.csv is missing (stage attention {status}: {recorded}); the report has no "
+        "attention table"]

@@ -82,6 +82,14 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
         return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning}
+    with rundir.Manifest.of(run_dir).stage("attention") as info:   # its outcome in the run, a failure too
+        rows, summary = _into_run(run_dir, shapes, opts, on_backend)
+        info.update(summary)
+    return rows, summary
+
+
+def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
+              on_backend: Callable[[int, int, str], None] | None) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     with isolated_cache(run_dir.attention_cache):
