@@ -180,3 +180,20 @@ def test_sudo_ncu_writes_its_home_inside_the_run(fake_run, tmp_path, monkeypatch
     assert (home / ".cache" / "nv").is_dir()
     assert seen["CUDA_CACHE_PATH"] == str(home / ".nv" / "ComputeCache")
     assert seen["PYTHONDONTWRITEBYTECODE"] == "1"       # no root-owned .pyc beside your sources
+
+
+def test_a_batch_whose_kernels_all_failed_to_load_keeps_each_reason(fake_run, tmp_path):
+    """The replay program skips what it cannot load (exit 3, no report): each kernel keeps its own reason."""
+    fake_run.use(2)
+    exe = fake_exe(tmp_path, """
+specs = args[args.index('-m') + 2:]
+for i, p in enumerate(specs):
+    name = json.load(open(p))['name']
+    print(f'ncu_runner: skipped {name}: ImportError: no module named {name}_dep', file=sys.stderr)
+    print(f'ncu_runner: step load {i} skipped', file=sys.stderr)
+sys.exit(3)""")
+    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=2, ncu_timeout=30), log=lambda m: None)
+    status = _status(fake_run)
+    assert [status[k]["reason"] for k in ("k0", "k1")] == ["ImportError: no module named k0_dep",
+                                                          "ImportError: no module named k1_dep"]
+    assert (summary["failed"], summary["stopped"]) == (2, "")

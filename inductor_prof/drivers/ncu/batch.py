@@ -51,6 +51,12 @@ def batch_report(batch: list[NcuTarget]) -> str:
     return f"batch-{digest}"
 
 
+def _skip_reason(t: NcuTarget, log_text: str) -> str:
+    """Why the replay program could not load this kernel (its SKIPPED line), or ""."""
+    mark = f"{SKIPPED} {t.spec.get('name') or t.spec.get('op')}:"
+    return next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln), "")
+
+
 def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -> dict[str, tuple[int | None, str]]:
     """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
     batch order, so two kernels sharing a name map to their own results."""
@@ -59,10 +65,7 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
     for t in batch:
         idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
         if idx is None:
-            mark = f"{SKIPPED} {t.spec.get('name') or t.spec.get('op')}:"
-            why = next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln),
-                       "no result for this kernel in the report (not launched?)")
-            out[t.stem] = (None, why)
+            out[t.stem] = (None, _skip_reason(t, log_text) or "no result for this kernel in the report (not launched?)")
         else:
             used.add(idx)
             out[t.stem] = (idx, "")
@@ -112,8 +115,10 @@ def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, s
     out = BatchOutcome(failure=result.kind or status)
     at = in_flight(log_text, len(batch))
     if at is None:      # every kernel finished its steps: the failure is the process's, not one kernel's
+        skipped = {t.stem: why for t in batch if (why := _skip_reason(t, log_text))}
         for t in batch:
-            out.settled[t.stem] = _entry(t, status, reason, result.seconds / len(batch), "", None, len(batch))
+            out.settled[t.stem] = _entry(t, status, skipped.get(t.stem, reason), result.seconds / len(batch), "",
+                                         None, len(batch))
         return out
     culprit = batch[at]
     out.settled[culprit.stem] = _entry(culprit, status, reason, result.seconds, "", None, len(batch))
