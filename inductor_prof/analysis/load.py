@@ -71,7 +71,7 @@ def _json_object(path: Path) -> dict:
 def _manifest(path: Path) -> dict:
     m = _json_object(path)
     for key in MANIFEST_SECTIONS:
-        if key in m and m[key] is not None and not isinstance(m[key], dict):
+        if key in m and not isinstance(m[key], dict):
             raise Damaged(f"{key!r} should be an object, found {_kind(m[key])}")
     gpu = (m.get("env") or {}).get("gpu")
     if gpu is not None and not isinstance(gpu, dict):
@@ -167,7 +167,7 @@ def _stage_line(name: str, entry: dict) -> str:
     return f"stage {name} {state}" + (f": {error[:200]}" if error else "")
 
 
-def required(path: Path, read: Callable[[Path], Any]):
+def _required(path: Path, read: Callable[[Path], Any]):
     try:
         return read(path)
     except Exception as e:  # any damage: one line naming the file, not a traceback
@@ -208,11 +208,11 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
 
 def load_run_tables(path) -> RunTables:
     run = open_run(path)
-    manifest = required(run.manifest_path, _manifest)
+    manifest = _required(run.manifest_path, _manifest)
     if not run.steps_hatchet.exists():
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far")
-    steps, device = required(run.steps_hatchet, _hatchet)
+    steps, device = _required(run.steps_hatchet, _hatchet)
     n_steps = max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
     reader = _Reader(run, manifest)
     harvested = reader.optional(run.kernels_json, _kernel_records, LACKING["kernels"], "harvest")
