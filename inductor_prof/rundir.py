@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from .errors import UserError
+from .errors import UserError, one_line
 
 MANIFEST = "manifest.json"
 
@@ -44,7 +44,7 @@ class RunDir:
     def attention_hatchet(self) -> Path: return self.proton_dir / "attention.hatchet"
     # torch.profiler
     @property
-    def torch_trace(self) -> Path: return self.root / "torch_trace.json"
+    def torch_trace(self) -> Path: return self.root / ".torch_trace.partial.json"   # while library_ops reads it
     @property
     def torch_trace_gz(self) -> Path: return self.root / "torch_trace.json.gz"
     @property
@@ -75,6 +75,8 @@ class RunDir:
     def ncu_specs_dir(self) -> Path: return self.ncu_dir / "specs"
     @property
     def ncu_logs_dir(self) -> Path: return self.ncu_dir / "logs"
+    @property
+    def ncu_home(self) -> Path: return self.ncu_dir / "home"   # HOME of ncu under sudo
 
     def ncu_report(self, stem: str) -> Path:
         return self.ncu_dir / (stem if stem.endswith(".ncu-rep") else f"{stem}.ncu-rep")
@@ -107,6 +109,15 @@ def open_run(path: str | os.PathLike) -> RunDir:
     if not (root / MANIFEST).is_file():
         raise UserError(f"{root} is not an inductor-prof run folder (no {MANIFEST})")
     return RunDir(root)
+
+
+def refuse_inside_run(path: str | os.PathLike, option: str) -> None:
+    """An output the user names (`--csv`) never goes into a run folder: its files are the run's record."""
+    target = Path(path).resolve()
+    for folder in (target, *target.parents):
+        if (folder / MANIFEST).is_file():
+            raise UserError(f"{option} {path} is inside the run folder {folder}; write it elsewhere "
+                            "(a run folder holds only what inductor-prof wrote)")
 
 
 @contextmanager
@@ -148,6 +159,14 @@ class Manifest:
         self.data = {**initial, "stages": {}}
         self.save()
 
+    @classmethod
+    def of(cls, run: RunDir) -> "Manifest":
+        """The manifest of an existing run, to record a stage run on it later (`inductor-prof ncu RUN`)."""
+        self = cls.__new__(cls)
+        self.run, self.data = run, run.read_manifest()
+        self.data.setdefault("stages", {})
+        return self
+
     def save(self) -> None:
         write_json(self.run.manifest_path, self.data)
 
@@ -165,9 +184,9 @@ class Manifest:
         t0 = time.perf_counter()
         try:
             yield info
-        except BaseException as e:
-            entry.update(status="failed", seconds=round(time.perf_counter() - t0, 3),
-                         error=f"{type(e).__name__}: {e}"[:2000], **info)
+        except BaseException as e:   # Ctrl-C and SIGTERM (KeyboardInterrupts) are recorded as interruptions
+            entry.update(status="interrupted" if isinstance(e, KeyboardInterrupt) else "failed",
+                         seconds=round(time.perf_counter() - t0, 3), error=one_line(e, 2000).rstrip(":"), **info)
             self.save()
             raise
         entry.update(status="ok", seconds=round(time.perf_counter() - t0, 3), **info)

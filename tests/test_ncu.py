@@ -1,11 +1,10 @@
 """ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
-import stat
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from fakes import fake_exe as _fake_ncu
 from recorded import data_path
 from inductor_prof.drivers.ncu import command, metrics
 from inductor_prof.drivers.ncu import report as ncu_report
@@ -51,13 +50,6 @@ def test_parse_flux_report_with_default_metrics():
     m = ncu_report.parse_report(data_path("flux_small", "ncu", "triton_poi_fused_gelu_view_12.ncu-rep"))
     assert set(metrics.METRICS) <= set(m)
     assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
-
-
-def _fake_ncu(tmp_path: Path, body: str) -> str:
-    path = tmp_path / "fake ncu"
-    path.write_text(f"#!{sys.executable}\nimport sys, shutil, time\nargs = sys.argv[1:]\n{body}\n")
-    path.chmod(path.stat().st_mode | stat.S_IEXEC)
-    return str(path)
 
 
 def _run(tmp_path, body, timeout=30):
@@ -133,13 +125,13 @@ def test_batch_command_counts_every_kernel():
 
 
 def test_batches_keep_origins_apart_and_results_map_in_launch_order():
-    from inductor_prof.drivers.ncu.stage import NcuTarget, _batches, assign_results
+    from inductor_prof.drivers.ncu.batch import NcuTarget, assign_results, batches
 
     def t(stem, name, origin="inductor"):
         return NcuTarget(name, stem, origin, {"name": name})
     todo = [t("a", "k_a"), t("s1", "silu"), t("s2", "silu"), t("lib", "nvjet", "library")]
-    batches = _batches(todo, 2)
-    assert [[x.stem for x in b] for b in batches] == [["a", "s1"], ["s2"], ["lib"]]
+    got_batches = batches(todo, 2)
+    assert [[x.stem for x in b] for b in got_batches] == [["a", "s1"], ["s2"], ["lib"]]
     batch = todo[:3]
     # two kernels share a name: each takes its own result, in order; a skipped kernel gets the runner's reason
     got = assign_results(batch, ["k_a", "silu", "silu"], "")
@@ -165,7 +157,7 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
                for i, n in enumerate(names)]
     monkeypatch.setattr(ncu_stage, "targets", lambda run, n: targets)
     summary = ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)
-    assert summary == {"kernels": 8, "profiled": 8, "skipped": 0, "ok": 8, "failed": 0}
+    assert summary == {"kernels": 8, "skipped": 0, "tried": 8, "ok": 8, "failed": 0, "not_tried": 0, "stopped": ""}
     assert Path(exe + ".calls").read_text() == "x"          # one ncu process for the whole batch
     table = pd.read_csv(run.ncu_csv)
     assert list(table["name"]) == names and (table["status"] == "ok").all()

@@ -7,6 +7,7 @@ import torch
 
 from inductor_prof import rundir
 from inductor_prof.drivers.ncu import command, replay
+from inductor_prof.drivers.ncu import batch as ncu_batch
 from inductor_prof.drivers.ncu import stage as ncu_stage
 from inductor_prof.drivers.ncu.command import NcuResult
 from inductor_prof.settings import Settings
@@ -23,15 +24,16 @@ def test_ctrl_c_in_the_second_batch_keeps_the_first_and_the_interrupt(tmp_path, 
     monkeypatch.setattr(ncu_stage, "find_ncu", lambda explicit: "ncu")
     calls = []
 
-    def fake_run_one(cmd, env, timeout, log_path):
+    def fake_run_one(cmd, env, timeout, log_path, progress_mark=None):
         calls.append(cmd)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        run.ncu_report("k0").write_bytes(b"rep")
+        out = cmd[cmd.index("-o") + 1]
+        open(out + ".ncu-rep", "wb").write(b"rep")
         return NcuResult("ok", "", 1.0)
     monkeypatch.setattr(command, "run_one", fake_run_one)
     parsed = []
-    monkeypatch.setattr(ncu_stage, "parse_reports",
+    monkeypatch.setattr(ncu_batch, "parse_reports",
                         lambda paths: parsed.extend(paths) or {str(p): {"results": [{"kernel": "k0"}]} for p in paths})
     with pytest.raises(KeyboardInterrupt):
         ncu_stage.run_ncu(run, Settings(ncu_batch=1), log=lambda m: None)

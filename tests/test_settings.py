@@ -127,7 +127,7 @@ def test_pyproject_reads_only_its_tool_table(tmp_path):
 
 # ---- through the real CLI ---------------------------------------------------------------------------------
 
-SUMMARY = {"kernels": 0, "profiled": 0, "skipped": 0, "ok": 0, "failed": 0}
+SUMMARY = {"kernels": 0, "skipped": 0, "tried": 0, "ok": 0, "failed": 0, "not_tried": 0, "stopped": ""}
 
 
 @pytest.fixture

@@ -1,23 +1,43 @@
 """Every read of a run folder for the report: its tables in, the analysed RunTables out (the analysis
-itself is pure and lives beside this module)."""
+itself is pure and lives beside this module).
+
+The report renders whatever is intact. A required file (manifest.json, proton/steps.hatchet) that is damaged
+is an error naming it; an optional one that is missing where the run should have it, or damaged, is one
+warning naming it and what the report lacks without it, and the rest renders. A stage the manifest records as
+failed or interrupted is said too.
+"""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
 
 import pandas as pd
 
 from ..drivers import proton
-from ..errors import UserError
+from ..errors import UserError, one_line
 from ..inductor.kernel_files import io_bytes
 from ..peaks import DeviceFacts, run_peaks
 from ..rundir import RunDir, open_run
 from .headroom import headroom
 from .kernels import kernel_table
-from .ncu_compare import merge_ncu
+from .ncu_compare import NCU_COLUMNS, merge_ncu
 from .roofline import add_derived
 from .summary import summarize
+
+MANIFEST_SECTIONS = ("profile", "env", "target", "settings", "ceilings", "stages")   # each an object
+LIBRARY_OPS_COLUMNS = ("kernel", "op", "flops", "flops_key", "bytes")
+ATTENTION_COLUMNS = ("backend", "origin", "shape", "dtype", "available", "ms", "tflops", "pct_of_peak",
+                     "speedup_vs_model", "rel_err", "ok")
+# what the report lacks without each optional file
+LACKING = {
+    "annotated": "Inductor kernels are shown without flops and bytes (no TFLOP/s, GB/s, roofline)",
+    "kernels": "Inductor kernels are shown without kind, fused ATen ops and read/write split",
+    "library_ops": "library kernels (cuBLAS, cuDNN...) are shown without flops and bytes",
+    "ncu": "the report has no Nsight Compute columns",
+    "attention": "the report has no attention table",
+}
 
 
 @dataclass
@@ -27,49 +47,198 @@ class RunTables:
     kernels: pd.DataFrame          # one row per kernel name
     summary: dict[str, Any]
     attention: pd.DataFrame | None
+    warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
 
 
-def _harvested(run: RunDir) -> dict[str, dict]:
-    return {k["name"]: k for k in json.loads(run.kernels_json.read_text())} if run.kernels_json.exists() else {}
+class Damaged(ValueError):
+    """A file that parses but does not hold what the run folder promises; the message says what."""
 
 
-def _io_split(run: RunDir, harvested: dict[str, dict]) -> dict[str, dict | None]:
+def _what(e: Exception) -> str:
+    return str(e) if isinstance(e, Damaged) else one_line(e)
+
+
+def _kind(x) -> str:
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(x), type(x).__name__)
+
+
+def _json_object(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    if not isinstance(data, dict):
+        raise Damaged(f"a JSON object expected, found {_kind(data)}")
+    return data
+
+
+def _manifest(path: Path) -> dict:
+    m = _json_object(path)
+    for key in MANIFEST_SECTIONS:
+        if key in m and not isinstance(m[key], dict):
+            raise Damaged(f"{key!r} should be an object, found {_kind(m[key])}")
+    gpu = (m.get("env") or {}).get("gpu")
+    if gpu is not None and not isinstance(gpu, dict):
+        raise Damaged(f"'env.gpu' should be an object, found {_kind(gpu)}")
+    steps = (m.get("profile") or {}).get("steps", 1)
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise Damaged(f"'profile.steps' should be a whole number, found {steps!r}")
+    return m
+
+
+def _hatchet(path: Path) -> tuple[pd.DataFrame, dict]:
+    """(kernel rows, device info) of a .hatchet file, read once."""
+    root, device = proton.load_hatchet(path)
+    if not isinstance(root, dict) or not isinstance(device, dict):
+        raise Damaged("not a Proton hatchet (a tree of frames expected)")
+    columns = ["name", "path", "calls", "time_ns", "bytes", *proton.FLOP_KEYS]
+    return pd.DataFrame(proton.kernel_rows(root), columns=columns), device
+
+
+def _kernel_records(path: Path) -> dict[str, dict]:
+    data = json.loads(path.read_text())
+    if not isinstance(data, list):
+        raise Damaged(f"a list of kernel records expected, found {_kind(data)}")
+    for i, k in enumerate(data):
+        if not isinstance(k, dict):
+            raise Damaged(f"record {i} should be an object, found {_kind(k)}")
+        for key, kinds in (("name", str), ("kind", (str, type(None))), ("file", (str, type(None))),
+                           ("aten_ops", (list, type(None)))):
+            if key in ("name", "kind") and key not in k:
+                raise Damaged(f"record {i} has no {key!r}")
+            if key in k and not isinstance(k[key], kinds):
+                raise Damaged(f"record {i}: {key!r} is {_kind(k[key])}")
+    return {k["name"]: k for k in data}
+
+
+def _csv(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_options) -> Callable[[Path], pd.DataFrame]:
+    """A reader of a CSV that must hold `columns`, the `numeric` ones numbers."""
+    def read(path: Path) -> pd.DataFrame:
+        df = pd.read_csv(path, **read_options)
+        missing = [c for c in columns if c not in df.columns]
+        if missing:
+            raise Damaged(f"no column {', '.join(map(repr, missing))}")
+        for c in numeric:
+            if c in df.columns and not pd.api.types.is_numeric_dtype(df[c]):
+                raise Damaged(f"column {c!r} is not numeric")
+        return df
+    return read
+
+
+_ncu_csv = _csv(("name",), tuple(sorted(set(NCU_COLUMNS) - {"status", "reason"})))
+
+
+class _Reader:
+    """Reads the run's files, collecting one warning per optional file that is missing or damaged."""
+
+    def __init__(self, run: RunDir, manifest: dict):
+        self.run, self.warnings = run, []
+        self.stages = manifest.get("stages") or {}
+        self.said: set[str] = set()      # stages a file warning already named
+
+    def _cause(self, stage: str | None) -> str:
+        entry = self.stages.get(stage) if stage else None
+        if stage and entry is None:
+            return f" (the profile did not get to stage {stage})"
+        if isinstance(entry, dict) and entry.get("status") != "ok":
+            self.said.add(stage)
+            return f" ({_stage_line(stage, entry)})"
+        return ""
+
+    def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
+                 expected: bool = True):
+        """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
+        if not path.exists():
+            if expected:
+                self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
+            return None
+        try:
+            return read(path)
+        except Exception as e:  # any damage: the report goes on without the file
+            self.warnings.append(f"{path} is damaged ({_what(e)}); {lacking}")
+            return None
+
+    def failed_stages(self) -> None:
+        for name, entry in self.stages.items():
+            if isinstance(entry, dict) and entry.get("status") != "ok" and name not in self.said:
+                self.warnings.append(_stage_line(name, entry))
+
+
+def _stage_line(name: str, entry: dict) -> str:
+    """`stage ncu failed: <its error's first sentence>`, as the manifest recorded it."""
+    error = str(entry.get("error") or "").split(". ")[0]
+    state = "did not finish" if entry.get("status") == "running" else entry.get("status")  # its process died
+    return f"stage {name} {state}" + (f": {error[:200]}" if error else "")
+
+
+def _required(path: Path, read: Callable[[Path], Any]):
+    try:
+        return read(path)
+    except Exception as e:  # any damage: one line naming the file, not a traceback
+        raise UserError(f"{path} is damaged ({_what(e)}); the report needs it") from e
+
+
+def _io_split(reader: _Reader, harvested: dict[str, dict]) -> dict[str, dict | None]:
     """Per-launch read/write bytes of each harvested Inductor kernel, from its file."""
     out = {}
     for name, rec in harvested.items():
-        path = run.kernel_file(rec["file"]) if rec.get("file") else None
-        out[name] = io_bytes(path.read_text()) if path is not None and path.is_file() else None
+        path = reader.run.kernel_file(rec["file"]) if rec.get("file") else None
+        out[name] = reader.optional(path, lambda p: io_bytes(p.read_text()),
+                                    f"kernel {name} is shown without its read/write split") if path else None
     return out
 
 
-def _csv(path) -> pd.DataFrame | None:
-    return pd.read_csv(path, keep_default_na=False) if path.exists() else None
+def _ncu_table(reader: _Reader) -> pd.DataFrame | None:
+    run = reader.run
+    status = None
+    if run.ncu_status_json.exists():
+        status = reader.optional(run.ncu_status_json, _json_object, "the ncu table cannot be checked against it")
+    expected = "ncu" in reader.stages or bool(status)
+    ncu = reader.optional(run.ncu_csv, _ncu_csv, LACKING["ncu"], "ncu", expected)
+    if ncu is not None and status and "stem" in ncu.columns:
+        newer = {s for s, e in status.items() if isinstance(e, dict) and e.get("status") == "ok"} - set(ncu["stem"])
+        if newer:
+            reader.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
+                                   "lists as profiled (an `inductor-prof ncu` call did not finish; run it again)")
+    return ncu
 
 
-def run_peaks_of(run: RunDir, manifest: dict) -> dict:
+def run_peaks_of(device: dict, manifest: dict) -> dict:
     """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
-    facts = DeviceFacts.from_proton(proton.device_info(run.steps_hatchet))
-    gpu = (manifest.get("env", {}).get("gpu") or {}).get("name", "")
+    facts = DeviceFacts.from_proton(device)
+    gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
 def load_run_tables(path) -> RunTables:
     run = open_run(path)
-    manifest = run.read_manifest()
+    manifest = _required(run.manifest_path, _manifest)
     if not run.steps_hatchet.exists():
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far")
-    n_steps = max(int(manifest.get("profile", {}).get("steps", 1) or 1), 1)
-    harvested = _harvested(run)
-    annotated = proton.parse(run.annotated_hatchet) if run.annotated_hatchet.exists() else None
-    df = kernel_table(proton.parse(run.steps_hatchet), annotated, harvested, _csv(run.library_ops_csv),
-                      _io_split(run, harvested), n_steps)
-    peaks = run_peaks_of(run, manifest)
+    steps, device = _required(run.steps_hatchet, _hatchet)
+    n_steps = max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
+    reader = _Reader(run, manifest)
+    harvested = reader.optional(run.kernels_json, _kernel_records, LACKING["kernels"], "harvest")
+    inductor_names = steps.loc[steps["name"].str.startswith("triton_"), "name"].nunique()
+    if harvested == {} and inductor_names:
+        reader.warnings.append(f"{run.kernels_json} lists no kernels, yet the steps ran {inductor_names} Inductor "
+                               f"kernels; {LACKING['kernels']}")
+    harvested = harvested or {}
+    io_split = _io_split(reader, harvested)
+    annotated = reader.optional(run.annotated_hatchet, lambda p: _hatchet(p)[0], LACKING["annotated"],
+                                "annotated_step")
+    library_ops = reader.optional(run.library_ops_csv, _csv(LIBRARY_OPS_COLUMNS, ("flops", "bytes"),
+                                                             keep_default_na=False),
+                                  LACKING["library_ops"], "library_ops")
+    df = kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps)
+    peaks = run_peaks_of(device, manifest)
+    ncu = _ncu_table(reader)
     if len(df):
         df = add_derived(df, peaks, n_steps)
-        df = merge_ncu(df, pd.read_csv(run.ncu_csv) if run.ncu_csv.exists() else None)
-    attention = pd.read_csv(run.attention_csv) if run.attention_csv.exists() else None
+        df = merge_ncu(df, ncu)
+    attention = reader.optional(run.attention_csv, _csv(ATTENTION_COLUMNS), LACKING["attention"], "attention",
+                                expected="attention" in reader.stages)
+    reader.failed_stages()
     summary = summarize(df, manifest, peaks)
     if len(df):
         summary["headroom"] = headroom(df, summary["step_ms_wall"], n_steps, attention)
-    return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention)
+    return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
+                     warnings=reader.warnings)

@@ -18,6 +18,8 @@ from ..settings import Settings
 from .options import EPILOG, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
+from .messages import ncu_summary, print_warnings
+from .signals import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
@@ -35,10 +37,14 @@ def cli_errors(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with sigterm_as_interrupt():
+                return fn(*args, **kwargs)
         except UserError as e:
             err.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_USER)
+        except Terminated:
+            err.print("[red]terminated (SIGTERM)[/red]")
+            raise typer.Exit(EXIT_TERMINATED)
         except KeyboardInterrupt:
             err.print("[red]interrupted[/red]")
             raise typer.Exit(130)
@@ -112,15 +118,14 @@ def ncu_command(
     settings: Settings = None,
 ):
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped)."""
-    from ..drivers.ncu.stage import run_ncu
+    from ..pipeline.ncu import on_existing_run
     from ..rundir import open_run
 
     run_dir = open_run(run)
     with reporter(console) as bar:
-        summary = run_ncu(run_dir, settings, log=bar.note, on_kernel=bar.items)
-    console.print(f"ncu: {summary['ok']} kernels profiled, {summary['failed']} failed, "
-                  f"{summary['skipped']} already done; table in {run_dir.ncu_csv}", markup=False)
-    if summary["failed"]:
+        summary = on_existing_run(run_dir, settings, log=bar.note, on_kernel=bar.items)
+    console.print(ncu_summary(summary, run_dir.ncu_csv), soft_wrap=True, markup=False, highlight=False)
+    if summary["failed"] or summary["not_tried"]:
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -141,11 +146,14 @@ def report(
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
     from ..report import export, terminal
+    from ..rundir import refuse_inside_run
 
     if sort not in SORT_COLUMNS:
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
+    if csv:
+        refuse_inside_run(csv, "--csv")
     with stdout_to_stderr() if json_out else contextlib.nullcontext():
         tables = load_run_tables(run)
     df = tables.kernels
@@ -155,9 +163,11 @@ def report(
     if csv:
         export.to_csv(df, csv)
     shown = df.head(top) if top else df
-    if json_out:
+    if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
+        print_warnings(tables.warnings)
         sys.stdout.write(export.to_json(tables, shown) + "\n")
         return
+    print_warnings(tables.warnings)
     out = terminal.make_console(width)
     terminal.render(tables, shown, out)
     if csv:
@@ -189,7 +199,7 @@ def attention(
     from ..envinfo import require_cuda
     from ..pipeline.attention import benchmark
     from ..report import terminal
-    from ..rundir import open_run
+    from ..rundir import open_run, refuse_inside_run, write_csv
 
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
     try:
@@ -204,6 +214,8 @@ def attention(
     if sweep:
         shapes = [s for base in shapes for s in sweep_shapes(base)]
     run_dir = open_run(run) if run is not None else None
+    if csv:
+        refuse_inside_run(csv, "--csv")
     if run_dir is None and not shapes:
         raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
     require_cuda("attention")
@@ -211,7 +223,7 @@ def attention(
     with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
         df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
     if csv:
-        df.to_csv(csv, index=False)
+        write_csv(csv, df)
     if json_out:
         from ..report.export import records
 

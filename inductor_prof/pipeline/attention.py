@@ -9,13 +9,12 @@ FlexAttention kernels Inductor generated under attention/kernels/.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from typing import Callable
 
 import pandas as pd
 
-from .. import rundir
+from .. import procs, rundir
 from ..attention.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.registry import backends as all_backends
 from ..attention.shapes import Shape, from_calls
@@ -34,18 +33,20 @@ def run(ctx) -> dict:
 
 
 def in_subprocess(run_dir: rundir.RunDir) -> dict:
-    """`inductor-prof attention RUN` in a fresh process; its output kept in attention/attention.log."""
+    """`inductor-prof attention RUN` in a fresh process; its output kept in attention/attention.log. A hang,
+    Ctrl-C or SIGTERM ends it with its process group (its compile workers too)."""
     log_path = run_dir.attention_log
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "w") as f:
-        proc = subprocess.run([sys.executable, "-m", "inductor_prof", "attention", str(run_dir.root)], stdout=f,
-                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=python_env(),
-                              timeout=TIMEOUT_S)
-    text = log_path.read_text(errors="replace")
-    if proc.returncode != 0:
-        tail = " | ".join(ln for ln in text.strip().splitlines()[-3:])
-        raise RuntimeError(f"inductor-prof attention exited {proc.returncode}: {tail[:500]} (log: {log_path})")
-    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": text.strip().splitlines()[-1][:300]}
+    done = procs.run_logged([sys.executable, "-m", "inductor_prof", "attention", str(run_dir.root)], python_env(),
+                            log_path, TIMEOUT_S)
+    lines = log_path.read_text(errors="replace").strip().splitlines() or [""]
+    tail = " | ".join(lines[-3:])
+    if done.timed_out:
+        raise RuntimeError(f"inductor-prof attention: no result after {TIMEOUT_S} s, ended: {tail[:500]} "
+                           f"(log: {log_path})")
+    if done.returncode != 0:
+        raise RuntimeError(f"inductor-prof attention {procs.describe_exit(done.returncode)}: {tail[:500]} "
+                           f"(log: {log_path})")
+    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": lines[-1][:300]}
 
 
 def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
@@ -81,6 +82,14 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
         return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning}
+    with rundir.Manifest.of(run_dir).stage("attention") as info:   # its outcome in the run, a failure too
+        rows, summary = _into_run(run_dir, shapes, opts, on_backend)
+        info.update(summary)
+    return rows, summary
+
+
+def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
+              on_backend: Callable[[int, int, str], None] | None) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     with isolated_cache(run_dir.attention_cache):

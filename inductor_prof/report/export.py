@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..analysis import RunTables
+from ..rundir import write_csv
 
 JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
                        "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
@@ -28,11 +30,11 @@ def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
 
 
 def to_json(tables: RunTables, df: pd.DataFrame) -> str:
-    obj = {"run": str(tables.run.root), "summary": tables.summary,
+    obj = {"run": str(tables.run.root), "warnings": tables.warnings, "summary": tables.summary,
            "kernels": records(df, JSON_KERNEL_COLUMNS),
            "attention": records(tables.attention, []) if tables.attention is not None else []}
     return json.dumps(obj, indent=1, default=_clean)
 
 
 def to_csv(df: pd.DataFrame, path) -> None:
-    df.to_csv(path, index=False)
+    write_csv(Path(path), df)

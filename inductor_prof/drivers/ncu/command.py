@@ -1,15 +1,15 @@
 """The ncu command line and running it: `build_cmd` is pure (an argument list, never a shell string);
-`run_one` runs it with a timeout, keeps its output in a log, and ends its process group on a hang or Ctrl-C."""
+`run_one` runs it with a timeout, keeps its output in a log, and ends its process group on a hang, Ctrl-C or
+SIGTERM."""
 from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import procs
 from ...errors import UserError
 from ...settings import Settings
 from .metrics import METRICS
@@ -33,6 +33,7 @@ class NcuResult:
     status: str          # ok | failed | timeout
     reason: str = ""
     seconds: float = 0.0
+    kind: str = ""       # how it failed, in short: "timeout", "killed by SIGSEGV", "exit 1", "kernel not launched"
 
 
 def kernel_filter(names: str | list[str]) -> str:
@@ -64,6 +65,21 @@ def build_cmd(settings: Settings, ncu: str, kernel: str | list[str], report: Pat
     return cmd
 
 
+def sudo_home_env(home: Path) -> dict[str, str]:
+    """Under sudo, ncu and the replayed program run as root: every per-user place they write (ncu's config,
+    the CUDA, Triton and torch caches) is put inside `home`, a folder of the run given back afterwards, so
+    no root-owned file lands in the user's HOME or virtual environment."""
+    import site
+
+    home = Path(home).resolve()
+    cache = home / ".cache"
+    return {"HOME": str(home), "XDG_CACHE_HOME": str(cache), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"), "CUDA_CACHE_PATH": str(home / ".nv" / "ComputeCache"),
+            "TRITON_HOME": str(home), "TORCH_HOME": str(cache / "torch"), "HF_HOME": str(cache / "huggingface"),
+            # packages of `pip install --user` still found; no .pyc written as root beside your sources
+            "PYTHONUSERBASE": site.getuserbase(), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def program_env(extra: dict[str, str] | None = None, source: dict[str, str] | None = None) -> dict[str, str]:
     source = os.environ if source is None else source
     env = {k: source[k] for k in PASS_ENV if k in source}
@@ -71,43 +87,26 @@ def program_env(extra: dict[str, str] | None = None, source: dict[str, str] | No
     return env
 
 
-def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path) -> NcuResult:
-    """Runs one ncu command; stdout+stderr kept in log_path; a hang is killed with its process group."""
-    import time
-
-    t0 = time.perf_counter()
-    full_env = {**os.environ, **env}
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=full_env, start_new_session=True,
-                                stdin=subprocess.DEVNULL)
-        try:
-            rc = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            return NcuResult("timeout", f"no result after {timeout:.0f} s", time.perf_counter() - t0)
-        except KeyboardInterrupt:
-            _kill_group(proc)
-            raise
+def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path,
+            progress_mark: str | None = None) -> NcuResult:
+    """Runs one ncu command, stdout+stderr kept in log_path. `timeout`: seconds in all, or with `progress_mark`
+    seconds without a new line holding it (the replay program marks each kernel it finishes); then the
+    process group is ended, as on Ctrl-C and SIGTERM."""
+    done = procs.run_logged(cmd, {**os.environ, **env}, log_path, timeout, progress_mark)
     out = log_path.read_text(errors="replace")
-    seconds = time.perf_counter() - t0
+    if done.timed_out:
+        return NcuResult("timeout", f"no progress for {timeout:g} s (--ncu-timeout, per kernel): ncu ended", done.seconds, "timeout")
     if PERMISSION_MARK in out:
         raise NcuPermissionError(PERMISSION_HELP)
     if "a password is required" in out or "a terminal is required" in out:
         raise UserError("sudo asked for a password; allow passwordless sudo for ncu (NOPASSWD) or run "
                         "inductor-prof as a user with counter access")
-    if rc != 0:
-        return NcuResult("failed", f"exit {rc}: {tail(out)}", seconds)
+    if done.returncode != 0:
+        how = procs.describe_exit(done.returncode)
+        return NcuResult("failed", f"{how}: {tail(out)}", done.seconds, how)
     if "No kernels were profiled" in out:
-        return NcuResult("failed", f"kernel not launched: {tail(out)}", seconds)
-    return NcuResult("ok", "", seconds)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-    proc.wait()
+        return NcuResult("failed", f"kernel not launched: {tail(out)}", done.seconds, "kernel not launched")
+    return NcuResult("ok", "", done.seconds)
 
 
 def tail(text: str, lines: int = 4) -> str:

@@ -15,10 +15,15 @@ NCU_SEARCH = ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu", "/
 def find_ncu(explicit: str | None) -> str:
     """The ncu executable: the one configured, else on PATH, else the usual install places."""
     if explicit:
-        path = shutil.which(explicit) or (explicit if os.access(explicit, os.X_OK) else None)
-        if not path:
-            raise UserError(f"ncu not found at {explicit!r} (from --ncu-path / INDUCTOR_PROF_NCU / settings file)")
-        return path
+        path = shutil.which(explicit)
+        if path:
+            return path
+        where = "(from --ncu-path / INDUCTOR_PROF_NCU / settings file)"
+        if os.path.isdir(explicit):
+            raise UserError(f"ncu path {explicit!r} is a folder, not the ncu executable {where}")
+        if os.path.exists(explicit):
+            raise UserError(f"ncu at {explicit!r} is not executable (chmod +x it, or give another) {where}")
+        raise UserError(f"ncu not found at {explicit!r} {where}")
     found = shutil.which("ncu")
     if found:
         return found

@@ -17,6 +17,29 @@ from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attenti
 from inductor_prof.errors import one_line
 
 SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
+STEP = "ncu_runner: step"         # `step load I ok|skipped`, `step profile I`: progress the stage watches
+
+
+def _step(*what) -> None:
+    print(STEP, *what, file=sys.stderr, flush=True)
+
+
+def in_flight(log_text: str, n: int) -> int | None:
+    """Which of the n specs the program was on when it stopped, from its STEP lines: the first not loaded,
+    else the first loaded one not profiled; None when every step finished."""
+    loaded: dict[int, bool] = {}
+    profiled: set[int] = set()
+    for line in log_text.splitlines():
+        if not line.startswith(STEP):
+            continue
+        words = line[len(STEP):].split()
+        if len(words) >= 2 and words[1].isdigit():
+            if words[0] == "load":
+                loaded[int(words[1])] = words[2:3] == ["ok"]
+            elif words[0] == "profile":
+                profiled.add(int(words[1]))
+    pending = [i for i in range(n) if i not in loaded] or [i for i in range(n) if loaded[i] and i not in profiled]
+    return pending[0] if pending else None
 
 
 def only_chosen_config(tuner, chosen: dict) -> None:
@@ -94,21 +117,24 @@ def main(argv: list[str]) -> int:
     import torch
 
     launches = []
-    for path in argv[1:]:
+    for i, path in enumerate(argv[1:]):
         spec = json.loads(open(path).read())
         label = spec.get("name") or spec.get("op")
         try:
             launch = inductor_launch(spec) if spec["type"] == "inductor" else aten_launch(spec)
             launch()                  # compile / autotune / pick the library kernel: not profiled
             torch.cuda.synchronize()
-            launches.append(launch)
+            launches.append((i, launch))
+            _step("load", i, "ok")
         except Exception as e:  # one broken kernel must not cost the others their profile
-            print(f"{SKIPPED} {label}: {one_line(e, None)}", file=sys.stderr)
-    for launch in launches:
+            print(f"{SKIPPED} {label}: {one_line(e, None)}", file=sys.stderr, flush=True)
+            _step("load", i, "skipped")
+    for i, launch in launches:
         torch.cuda.cudart().cudaProfilerStart()
         launch()
         torch.cuda.synchronize()
         torch.cuda.cudart().cudaProfilerStop()
+        _step("profile", i)
     return 0 if len(launches) == len(argv) - 1 else 3
 
 

@@ -1,17 +1,17 @@
 """ncu over each unique kernel of a run folder: every harvested Inductor kernel, plus the library kernels
 (cuBLAS, cuDNN...) that take the most time, replayed from the ATen op that launched them.
 
-Resumable (kernels with a report are skipped); a failure is recorded and the rest go on; status.json is
-current after every batch, so an interrupted call loses only the batch in flight; files written under sudo
-are given back to the user.
+Resumable (kernels with a report are skipped); a failure is recorded and the rest go on, until ncu fails
+the same way three times in a row (batch.py: what a failure costs); status.json is current after every batch,
+so an interrupted call loses only the batch in flight; ncu.csv is written once the call completes. Under sudo
+ncu's HOME is inside the run, and everything it wrote is given back to the user.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
-from dataclasses import dataclass
+from collections import deque
 from pathlib import Path
 from typing import Callable
 
@@ -26,17 +26,9 @@ from ...names import demangle
 from ...settings import Settings
 from .. import proton
 from . import command
+from .batch import FailureStreak, NcuTarget, batches, run_batch
 from .locate import find_ncu
-from .replay import SKIPPED
 from .report import parse_reports
-
-
-@dataclass
-class NcuTarget:
-    name: str           # kernel name as CUPTI reports it (mangled for C++ kernels)
-    stem: str           # file stem for spec/report/log
-    origin: str
-    spec: dict
 
 
 def _stem(name: str, i: int) -> str:
@@ -71,7 +63,16 @@ def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
 
 
 def _load_status(path: Path) -> dict:
-    return json.loads(path.read_text()) if path.exists() else {}
+    """status.json (kernel stem -> entry); a damaged one is said, naming it, rather than overwritten."""
+    if not path.exists():
+        return {}
+    try:
+        status = json.loads(path.read_text())
+        if not isinstance(status, dict) or not all(isinstance(v, dict) and "status" in v for v in status.values()):
+            raise ValueError("not an object of kernel entries")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UserError(f"{path} is unreadable ({one_line(e)}); delete it to profile every kernel again") from e
+    return status
 
 
 CHOWN_TIMEOUT_S = 60
@@ -116,44 +117,11 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
             f"{' '.join(map(str, paths))}): {why}")
 
 
-def _batches(todo: list[NcuTarget], size: int) -> list[list[NcuTarget]]:
-    """Inductor and library kernels in separate batches of at most `size`."""
-    out = []
-    for origin in ("inductor", "library"):
-        group = [t for t in todo if t.origin == origin]
-        out += [group[i:i + size] for i in range(0, len(group), size)]
-    return out
-
-
-def _batch_report(batch: list[NcuTarget]) -> str:
-    """Report file stem: the kernel's own for one, a content hash for several (stable across resumes)."""
-    if len(batch) == 1:
-        return batch[0].stem
-    digest = hashlib.sha1("\n".join(t.stem for t in batch).encode()).hexdigest()[:10]
-    return f"batch-{digest}"
-
-
-def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -> dict[str, tuple[int | None, str]]:
-    """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
-    batch order, so two kernels sharing a name map to their own results."""
-    used: set[int] = set()
-    out = {}
-    for t in batch:
-        idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
-        if idx is None:
-            mark = f"{SKIPPED} {t.spec.get('name') or t.spec.get('op')}:"
-            why = next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln),
-                       "no result for this kernel in the report (not launched?)")
-            out[t.stem] = (None, why)
-        else:
-            used.add(idx)
-            out[t.stem] = (idx, "")
-    return out
-
-
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
             on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
-    """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch."""
+    """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
+    Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
+    not_tried (after a stop), stopped (why, or "")."""
     if settings.ncu_batch < 1:
         raise UserError(f"ncu batch size must be at least 1, not {settings.ncu_batch}")
     ncu = find_ncu(settings.ncu)
@@ -163,59 +131,41 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     targets_all = targets(run, settings.ncu_library_kernels)
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
-    skipped = len(targets_all) - len(todo)
     env = command.program_env({
         **cache_env(run.inductor_cache),
         "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
         "PYTHONPATH": package_pythonpath(),
     })
-    progress = {"done": skipped}
+    if settings.sudo:   # root's caches and configs go inside the run, given back below, not into your HOME
+        run.ncu_home.mkdir(parents=True, exist_ok=True)
+        env.update(command.sudo_home_env(run.ncu_home))
     parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
-
-    def profile_batch(batch: list[NcuTarget]) -> None:
-        if on_kernel:
-            on_kernel(progress["done"], len(targets_all), batch[0].name if len(batch) == 1 else
-                      f"{len(batch)} kernels: {batch[0].name}, ...")
-        specs = []
-        for t in batch:
-            specs.append(run.ncu_spec(t.stem))
-            rundir.write_json(specs[-1], t.spec)
-        stem = _batch_report(batch)
-        report = run.ncu_report(stem)
-        cmd = command.build_cmd(settings, ncu, [t.name for t in batch], report.with_suffix(""),
-                                command.python_program(specs), env, count=len(batch))
-        log_path = run.ncu_log(stem)
-        result = command.run_one(cmd, env, settings.ncu_timeout * len(batch), log_path)
-        log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
-        # the replay program exits 3 when it skipped a kernel it could not load; the others' results count
-        usable = report.exists() and (result.status == "ok" or SKIPPED in log_text)
-        if not usable and len(batch) > 1:
-            log(f"ncu batch of {len(batch)} {result.status} ({result.reason[:200]}); "
-                "profiling its kernels one by one")
-            for t in batch:
-                profile_batch([t])
-            return
-        per_kernel = result.seconds / len(batch)
-        if usable:
-            parsed.update(parse_reports([report]))
-            names = [m["kernel"] for m in parsed[str(report)].get("results", [])]
-            assigned = assign_results(batch, names, log_text)
-        else:
-            assigned = {t.stem: (None, result.reason or "ncu wrote no report") for t in batch}
-        for t in batch:
-            idx, why = assigned[t.stem]
-            st = "ok" if idx is not None else (result.status if result.status != "ok" else "failed")
-            status[t.stem] = {"name": t.name, "status": st, "reason": why, "origin": t.origin,
-                              "seconds": round(per_kernel, 2), "report": report.name, "index": idx,
-                              "batch": len(batch)}
-            if st != "ok":
-                log(f"ncu {st} {t.name}: {why}")
-        rundir.write_json(run.ncu_status_json, status)
-        progress["done"] += len(batch)
-
+    this_call: dict[str, str] = {}  # stem -> status given in this call
+    queue = deque(batches(todo, settings.ncu_batch))
+    streak, stopped = FailureStreak(), ""
     try:
-        for batch in _batches(todo, settings.ncu_batch):
-            profile_batch(batch)
+        while queue and not stopped:
+            batch = queue.popleft()
+            if on_kernel:
+                on_kernel(len(targets_all) - len(todo) + len(this_call), len(targets_all), batch[0].name
+                          if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
+            outcome = run_batch(run, settings, ncu, env, batch, parsed)
+            for stem, entry in outcome.settled.items():
+                status[stem], this_call[stem] = entry, entry["status"]
+                if entry["status"] != "ok":
+                    log(f"ncu {entry['status']} {entry['name']}: {entry['reason']}")
+            if outcome.again:
+                log(f"profiling the other {len(outcome.again)} kernels of that ncu process again")
+                queue.appendleft(outcome.again)
+            stopped = streak.add(outcome.failure)
+            if stopped:
+                rest = [t for b in queue for t in b]
+                log(f"ncu stopped: {stopped}; {len(rest)} kernels not tried (`inductor-prof ncu RUN` tries them)")
+                for t in rest:
+                    status[t.stem] = {"name": t.name, "status": "not_tried", "reason": f"not tried: {stopped}",
+                                      "origin": t.origin}
+                    this_call[t.stem] = "not_tried"
+            rundir.write_json(run.ncu_status_json, status)
     except BaseException:
         # status.json already holds every finished batch (`inductor-prof ncu RUN` resumes from it). Hand the
         # files back, but let nothing here replace the error, Ctrl-C included, or wait on a report parser.
@@ -228,6 +178,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     rundir.write_csv(run.ncu_csv, table(run, status, parsed))
     if on_kernel:
         on_kernel(len(targets_all), len(targets_all), "done")
-    ok = sum(1 for s in status.values() if s["status"] == "ok")
-    return {"kernels": len(targets_all), "profiled": len(todo), "skipped": skipped, "ok": ok,
-            "failed": sum(1 for s in status.values() if s["status"] != "ok")}
+    counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
+    return {"kernels": len(targets_all), "skipped": len(targets_all) - len(todo), "tried": len(this_call) -
+            counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
+            "not_tried": counts["not_tried"], "stopped": stopped}

@@ -1,6 +1,7 @@
 """Proton (triton.profiler) sessions: timed steps with a scope per step and per repeated block."""
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,15 +67,24 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
 
 @contextmanager
 def session(path: Path, hook: str | None) -> Iterator[None]:
-    """One Proton session writing `path` (.hatchet); block scopes are live inside it."""
+    """One Proton session writing `path` (.hatchet); block scopes are live inside it. Proton writes
+    `<name>.hatchet` at finalize: it writes a hidden name beside `path`, renamed onto it only when the block
+    completed, so an interrupted session leaves no half or partial profile behind."""
     import triton.profiler as proton
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    stem = str(path.with_suffix(""))
-    proton.start(stem, hook=hook)
+    name = path.with_name(f".{path.name}.partial")
+    written = Path(f"{name}.hatchet")
+    proton.start(str(name), hook=hook)
     BlockScopes.enabled = True
+    completed = False
     try:
         yield
+        completed = True
     finally:
         BlockScopes.enabled = False
         proton.finalize()
+        if completed and written.exists():
+            os.replace(written, path)
+        elif written.exists():
+            written.unlink()

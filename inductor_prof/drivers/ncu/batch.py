@@ -1,0 +1,142 @@
+"""One ncu process over a batch of kernels, and what its outcome means for each kernel.
+
+Costs are bounded per kernel: the replay program marks each kernel it finishes loading and profiling
+(replay.STEP), and ncu is ended when no mark came for the per-kernel timeout. A failed or hung batch then
+costs its in-flight kernel alone: that kernel gets the failure, the others go back to be profiled again
+(their results died with the process: ncu writes the report at the end). So a hang costs about one timeout
+per hanging kernel, a crash one process per crashing kernel, and a batch is never retried kernel by kernel.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+
+from ... import rundir
+from ...settings import Settings
+from . import command
+from .replay import SKIPPED, STEP, in_flight
+from .report import parse_reports
+
+
+@dataclass
+class NcuTarget:
+    name: str           # kernel name as CUPTI reports it (mangled for C++ kernels)
+    stem: str           # file stem for spec/report/log
+    origin: str
+    spec: dict
+
+
+@dataclass
+class BatchOutcome:
+    settled: dict[str, dict] = field(default_factory=dict)   # stem -> its status.json entry
+    again: list[NcuTarget] = field(default_factory=list)     # to profile again, in a batch of their own
+    failure: str = ""     # how the process failed (command.NcuResult.kind); "" when its report was usable
+
+
+def batches(todo: list[NcuTarget], size: int) -> list[list[NcuTarget]]:
+    """Inductor and library kernels in separate batches of at most `size`."""
+    out = []
+    for origin in ("inductor", "library"):
+        group = [t for t in todo if t.origin == origin]
+        out += [group[i:i + size] for i in range(0, len(group), size)]
+    return out
+
+
+def batch_report(batch: list[NcuTarget]) -> str:
+    """Report file stem: the kernel's own for one, a content hash for several (stable across resumes)."""
+    if len(batch) == 1:
+        return batch[0].stem
+    digest = hashlib.sha1("\n".join(t.stem for t in batch).encode()).hexdigest()[:10]
+    return f"batch-{digest}"
+
+
+def _skip_reason(t: NcuTarget, log_text: str) -> str:
+    """Why the replay program could not load this kernel (its SKIPPED line), or ""."""
+    mark = f"{SKIPPED} {t.spec.get('name') or t.spec.get('op')}:"
+    return next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln), "")
+
+
+def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -> dict[str, tuple[int | None, str]]:
+    """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
+    batch order, so two kernels sharing a name map to their own results."""
+    used: set[int] = set()
+    out = {}
+    for t in batch:
+        idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
+        if idx is None:
+            out[t.stem] = (None, _skip_reason(t, log_text) or "no result for this kernel in the report (not launched?)")
+        else:
+            used.add(idx)
+            out[t.stem] = (idx, "")
+    return out
+
+
+def _entry(t: NcuTarget, status: str, reason: str, seconds: float, report: str, index: int | None,
+           size: int) -> dict:
+    return {"name": t.name, "status": status, "reason": reason, "origin": t.origin, "seconds": round(seconds, 2),
+            "report": report, "index": index, "batch": size}
+
+
+def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
+              parsed: dict[str, dict]) -> BatchOutcome:
+    """One ncu process over `batch`; reports it reads are added to `parsed` (path -> parse_reports entry)."""
+    specs = []
+    for t in batch:
+        specs.append(run.ncu_spec(t.stem))
+        rundir.write_json(specs[-1], t.spec)
+    stem = batch_report(batch)
+    report = run.ncu_report(stem)
+    partial = run.ncu_report(f".{stem}.partial")   # ncu writes here; renamed to `report` once whole
+    cmd = command.build_cmd(settings, ncu, [t.name for t in batch], partial.with_suffix(""),
+                            command.python_program(specs), env, count=len(batch))
+    log_path = run.ncu_log(stem)
+    try:
+        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP)
+        if partial.exists() and result.status != "timeout":
+            os.replace(partial, report)
+    finally:
+        if partial.exists():
+            partial.unlink()
+    log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
+    # the replay program exits 3 when it skipped a kernel it could not load; the others' results count
+    if report.exists() and (result.status == "ok" or SKIPPED in log_text):
+        parsed.update(parse_reports([report]))
+        names = [m["kernel"] for m in parsed[str(report)].get("results", [])]
+        out = BatchOutcome()
+        assigned = assign_results(batch, names, log_text)
+        for t in batch:
+            idx, why = assigned[t.stem]
+            out.settled[t.stem] = _entry(t, "ok" if idx is not None else "failed", why,
+                                         result.seconds / len(batch), report.name, idx, len(batch))
+        return out
+    status = result.status if result.status != "ok" else "failed"
+    reason = result.reason or "ncu wrote no report"
+    out = BatchOutcome(failure=result.kind or status)
+    at = in_flight(log_text, len(batch))
+    if at is None:      # every kernel finished its steps: the failure is the process's, not one kernel's
+        skipped = {t.stem: why for t in batch if (why := _skip_reason(t, log_text))}
+        for t in batch:
+            out.settled[t.stem] = _entry(t, status, skipped.get(t.stem, reason), result.seconds / len(batch), "",
+                                         None, len(batch))
+        return out
+    culprit = batch[at]
+    out.settled[culprit.stem] = _entry(culprit, status, reason, result.seconds, "", None, len(batch))
+    out.again = [t for t in batch if t is not culprit]
+    return out
+
+
+class FailureStreak:
+    """Stops the stage when `limit` ncu processes in a row failed the same way (a broken ncu or driver fails
+    every kernel alike: trying the rest would only multiply the cost)."""
+
+    def __init__(self, limit: int = 3):
+        self.limit, self.kind, self.count = limit, "", 0
+
+    def add(self, failure: str) -> str:
+        """The reason to stop, or ""; `failure` is "" for a process whose report was usable."""
+        self.count = self.count + 1 if failure and failure == self.kind else (1 if failure else 0)
+        self.kind = failure
+        if self.count >= self.limit:
+            return f"ncu failed the same way {self.count} times in a row ({failure})"
+        return ""

@@ -1,0 +1,99 @@
+"""Child processes that must never outlive us: each runs in a process group of its own with its output in a
+log file, and the whole group is ended on a timeout, on Ctrl-C and on SIGTERM (cli/signals.py turns SIGTERM
+into an interrupt), so no grandchild (ncu's target, a compile worker) is left behind."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+POLL_S = 0.1
+GRACE_S = 3.0   # seconds a child has to end on SIGTERM before SIGKILL
+
+
+@dataclass
+class Finished:
+    returncode: int | None    # None: ended by us after the timeout
+    seconds: float
+
+    @property
+    def timed_out(self) -> bool:
+        return self.returncode is None
+
+
+def describe_exit(rc: int) -> str:
+    """`exit 3`, or `killed by SIGSEGV` for a child a signal ended (Popen's negative return codes)."""
+    if rc < 0:
+        try:
+            return f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exit {rc}"
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def end_group(proc: subprocess.Popen, grace: float = GRACE_S) -> None:
+    """SIGTERM to the child's whole process group, SIGKILL to what is left `grace` seconds later. SIGTERM first
+    because `sudo` relays it to the root-owned command it runs, which this user cannot signal itself."""
+    _signal_group(proc, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_group(proc, signal.SIGKILL)   # also any grandchild left once the child itself has ended
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:     # not ours to kill (root under sudo): do not hang on it
+        pass
+
+
+def _marks(path: Path, offset: int, mark: str) -> tuple[int, int]:
+    """(lines holding `mark` written to `path` after `offset`, the new offset)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            chunk = f.read()
+    except OSError:
+        return 0, offset
+    end = chunk.rfind(b"\n") + 1           # a line still being written is read next time, whole
+    return chunk[:end].count(mark.encode()), offset + end
+
+
+def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
+               progress_mark: str | None = None) -> Finished:
+    """Runs `cmd` (an argument list, the environment given whole) with stdout and stderr in `log_path`.
+
+    `timeout`: seconds for the whole run, or, with `progress_mark`, seconds without a new line holding that
+    mark (each step of the child gets `timeout`, however many steps it has)."""
+    t0 = time.monotonic()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:   # a log, not a result: it grows while the child runs and is kept
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                start_new_session=True)
+        try:
+            last, offset = time.monotonic(), 0
+            while True:
+                try:
+                    rc = proc.wait(timeout=POLL_S)
+                    return Finished(rc, time.monotonic() - t0)
+                except subprocess.TimeoutExpired:
+                    pass
+                if progress_mark is not None:
+                    seen, offset = _marks(log_path, offset, progress_mark)
+                    if seen:
+                        last = time.monotonic()
+                if time.monotonic() - (last if progress_mark is not None else t0) > timeout:
+                    end_group(proc)
+                    return Finished(None, time.monotonic() - t0)
+        except BaseException:
+            end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
+            raise

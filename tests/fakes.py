@@ -1,0 +1,67 @@
+"""Stand-ins for ncu and sudo in failure tests: small executables whose behaviour each test writes. They test
+how inductor-prof handles a tool's failures; no output of theirs is presented as a measurement."""
+import stat
+import sys
+import time
+from pathlib import Path
+
+
+def fake_exe(folder: Path, body: str, name: str = "fake ncu") -> str:
+    """An executable Python script: `args` holds its arguments, then `body` runs."""
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\nimport json, os, shutil, signal, sys, time\nargs = sys.argv[1:]\n"
+                    f"{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+# A fake ncu speaking the replay program's protocol (replay.STEP lines): it reads the kernel names from the
+# spec files it is given, marks each loaded, then runs BEHAVIOUR(i, name) before marking each profiled, and
+# writes the names as its "report" (tests read it back with `names_report`). Each call appends its kernel
+# names to `<script>.calls`, one line per ncu process.
+REPLAYING = """
+out = args[args.index('-o') + 1]
+specs = args[args.index('-m') + 2:]
+names = [json.load(open(p))['name'] for p in specs]
+open(sys.argv[0] + '.calls', 'a').write(' '.join(names) + '\\n')
+def mark(*what):
+    print('ncu_runner: step', *what, file=sys.stderr, flush=True)
+for i, n in enumerate(names):
+    mark('load', i, 'ok')
+for i, n in enumerate(names):
+{behaviour}
+    mark('profile', i)
+json.dump(names, open(out + '.ncu-rep', 'w'))
+"""
+
+
+def replaying_ncu(folder: Path, behaviour: str = "pass") -> str:
+    """`behaviour`: Python run before kernel i (`i`, `n` its name) is marked profiled, indented 4 spaces."""
+    return fake_exe(folder, REPLAYING.format(behaviour="\n".join("    " + ln for ln in behaviour.splitlines())))
+
+
+def calls(exe: str) -> list[list[str]]:
+    """The kernel names of each ncu process the fake was run as, in order."""
+    path = Path(exe + ".calls")
+    return [ln.split() for ln in path.read_text().splitlines()] if path.exists() else []
+
+
+def names_report(paths) -> dict[str, dict]:
+    """parse_reports for the fake's reports: each kernel a result, in order (no metrics: none were measured)."""
+    import json
+
+    return {str(p): {"results": [{"kernel": n} for n in json.loads(Path(p).read_text())]} for p in paths}
+
+
+def dead(pid: int, within: float = 5.0) -> bool:
+    """Gone, or a zombie (ended; this container's init may be slow to reap it), within a few seconds (a
+    SIGKILLed process still has to be scheduled to die)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False

@@ -1,0 +1,66 @@
+"""Child processes end with their whole group: on a timeout, on a progress timeout, and on an interrupt, a
+grandchild that ignores SIGTERM included."""
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fakes import dead
+from inductor_prof import procs
+
+# the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid, prints as many
+# MARK lines as told, then hangs
+CHILD = """
+import os, signal, subprocess, sys, time
+ready = sys.argv[1] + '.ready'
+g = subprocess.Popen([sys.executable, '-c', 'import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); '
+                      'open(sys.argv[1], "w").write("ready"); time.sleep(60)', ready])
+while not os.path.exists(ready):
+    time.sleep(0.01)
+open(sys.argv[1], 'w').write(str(g.pid))
+for i in range(int(sys.argv[2])):
+    print('MARK', i, flush=True)
+    time.sleep(0.4)
+time.sleep(60)
+"""
+
+
+def _grandchild(pid_file: Path) -> int:
+    assert pid_file.exists(), "the child never got its grandchild started: the machine is too slow for the timeout"
+    return int(pid_file.read_text())
+
+
+def test_timeout_ends_the_whole_group(tmp_path):
+    pid_file = tmp_path / "g.pid"
+    t0 = time.monotonic()
+    done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 4.0)
+    assert done.timed_out and done.returncode is None
+    assert time.monotonic() - t0 < 4.0 + 2 * procs.GRACE_S
+    assert dead(_grandchild(pid_file))
+
+
+def test_progress_marks_extend_the_timeout(tmp_path):
+    # five marks 0.4 s apart: 2 s of progress under a 1 s timeout, then the hang is ended 1 s after the last
+    done = procs.run_logged([sys.executable, "-c", CHILD, str(tmp_path / "g.pid"), "5"], {}, tmp_path / "log", 1.0,
+                            progress_mark="MARK")
+    assert done.timed_out
+    assert (tmp_path / "log").read_text().count("MARK") == 5
+    assert done.seconds > 2.0
+
+
+def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
+    pid_file = tmp_path / "g.pid"
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 4.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert dead(_grandchild(pid_file))
