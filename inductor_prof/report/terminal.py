@@ -6,22 +6,10 @@ import math
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..analysis import RunTables
-
-
-def _num(v, fmt: str = "{:.1f}") -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return fmt.format(v)
-
-
-def _text(v) -> str:
-    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-
-
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+from .format import num as _num, short as _short, summary_rows, text as _text
 
 
 def kernel_table(df: pd.DataFrame, title: str) -> Table:
@@ -42,22 +30,8 @@ def summary_table(summary: dict) -> Table:
     t = Table(title="Summary", title_justify="left", show_header=False)
     t.add_column(style="bold")
     t.add_column()
-    peaks = summary["peaks"]
-    t.add_row("target / GPU", f"{summary['target']} on {summary['gpu']}")
-    t.add_row("step (wall, under Proton)", f"{_num(summary['step_ms_wall'], '{:.2f}')} ms "
-              f"(plain {_num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps")
-    t.add_row("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms")
-    t.add_row("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
-              f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time")
-    t.add_row("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
-              f"{summary['inductor_annotated']} annotated)")
-    t.add_row("peaks", f"bf16 {_num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
-              f"({peaks['source']['flops16']}), fp32 {_num(peaks['tflops'].get('flops32'), '{:.0f}')} "
-              f"({peaks['source']['flops32']}), DRAM {_num(peaks['dram_gbps'], '{:.0f}')} GB/s "
-              f"({peaks['source']['dram_gbps']})")
-    for cat, c in summary["by_category"].items():
-        t.add_row(f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-                  f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels)")
+    for label, value in summary_rows(summary):
+        t.add_row(label, Text(value))   # Text: a target or GPU name is never markup
     return t
 
 
