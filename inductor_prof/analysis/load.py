@@ -28,8 +28,13 @@ class RunTables:
     attention: pd.DataFrame | None
 
 
+def kernel_records(run: RunDir) -> list[dict]:
+    """kernels.json: one record per harvested kernel file (a name Inductor reused can have two)."""
+    return json.loads(run.kernels_json.read_text()) if run.kernels_json.exists() else []
+
+
 def _harvested(run: RunDir) -> dict[str, dict]:
-    return {k["name"]: k for k in json.loads(run.kernels_json.read_text())} if run.kernels_json.exists() else {}
+    return {k["name"]: k for k in kernel_records(run)}
 
 
 def _io_split(run: RunDir, harvested: dict[str, dict]) -> dict[str, dict | None]:
