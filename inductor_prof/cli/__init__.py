@@ -127,6 +127,8 @@ def report(
     sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
+    html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
+                                            "charts, kernel sources) to this file instead of printing tables"),
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
@@ -143,11 +145,17 @@ def report(
         df = df.sort_values(col, ascending=ascending, na_position="last")
     if csv:
         export.to_csv(df, csv)
+    if html_out:
+        from ..report import html
+
+        html.write(tables, df, html_out)
+        err.print(f"HTML report written to {html_out}", markup=False, highlight=False)
     shown = df.head(top) if top else df
     if json_out:
         sys.stdout.write(export.to_json(tables, shown) + "\n")
         return
-    terminal.render(tables, shown, terminal.make_console())
+    if not html_out:
+        terminal.render(tables, shown, terminal.make_console())
     if csv:
         console.print(f"kernel table written to {csv}")
 
