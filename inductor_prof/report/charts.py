@@ -12,8 +12,9 @@ from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
 
 WIDTH = 1100
-# Roof lines: one colour per flops width; the spec roof dashed, the roof this report judges against solid.
-ROOF_COLOURS = {"flops8": "#9467bd", "flops16": "#d62728", "flops32": "#2ca02c", "flops64": "#8c564b"}
+# Roof lines: one dark colour per flops width (none of the kinds' Category10 colours); the spec roof dashed,
+# the roof this report judges against solid.
+ROOF_COLOURS = {"flops8": "#4a1486", "flops16": "#8b0000", "flops32": "#00441b", "flops64": "#7f2704"}
 WIDTH_NAMES = {"flops8": "8-bit", "flops16": "bf16/fp16", "flops32": "fp32", "flops64": "fp64"}
 # the model's own attention backend in orange: a colour no roof and no other bar uses
 MODEL_BACKEND, OTHER_BACKEND, INACCURATE = "#d95f02", "#1f77b4", "#bbbbbb"
