@@ -167,10 +167,22 @@ def test_user_text_is_escaped():
     assert len(page.scripts) == len(Page(html.render(*_tables(data_path("flux_small")))).scripts)
 
 
+def test_html_replaces_the_tables_with_one_line(tmp_path):
+    out = tmp_path / "run.html"
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(out)])
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == f"HTML report written to {out}\n"
+    assert out.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_html_to_unwritable_path_is_one_line(tmp_path):
     r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(tmp_path), "--json"])
     assert r.exit_code == 2
-    assert r.stderr.strip() == f"error: cannot write the HTML report to {tmp_path}: Is a directory"
+    assert r.stderr == f"error: cannot write the HTML report to {tmp_path}: Is a directory\n"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(blocker / "run.html")])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: cannot write the HTML report to {blocker / 'run.html'}: File exists ({blocker})\n"
 
 
 def test_without_bokeh_says_how_to_install(monkeypatch):
@@ -202,3 +214,50 @@ def test_chromium_check_sees_requests_and_errors(tmp_path):
     load = open_page(bad, tmp_path / "chromium")
     assert load.requests == ["http://127.0.0.1:9/x.png"]
     assert any("Uncaught ReferenceError: undefinedFn is not defined" in line for line in load.console)
+
+
+# Run in the page after its own scripts: sort the kernel table by avg µs (two clicks: descending, then
+# ascending), show only pointwise kernels, open a kernel's source through its link; the result goes to the DOM.
+PROBE = """<script>
+var table = document.getElementById("kernel-table");
+var header = Array.prototype.slice.call(table.tHead.rows[0].cells);
+var col = header.findIndex(function (th) { return th.textContent === "avg \\u00b5s"; });
+function visible() {
+  return Array.prototype.slice.call(table.tBodies[0].rows).filter(function (r) { return r.style.display !== "none"; })
+    .map(function (r) { return [r.cells[0].textContent.trim(), r.cells[col].textContent]; });
+}
+var probe = {};
+var kind = document.getElementById("kind-filter");
+kind.value = "pointwise";
+kind.dispatchEvent(new Event("change"));
+header[col].click();
+probe.desc = visible();
+header[col].click();
+probe.asc = visible();
+var link = table.querySelector("a.src-link");
+link.click();
+probe.opened = document.getElementById(link.getAttribute("href").slice(1)).open;
+var pre = document.createElement("pre");
+pre.id = "probe";
+pre.textContent = JSON.stringify(probe);
+document.body.appendChild(pre);
+</script>
+"""
+
+
+@needs_chromium
+def test_sort_filter_and_source_link_work_in_chromium(flux, tmp_path):
+    import html as std_html
+    import re
+
+    page = tmp_path / "probed.html"
+    page.write_text(flux[3].replace("</body>", PROBE + "</body>"))
+    load = open_page(page, tmp_path / "chromium")
+    assert load.console == []
+    probe = json.loads(std_html.unescape(re.search(r'<pre id="probe">(.*?)</pre>', load.dom).group(1)))
+    pointwise = [k for k in flux[2]["kernels"] if k["kind"] == "pointwise"]
+    by_avg = sorted(pointwise, key=lambda k: k["avg_us"], reverse=True)
+    assert len(pointwise) == 10                  # the run's 10 Inductor pointwise kernels
+    assert probe["desc"] == [[k["display"], f"{k['avg_us']:.1f}"] for k in by_avg]
+    assert probe["asc"] == probe["desc"][::-1]
+    assert probe["opened"] is True

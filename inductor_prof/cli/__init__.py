@@ -149,7 +149,7 @@ def report(
         from ..report import html
 
         html.write(tables, df, html_out)
-        err.print(f"HTML report written to {html_out}", markup=False, highlight=False)
+        err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
     shown = df.head(top) if top else df
     if json_out:
         sys.stdout.write(export.to_json(tables, shown) + "\n")

@@ -5,6 +5,7 @@ Every piece of user text goes through Jinja2's autoescape."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 import pandas as pd
@@ -145,8 +146,9 @@ def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
     figures = {k: v for k, v in made.items() if not isinstance(v, str)}
     missing = {k: v for k, v in made.items() if isinstance(v, str)}
     script, divs = components(figures) if figures else ("", {})
-    return divs, missing, Resources(mode="inline", components=["bokeh"],
-                                                  log_level="warn").render_js(), script
+    # BokehJS itself, inlined (its core only: the page uses no widgets, tables, WebGL or MathJax)
+    bokeh_js = Resources(mode="inline", components=["bokeh"], log_level="warn").render_js()
+    return divs, missing, bokeh_js, script
 
 
 def render(tables: RunTables, df: pd.DataFrame) -> str:
@@ -172,8 +174,11 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
 
 
 def write(tables: RunTables, df: pd.DataFrame, path) -> None:
+    path = Path(path)
     page = render(tables, df)
     try:
         write_text(path, page)
     except OSError as e:
-        raise UserError(f"cannot write the HTML report to {path}: {e.strerror or e}") from e
+        # name the folder when it is what failed (a file where a folder should be, one not writable)
+        where = f" ({e.filename})" if e.filename and Path(e.filename) in path.parents else ""
+        raise UserError(f"cannot write the HTML report to {path}: {e.strerror or e}{where}") from e
