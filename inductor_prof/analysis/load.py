@@ -50,6 +50,11 @@ class RunTables:
     warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
 
 
+def kernel_records(run: RunDir) -> list[dict]:
+    """kernels.json: one record per harvested kernel file (a name Inductor reused can have two)."""
+    return json.loads(run.kernels_json.read_text()) if run.kernels_json.exists() else []
+
+
 class Damaged(ValueError):
     """A file that parses but does not hold what the run folder promises; the message says what."""
 

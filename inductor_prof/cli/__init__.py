@@ -142,6 +142,8 @@ def report(
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
     width: Optional[int] = WIDTH_OPTION,
+    html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
+                                            "charts, kernel sources) to this file instead of printing tables"),
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
@@ -162,6 +164,11 @@ def report(
         df = df.sort_values(col, ascending=ascending, na_position="last")
     if csv:
         export.to_csv(df, csv)
+    if html_out:
+        from ..report import html
+
+        html.write(tables, df, html_out)
+        err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
     shown = df.head(top) if top else df
     if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
         print_warnings(tables.warnings)
@@ -169,7 +176,8 @@ def report(
         return
     print_warnings(tables.warnings)
     out = terminal.make_console(width)
-    terminal.render(tables, shown, out)
+    if not html_out:
+        terminal.render(tables, shown, out)
     if csv:
         out.print(f"kernel table written to {csv}", soft_wrap=True)
 

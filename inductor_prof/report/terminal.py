@@ -11,20 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
+from .format import num as _num, short as _short, summary_rows, text as _text
 from .layout import Col, fit, fit_names
 
 PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
 NAME_WIDTH = (32, 64)   # kernel names: fewest and most cells
-
-
-def _num(v, fmt: str = "{:.1f}") -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return fmt.format(v)
-
-
-def _text(v) -> str:
-    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
 def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table:
@@ -51,27 +42,8 @@ def summary_table(summary: dict) -> Table:
     t = Table(title="Summary", title_justify="left", show_header=False)
     t.add_column(style="bold")
     t.add_column()
-    peaks = summary["peaks"]
-
-    def row(label: str, value: str) -> None:
-        t.add_row(Text(label), Text(value))     # GPU and target names are not markup
-    row("target / GPU", f"{summary['target']} on {summary['gpu']}")
-    row("step (wall, under Proton)", f"{_num(summary['step_ms_wall'], '{:.2f}')} ms "
-        f"(plain {_num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps")
-    row("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms")
-    row("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
-        f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time")
-    row("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
-        f"{summary['inductor_annotated']} annotated)")
-    row("peaks", f"bf16 {_num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
-        f"({peaks['source']['flops16']}), fp32 {_num(peaks['tflops'].get('flops32'), '{:.0f}')} "
-        f"({peaks['source']['flops32']}), DRAM {_num(peaks['dram_gbps'], '{:.0f}')} GB/s "
-        f"({peaks['source']['dram_gbps']})")
-    head = (summary.get("headroom") or {}).get("by_category", {})
-    for cat, c in summary["by_category"].items():
-        room = f"  headroom {head[cat]:.2f}" if cat in head else ""
-        row(f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-            f"{_num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}")
+    for label, value in summary_rows(summary):
+        t.add_row(label, Text(value))   # Text: a target or GPU name is never markup
     return t
 
 

@@ -1,0 +1,123 @@
+"""The HTML report's charts, drawn by Bokeh (its JavaScript is inlined by html.py): time by category, the
+roofline, attention backends. Each function takes the analysed tables and returns a Bokeh model, or a
+sentence saying why the chart cannot be drawn from this run."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from bokeh.models import ColumnDataSource, FactorRange, HoverTool
+from bokeh.palettes import Category10_10
+from bokeh.plotting import figure
+from bokeh.transform import factor_cmap
+
+WIDTH = 1100
+# Roof lines: one dark colour per flops width (none of the kinds' Category10 colours); the spec roof dashed,
+# the roof this report judges against solid.
+ROOF_COLOURS = {"flops8": "#4a1486", "flops16": "#8b0000", "flops32": "#00441b", "flops64": "#7f2704"}
+WIDTH_NAMES = {"flops8": "8-bit", "flops16": "bf16/fp16", "flops32": "fp32", "flops64": "fp64"}
+# the model's own attention backend in orange: a colour no roof and no other bar uses
+MODEL_BACKEND, OTHER_BACKEND, INACCURATE = "#d95f02", "#1f77b4", "#bbbbbb"
+CATEGORY_BAR = "#4c72b0"
+
+
+def _figure(**kw) -> figure:
+    kw.setdefault("width", WIDTH)
+    p = figure( toolbar_location="right", tools="pan,wheel_zoom,box_zoom,reset,save", **kw)
+    p.toolbar.logo = None     # the logo is a link to a web site: the page makes no request, even on a click
+    return p
+
+
+def category_chart(summary: dict) -> figure | str:
+    """GPU kernel time per step by category (horizontal bars)."""
+    cats = summary.get("by_category") or {}
+    if not cats:
+        return "no kernels in this run"
+    names = list(cats)[::-1]
+    src = ColumnDataSource({"category": names, "ms": [cats[c]["step_ms"] for c in names],
+                            "pct": [cats[c]["pct"] for c in names], "kernels": [cats[c]["kernels"] for c in names]})
+    p = _figure(height=60 + 36 * len(names), y_range=names, x_axis_label="GPU kernel time per step (ms)")
+    p.hbar(y="category", right="ms", height=0.7, source=src, color=CATEGORY_BAR)
+    p.add_tools(HoverTool(tooltips=[("category", "@category"), ("ms per step", "@ms{0.00}"),
+                                    ("% of GPU time", "@pct{0.0}"), ("kernels", "@kernels")]))
+    p.x_range.start = 0
+    return p
+
+
+def _roof(p: figure, x_lo: float, x_hi: float, tflops: float, gbps: float, label: str, colour: str,
+          dash: str) -> None:
+    """min(peak TFLOP/s, intensity x bandwidth): flop/B x GB/s / 1000 = TFLOP/s."""
+    ridge = tflops * 1e3 / gbps
+    xs = [x_lo, min(max(ridge, x_lo), x_hi), x_hi]
+    p.line(xs, [min(tflops, x * gbps / 1e3) for x in xs], color=colour, line_dash=dash, line_width=2,
+           legend_label=label)
+
+
+def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
+    """Each kernel with flops and bytes at (flop/B, TFLOP/s), its area proportional to its time; the roofs of
+    each flops width the plotted kernels use: spec (dashed) and the ones this run is judged against (solid)."""
+    if not len(df):
+        return "no kernels in this run"
+    pts = df[(df["flops"] > 0) & (df["bytes"] > 0) & (df["tflops"] > 0)].copy()
+    if not len(pts):
+        return "no kernel has both flops and bytes (annotation or library-op table missing)"
+    pts["size"] = 6 + 40 * (pts["step_ms"] / pts["step_ms"].max()) ** 0.5   # diameter: area ~ time
+    kinds = sorted(pts["kind"].astype(str).unique())
+    pts["kind"] = pts["kind"].astype(str)
+    widths = [k for k in ROOF_COLOURS if (pts["flops_key"] == k).any()]
+    spec = peaks.get("spec") or {}
+    ridges = [peaks["tflops"][k] * 1e3 / peaks["dram_gbps"] for k in widths
+              if peaks["tflops"].get(k) and peaks.get("dram_gbps")]
+    x_lo = 10 ** math.floor(math.log10(pts["intensity"].min() / 2))
+    x_hi = 10 ** math.ceil(math.log10(max([pts["intensity"].max() * 2, *(4 * r for r in ridges)])))
+    p = _figure(width=None, frame_width=700, frame_height=520, x_axis_type="log", y_axis_type="log",
+                x_range=(x_lo, x_hi), x_axis_label="arithmetic intensity (flop/B)", y_axis_label="TFLOP/s")
+    for k in widths:
+        if spec.get(k) and spec.get("dram_gbps"):
+            _roof(p, x_lo, x_hi, spec[k], spec["dram_gbps"],
+                  f"{WIDTH_NAMES[k]} spec: {spec[k]:.0f} TFLOP/s, {spec['dram_gbps']:.0f} GB/s", ROOF_COLOURS[k],
+                  "dashed")
+        if peaks["tflops"].get(k) and peaks.get("dram_gbps"):
+            src = peaks.get("source") or {}
+            _roof(p, x_lo, x_hi, peaks["tflops"][k], peaks["dram_gbps"],
+                  f"{WIDTH_NAMES[k]} judged against: {peaks['tflops'][k]:.0f} TFLOP/s ({src.get(k)}), "
+                  f"{peaks['dram_gbps']:.0f} GB/s ({src.get('dram_gbps')})", ROOF_COLOURS[k], "solid")
+    src = ColumnDataSource(pts[["display", "kind", "intensity", "tflops", "gbps", "step_ms", "pct_of_peak",
+                                "bound", "size"]])
+    dots = p.scatter(x="intensity", y="tflops", size="size", source=src, fill_alpha=0.6, line_color="black",
+                     color=factor_cmap("kind", Category10_10, kinds), legend_group="kind")
+    p.add_tools(HoverTool(renderers=[dots], tooltips=[
+        ("kernel", "@display"), ("kind", "@kind"), ("flop/B", "@intensity{0.00}"), ("TFLOP/s", "@tflops{0.0}"),
+        ("GB/s", "@gbps{0}"), ("ms per step", "@step_ms{0.000}"), ("% of peak", "@pct_of_peak{0.0}"),
+        ("bound", "@bound")]))
+    p.legend.click_policy = "hide"
+    p.add_layout(p.legend[0], "right")   # beside the plot, not over the points
+    return p
+
+
+def attention_chart(att: pd.DataFrame | None) -> figure | str:
+    """TFLOP/s of each backend that ran at each captured shape; the model's own backend in orange."""
+    if att is None or not len(att):
+        return "no attention benchmark in this run (attention.csv absent: `inductor-prof attention RUN` makes it)"
+    ran = att[att["available"].astype(bool) & att["tflops"].notna()].copy()
+    if not len(ran):
+        return "no attention backend could run in this run (see the reasons below)"
+    ran["shape"] = ran["shape"].astype(str)
+    ran["backend"] = ran["backend"].astype(str)
+    ran["x"] = list(zip(ran["shape"], ran["backend"]))
+    is_model = ran["backend"] == ran["model_backend"].astype(str)
+    ok = ran["ok"].astype(bool)
+    ran["colour"] = [MODEL_BACKEND if m else (OTHER_BACKEND if o else INACCURATE) for m, o in zip(is_model, ok)]
+    ran["what"] = ["the model's backend" if m else ("other backend" if o else "other backend, inaccurate")
+                   for m, o in zip(is_model, ok)]
+    keep = ["x", "backend", "shape", "tflops", "ms", "speedup_vs_model", "rel_err", "colour", "what"]
+    src = ColumnDataSource(ran[keep])
+    p = _figure(height=420, x_range=FactorRange(*ran["x"]), y_axis_label="TFLOP/s")
+    p.vbar(x="x", top="tflops", width=0.8, source=src, color="colour", legend_group="what")
+    p.add_tools(HoverTool(tooltips=[("backend", "@backend"), ("shape", "@shape"), ("TFLOP/s", "@tflops{0}"),
+                                    ("ms", "@ms{0.000}"), ("vs model", "@speedup_vs_model{0.00}x"),
+                                    ("rel err", "@rel_err{0.0e}"), ("", "@what")]))
+    p.xaxis.major_label_orientation = 0.9
+    p.y_range.start = 0
+    p.legend.location = "top_right"
+    return p

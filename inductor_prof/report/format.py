@@ -1,0 +1,43 @@
+"""How a value is written in every report (terminal and HTML): numbers with a format, "-" for a missing one."""
+from __future__ import annotations
+
+import math
+
+
+def num(v, fmt: str = "{:.1f}") -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return fmt.format(v)
+
+
+def text(v) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+
+
+def short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def summary_rows(summary: dict) -> list[tuple[str, str]]:
+    """The run summary as (label, value) lines, the same in the terminal and in HTML."""
+    peaks = summary["peaks"]
+    rows = [
+        ("target / GPU", f"{summary['target']} on {summary['gpu']}"),
+        ("step (wall, under Proton)", f"{num(summary['step_ms_wall'], '{:.2f}')} ms "
+         f"(plain {num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps"),
+        ("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms"),
+        ("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
+         f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time"),
+        ("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
+         f"{summary['inductor_annotated']} annotated)"),
+        ("peaks", f"bf16 {num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
+         f"({peaks['source']['flops16']}), fp32 {num(peaks['tflops'].get('flops32'), '{:.0f}')} "
+         f"({peaks['source']['flops32']}), DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s "
+         f"({peaks['source']['dram_gbps']})"),
+    ]
+    head = (summary.get("headroom") or {}).get("by_category", {})
+    for cat, c in summary["by_category"].items():
+        room = f"  headroom {head[cat]:.2f}" if cat in head else ""
+        rows.append((f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
+                     f"{num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}"))
+    return rows

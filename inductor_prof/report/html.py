@@ -1,0 +1,184 @@
+"""`report RUN --html FILE`: one self-contained page (Bokeh's JavaScript inlined, no request to the network)
+with the summary, the charts of charts.py, the kernel and ncu tables (sortable, filterable by kind), the
+attention comparison, the headroom list where the run's tables have it, and each Inductor kernel's source.
+Every piece of user text goes through Jinja2's autoescape."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..analysis import RunTables
+from ..analysis.load import kernel_records
+from ..errors import UserError
+from ..rundir import RunDir, write_text
+from .format import num, summary_rows, text
+
+HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
+
+
+@dataclass(frozen=True)
+class Col:
+    """A table column: header, the DataFrame column (or a function of the row), its number format (None: text),
+    a scale applied before formatting, and the column that must be > 0 for the value to be shown."""
+    header: str
+    key: str | Callable[[pd.Series], Any]
+    fmt: str | None = None
+    scale: float = 1.0
+    only_if: str | None = None
+
+
+KERNEL_COLUMNS = [
+    Col("kernel", "display"), Col("kind", "kind"), Col("category", "category"), Col("fused ATen ops", "aten_ops"),
+    Col("calls", "calls", "{:.0f}"), Col("total ms", "total_ns", "{:.2f}", 1e-6),
+    Col("ms/step", "step_ms", "{:.3f}"), Col("avg µs", "avg_us", "{:.1f}"), Col("% GPU", "pct_of_gpu_time", "{:.1f}"),
+    Col("TFLOP/s", "tflops", "{:.1f}", only_if="flops"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes"),
+    Col("flop/B", "intensity", "{:.2f}"), Col("bound", "bound"), Col("% of peak", "pct_of_peak", "{:.1f}"),
+    # from the ceilings analysis, shown when the run's tables carry them
+    Col("ceiling", "ceiling"), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"),
+    Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
+]
+NCU_COLUMNS = [
+    Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1e-3),
+    Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1e-6),
+    Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1e-6), Col("read ratio", "dram_read_ratio", "{:.2f}"),
+    Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1e-6),
+    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1e-6), Col("write ratio", "dram_write_ratio", "{:.2f}"),
+    Col("total ratio", "dram_ratio", "{:.2f}"), Col("flops ratio", "flops_ratio", "{:.2f}"),
+    Col("SOL mem %", "sol_memory_pct", "{:.1f}"), Col("SOL SM %", "sol_compute_pct", "{:.1f}"),
+    Col("tensor %", "tensor_pipe_pct", "{:.1f}"), Col("occup. %", "occupancy_pct", "{:.1f}"),
+    Col("regs", "registers", "{:.0f}"),
+    Col("flag", lambda r: f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else ""),
+]
+HEADROOM_LIST_COLUMNS = [
+    Col("kernel", "display"), Col("kind", "kind"), Col("ms/step", "step_ms", "{:.3f}"),
+    Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
+    Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why"),
+]
+ATTENTION_COLUMNS = [
+    Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
+    Col("TFLOP/s", "tflops", "{:.0f}"), Col("% peak", "pct_of_peak", "{:.1f}"),
+    Col("vs model", "speedup_vs_model", "{:.2f}x"), Col("rel err", "rel_err", "{:.1e}"),
+    Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
+    Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason"))),
+]
+
+
+def _present(df: pd.DataFrame, cols: list[Col]) -> list[Col]:
+    return [c for c in cols if callable(c.key) or c.key in df.columns]
+
+
+def _cell(row: pd.Series, col: Col) -> dict:
+    """{"text": shown, "sort": a number to sort by (None: sort by the text)}."""
+    v = col.key(row) if callable(col.key) else row.get(col.key)
+    if col.fmt is None:
+        return {"text": text(v), "sort": None}
+    if col.only_if and not row.get(col.only_if, 0) > 0:
+        v = None
+    v = None if v is None or pd.isna(v) else float(v) * col.scale
+    return {"text": num(v, col.fmt), "sort": v}
+
+
+def table(df: pd.DataFrame, cols: list[Col]) -> dict:
+    """Headers, and per row its kind (for the filter), Inductor kernel name (for the source link) and cells."""
+    cols = _present(df, cols)
+    return {"headers": [c.header for c in cols], "numeric": [c.fmt is not None for c in cols],
+            "rows": [{"kind": text(r.get("kind")), "name": text(r.get("name")),
+                      "cells": [_cell(r, c) for c in cols]} for _, r in df.iterrows()]}
+
+
+def _plain(v: Any) -> Any:
+    """A summary value for display: floats to 4 significant digits, containers kept for nesting."""
+    if isinstance(v, float):
+        return num(None if pd.isna(v) else v, "{:.4g}")
+    return v
+
+
+def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
+    """The ranked "where to look next" list and summary["headroom"], each only where the tables have it."""
+    have = [c for c in HEADROOM_COLUMNS if c in df.columns]
+    ranked = None
+    if "headroom_ms_per_step" in df.columns:
+        ranked = table(df[df["headroom_ms_per_step"] > 0].sort_values("headroom_ms_per_step", ascending=False)
+                       .head(top), HEADROOM_LIST_COLUMNS)
+    return {"columns": have, "missing": [c for c in HEADROOM_COLUMNS if c not in df.columns],
+            "ranked": ranked, "summary": summary.get("headroom")}
+
+
+def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
+    """Each harvested Inductor kernel (in the table's order, then those never launched): its fused ATen ops,
+    launch config and source file(s); a name Inductor gave two kernels shows both files."""
+    by_name: dict[str, list[dict]] = {}
+    for rec in kernel_records(run):
+        by_name.setdefault(rec["name"], []).append(rec)
+    order = [n for n in df.get("name", []) if n in by_name] + sorted(set(by_name) - set(df.get("name", [])))
+    step_ms = dict(zip(df["name"], df["step_ms"])) if len(df) else {}
+    out = []
+    for i, name in enumerate(order):
+        files = []
+        for rec in by_name[name]:
+            path = run.kernel_file(rec["file"]) if rec.get("file") else None
+            files.append({"file": rec.get("file") or "(no file recorded)",
+                          "source": path.read_text() if path is not None and path.is_file() else None})
+        first = by_name[name][0]
+        out.append({"id": f"src-{i}", "name": name, "kind": first.get("kind"),
+                    "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else
+                    "not launched in the timed steps",
+                    "aten_ops": first.get("aten_ops") or [], "source_nodes": first.get("source_nodes") or [],
+                    "launch_config": first.get("launch_config") or {}, "files": files})
+    return out
+
+
+def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
+    """{name: div}, {name: why not drawn}, Bokeh's inline JavaScript, and the script embedding the plots."""
+    try:
+        from bokeh.embed import components
+        from bokeh.resources import Resources
+
+        from . import charts
+    except ImportError as e:
+        raise UserError(f"report --html needs Bokeh ({e}); install it with: pip install 'inductor-prof[html]'") from e
+    made = {"category": charts.category_chart(tables.summary),
+            "roofline": charts.roofline_chart(df, tables.summary["peaks"]),
+            "attention": charts.attention_chart(tables.attention)}
+    figures = {k: v for k, v in made.items() if not isinstance(v, str)}
+    missing = {k: v for k, v in made.items() if isinstance(v, str)}
+    script, divs = components(figures) if figures else ("", {})
+    # BokehJS itself, inlined (its core only: the page uses no widgets, tables, WebGL or MathJax)
+    bokeh_js = Resources(mode="inline", components=["bokeh"], log_level="warn").render_js()
+    return divs, missing, bokeh_js, script
+
+
+def render(tables: RunTables, df: pd.DataFrame) -> str:
+    """The page for these tables (df: the kernel table, all rows, in the order to show)."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+    from markupsafe import Markup
+
+    divs, missing, bokeh_js, plot_script = _charts(tables, df)
+    env = Environment(loader=PackageLoader("inductor_prof.report", "templates"), autoescape=select_autoescape(
+        ["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
+    ncu_rows = df[df["ncu_duration_ns"].notna()] if "ncu_duration_ns" in df.columns else df.iloc[0:0]
+    att = tables.attention
+    sources = kernel_sources(tables.run, df)
+    return env.get_template("report.html.j2").render(
+        run=str(tables.run.root), summary=summary_rows(tables.summary), plot=lambda k: Markup(divs[k]),
+        has_plot=divs.__contains__, missing=missing, bokeh_js=Markup(bokeh_js), plot_script=Markup(plot_script),
+        kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=table(df, KERNEL_COLUMNS),
+        ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, plain=_plain,
+        attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
+        model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
+        headroom=headroom_view(df, tables.summary), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
+        has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
+
+
+def write(tables: RunTables, df: pd.DataFrame, path) -> None:
+    path = Path(path)
+    page = render(tables, df)
+    try:
+        write_text(path, page)
+    except OSError as e:
+        # name the folder when it is what failed (a file where a folder should be, one not writable)
+        where = f" ({e.filename})" if e.filename and Path(e.filename) in path.parents else ""
+        raise UserError(f"cannot write the HTML report to {path}: {e.strerror or e}{where}") from e

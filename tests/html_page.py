@@ -1,0 +1,66 @@
+"""Read a rendered HTML report back with the standard library's parser: its tables (by id) as header and row
+texts, every URL-bearing attribute, and the text of each <script> and <style>."""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+URL_ATTRIBUTES = {"src", "href", "action", "data", "poster", "srcset", "formaction", "background"}
+
+
+class Page(HTMLParser):
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tables: dict[str, dict] = {}               # by id; a table without one as "table-N"
+        self.urls: list[tuple[str, str, str]] = []      # (tag, attribute, value)
+        self.tags: list[str] = []
+        self.scripts: list[str] = []
+        self.styles: list[str] = []
+        self._open: list[dict] = []                     # tables being read (nested ones on top)
+        self._raw = None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.urls += [(tag, k, v or "") for k, v in attrs if k in URL_ATTRIBUTES]
+        top = self._open[-1] if self._open else None
+        if tag == "table":
+            table = {"headers": [], "rows": [], "row": None, "cell": None}
+            self.tables[dict(attrs).get("id") or f"table-{len(self.tables)}"] = table
+            self._open.append(table)
+        elif tag == "tr" and top is not None:
+            top["row"] = []
+        elif tag in ("td", "th") and top is not None and top["row"] is not None:
+            top["cell"] = []
+        elif tag in ("script", "style"):
+            self._raw = []
+
+    def handle_endtag(self, tag):
+        top = self._open[-1] if self._open else None
+        if tag in ("td", "th") and top is not None and top["cell"] is not None:
+            top["row"].append("".join(top["cell"]).strip())
+            top["cell"] = None
+        elif tag == "tr" and top is not None and top["row"] is not None:
+            if top["headers"]:
+                top["rows"].append(top["row"])
+            else:                        # the first row is the header (a key/value table's first pair)
+                top["headers"] = top["row"]
+            top["row"] = None
+        elif tag == "table" and top is not None:
+            self._open.pop()
+        elif tag in ("script", "style") and self._raw is not None:
+            (self.scripts if tag == "script" else self.styles).append("".join(self._raw))
+            self._raw = None
+
+    def handle_data(self, data):
+        for table in self._open:         # a nested table's text is also its outer cell's
+            if table["cell"] is not None:
+                table["cell"].append(data)
+        if self._raw is not None:
+            self._raw.append(data)
+
+    def row(self, table_id: str, first_cell: str) -> dict[str, str]:
+        t = self.tables[table_id]
+        match = [r for r in t["rows"] if r[0] == first_cell]
+        assert len(match) == 1, f"{first_cell!r}: {len(match)} rows in {table_id}"
+        return dict(zip(t["headers"], match[0]))

@@ -1,0 +1,264 @@
+"""`report RUN --html FILE` on the recorded runs: the page is self-contained, its numbers are the JSON report's
+written the same way, a view whose table the run lacks says so, user text is escaped, and in headless Chromium
+(Debian's package; skipped only when it is absent) the page loads with no console message and no request and
+its charts draw."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+from typer.testing import CliRunner
+
+from headless import CHROMIUM, open_page, pixels_of
+from html_page import Page
+from recorded import data_path
+from inductor_prof.analysis import load_run_tables
+from inductor_prof.cli import app
+from inductor_prof.errors import UserError
+from inductor_prof.report import charts, html
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "runs" / "flux-h100"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def flux(tmp_path_factory):
+    """The FLUX example through the CLI: the page, its parsed form, and the JSON report of all kernels."""
+    out = tmp_path_factory.mktemp("html") / "flux.html"
+    r = runner.invoke(app, ["report", str(EXAMPLE), "--html", str(out), "--json", "--top", "0"])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    return out, Page(text), json.loads(r.stdout), text
+
+
+def test_page_loads_nothing_from_outside(flux):
+    _, page, _, _ = flux
+    # no element names a resource: an in-page anchor (#...) is the only URL allowed
+    assert [u for u in page.urls if not u[2].startswith("#")] == []
+    assert not {"link", "iframe", "object", "embed", "img"} & set(page.tags)
+    assert all("url(" not in s and "@import" not in s for s in page.styles)
+    # Bokeh's inlined bundle names web addresses in code it runs only for features the page does not use
+    # (MathJax, web fonts, map tiles): the Chromium test below shows no request is made. Every other
+    # script (the plots' data and the page's own sort/filter) names none.
+    ours = [s for s in page.scripts if "bokeh.min.js" not in s]
+    assert len(ours) == len(page.scripts) - 1
+    assert all("http:" not in s and "https:" not in s and "fetch(" not in s for s in ours)
+
+
+def test_flux_page_is_under_5_mb(flux):
+    assert flux[0].stat().st_size < 5_000_000
+
+
+def test_kernel_table_shows_the_json_numbers(flux):
+    _, page, obj, _ = flux
+    table = page.tables["kernel-table"]
+    assert len(table["rows"]) == len(obj["kernels"]) == 57
+    for row, k in zip(table["rows"], obj["kernels"]):     # same order: both sorted by time
+        cells = dict(zip(table["headers"], row))
+        assert cells["kernel"] == k["display"] and cells["kind"] == k["kind"]
+        assert cells["fused ATen ops"] == k["aten_ops"]
+        assert cells["calls"] == str(k["calls"])
+        assert cells["total ms"] == f"{k['total_ns'] / 1e6:.2f}"
+        assert cells["avg µs"] == f"{k['avg_us']:.1f}"
+        assert cells["% GPU"] == f"{k['pct_of_gpu_time']:.1f}"
+        assert cells["TFLOP/s"] == (f"{k['tflops']:.1f}" if k["flops"] > 0 else "-")
+        assert cells["GB/s"] == (f"{k['gbps']:.0f}" if k["bytes"] > 0 else "-")
+        assert cells["% of peak"] == ("-" if k["pct_of_peak"] is None else f"{k['pct_of_peak']:.1f}")
+    # the first row as the README's terminal table of this run shows it; 719.7 TFLOP/s beats the 680 the run
+    # measured, so it is judged against the spec peak 132 SMs x 1.98 GHz x 4096 = 1070.5: 67.2%
+    top = page.row("kernel-table", "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN")
+    assert [top[h] for h in ("calls", "total ms", "avg µs", "% GPU", "TFLOP/s", "GB/s", "bound", "% of peak")] == \
+        ["1900", "551.05", "290.0", "42.6", "719.7", "644", "compute", "67.2"]
+
+
+def test_ncu_table_as_the_readme_shows_it(flux):
+    row = flux[1].row("ncu-table", "triton_poi_fused_cat_gelu_permute_view_3")
+    # README: ncu µs 96.8, read MB 141.6/141.6, ratio 1.00, write 122.1/141.6, 0.86, total 0.93, SOL mem 81.2,
+    # SOL SM 82.6, tensor 3.7, occupancy 85.7, 31 registers, flops >25% off
+    assert [row[h] for h in ("ncu µs", "read MB", "read MB annotated", "read ratio", "write MB",
+                             "write MB annotated", "write ratio", "total ratio", "SOL mem %", "SOL SM %",
+                             "tensor %", "occup. %", "regs", "flag")] == \
+        ["96.8", "141.6", "141.6", "1.00", "122.1", "141.6", "0.86", "0.93", "81.2", "82.6", "3.7", "85.7", "31",
+         "flops >25% off"]
+
+
+def test_attention_table_marks_the_model_backend(flux):
+    page = flux[1]
+    rows = page.tables["attention-table"]["rows"]
+    assert len(rows) == 15                       # attention.csv: 15 backends at one shape
+    model = page.row("attention-table", "sdpa_cudnn")
+    assert model["vs model"] == "1.00x" and model["TFLOP/s"] == "646" and model["ok"] == "yes"
+    assert page.row("attention-table", "xformers")["ok"] == "n/a"
+    assert "the model's own backend (sdpa_cudnn)" in flux[3]
+
+
+def test_each_inductor_kernel_source_one_click_away(flux):
+    _, page, obj, text = flux
+    records = json.loads((EXAMPLE / "kernels" / "kernels.json").read_text())
+    assert len(records) == 21
+    for rec in records:                          # both files of a name Inductor gave two kernels
+        assert str(escape((EXAMPLE / "kernels" / rec["file"]).read_text())) in text
+    # the name in the kernel table links to the <details> holding its source and fused ATen ops
+    anchor = text.index('class="src-link">triton_poi_fused_gelu_view_12<')
+    target = text[text.rindex('href="#', 0, anchor) + 7:].split('"')[0]
+    details = text[text.index(f'<details id="{target}">'):]
+    details = details[:details.index("</details>")]
+    assert "<code>triton_poi_fused_gelu_view_12</code>" in details and "aten.view, aten.gelu" in details
+
+
+def _tables(run):
+    tables = load_run_tables(run)
+    return tables, tables.kernels
+
+
+def test_headroom_absent_says_so():
+    tables, df = _tables(EXAMPLE)
+    df = df.drop(columns=list(html.HEADROOM_COLUMNS), errors="ignore")
+    tables.summary.pop("headroom", None)
+    text = html.render(tables, df)
+    assert "Not in this run's tables: headroom_ms_per_step, sol_ms_per_step, ceiling, ceiling_why." in text
+    assert "The run summary has no headroom per step." in text and "headroom-table" not in text
+
+
+def test_headroom_present_is_ranked():
+    tables, df = _tables(EXAMPLE)
+    # columns as the ceilings analysis will add them; the values here are only inputs to the renderer
+    df = df.assign(sol_ms_per_step=df["step_ms"] / 4, headroom_ms_per_step=df["step_ms"] * 3 / 4,
+                   ceiling="compute", ceiling_why="GEMM")
+    tables.summary["headroom"] = {"per category ms": {"GEMM": 1.23456}, "list": [{"what": "idle", "ms": 2.0}]}
+    page = Page(html.render(tables, df))
+    ranked = page.tables["headroom-table"]
+    assert len(ranked["rows"]) == 25             # the top 25 of the 57 kernels, largest headroom first
+    first = dict(zip(ranked["headers"], ranked["rows"][0]))
+    # the longest kernel (551.05 ms over 10 steps = 55.105 ms/step) has 3/4 of it as headroom
+    assert (first["kernel"], first["ms/step"], first["SOL ms/step"], first["headroom ms/step"]) == \
+        ("nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", "55.105", "13.776", "41.329")
+    assert first["ceiling"] == "compute" and first["why this ceiling"] == "GEMM"
+    headroom = [float(r[ranked["headers"].index("headroom ms/step")]) for r in ranked["rows"]]
+    assert headroom == sorted(headroom, reverse=True)
+    # summary["headroom"] nested as it comes: a dict as key/value rows, a list of dicts as a table
+    rows = [r for t in page.tables.values() for r in [t["headers"], *t["rows"]]]
+    assert ["GEMM", "1.235"] in rows                           # 4 significant digits
+    assert ["what", "ms"] in rows and ["idle", "2"] in rows
+
+
+def test_missing_tables_each_view_says_what(tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)
+    (run / "ncu" / "ncu.csv").unlink()
+    (run / "kernels" / "kernels.json").unlink()
+    text = html.render(*_tables(run))
+    assert "No Nsight Compute data in this run (ncu/ncu.csv absent" in text
+    assert "No harvested kernels in this run (kernels/kernels.json absent)." in text
+    assert "no attention benchmark in this run (attention.csv absent" in text    # flux_small has none
+    page = Page(text)
+    assert len(page.tables["kernel-table"]["rows"]) > 0 and text.count('class="bk-Figure"') == 0
+    assert text.count("data-root-id") == 2       # the category and roofline charts still drawn
+
+
+def test_user_text_is_escaped():
+    tables, df = _tables(data_path("flux_small"))
+    evil = "<script>alert('x')</script>&\"name"
+    df.loc[0, "display"] = evil
+    text = html.render(tables, df)
+    page = Page(text)
+    assert page.tables["kernel-table"]["rows"][0][0] == evil
+    assert "<script>alert(" not in text
+    assert len(page.scripts) == len(Page(html.render(*_tables(data_path("flux_small")))).scripts)
+
+
+def test_html_replaces_the_tables_with_one_line(tmp_path):
+    out = tmp_path / "run.html"
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(out)])
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == f"HTML report written to {out}\n"
+    assert out.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_html_to_unwritable_path_is_one_line(tmp_path):
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(tmp_path), "--json"])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: cannot write the HTML report to {tmp_path}: Is a directory\n"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(blocker / "run.html")])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: cannot write the HTML report to {blocker / 'run.html'}: File exists ({blocker})\n"
+
+
+def test_without_bokeh_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "bokeh.embed", None)
+    with pytest.raises(UserError, match=r"pip install 'inductor-prof\[html\]'"):
+        html.render(*_tables(data_path("flux_small")))
+
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+
+
+@needs_chromium
+def test_opens_in_chromium_and_charts_draw(flux, tmp_path):
+    load = open_page(flux[0], tmp_path)
+    assert load.console == [] and load.requests == []
+    assert load.dom.count('class="bk-Figure"') == 3          # BokehJS built the three charts
+    # each chart drew: its solid colours are on the screenshot (exact pixels; no other element uses them)
+    assert pixels_of(load.screenshot, charts.CATEGORY_BAR) > 5000         # time by category
+    assert pixels_of(load.screenshot, charts.OTHER_BACKEND) > 5000        # the other attention backends
+    assert pixels_of(load.screenshot, charts.ROOF_COLOURS["flops16"]) > 150   # the bf16 roofs (~480 px)
+    assert pixels_of(load.screenshot, charts.MODEL_BACKEND) > 1000     # the model's attention backend bar
+
+
+@needs_chromium
+def test_chromium_check_sees_requests_and_errors(tmp_path):
+    """The check above can fail: a page that loads an image from the network and throws is caught."""
+    bad = tmp_path / "bad.html"
+    bad.write_text('<html><body><img src="http://127.0.0.1:9/x.png"><script>undefinedFn()</script></body></html>')
+    load = open_page(bad, tmp_path / "chromium")
+    assert load.requests == ["http://127.0.0.1:9/x.png"]
+    assert any("Uncaught ReferenceError: undefinedFn is not defined" in line for line in load.console)
+
+
+# Run in the page after its own scripts: sort the kernel table by avg µs (two clicks: descending, then
+# ascending), show only pointwise kernels, open a kernel's source through its link; the result goes to the DOM.
+PROBE = """<script>
+var table = document.getElementById("kernel-table");
+var header = Array.prototype.slice.call(table.tHead.rows[0].cells);
+var col = header.findIndex(function (th) { return th.textContent === "avg \\u00b5s"; });
+function visible() {
+  return Array.prototype.slice.call(table.tBodies[0].rows).filter(function (r) { return r.style.display !== "none"; })
+    .map(function (r) { return [r.cells[0].textContent.trim(), r.cells[col].textContent]; });
+}
+var probe = {};
+var kind = document.getElementById("kind-filter");
+kind.value = "pointwise";
+kind.dispatchEvent(new Event("change"));
+header[col].click();
+probe.desc = visible();
+header[col].click();
+probe.asc = visible();
+var link = table.querySelector("a.src-link");
+link.click();
+probe.opened = document.getElementById(link.getAttribute("href").slice(1)).open;
+var pre = document.createElement("pre");
+pre.id = "probe";
+pre.textContent = JSON.stringify(probe);
+document.body.appendChild(pre);
+</script>
+"""
+
+
+@needs_chromium
+def test_sort_filter_and_source_link_work_in_chromium(flux, tmp_path):
+    import html as std_html
+    import re
+
+    page = tmp_path / "probed.html"
+    page.write_text(flux[3].replace("</body>", PROBE + "</body>"))
+    load = open_page(page, tmp_path / "chromium")
+    assert load.console == []
+    probe = json.loads(std_html.unescape(re.search(r'<pre id="probe">(.*?)</pre>', load.dom).group(1)))
+    pointwise = [k for k in flux[2]["kernels"] if k["kind"] == "pointwise"]
+    by_avg = sorted(pointwise, key=lambda k: k["avg_us"], reverse=True)
+    assert len(pointwise) == 10                  # the run's 10 Inductor pointwise kernels
+    assert probe["desc"] == [[k["display"], f"{k['avg_us']:.1f}"] for k in by_avg]
+    assert probe["asc"] == probe["desc"][::-1]
+    assert probe["opened"] is True
