@@ -208,6 +208,11 @@ def attention(
         console.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
 
 
+from .diff import diff as _diff  # noqa: E402  (its own module; registered here, under cli_errors)
+
+app.command("diff")(cli_errors(_diff))
+
+
 def main():  # pragma: no cover
     app()
 
