@@ -13,6 +13,7 @@ from diffcase import (add_kernel, change_launch_shape, copy_run, edit_manifest, 
 from recorded import data_path
 from inductor_prof.analysis.diff import attention_rows, compare, spread_pct, verdict
 from inductor_prof.analysis.diff_inputs import load_side
+from inductor_prof.analysis.match import Fingerprint, match_kernels
 from inductor_prof.cli import app
 
 runner = CliRunner()
@@ -97,6 +98,8 @@ def test_delta_arithmetic_of_a_slower_kernel(run_b):
     cats = d.categories.set_index("what")
     assert cats.loc["Inductor pointwise", "delta"] == pytest.approx(0.196404)
     assert cats.loc["GEMM", "delta"] == 0 and cats.loc["Inductor pointwise", "verdict"] == "slower"
+    # attention is one kernel here (cuDNN SDPA): per step 2346161, 2347987, 2347471 ns; Q1 2346816, Q3 2347729
+    assert cats.loc["attention", "noise_pct"] == pytest.approx(100 * 913 / 2347471)
     # no other kernel moved
     assert (d.kernels.drop(d.kernels.index[d.kernels["name_a"] == CAT_GELU])["delta_ms"] == 0).all()
 
@@ -110,6 +113,18 @@ def test_noise_rule_by_hand():
     assert spread_pct([5.0]) != spread_pct([5.0])          # one step: no spread (NaN)
     assert verdict(1.9, 2.0) == "within noise" and verdict(2.0, 2.0) == "within noise"
     assert verdict(2.1, 2.0) == "slower" and verdict(-2.1, 2.0) == "faster"
+
+
+def _raw_step_ns(run, names) -> list[float]:
+    """Time of the kernels `names` in each step scope, walking the hatchet's JSON (independent of the parser)."""
+    root = json.loads((run / "proton" / "steps.hatchet").read_text())[0]
+
+    def total(node):
+        kids = node.get("children") or []
+        if not kids:
+            return node["metrics"].get("time (ns)", 0) if node["frame"]["name"] in names else 0
+        return sum(total(k) for k in kids)
+    return [total(step) for step in root["children"]]
 
 
 def _steps_pair(tmp_path, a_ms, b_ms):
@@ -127,6 +142,16 @@ def test_step_change_within_noise_is_not_a_regression(tmp_path):
     assert step["change_pct"] == pytest.approx(100 * 1.5 / 102)
     assert step["noise_pct"] == pytest.approx(100 * 2 / 102)     # max(2/102, 2/103.5)
     assert step["verdict"] == "within noise"
+    # GPU time per step (kernel leaves under step_0/1/2 summed): 12465767, 12494185, 12495714 ns; Q1 = 12479976,
+    # Q3 = 12494949.5 -> IQR 14973.5 over the median 12494185; A and B have the same hatchet
+    gpu = _diff(a, b).steps.set_index("what").loc["GPU kernel time"]
+    assert gpu["noise_pct"] == pytest.approx(100 * 14973.5 / 12494185) and gpu["delta"] == 0
+    # Inductor pointwise: the kernels kernels.json calls pointwise, summed per step from the raw hatchet
+    pointwise = {k["name"] for k in json.loads((a / "kernels" / "kernels.json").read_text()) if k["kind"] == "pointwise"}
+    v = sorted(_raw_step_ns(a, pointwise))
+    q1, q3 = v[0] + (v[1] - v[0]) / 2, v[1] + (v[2] - v[1]) / 2       # three steps, linear quartiles
+    cats = _diff(a, b).categories.set_index("what")
+    assert cats.loc["Inductor pointwise", "noise_pct"] == pytest.approx(100 * (q3 - q1) / v[1])
     r = runner.invoke(app, ["diff", str(a), str(b), "--fail-above", "0"])
     assert r.exit_code == 0, r.output
     assert "gate (--fail-above 0% beyond noise, step and kernels >= 1% of the step): passed" in r.output
@@ -214,6 +239,14 @@ def test_missing_tables_name_the_view_and_the_rest_renders(run_b):
     assert "step (plain)" in r.stdout and "GPU kernel time" not in r.stdout
 
 
+def test_run_without_step_times_keeps_the_gpu_row(run_b):
+    edit_manifest(run_b, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--fail-above", "0"])
+    assert r.exit_code == 0, r.output
+    assert "steps: run B has no per-step times in its manifest" in r.stdout
+    assert "GPU kernel time" in r.stdout and "step (plain)" not in r.stdout
+
+
 def test_bad_input_exits_2(tmp_path):
     a = str(data_path("flux_small"))
     r = runner.invoke(app, ["diff", a, str(tmp_path)])
@@ -269,3 +302,29 @@ def test_launch_args_of_a_recorded_kernel_file():
     assert launch_args(text) == [("in_out_ptr0", "arg_0", ("1, 4096, 12288", "bfloat16")),
                                  ("xnumel", "50331648", None)]
     assert launch_args(text.split("def get_args")[0]) is None
+
+
+def _fp(name: str, code: str) -> Fingerprint:
+    return Fingerprint(key=frozenset({("pointwise", ("aten.gelu",), (("x", "8"),))}), code=frozenset({code}),
+                       config=frozenset(), stem="triton_poi_fused_gelu", kind="pointwise", aten_ops=("aten.gelu",))
+
+
+def test_among_same_fingerprints_the_same_code_wins():
+    # B has two kernels of A's kind, ops and shapes; _7 has A's code, _5 (first by name) another
+    a = {"triton_poi_fused_gelu_1": _fp("triton_poi_fused_gelu_1", "c1")}
+    b = {"triton_poi_fused_gelu_5": _fp("triton_poi_fused_gelu_5", "c2"),
+         "triton_poi_fused_gelu_7": _fp("triton_poi_fused_gelu_7", "c1")}
+    m = match_kernels(list(a), list(b), a, b)
+    assert m.values.tolist() == [["triton_poi_fused_gelu_1", "triton_poi_fused_gelu_7", "kind+ops+shapes"],
+                                 [None, "triton_poi_fused_gelu_5", ""]]
+
+
+def test_renamed_kernel_keeps_its_code_fingerprint():
+    from inductor_prof.analysis.match import fingerprints
+    rec = next(k for k in json.loads(data_path("flux_small", "kernels", "kernels.json").read_text())
+               if k["name"] == GELU_12)
+    text = data_path("flux_small", "kernels", rec["file"]).read_text()
+    renamed = {**rec, "name": "triton_poi_fused_gelu_view_14", "file": "x.py"}
+    fa = fingerprints([rec], {rec["file"]: text})[GELU_12]
+    fb = fingerprints([renamed], {"x.py": text.replace(GELU_12, "triton_poi_fused_gelu_view_14")})
+    assert fb["triton_poi_fused_gelu_view_14"].code == fa.code and fb["triton_poi_fused_gelu_view_14"].key == fa.key
