@@ -275,10 +275,14 @@ def test_html_is_self_contained_and_escaped(tmp_path):
 
 def test_terminal_fits_100_columns(run_b):
     rename_kernel(run_b, GELU_12, "triton_poi_fused_gelu_view_14")
-    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--top", "0"])
+    add_kernel(run_b, "new_[bold]_<b>_kernel", 1000)               # user text: neither rich markup nor HTML
+    html = run_b / "d.html"
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--top", "0", "--html", str(html)])
     assert r.exit_code == 0
     assert max(len(line) for line in r.stdout.splitlines()) <= 100
     assert "B: triton_poi_fused_gelu_view_14" in r.stdout        # the renumbered pair, both names shown
+    assert "new_[bold]_<…>_kernel" in r.stdout        # the report's short name (<...> cut), "[bold]" kept
+    assert 'title="new_[bold]_&lt;b&gt;_kernel"' in html.read_text()
 
 
 def test_attention_deltas_by_backend_and_shape():

@@ -1,8 +1,10 @@
 """`diff --html`: one self-contained page (no scripts, no network), rendered by jinja2 with autoescaping on,
-from the same document `--json` prints."""
+from the same document `--json` prints: Python lays out each section's cells, the template only draws
+tables."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import jinja2
 
@@ -16,63 +18,100 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.4em 0 1.4em}
 th,td{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
 th:first-child,td:first-child,td.l{text-align:left}
-.slower{color:#b00}.faster{color:#070}.new{color:#a60}.removed{color:#06a}.warn{color:#a60}.dim{color:#777}
-.fail{color:#b00;font-weight:bold}.pass{color:#070}
+.slower,.fail{color:#b00}.faster,.pass{color:#070}.new,.warn{color:#a60}.removed{color:#06a}.dim{color:#777}
 </style></head><body>
 <h1>inductor-prof diff</h1>
 <p>A: <code>{{ d.a }}</code><br>B: <code>{{ d.b }}</code></p>
 {% for w in d.warnings %}<p class="warn">warning: {{ w }}</p>{% endfor %}
 {% if d.changed_settings %}<p class="dim">changed: {{ d.changed_settings | join("; ") }}</p>{% endif %}
-{% macro missing(view) %}{% for m in d.missing if m.view == view %}<p class="warn">{{ view }}: {{ m.what }}</p>{% endfor %}{% endmacro %}
-
-<h2>Step and GPU time (ms per step)</h2>
-<table><tr><th></th><th>A</th><th>B</th><th>Δ ms</th><th>Δ %</th><th>noise %</th><th>verdict</th></tr>
-{% for r in d.steps %}<tr><td>{{ r.what }}{% if r.gated %} (gated){% endif %}</td><td>{{ r.a|num(2) }}</td><td>{{ r.b|num(2) }}</td>
-<td>{{ r.delta|num(2, "+") }}</td><td>{{ r.change_pct|num(1, "+") }}</td><td>{{ r.noise_pct|num(1) }}</td><td class="l {{ r.verdict|replace(' ', '-') }}">{{ r.verdict }}</td></tr>
-{% endfor %}</table>{{ missing("steps") }}
-
-<h2>Time by category (ms per step)</h2>
-{% if d.categories %}<table><tr><th>category</th><th>A</th><th>B</th><th>Δ ms</th><th>Δ %</th><th>noise %</th><th>verdict</th><th>kernels</th></tr>
-{% for r in d.categories %}<tr><td>{{ r.what }}</td><td>{{ r.a|num(2) }}</td><td>{{ r.b|num(2) }}</td><td>{{ r.delta|num(2, "+") }}</td>
-<td>{{ r.change_pct|num(1, "+") }}</td><td>{{ r.noise_pct|num(1) }}</td><td class="l {{ r.verdict|replace(' ', '-') }}">{{ r.verdict }}</td><td>{{ r.kernels_a }}&rarr;{{ r.kernels_b }}</td></tr>
-{% endfor %}</table>{% endif %}{{ missing("categories") }}
-
-{% macro kernel_table(rows) %}<table><tr><th>kernel (A)</th><th>kernel (B)</th><th>matched by</th><th>kind</th><th>A ms</th><th>B ms</th>
-<th>Δ ms</th><th>Δ %</th><th>noise %</th><th>share %</th><th>verdict</th></tr>
-{% for r in rows %}<tr><td title="{{ r.name_a or '' }}">{{ r.display if r.name_a else "" }}</td>
-<td class="l" title="{{ r.name_b or '' }}">{% if r.name_b == r.name_a %}={% elif r.name_a %}{{ r.name_b or "" }}{% else %}{{ r.display }}{% endif %}</td>
-<td class="l">{{ r.matched_by }}</td><td class="l">{{ r.kind }}</td><td>{{ r.ms_a|num(3) }}</td><td>{{ r.ms_b|num(3) }}</td>
-<td>{{ r.delta_ms|num(3, "+") }}</td><td>{{ r.change_pct|num(1, "+") }}</td><td>{{ r.noise_pct|num(1) }}</td><td>{{ r.share_pct|num(1) }}</td>
-<td class="l {{ r.verdict|replace(' ', '-') }}">{{ r.verdict }}</td></tr>
-{% endfor %}</table>{% endmacro %}
-<h2>Matched kernels (ms per step, largest |Δ| first)</h2>
-{% if d.kernels %}{{ kernel_table(d.kernels) }}{% endif %}
-{% if d.new_kernels or d.removed_kernels %}<h2>New (only in B) and removed (only in A) kernels</h2>
-{{ kernel_table(d.new_kernels + d.removed_kernels) }}{% endif %}{{ missing("kernels") }}
-
-<h2>Attention backends (median ms at each shape; no spread recorded, so no verdict)</h2>
-{% if d.attention %}<table><tr><th>backend</th><th>shape</th><th>A ms</th><th>B ms</th><th>Δ %</th><th>TFLOP/s A</th><th>TFLOP/s B</th></tr>
-{% for r in d.attention %}<tr><td>{{ r.backend }}</td><td>{{ r.shape }}</td><td>{{ r.ms_a|num(3) }}</td><td>{{ r.ms_b|num(3) }}</td>
-<td>{{ r.change_pct|num(1, "+") }}</td><td>{{ r.tflops_a|num(0) }}</td><td>{{ r.tflops_b|num(0) }}</td></tr>
-{% endfor %}</table>{% endif %}{{ missing("attention") }}
-
+{% for s in sections %}<h2>{{ s.title }}</h2>
+{% if s.rows %}<table><tr>{% for h in s.headers %}<th>{{ h }}</th>{% endfor %}</tr>
+{% for row in s.rows %}<tr>{% for c in row %}<td{% if c.css %} class="{{ c.css }}"{% endif %}
+{%- if c.title %} title="{{ c.title }}"{% endif %}>{{ c.text }}</td>{% endfor %}</tr>
+{% endfor %}</table>{% elif not s.missing %}<p class="dim">none</p>{% endif %}
+{% for m in s.missing %}<p class="warn">{{ m }}</p>{% endfor %}
+{% endfor %}
 <p class="dim">{{ d.noise_rule }}</p>
-{% if d.gate.fail_above_pct is not none %}
-<p class="{{ 'fail' if d.gate.failed else 'pass' }}">gate (--fail-above {{ d.gate.fail_above_pct }}% beyond noise, step and kernels
-&ge; {{ d.gate.min_share_pct }}% of the step): {{ "FAILED" if d.gate.failed else "passed" }}</p>
-{% if d.gate.regressions %}<ul class="fail">{% for r in d.gate.regressions %}<li>{{ r }}</li>{% endfor %}</ul>{% endif %}
-{% endif %}
+{% for line in gate %}<p class="{{ 'fail' if d.gate.failed else 'pass' }}">{{ line }}</p>{% endfor %}
 </body></html>
 """
 
 
-def _num(v, digits: int, sign: str = "") -> str:
+@dataclass
+class Cell:
+    text: str
+    css: str = ""
+    title: str = ""
+
+
+@dataclass
+class Section:
+    title: str
+    headers: list[str]
+    rows: list[list[Cell]]
+    missing: list[str]
+
+
+def _num(v, digits: int, sign: str = "") -> Cell:
     if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return f"{v:{sign},.{digits}f}"
+        return Cell("-")
+    return Cell(f"{v:{sign},.{digits}f}")
+
+
+def _verdict(v: str) -> Cell:
+    return Cell(v, css="l " + v.replace(" ", "-"))
+
+
+def _change(r: dict, a: str, b: str, delta: str, digits: int) -> list[Cell]:
+    return [_num(r[a], digits), _num(r[b], digits), _num(r[delta], digits, "+"), _num(r["change_pct"], 1, "+")]
+
+
+def _kernel_row(r: dict) -> list[Cell]:
+    name_a = Cell(r["display"] if r["name_a"] else "", title=r["name_a"] or "")
+    same = r["name_b"] == r["name_a"]
+    name_b = Cell("=" if same else (r["name_b"] if r["name_a"] else r["display"]) or "", "l", r["name_b"] or "")
+    return [name_a, name_b, Cell(r["matched_by"], "l"), Cell(str(r["kind"]), "l"),
+            *_change(r, "ms_a", "ms_b", "delta_ms", 3), _num(r["noise_pct"], 1), _num(r["share_pct"], 1),
+            _verdict(r["verdict"])]
+
+
+def sections(d: dict) -> list[Section]:
+    missing = {v: [f"{v}: {m['what']}" for m in d["missing"] if m["view"] == v]
+               for v in ("steps", "categories", "kernels", "attention")}
+    gated = d["gate"]["fail_above_pct"] is not None
+    kernel_headers = ["kernel (A)", "kernel (B)", "matched by", "kind", "A ms", "B ms", "Δ ms", "Δ %", "noise %",
+                      "share %", "verdict"]
+    return [
+        Section("Step and GPU time (ms per step)", ["", "A", "B", "Δ ms", "Δ %", "noise %", "verdict"],
+                [[Cell(r["what"] + (" (gated)" if r["gated"] and gated else "")), *_change(r, "a", "b", "delta", 2),
+                  _num(r["noise_pct"], 1), _verdict(r["verdict"])] for r in d["steps"]], missing["steps"]),
+        Section("Time by category (ms per step)", ["category", "A", "B", "Δ ms", "Δ %", "noise %", "verdict",
+                                                   "kernels"],
+                [[Cell(r["what"]), *_change(r, "a", "b", "delta", 2), _num(r["noise_pct"], 1),
+                  _verdict(r["verdict"]), Cell(f"{r['kernels_a']}→{r['kernels_b']}")] for r in d["categories"]],
+                missing["categories"]),
+        Section("Matched kernels (ms per step, largest |Δ| first)", kernel_headers,
+                [_kernel_row(r) for r in d["kernels"]], []),
+        Section("New (only in B) and removed (only in A) kernels", kernel_headers,
+                [_kernel_row(r) for r in d["new_kernels"] + d["removed_kernels"]], missing["kernels"]),
+        Section("Attention backends (median ms at each shape; no spread recorded, so no verdict)",
+                ["backend", "shape", "A ms", "B ms", "Δ %", "TFLOP/s A", "TFLOP/s B"],
+                [[Cell(str(r["backend"])), Cell(str(r["shape"]), "l"), _num(r["ms_a"], 3), _num(r["ms_b"], 3),
+                  _num(r["change_pct"], 1, "+"), _num(r["tflops_a"], 0), _num(r["tflops_b"], 0)]
+                 for r in d["attention"]], missing["attention"]),
+    ]
+
+
+def _gate(d: dict) -> list[str]:
+    g = d["gate"]
+    if g["fail_above_pct"] is None:
+        return []
+    head = (f"gate (--fail-above {g['fail_above_pct']:g}% beyond noise, step and kernels >= "
+            f"{g['min_share_pct']:g}% of the step): {'FAILED' if g['failed'] else 'passed'}")
+    return [head, *g["regressions"]]
 
 
 def render_html(diff: Diff) -> str:
+    d = to_dict(diff)
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    env.filters["num"] = _num
-    return env.from_string(_TEMPLATE).render(d=to_dict(diff))
+    return env.from_string(_TEMPLATE).render(d=d, sections=sections(d), gate=_gate(d))
