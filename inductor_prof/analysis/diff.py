@@ -24,25 +24,39 @@ STEP_STAGES = (("plain_steps", "step (plain)"), ("proton_steps", "step (under Pr
 GPU_ROW = "GPU kernel time"
 ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
 _SETTING_SKIP = {"out", "force"}
+NAN = float("nan")
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
 
 
+def spreads_pct(per_step: np.ndarray) -> np.ndarray:
+    """Per row of per-step values: interquartile range over the median, in % (numpy's linear percentiles);
+    NaN with fewer than 2 steps or a median of 0."""
+    per_step = np.asarray(per_step, dtype=float)
+    if per_step.shape[1] < 2:
+        return np.full(per_step.shape[0], np.nan)
+    q1, med, q3 = np.percentile(per_step, [25, 50, 75], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(med > 0, 100 * (q3 - q1) / med, np.nan)
+
+
 def spread_pct(values) -> float:
-    """Interquartile range over the median, in % (numpy's linear percentiles); NaN with fewer than 2 values."""
-    v = np.asarray([x for x in values if x == x], dtype=float)
-    if len(v) < 2 or np.median(v) <= 0:
-        return float("nan")
-    q1, q3 = np.percentile(v, [25, 75])
-    return float(100 * (q3 - q1) / np.median(v))
+    return float(spreads_pct(np.asarray([list(values)], dtype=float))[0])
+
+
+def spreads_by_name(steps: pd.DataFrame | None) -> dict[str, float]:
+    """Each row's spread of a name x step table (a kernel's or a category's time per step)."""
+    if steps is None or steps.empty:
+        return {}
+    return dict(zip(steps.index, spreads_pct(steps.to_numpy()).tolist()))
 
 
 def change_pct(a: float, b: float) -> float:
-    return 100 * (b - a) / a if a == a and b == b and a > 0 else float("nan")
+    return 100 * (b - a) / a if a == a and b == b and a > 0 else NAN
 
 
 def noise_of(spread_a: float, spread_b: float) -> float:
     known = [s for s in (spread_a, spread_b) if s == s]
-    return max(known) if known else float("nan")
+    return max(known) if known else NAN
 
 
 def verdict(change: float, noise: float) -> str:
@@ -85,35 +99,31 @@ def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple
     return df
 
 
-def _step_spread(steps: pd.DataFrame | None, name: str | None) -> float:
-    if steps is None or name is None or name not in steps.index:
-        return float("nan")
-    return spread_pct(steps.loc[name].to_numpy())
-
-
 def kernel_rows(ka: pd.DataFrame, kb: pd.DataFrame, matches: pd.DataFrame, steps_a: pd.DataFrame | None,
                 steps_b: pd.DataFrame | None, step_ms_a: float, step_ms_b: float) -> pd.DataFrame:
     """One row per pair, new or removed kernel: ms per step in each run, change, noise, share of the step
     (the larger of the two runs'), verdict. ka/kb: kernel tables indexed by name."""
     rows = []
+    recs_a, recs_b = ka.to_dict("index"), kb.to_dict("index")
+    spreads_a, spreads_b = spreads_by_name(steps_a), spreads_by_name(steps_b)
     for name_a, name_b, how in matches.itertuples(index=False):
-        ra = ka.loc[name_a] if name_a is not None else None
-        rb = kb.loc[name_b] if name_b is not None else None
+        ra = recs_a[name_a] if name_a is not None else None
+        rb = recs_b[name_b] if name_b is not None else None
         ref = ra if ra is not None else rb
-        ms_a = float(ra["step_ms"]) if ra is not None else float("nan")
-        ms_b = float(rb["step_ms"]) if rb is not None else float("nan")
+        ms_a = float(ra["step_ms"]) if ra is not None else NAN
+        ms_b = float(rb["step_ms"]) if rb is not None else NAN
         status = "matched" if ra is not None and rb is not None else "removed" if ra is not None else "new"
         change = change_pct(ms_a, ms_b)
-        noise = noise_of(_step_spread(steps_a, name_a), _step_spread(steps_b, name_b))
+        noise = noise_of(spreads_a.get(name_a, NAN), spreads_b.get(name_b, NAN))
         shares = [100 * ms / step for ms, step in ((ms_a, step_ms_a), (ms_b, step_ms_b)) if ms == ms and step > 0]
         rows.append({
             "name_a": name_a, "name_b": name_b, "display": ref["display"], "kind": ref["kind"],
             "category": ref["category"], "origin": ref["origin"], "status": status, "matched_by": how,
-            "calls_per_step_a": float(ra["calls_per_step"]) if ra is not None else float("nan"),
-            "calls_per_step_b": float(rb["calls_per_step"]) if rb is not None else float("nan"),
+            "calls_per_step_a": float(ra["calls_per_step"]) if ra is not None else NAN,
+            "calls_per_step_b": float(rb["calls_per_step"]) if rb is not None else NAN,
             "ms_a": ms_a, "ms_b": ms_b, "delta_ms": (0.0 if ms_b != ms_b else ms_b) - (0.0 if ms_a != ms_a else ms_a),
-            "change_pct": change, "noise_pct": noise if status == "matched" else float("nan"),
-            "share_pct": max(shares) if shares else float("nan"),
+            "change_pct": change, "noise_pct": noise if status == "matched" else NAN,
+            "share_pct": max(shares) if shares else NAN,
             "verdict": verdict(change, noise) if status == "matched" else status,
         })
     df = pd.DataFrame(rows)
@@ -134,12 +144,13 @@ def category_rows(sum_a: dict, sum_b: dict, cat_steps_a: pd.DataFrame | None,
                   cat_steps_b: pd.DataFrame | None) -> pd.DataFrame:
     """Time per step by category (the report's summary), with each category's spread."""
     ba, bb = sum_a["by_category"], sum_b["by_category"]
+    spreads_a, spreads_b = spreads_by_name(cat_steps_a), spreads_by_name(cat_steps_b)
     rows = []
     for cat in [c for c in CATEGORIES if c in ba or c in bb]:
-        a = ba.get(cat, {}).get("step_ms", 0.0)
-        b = bb.get(cat, {}).get("step_ms", 0.0)
-        row = _row(cat, a, b, _step_spread(cat_steps_a, cat), _step_spread(cat_steps_b, cat))
-        rows.append({**row, "kernels_a": ba.get(cat, {}).get("kernels", 0), "kernels_b": bb.get(cat, {}).get("kernels", 0)})
+        ca, cb = ba.get(cat, {}), bb.get(cat, {})
+        row = _row(cat, ca.get("step_ms", 0.0), cb.get("step_ms", 0.0), spreads_a.get(cat, NAN),
+                   spreads_b.get(cat, NAN))
+        rows.append({**row, "kernels_a": ca.get("kernels", 0), "kernels_b": cb.get("kernels", 0)})
     return pd.DataFrame(rows)
 
 
@@ -235,7 +246,7 @@ def _gate_step_ms(side: RunSide) -> float:
         ms = step_list(side.manifest, stage)
         if ms:
             return float(np.median(ms))
-    return side.tables.summary["gpu_kernel_ms_per_step"] if side.tables else float("nan")
+    return side.tables.summary["gpu_kernel_ms_per_step"] if side.tables else NAN
 
 
 def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
