@@ -115,7 +115,7 @@ def gate_lines(diff: Diff) -> list[Text]:
 
 
 def render(diff: Diff, console: Console, top: int = 20) -> None:
-    width = max(24, console.width - 58)
+    width = max(24, console.width - 62)
     parts: list = [Text(f"A: {diff.a}\nB: {diff.b}", style="bold")]
     parts += [Text(f"changed: {c}", style="dim") for c in diff.changes]
     parts += [steps_table(diff), *_missing(diff, "steps")]
