@@ -243,6 +243,11 @@ def attention(
         out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)
 
 
+from .diff import diff as _diff  # noqa: E402  (its own module; registered here, under cli_errors)
+
+app.command("diff")(cli_errors(_diff))
+
+
 def main():  # pragma: no cover
     app()
 

@@ -1,5 +1,6 @@
 """Harvested kernel files (text in, text out): the annotated copy that carries its launch_metadata, the file
-name, and the read/write split of one launch from the file's `get_args()` (compared with ncu's DRAM reads)."""
+name, the arguments its `get_args()` launches it with (`diff` matches kernels by them) and the read/write
+split of one launch (compared with ncu's DRAM reads)."""
 from __future__ import annotations
 
 import math
@@ -30,24 +31,33 @@ _RAND_STRIDED = re.compile(r"(arg_\d+)\s*=\s*rand_strided\(\(([^)]*)\),\s*\(([^)
 _RETURN = re.compile(r"def get_args\(\):.*?return ([^\n]*)", re.S)
 
 
-def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
-    """Bytes one launch must read and write, from the kernel's signature and its `get_args()` shapes:
-    in_ptr read, out_ptr written, in_out_ptr written (and read only if loaded); each clamped to the
-    iteration space like `distinct_bytes`. None when the file has no get_args."""
+def launch_args(kernel_file_text: str) -> list[tuple[str, str, tuple[str, str] | None]] | None:
+    """The kernel's parameters with the values its `get_args()` passes: (parameter, value, (shape, dtype) of
+    the tensor or None). None when the file has no get_args."""
     sig, ret = _SIGNATURE.search(kernel_file_text), _RETURN.search(kernel_file_text)
     if not sig or not ret:
         return None
     params = [p.split(":")[0].strip() for p in sig.group(1).split(",") if p.strip()]
     tensors = {m.group(1): (m.group(2), m.group(4)) for m in _RAND_STRIDED.finditer(kernel_file_text)}
     values = [v.strip() for v in ret.group(1).split(",") if v.strip()]
-    ints = {p: int(v) for p, v in zip(params, values) if v.lstrip("-").isdigit()}
+    return [(p, v, tensors.get(v)) for p, v in zip(params, values)]
+
+
+def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
+    """Bytes one launch must read and write, from the kernel's signature and its `get_args()` shapes:
+    in_ptr read, out_ptr written, in_out_ptr written (and read only if loaded); each clamped to the
+    iteration space like `distinct_bytes`. None when the file has no get_args."""
+    args = launch_args(kernel_file_text)
+    if args is None:
+        return None
+    ints = {p: int(v) for p, v, _ in args if v.lstrip("-").isdigit()}
     clamp = math.prod(v for p, v in ints.items() if p.endswith("numel")) if ints else 0
     loaded = loaded_in_out(kernel_file_text)
     read = write = 0
-    for p, v in zip(params, values):
-        if v not in tensors:
+    for p, _, tensor in args:
+        if tensor is None:
             continue
-        dims, dtype = tensors[v]
+        dims, dtype = tensor
         n = math.prod(int(d) for d in dims.split(",") if d.strip()) if dims.strip() else 1
         nbytes = (min(n, clamp) if clamp else n) * DTYPE_BYTES.get(dtype, 4)
         if p.startswith("in_out_ptr"):

@@ -1,0 +1,279 @@
+"""Two runs compared (pure: what `diff_inputs` read in, DataFrames out): step and GPU time per step, kernels
+matched across the runs (`match`), new and removed kernels, time by category, attention backends; each
+change judged against the runs' own noise; the regression gate.
+
+NOISE_RULE below is the rule, word for word as the report states it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .diff_inputs import RunSide
+from .kernels import CATEGORIES
+from .match import match_kernels
+
+NOISE_RULE = (
+    "noise: a change's noise is the larger of the two runs' spreads; a spread is the interquartile range of "
+    "the per-step times over their median (the step: the manifest's timed steps; a kernel, a category, GPU "
+    "time: its time in each timed step of the steps hatchet). A change within its noise is not a "
+    "regression. --fail-above P fails when the step (plain, else under Proton), or a matched kernel holding "
+    ">= --min-share % of the step in either run, changed by more than noise + P %.")
+STEP_STAGES = (("plain_steps", "step (plain)"), ("proton_steps", "step (under Proton)"))
+GPU_ROW = "GPU kernel time"
+ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
+_SETTING_SKIP = {"out", "force"}
+NAN = float("nan")
+_ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
+
+
+def spreads_pct(per_step: np.ndarray) -> np.ndarray:
+    """Per row of per-step values: interquartile range over the median, in % (numpy's linear percentiles);
+    NaN with fewer than 2 steps or a median of 0."""
+    per_step = np.asarray(per_step, dtype=float)
+    if per_step.shape[1] < 2:
+        return np.full(per_step.shape[0], np.nan)
+    q1, med, q3 = np.percentile(per_step, [25, 50, 75], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(med > 0, 100 * (q3 - q1) / med, np.nan)
+
+
+def spread_pct(values) -> float:
+    return float(spreads_pct(np.asarray([list(values)], dtype=float))[0])
+
+
+def spreads_by_name(steps: pd.DataFrame | None) -> dict[str, float]:
+    """Each row's spread of a name x step table (a kernel's or a category's time per step)."""
+    if steps is None or steps.empty:
+        return {}
+    return dict(zip(steps.index, spreads_pct(steps.to_numpy()).tolist()))
+
+
+def change_pct(a: float, b: float) -> float:
+    return 100 * (b - a) / a if a == a and b == b and a > 0 else NAN
+
+
+def noise_of(spread_a: float, spread_b: float) -> float:
+    known = [s for s in (spread_a, spread_b) if s == s]
+    return max(known) if known else NAN
+
+
+def verdict(change: float, noise: float) -> str:
+    if change != change:
+        return ""
+    n = noise if noise == noise else 0.0
+    return "slower" if change > n else "faster" if change < -n else "within noise"
+
+
+def beyond_noise(change: float, noise: float) -> float:
+    """How far a change exceeds its noise, in percentage points (unknown noise counts as 0)."""
+    return change - (noise if noise == noise else 0.0)
+
+
+def _row(what: str, a: float, b: float, spread_a: float, spread_b: float) -> dict:
+    change, noise = change_pct(a, b), noise_of(spread_a, spread_b)
+    return {"what": what, "a": a, "b": b, "delta": b - a, "change_pct": change, "noise_pct": noise,
+            "verdict": verdict(change, noise)}
+
+
+def step_list(manifest: dict, stage: str) -> list[float] | None:
+    ms = (manifest.get("stages", {}).get(stage) or {}).get("step_ms")
+    return [float(x) for x in ms] if isinstance(ms, list) and ms else None
+
+
+def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple[float, list] | None
+              ) -> pd.DataFrame:
+    """Wall step (median of the timed steps) per timing stage both runs have, then GPU kernel time per step
+    (the report's: all kernel time over the steps; its spread from the per-step sums). `gated` marks the
+    step the gate watches: the first wall step row."""
+    rows = []
+    for stage, label in STEP_STAGES:
+        la, lb = step_list(ma, stage), step_list(mb, stage)
+        if la and lb:
+            rows.append(_row(label, float(np.median(la)), float(np.median(lb)), spread_pct(la), spread_pct(lb)))
+    if gpu_a and gpu_b:
+        rows.append(_row(GPU_ROW, gpu_a[0], gpu_b[0], spread_pct(gpu_a[1]), spread_pct(gpu_b[1])))
+    df = pd.DataFrame(rows, columns=["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"])
+    df["gated"] = [i == 0 and w != GPU_ROW for i, w in enumerate(df["what"])]
+    return df
+
+
+def kernel_rows(ka: pd.DataFrame, kb: pd.DataFrame, matches: pd.DataFrame, steps_a: pd.DataFrame | None,
+                steps_b: pd.DataFrame | None, step_ms_a: float, step_ms_b: float) -> pd.DataFrame:
+    """One row per pair, new or removed kernel: ms per step in each run, change, noise, share of the step
+    (the larger of the two runs'), verdict. ka/kb: kernel tables indexed by name."""
+    rows = []
+    recs_a, recs_b = ka.to_dict("index"), kb.to_dict("index")
+    spreads_a, spreads_b = spreads_by_name(steps_a), spreads_by_name(steps_b)
+    for name_a, name_b, how in matches.itertuples(index=False):
+        ra = recs_a[name_a] if name_a is not None else None
+        rb = recs_b[name_b] if name_b is not None else None
+        ref = ra if ra is not None else rb
+        ms_a = float(ra["step_ms"]) if ra is not None else NAN
+        ms_b = float(rb["step_ms"]) if rb is not None else NAN
+        status = "matched" if ra is not None and rb is not None else "removed" if ra is not None else "new"
+        change = change_pct(ms_a, ms_b)
+        noise = noise_of(spreads_a.get(name_a, NAN), spreads_b.get(name_b, NAN))
+        shares = [100 * ms / step for ms, step in ((ms_a, step_ms_a), (ms_b, step_ms_b)) if ms == ms and step > 0]
+        rows.append({
+            "name_a": name_a, "name_b": name_b, "display": ref["display"], "kind": ref["kind"],
+            "category": ref["category"], "origin": ref["origin"], "status": status, "matched_by": how,
+            "calls_per_step_a": float(ra["calls_per_step"]) if ra is not None else NAN,
+            "calls_per_step_b": float(rb["calls_per_step"]) if rb is not None else NAN,
+            "ms_a": ms_a, "ms_b": ms_b, "delta_ms": (0.0 if ms_b != ms_b else ms_b) - (0.0 if ms_a != ms_a else ms_a),
+            "change_pct": change, "noise_pct": noise if status == "matched" else NAN,
+            "share_pct": max(shares) if shares else NAN,
+            "verdict": verdict(change, noise) if status == "matched" else status,
+        })
+    df = pd.DataFrame(rows)
+    if len(df):
+        df = df.iloc[df["delta_ms"].abs().sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
+    return df
+
+
+def category_steps(steps: pd.DataFrame | None, kernels: pd.DataFrame) -> pd.DataFrame | None:
+    """Per-step time of each category (kernel name x step summed by the kernel's category)."""
+    if steps is None or steps.empty:
+        return None
+    cat = kernels["category"].reindex(steps.index).fillna("other")
+    return steps.groupby(cat).sum()
+
+
+def category_rows(sum_a: dict, sum_b: dict, cat_steps_a: pd.DataFrame | None,
+                  cat_steps_b: pd.DataFrame | None) -> pd.DataFrame:
+    """Time per step by category (the report's summary), with each category's spread."""
+    ba, bb = sum_a["by_category"], sum_b["by_category"]
+    spreads_a, spreads_b = spreads_by_name(cat_steps_a), spreads_by_name(cat_steps_b)
+    rows = []
+    for cat in [c for c in CATEGORIES if c in ba or c in bb]:
+        ca, cb = ba.get(cat, {}), bb.get(cat, {})
+        row = _row(cat, ca.get("step_ms", 0.0), cb.get("step_ms", 0.0), spreads_a.get(cat, NAN),
+                   spreads_b.get(cat, NAN))
+        rows.append({**row, "kernels_a": ca.get("kernels", 0), "kernels_b": cb.get("kernels", 0)})
+    return pd.DataFrame(rows)
+
+
+def attention_rows(att_a: pd.DataFrame, att_b: pd.DataFrame) -> pd.DataFrame:
+    """attention.csv of both runs by backend and shape: median ms, change, TFLOP/s. attention.csv keeps no
+    spread, so these changes carry no verdict."""
+    keys = [k for k in ATTENTION_KEYS if k in att_a.columns and k in att_b.columns]
+    cols = keys + ["ms", "tflops", "ok"]
+
+    def ran(df: pd.DataFrame) -> pd.DataFrame:
+        df = df[df["available"].astype(str).str.lower() == "true"] if "available" in df else df
+        return df[[c for c in cols if c in df.columns]]
+    m = ran(att_a).merge(ran(att_b), on=keys, how="outer", suffixes=("_a", "_b"))
+    m["change_pct"] = [change_pct(a, b) for a, b in zip(m["ms_a"], m["ms_b"])]
+    return m.reset_index(drop=True)
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _target(m: dict) -> str | None:
+    return (m.get("target") or {}).get("preset") or (m.get("settings") or {}).get("target")
+
+
+def _gpu(m: dict) -> str | None:
+    return ((m.get("env") or {}).get("gpu") or {}).get("name")
+
+
+def run_warnings(ma: dict, mb: dict) -> list[str]:
+    out = []
+    if _target(ma) != _target(mb):
+        out.append(f"runs of different targets (A: {_target(ma)}, B: {_target(mb)}); comparing what matches")
+    if _gpu(ma) != _gpu(mb):
+        out.append(f"runs on different GPUs (A: {_gpu(ma)}, B: {_gpu(mb)}); comparing what matches")
+    return out
+
+
+def setting_changes(ma: dict, mb: dict) -> list[str]:
+    """Settings and library versions that differ between the runs: what the user changed."""
+    def facts(m: dict) -> dict:
+        env = m.get("env") or {}
+        return {**{k: v for k, v in _flat(m.get("settings") or {}).items() if k not in _SETTING_SKIP},
+                **{f"env.{k}": env.get(k) for k in _ENV_KEYS if k in env}}
+    fa, fb = facts(ma), facts(mb)
+    return [f"{k}: {fa.get(k)} -> {fb.get(k)}" for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
+
+
+@dataclass
+class Diff:
+    a: str
+    b: str
+    steps: pd.DataFrame
+    kernels: pd.DataFrame | None
+    categories: pd.DataFrame | None
+    attention: pd.DataFrame | None
+    min_share: float
+    fail_above: float | None
+    warnings: list[str] = field(default_factory=list)
+    missing: list[tuple[str, str]] = field(default_factory=list)   # (view, what is missing)
+    changes: list[str] = field(default_factory=list)
+
+    def regressions(self) -> list[str]:
+        """What fails the gate, one line each (empty without --fail-above)."""
+        if self.fail_above is None:
+            return []
+        out = []
+        for r in self.steps[self.steps["gated"]].itertuples():
+            if beyond_noise(r.change_pct, r.noise_pct) > self.fail_above:
+                out.append(f"{r.what}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)})")
+        if self.kernels is not None and len(self.kernels):
+            k = self.kernels[(self.kernels["status"] == "matched") & (self.kernels["share_pct"] >= self.min_share)]
+            for r in k.itertuples():
+                if beyond_noise(r.change_pct, r.noise_pct) > self.fail_above:
+                    out.append(f"{r.display}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)}, "
+                               f"{r.share_pct:.1f}% of the step)")
+        return out
+
+
+def _pct(v: float) -> str:
+    return "unknown" if v != v else f"{v:.1f}%"
+
+
+def _gate_step_ms(side: RunSide) -> float:
+    """The step a kernel's share is taken of: the plain step, else the step under Proton, else GPU time."""
+    for stage, _ in STEP_STAGES:
+        ms = step_list(side.manifest, stage)
+        if ms:
+            return float(np.median(ms))
+    return side.tables.summary["gpu_kernel_ms_per_step"] if side.tables else NAN
+
+
+def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
+    if side.tables is None:
+        return None
+    steps = side.step_kernel_ns
+    per_step = list(steps.sum(axis=0) / 1e6) if steps is not None and not steps.empty else []
+    return side.tables.summary["gpu_kernel_ms_per_step"], per_step
+
+
+def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None) -> Diff:
+    missing = a.missing + b.missing
+    for side in (a, b):
+        if not any(step_list(side.manifest, s) for s, _ in STEP_STAGES):
+            missing.append(("steps", f"run {side.label} has no per-step times in its manifest"))
+    steps = step_rows(a.manifest, b.manifest, _gpu_per_step(a), _gpu_per_step(b))
+    kernels = categories = attention = None
+    if a.tables is not None and b.tables is not None:
+        ka, kb = a.tables.kernels.set_index("name"), b.tables.kernels.set_index("name")
+        matches = match_kernels(list(ka.index), list(kb.index), a.fingerprints, b.fingerprints)
+        kernels = kernel_rows(ka, kb, matches, a.step_kernel_ns, b.step_kernel_ns, _gate_step_ms(a),
+                              _gate_step_ms(b))
+        categories = category_rows(a.tables.summary, b.tables.summary, category_steps(a.step_kernel_ns, ka),
+                                   category_steps(b.step_kernel_ns, kb))
+    if a.attention is not None and b.attention is not None:
+        attention = attention_rows(a.attention, b.attention)
+    return Diff(a=str(a.run.root), b=str(b.run.root), steps=steps, kernels=kernels, categories=categories,
+                attention=attention, min_share=min_share, fail_above=fail_above,
+                warnings=run_warnings(a.manifest, b.manifest), missing=missing,
+                changes=setting_changes(a.manifest, b.manifest))

@@ -1,0 +1,71 @@
+"""What `diff` reads from one run folder beyond `load_run_tables`: the kernels' fingerprints (kernels.json and
+the kernel files) and each kernel's time in each timed step (the steps hatchet, for its spread). A table a
+view needs and the run lacks is named in `missing` (view, what); the other views still render."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..drivers import proton
+from ..rundir import RunDir, open_run
+from .load import RunTables, load_run_tables
+from .match import Fingerprint, fingerprints
+
+
+@dataclass
+class RunSide:
+    label: str                                  # "A" or "B"
+    run: RunDir
+    manifest: dict
+    tables: RunTables | None                    # None: no Proton steps, no kernel views
+    fingerprints: dict[str, Fingerprint] | None  # None: no kernels.json, Inductor kernels match by name only
+    step_kernel_ns: pd.DataFrame | None         # kernel name x timed step, ns
+    attention: pd.DataFrame | None              # attention.csv
+    missing: list[tuple[str, str]] = field(default_factory=list)   # (view, what is missing)
+
+
+def per_step_ns(rows: pd.DataFrame) -> pd.DataFrame:
+    """Kernel rows of the steps hatchet (scopes step_<i>/...) -> time per kernel name and step, ns."""
+    step = rows["path"].str.split("/").str[0]
+    timed = rows[step.str.startswith("step_")].assign(step=step)
+    if timed.empty:
+        return pd.DataFrame()
+    return timed.pivot_table(index="name", columns="step", values="time_ns", aggfunc="sum", fill_value=0.0)
+
+
+def _fingerprints(run: RunDir) -> dict[str, Fingerprint] | None:
+    if not run.kernels_json.is_file():
+        return None
+    records = json.loads(run.kernels_json.read_text())
+    texts = {}
+    for rec in records:
+        path = run.kernel_file(rec["file"]) if rec.get("file") else None
+        if path is not None and path.is_file():
+            texts[rec["file"]] = path.read_text()
+    return fingerprints(records, texts)
+
+
+def load_side(path, label: str) -> RunSide:
+    run = open_run(path)
+    manifest = run.read_manifest()
+    side = RunSide(label=label, run=run, manifest=manifest, tables=None, fingerprints=None, step_kernel_ns=None,
+                    attention=None)
+    if run.steps_hatchet.is_file():
+        side.tables = load_run_tables(path)
+        side.step_kernel_ns = per_step_ns(proton.parse(run.steps_hatchet))
+    else:
+        for view in ("kernels", "categories"):
+            side.missing.append((view, f"run {label} has no {run.steps_hatchet.relative_to(run.root)}"))
+    side.fingerprints = _fingerprints(run)
+    if side.fingerprints is None:
+        side.missing.append(("kernels", f"run {label} has no {run.kernels_json.relative_to(run.root)}: "
+                                        "Inductor kernels matched by name only"))
+    if side.tables is not None:
+        side.attention = side.tables.attention
+    elif run.attention_csv.is_file():
+        side.attention = pd.read_csv(run.attention_csv)
+    if side.attention is None:
+        side.missing.append(("attention", f"run {label} has no {run.attention_csv.relative_to(run.root)}"))
+    return side

@@ -1,0 +1,59 @@
+"""`inductor-prof diff RUN_A RUN_B`: the comparison of two run folders, and the regression gate (exit 1)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..errors import UserError
+
+EXIT_REGRESSION = 1   # --fail-above: something got slower beyond noise
+
+
+def diff(
+    run_a: Path = typer.Argument(..., help="the run before (baseline)"),
+    run_b: Path = typer.Argument(..., help="the run after"),
+    fail_above: Optional[float] = typer.Option(None, "--fail-above", help="exit 1 when the step, or a kernel holding "
+                                               ">= --min-share % of the step, got slower by more than this many "
+                                               "% beyond noise"),
+    min_share: float = typer.Option(1.0, "--min-share", help="kernels below this % of the step are not gated"),
+    top: int = typer.Option(20, help="matched kernels to show (0: all)"),
+    json_out: bool = typer.Option(False, "--json", help="print one JSON document instead of tables"),
+    html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML page here"),
+):
+    """Compare two runs: step and GPU time, kernels matched across the runs (Inductor renumbers them), new and
+    removed kernels, time by category, attention backends; each change judged against the runs' noise."""
+    from ..analysis.diff import compare
+    from ..analysis.diff_inputs import load_side
+    from ..report import diff_export, diff_terminal
+    from ..rundir import write_text
+
+    if fail_above is not None and fail_above < 0:
+        raise UserError("--fail-above must be 0 or more (percent)")
+    if min_share < 0:
+        raise UserError("--min-share must be 0 or more (percent of the step)")
+    if top < 0:
+        raise UserError("--top must be 0 (all) or more")
+    result = compare(load_side(run_a, "A"), load_side(run_b, "B"), min_share=min_share, fail_above=fail_above)
+    err = Console(stderr=True)
+    for w in result.warnings:
+        err.print(Text(f"warning: {w}", style="yellow"), soft_wrap=True)
+    if html is not None:
+        from ..report.diff_html import render_html
+
+        try:
+            write_text(html, render_html(result))
+        except OSError as e:
+            raise UserError(f"cannot write --html {html}: {e.strerror or e}") from e
+    if json_out:
+        sys.stdout.write(diff_export.to_json(result) + "\n")
+    else:
+        diff_terminal.render(result, diff_terminal.make_console(), top=top)
+        if html is not None:
+            print(f"HTML written to {html}")
+    if result.regressions():
+        raise typer.Exit(EXIT_REGRESSION)

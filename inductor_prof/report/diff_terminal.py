@@ -1,0 +1,148 @@
+"""`diff` in the terminal (rich): steps, categories, kernels, new/removed kernels, attention, the gate.
+Fits 100 columns: long kernel names are cut in the middle, keeping their numbered end. Run paths, kernel
+names and messages are user text: passed as rich Text, never parsed as markup."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from rich import box
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis.diff import NOISE_RULE, Diff
+
+_STYLE = {"slower": "red", "faster": "green", "new": "yellow", "removed": "cyan"}
+_MATCH_NOTE = {"kind+ops+shapes": "renumbered: same kind, ATen ops, shapes",
+               "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops"}
+
+
+def _num(v, fmt: str = "{:.3f}") -> str:
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
+
+
+def middle(text: str, width: int, tail: int = 18) -> str:
+    """`text` cut to `width` in the middle: the end of a kernel name (its number) stays visible."""
+    if len(text) <= width:
+        return text
+    tail = min(tail, width // 2)
+    return text[: width - tail - 1] + "…" + text[-tail:]
+
+
+def _table(title: str, columns: list[tuple[str, str]]) -> Table:
+    t = Table(title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
+              collapse_padding=True)
+    for name, justify in columns:
+        t.add_column(name, justify=justify, no_wrap=True)
+    return t
+
+
+def _verdict(v: str) -> Text:
+    return Text(v, style=_STYLE.get(v, ""))
+
+
+def _missing(diff: Diff, view: str) -> list[Text]:
+    return [Text(f"{view}: {what}", style="yellow") for v, what in diff.missing if v == view]
+
+
+def steps_table(diff: Diff) -> Table:
+    t = _table("Step and GPU time (ms per step; wall step: median of the timed steps)",
+               [("", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
+                ("noise %", "right"), ("verdict", "left")])
+    for r in diff.steps.itertuples():
+        t.add_row(r.what + (" (gated)" if r.gated and diff.fail_above is not None else ""), _num(r.a, "{:.2f}"),
+                  _num(r.b, "{:.2f}"), _num(r.delta, "{:+.2f}"), _num(r.change_pct, "{:+.1f}"),
+                  _num(r.noise_pct, "{:.1f}"), _verdict(r.verdict))
+    return t
+
+
+def categories_table(df: pd.DataFrame) -> Table:
+    t = _table("Time by category (ms per step)", [("category", "left"), ("A", "right"), ("B", "right"),
+               ("Δ ms", "right"), ("Δ %", "right"), ("noise %", "right"), ("verdict", "left"), ("kernels", "right")])
+    for r in df.itertuples():
+        t.add_row(r.what, _num(r.a, "{:.2f}"), _num(r.b, "{:.2f}"), _num(r.delta, "{:+.2f}"),
+                  _num(r.change_pct, "{:+.1f}"), _num(r.noise_pct, "{:.1f}"), _verdict(r.verdict),
+                  f"{r.kernels_a}->{r.kernels_b}")
+    return t
+
+
+def match_counts(df: pd.DataFrame) -> str:
+    matched = df[df["status"] == "matched"]["matched_by"].value_counts()
+    how = ", ".join(f"{n} by {k}" for k, n in matched.items())
+    return (f"{int(matched.sum())} matched ({how}), {int((df['status'] == 'new').sum())} new, "
+            f"{int((df['status'] == 'removed').sum())} removed")
+
+
+def _kernel_cell(r, width: int) -> Text:
+    cell = Text(middle(str(r.display), width))
+    if r.status == "matched" and r.name_b != r.name_a:
+        cell.append("\n  B: " + middle(str(r.name_b), width - 5), style="dim")
+    if r.matched_by in _MATCH_NOTE:
+        cell.append(f"\n  {_MATCH_NOTE[r.matched_by]}", style="dim")
+    return cell
+
+
+def kernels_table(df: pd.DataFrame, title: str, width: int) -> Table:
+    t = _table(title, [("kernel", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
+                       ("noise", "right"), ("share", "right"), ("verdict", "left")])
+    for r in df.itertuples():
+        t.add_row(_kernel_cell(r, width), _num(r.ms_a), _num(r.ms_b), _num(r.delta_ms, "{:+.3f}"),
+                  _num(r.change_pct, "{:+.1f}"), _num(r.noise_pct, "{:.1f}"), _num(r.share_pct, "{:.1f}"),
+                  _verdict(r.verdict))
+    return t
+
+
+def attention_table(df: pd.DataFrame) -> Table:
+    t = _table("Attention backends (attention.csv: median ms at each shape; no spread recorded, so no verdict)",
+               [("backend", "left"), ("shape", "left"), ("A ms", "right"), ("B ms", "right"), ("Δ %", "right"),
+                ("TFLOP/s A->B", "right")])
+    for r in df.itertuples():
+        t.add_row(str(r.backend), str(r.shape), _num(r.ms_a), _num(r.ms_b), _num(r.change_pct, "{:+.1f}"),
+                  f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}")
+    return t
+
+
+def gate_lines(diff: Diff) -> list[Text]:
+    if diff.fail_above is None:
+        return []
+    scope = f"--fail-above {diff.fail_above:g}% beyond noise, step and kernels >= {diff.min_share:g}% of the step"
+    bad = diff.regressions()
+    if not bad:
+        return [Text(f"gate ({scope}): passed", style="green")]
+    return [Text(f"gate ({scope}): FAILED, {len(bad)} regression(s)", style="bold red")] + \
+        [Text(f"  {line}", style="red") for line in bad]
+
+
+def render(diff: Diff, console: Console, top: int = 20) -> None:
+    width = max(24, console.width - 62)
+    parts: list = [Text(f"A: {diff.a}\nB: {diff.b}", style="bold")]
+    parts += [Text(f"changed: {c}", style="dim") for c in diff.changes]
+    parts += [steps_table(diff), *_missing(diff, "steps")]
+    if diff.categories is not None:
+        parts.append(categories_table(diff.categories))
+    parts += _missing(diff, "categories")
+    if diff.kernels is not None and len(diff.kernels):
+        k = diff.kernels
+        matched, other = k[k["status"] == "matched"], k[k["status"] != "matched"]
+        shown = matched.head(top) if top else matched
+        parts.append(Text(f"Kernels: {match_counts(k)}", style="bold"))
+        parts.append(kernels_table(shown, f"Matched kernels (ms per step, largest |Δ| first, {len(shown)} of "
+                                   f"{len(matched)}; share: % of the step)", width))
+        if len(other):
+            parts.append(kernels_table(other.head(top) if top else other, "New (only in B) and removed (only in "
+                                       "A) kernels", width))
+    parts += _missing(diff, "kernels")
+    if diff.attention is not None and len(diff.attention):
+        parts.append(attention_table(diff.attention))
+    parts += _missing(diff, "attention")
+    parts.append(Text(NOISE_RULE, style="dim"))
+    parts += gate_lines(diff)
+    console.print(Group(*parts))
+
+
+def make_console() -> Console:
+    """100 columns when the output is a file or a pipe."""
+    import sys
+
+    return Console() if sys.stdout.isatty() else Console(width=100)
