@@ -45,9 +45,10 @@ def _csv(path) -> pd.DataFrame | None:
     return pd.read_csv(path, keep_default_na=False) if path.exists() else None
 
 
-def run_peaks_of(run: RunDir, manifest: dict) -> dict:
-    """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
-    facts = DeviceFacts.from_proton(proton.device_info(run.steps_hatchet))
+def run_peaks_of(run: RunDir, manifest: dict, device: dict | None = None) -> dict:
+    """Peaks from the device facts Proton stored with the timed steps (`device`, when already read) and the
+    ceilings measured in the run."""
+    facts = DeviceFacts.from_proton(device if device is not None else proton.device_info(run.steps_hatchet))
     gpu = (manifest.get("env", {}).get("gpu") or {}).get("name", "")
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
@@ -60,10 +61,11 @@ def load_run_tables(path) -> RunTables:
                         "the profile did not get that far")
     n_steps = max(int(manifest.get("profile", {}).get("steps", 1) or 1), 1)
     harvested = _harvested(run)
-    annotated = proton.parse(run.annotated_hatchet) if run.annotated_hatchet.exists() else None
-    df = kernel_table(proton.parse(run.steps_hatchet), annotated, harvested, _csv(run.library_ops_csv),
-                      _io_split(run, harvested), n_steps)
-    peaks = run_peaks_of(run, manifest)
+    steps, device = proton.launches.read(run.steps_hatchet, run.steps_launches)
+    annotated = (proton.launches.read(run.annotated_hatchet, run.annotated_launches)[0]
+                 if run.annotated_hatchet.exists() else None)
+    df = kernel_table(steps, annotated, harvested, _csv(run.library_ops_csv), _io_split(run, harvested), n_steps)
+    peaks = run_peaks_of(run, manifest, device)
     if len(df):
         df = add_derived(df, peaks, n_steps)
         df = merge_ncu(df, pd.read_csv(run.ncu_csv) if run.ncu_csv.exists() else None)
