@@ -42,6 +42,11 @@ class RunDir:
     def annotated_hatchet(self) -> Path: return self.proton_dir / "annotated_step.hatchet"
     @property
     def attention_hatchet(self) -> Path: return self.proton_dir / "attention.hatchet"
+    # the hatchets' kernel rows as compact columns, written once by the profile (drivers/proton/launches.py)
+    @property
+    def steps_launches(self) -> Path: return self.proton_dir / "steps.launches.json"
+    @property
+    def annotated_launches(self) -> Path: return self.proton_dir / "annotated_step.launches.json"
     # torch.profiler
     @property
     def torch_trace(self) -> Path: return self.root / ".torch_trace.partial.json"   # while library_ops reads it

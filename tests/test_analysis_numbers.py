@@ -357,3 +357,14 @@ def test_library_costs_sum_per_kernel_and_width(tmp_path):
     assert lib.at["gemm_a", "op"] == "aten::addmm"
     assert lib.at["ew", "lib_calls"] == 1 and lib.at["ew", "lib_flops16"] == 0 and lib.at["ew", "op"] == "aten::add"
     assert library_costs(None).empty
+
+
+def test_library_costs_op_is_the_most_frequent_then_first_by_name(tmp_path):
+    csv = tmp_path / "library_ops.csv"
+    csv.write_text("kernel,op,flops_key,flops,bytes\n"
+                   "k,aten::mul,,0,0\nk,aten::add,,0,0\nk,aten::mul,,0,0\n"     # mul twice, add once
+                   "t,aten::zeta,,0,0\nt,aten::alpha,,0,0\n"                     # a tie: alpha sorts first
+                   "u,aten::sub,,0,0\n")
+    lib = library_costs(pd.read_csv(csv, keep_default_na=False))
+    assert lib["op"].to_dict() == {"k": "aten::mul", "t": "aten::alpha", "u": "aten::sub"}
+    assert lib["lib_calls"].to_dict() == {"k": 3, "t": 2, "u": 1}

@@ -101,6 +101,15 @@ def test_flop_widths_kept_apart_through_the_op_frame_merge():
     assert (r["flops8"], r["flops16"], r["flops32"], r["flops64"], r["bytes"]) == (11.0, 13.0, 17.0, 19.0, 29.0)
 
 
+def test_walk_is_not_limited_by_recursion_depth():
+    # a chain deeper than Python's recursion limit (1000), one kernel at the bottom
+    node = frame("k", {"time (ns)": 5, "count": 1})
+    for i in reversed(range(3000)):
+        node = frame(f"s{i}", {}, [node])
+    rows = proton.kernel_rows(root(node))
+    assert len(rows) == 1 and rows[0]["path"] == "/".join(f"s{i}" for i in range(3000))
+
+
 def test_parse_writes_and_reads_a_hatchet_file(tmp_path):
     tree = root(frame("step_0", {}, [frame("k", {"Time (ns)": 250, "count": 2, "flops32": 8, "bytes": 16})]))
     path = tmp_path / "t.hatchet"

@@ -29,9 +29,13 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     ops = ops.copy()
     for key in FLOP_KEYS:
         ops[key] = ops["flops"].where(ops["flops_key"] == key, 0)
-    return ops.groupby("kernel").agg(lib_calls=("op", "size"), lib_bytes=("bytes", "sum"),
-                                     **{f"lib_{k}": (k, "sum") for k in FLOP_KEYS},
-                                     op=("op", lambda s: s.mode().iat[0] if len(s) else ""))
+    costs = ops.groupby("kernel").agg(lib_calls=("op", "size"), lib_bytes=("bytes", "sum"),
+                                      **{f"lib_{k}": (k, "sum") for k in FLOP_KEYS})
+    # the op most often behind each kernel, the first by name on a tie (Series.mode per group, but one sort)
+    counts = ops.groupby(["kernel", "op"]).size().rename("n").reset_index()
+    top = counts.sort_values(["kernel", "n", "op"], ascending=[True, False, True]).drop_duplicates("kernel")
+    costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
+    return costs
 
 
 def classify(name: str, origin: str, kind: str | None, op: str) -> str:
@@ -60,27 +64,28 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
                  library_ops: pd.DataFrame | None, io_split: dict[str, dict | None], n_steps: int) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
     bytes of each harvested kernel (from its file); n_steps: the timed steps (the op map covers one step)."""
-    timed = by_name(steps)
-    annotated = by_name(annotated) if annotated is not None and len(annotated) else pd.DataFrame()
-    library = library_costs(library_ops)
+    # plain dicts by name: thousands of kernels, and pandas indexing costs microseconds per lookup
+    timed = by_name(steps).to_dict("index")
+    annotated = by_name(annotated).to_dict("index") if annotated is not None and len(annotated) else {}
+    library = library_costs(library_ops).to_dict("index")
     rows = []
-    for name, t in timed.iterrows():
+    for name, t in timed.items():
         rec = harvested.get(name)
         origin = "inductor" if (rec is not None or name.startswith("triton_")) else "library"
         calls = int(t["calls"])
         flops = {k: 0.0 for k in FLOP_KEYS}
         nbytes = 0.0
         annotated_ok = False
-        if origin == "inductor" and name in annotated.index and annotated.at[name, "calls"] > 0:
-            a = annotated.loc[name]
+        if origin == "inductor" and name in annotated and annotated[name]["calls"] > 0:
+            a = annotated[name]
             per_call = calls / a["calls"]   # the annotated step's totals scaled to the timed launches
             flops = {k: a[k] * per_call for k in FLOP_KEYS}
             nbytes = a["bytes"] * per_call
             annotated_ok = bool(a["bytes"] > 0 or any(a[k] > 0 for k in FLOP_KEYS))
         op = ""
         lib_name = demangle(name)
-        if origin == "library" and lib_name in library.index:
-            lib = library.loc[lib_name]
+        if origin == "library" and lib_name in library:
+            lib = library[lib_name]
             op = lib["op"]
             flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
             nbytes = lib["lib_bytes"] * n_steps

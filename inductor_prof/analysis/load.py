@@ -16,6 +16,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..drivers import proton
+from ..drivers.proton.hatchet import frame_of, kernel_columns
 from ..errors import UserError, one_line
 from ..inductor.kernel_files import io_bytes
 from ..peaks import DeviceFacts, run_peaks
@@ -88,13 +89,16 @@ def _manifest(path: Path) -> dict:
     return m
 
 
-def _hatchet(path: Path) -> tuple[pd.DataFrame, dict]:
-    """(kernel rows, device info) of a .hatchet file, read once."""
+def _hatchet(path: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+    """(kernel rows, device info) of a .hatchet file, read once: from its launches table when that is current
+    (a 2,000-kernel run's hatchet takes seconds to decode), else from the hatchet."""
+    cached = proton.launches.read_table(path, table)
+    if cached is not None:
+        return cached
     root, device = proton.load_hatchet(path)
     if not isinstance(root, dict) or not isinstance(device, dict):
         raise Damaged("not a Proton hatchet (a tree of frames expected)")
-    columns = ["name", "path", "calls", "time_ns", "bytes", *proton.FLOP_KEYS]
-    return pd.DataFrame(proton.kernel_rows(root), columns=columns), device
+    return frame_of(kernel_columns(root)), device
 
 
 def _kernel_records(path: Path) -> dict[str, dict]:
@@ -218,7 +222,7 @@ def load_run_tables(path) -> RunTables:
     if not run.steps_hatchet.exists():
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far")
-    steps, device = _required(run.steps_hatchet, _hatchet)
+    steps, device = _required(run.steps_hatchet, lambda p: _hatchet(p, run.steps_launches))
     n_steps = max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
     reader = _Reader(run, manifest)
     harvested = reader.optional(run.kernels_json, _kernel_records, LACKING["kernels"], "harvest")
@@ -228,7 +232,8 @@ def load_run_tables(path) -> RunTables:
                                f"kernels; {LACKING['kernels']}")
     harvested = harvested or {}
     io_split = _io_split(reader, harvested)
-    annotated = reader.optional(run.annotated_hatchet, lambda p: _hatchet(p)[0], LACKING["annotated"],
+    annotated = reader.optional(run.annotated_hatchet, lambda p: _hatchet(p, run.annotated_launches)[0],
+                                LACKING["annotated"],
                                 "annotated_step")
     library_ops = reader.optional(run.library_ops_csv, _csv(LIBRARY_OPS_COLUMNS, ("flops", "bytes"),
                                                              keep_default_na=False),

@@ -26,7 +26,9 @@ def _clean(v: Any) -> Any:
 
 def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
     cols = [c for c in columns if c in df.columns] + [c for c in df.columns if c not in columns]
-    return [{c: _clean(row[c]) for c in cols} for _, row in df.iterrows()]
+    at = [df.columns.get_loc(c) for c in cols]
+    # the rows of df.values, as iterrows gives them (one common dtype), without a Series per row
+    return [{c: _clean(row[i]) for c, i in zip(cols, at)} for row in df.values]
 
 
 def to_json(tables: RunTables, df: pd.DataFrame) -> str:

@@ -1,10 +1,13 @@
 """A tiny FLUX profiled end to end on the GPU, then reported."""
 import json
 
+import pandas as pd
 import pytest
 
 from inductor_prof.analysis import load_run_tables
+from inductor_prof.drivers import proton
 from inductor_prof.pipeline import ProfileOptions, profile
+from inductor_prof.rundir import RunDir
 from inductor_prof.targets import FluxOptions
 
 pytest.importorskip("diffusers")
@@ -27,3 +30,11 @@ def test_tiny_flux_profile_and_report(tmp_path):
     assert len(gemm) and (gemm["flops16"] > 0).all()
     kernels = json.loads((tmp_path / "run" / "kernels" / "kernels.json").read_text())
     assert all(k["launch_config"].get("num_warps") for k in kernels)
+    # each Proton stage stored its hatchet's kernel rows as a launches table, one the report will use
+    run = RunDir(tmp_path / "run")
+    for hatchet, table in ((run.steps_hatchet, run.steps_launches), (run.annotated_hatchet, run.annotated_launches)):
+        stored = json.loads(table.read_text())
+        assert stored["source_bytes"] == hatchet.stat().st_size
+        rows, device = proton.launches.from_table(stored)
+        pd.testing.assert_frame_equal(rows, proton.parse(hatchet), check_exact=True)
+        assert device == proton.device_info(hatchet)

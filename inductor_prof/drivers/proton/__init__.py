@@ -1,6 +1,8 @@
-"""Proton: `session` runs it (side effects, needs a GPU), `hatchet` parses what it wrote (pure)."""
+"""Proton: `session` runs it (side effects, needs a GPU), `hatchet` parses what it wrote (pure), `launches`
+keeps a hatchet's kernel rows as a compact table beside it."""
+from . import launches
 from .hatchet import FLOP_KEYS, device_info, kernel_rows, load_hatchet, parse
 from .session import BlockScopes, session, timed_steps
 
-__all__ = ["FLOP_KEYS", "device_info", "kernel_rows", "load_hatchet", "parse", "BlockScopes", "session",
-           "timed_steps"]
+__all__ = ["FLOP_KEYS", "device_info", "kernel_rows", "launches", "load_hatchet", "parse", "BlockScopes",
+           "session", "timed_steps"]

@@ -1,0 +1,79 @@
+"""The launches table: a hatchet's kernel rows (hatchet.COLUMNS) and device info, stored once as compact JSON
+columns beside it by the profile, so that `report` of a large run reads a small file instead of walking a
+tree of hundreds of thousands of frames. Runs without the table (older runs) read the hatchet itself.
+
+Kernel names and scope paths are stored once each and referenced by position; numbers that are whole are
+written as integers (exact both ways for every float64): on a 250,000-row table that made the file a third
+smaller and its parse three times faster than floats written as "2944.0".
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ...rundir import write_text
+from .hatchet import COLUMNS, frame_of, kernel_columns, load_hatchet
+
+FORMAT = "inductor-prof launches 1"
+_CODED = ("name", "path")                  # stored as positions in "names" / "paths"
+_NUMBERS = COLUMNS[2:]
+
+
+def _whole_as_int(values: list) -> list:
+    return [int(v) if isinstance(v, float) and v.is_integer() else v for v in values]
+
+
+def to_table(rows: pd.DataFrame, device: dict, source_bytes: int) -> dict:
+    """The table of kernel rows (columns COLUMNS) and device info, from a hatchet of `source_bytes` bytes."""
+    codes, uniques = {}, {}
+    for col in _CODED:
+        found, seen = pd.factorize(rows[col])
+        codes[col], uniques[col] = found.tolist(), list(seen)
+    return {"format": FORMAT, "source_bytes": source_bytes, "device": device,
+            "names": uniques["name"], "paths": uniques["path"],
+            "columns": {**codes, **{c: _whole_as_int(rows[c].tolist()) for c in _NUMBERS}}}
+
+
+def from_table(table: dict) -> tuple[pd.DataFrame, dict]:
+    """(kernel rows, device info) of a table to_table made; ValueError if it is not one."""
+    if not isinstance(table, dict) or table.get("format") != FORMAT:
+        raise ValueError(f"not a launches table of format {FORMAT!r}")
+    cols = table["columns"]
+    out = {"name": np.asarray(table["names"], dtype=object).take(np.asarray(cols["name"], dtype=np.int64)),
+           "path": np.asarray(table["paths"], dtype=object).take(np.asarray(cols["path"], dtype=np.int64)),
+           "calls": np.asarray(cols["calls"], dtype=np.int64)}
+    out.update({c: np.asarray(cols[c], dtype=np.float64) for c in _NUMBERS[1:]})
+    return frame_of(out), table["device"]      # columns of different lengths: pandas' ValueError
+
+
+def write(hatchet: Path, table_path: Path) -> int:
+    """Writes the launches table of a hatchet file (atomically); returns its kernel rows."""
+    root, device = load_hatchet(hatchet)
+    rows = frame_of(kernel_columns(root))
+    write_text(table_path, json.dumps(to_table(rows, device, hatchet.stat().st_size), separators=(",", ":")))
+    return len(rows)
+
+
+def read_table(hatchet: Path, table_path: Path) -> tuple[pd.DataFrame, dict] | None:
+    """(kernel rows, device info) from the hatchet's launches table when there is one written from this
+    hatchet (same size); None otherwise. The table is only a copy, so a damaged one is passed over."""
+    if table_path.is_file():
+        try:
+            table = json.loads(table_path.read_bytes())
+            if table.get("source_bytes") == hatchet.stat().st_size:
+                return from_table(table)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            pass
+    return None
+
+
+def read(hatchet: Path, table_path: Path) -> tuple[pd.DataFrame, dict]:
+    """(kernel rows, device info) of a hatchet: from its launches table when current, else the hatchet."""
+    cached = read_table(hatchet, table_path)
+    if cached is not None:
+        return cached
+    root, device = load_hatchet(hatchet)
+    return frame_of(kernel_columns(root)), device

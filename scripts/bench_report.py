@@ -1,0 +1,173 @@
+"""Time of `inductor-prof report` on a SYNTHETIC large run against the recorded example it is built from.
+
+The synthetic run is NOT a profile: it is examples/runs/flux-h100 copied to a temporary folder with every
+kernel repeated under new names, to see how `report` scales with the size of a run. Each of the example's
+kernel frames in the Proton hatchets (steps and annotated step) gets COPIES renamed copies beside it with the
+same metrics, so kernels and hatchet kernel frames both grow COPIES+1 times (default 35: 57 -> 2,052 kernel
+names, 6,990 -> 251,640 kernel frames in steps.hatchet). Renamed copies stay matched like the originals:
+Inductor kernels get kernels.json records and copied kernel files, mangled library kernels a clone suffix
+(`.copyN`, which demangles to `... [clone .copyN]`) and copies of their library_ops.csv rows.
+
+It is reported twice: as an older run (hatchets only: `report` walks them), then with the launches tables a
+profile now writes after each Proton session (written here by the same function, launches.write).
+
+Each report is `python -m inductor_prof report RUN --json --top 0` in a fresh process (imports included, as a
+user runs it); the median of --repeat runs is printed, wall time and the process's CPU time (user + system,
+which other load on a shared machine disturbs less), and the ratio to the example.
+
+usage: python scripts/bench_report.py [--copies 35] [--repeat 5] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
+sys.path.insert(0, str(REPO))
+
+from inductor_prof.drivers.proton import launches  # noqa: E402
+from inductor_prof.names import demangle  # noqa: E402
+from inductor_prof.rundir import RunDir  # noqa: E402
+
+
+def renamed(name: str, i: int) -> str:
+    # a clone suffix keeps a mangled name demangleable; other names get a plain suffix
+    return f"{name}.copy{i}" if name.startswith("_Z") else f"{name}_copy{i}"
+
+
+def leaf_names(node: dict) -> set[str]:
+    kids = node.get("children") or []
+    return set().union(*map(leaf_names, kids)) if kids else {node["frame"]["name"]}
+
+
+def rename_tree(node: dict, names: set[str], i: int) -> dict:
+    out = copy.deepcopy(node)
+    stack = [out]
+    while stack:
+        n = stack.pop()
+        if n["frame"]["name"] in names:
+            n["frame"]["name"] = renamed(n["frame"]["name"], i)
+        stack.extend(n.get("children") or [])
+    return out
+
+
+def multiply_hatchet(path: Path, copies: int) -> tuple[set[str], int, int]:
+    """Adds `copies` renamed copies beside every kernel subtree (a kernel frame, or an op frame named like its
+    kernel); returns (original kernel names, kernel frames, launches) of the written file."""
+    data = json.loads(path.read_text())
+    root = data[0]
+    names = leaf_names(root)
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        kids = scope.get("children") or []
+        kernels = [k for k in kids if k["frame"]["name"] in names]
+        stack.extend(k for k in kids if k["frame"]["name"] not in names)
+        scope["children"] = kids + [rename_tree(k, names, i) for i in range(1, copies + 1) for k in kernels]
+    frames = launches = 0
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if not n.get("children"):
+            frames += 1
+            launches += int(n["metrics"].get("count", 0) or 0)
+        stack.extend(n.get("children") or [])
+    path.write_text(json.dumps(data, indent=4, sort_keys=True))   # Proton's own layout
+    return names, frames, launches
+
+
+def multiply_kernels_json(run: RunDir, copies: int) -> None:
+    records = json.loads(run.kernels_json.read_text())
+    out = list(records)
+    for i in range(1, copies + 1):
+        for rec in records:
+            new = dict(rec, name=renamed(rec["name"], i))
+            for key in ("file", "annotated_file"):
+                if rec.get(key):
+                    new[key] = rec[key].replace(rec["name"], new["name"], 1)
+                    shutil.copyfile(run.kernel_file(rec[key]), run.kernel_file(new[key]))
+            out.append(new)
+    run.kernels_json.write_text(json.dumps(out, indent=1))
+
+
+def multiply_library_ops(run: RunDir, names: set[str], copies: int) -> None:
+    with run.library_ops_csv.open(newline="") as f:
+        reader = csv.DictReader(f)
+        fields, rows = reader.fieldnames, list(reader)
+    by_kernel: dict[str, list[dict]] = {}
+    for row in rows:
+        by_kernel.setdefault(row["kernel"], []).append(row)
+    for name in sorted(names):
+        for i in range(1, copies + 1):
+            rows += [dict(r, kernel=demangle(renamed(name, i))) for r in by_kernel.get(demangle(name), [])]
+    with run.library_ops_csv.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def build_synthetic(dst: Path, copies: int) -> dict:
+    shutil.copytree(EXAMPLE, dst)
+    run = RunDir(dst)
+    names, frames, launches = multiply_hatchet(run.steps_hatchet, copies)
+    multiply_hatchet(run.annotated_hatchet, copies)
+    multiply_kernels_json(run, copies)
+    multiply_library_ops(run, names, copies)
+    return {"kernels": len(names) * (copies + 1), "frames": frames, "launches": launches,
+            "mb": run.steps_hatchet.stat().st_size / 1e6}
+
+
+def report_seconds(run: Path, repeat: int) -> tuple[float, float]:
+    """Median (wall s, CPU s) of `repeat` reports of `run`, each in a fresh process."""
+    cmd = [sys.executable, "-m", "inductor_prof", "report", str(run), "--json", "--top", "0"]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(Path.home())}
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, timeout=600)
+        walls.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--copies", type=int, default=35, help="renamed copies of each kernel (default 35)")
+    ap.add_argument("--repeat", type=int, default=5, help="report runs per folder (median shown)")
+    ap.add_argument("--keep", type=Path, help="build the synthetic run here and keep it")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench_report_") as tmp:
+        dst = a.keep or Path(tmp) / "synthetic-run"
+        facts = build_synthetic(dst, a.copies)
+        print(f"SYNTHETIC run (not a profile): {EXAMPLE.relative_to(REPO)} with every kernel repeated "
+              f"{a.copies} more times under new names, at {dst}")
+        print(f"  {facts['kernels']:,} kernel names, {facts['frames']:,} kernel frames, {facts['launches']:,} "
+              f"launches in steps.hatchet ({facts['mb']:.0f} MB)")
+        rows = [("example (recorded)", report_seconds(EXAMPLE, a.repeat)),
+                ("synthetic, hatchets only", report_seconds(dst, a.repeat))]
+        run = RunDir(dst)
+        launches.write(run.steps_hatchet, run.steps_launches)
+        launches.write(run.annotated_hatchet, run.annotated_launches)
+        rows.append(("synthetic, launches tables", report_seconds(dst, a.repeat)))
+    print(f"report --json --top 0, median of {a.repeat}, each a fresh process:")
+    print(f"  {'':28s} {'wall s':>7s} {'CPU s':>7s} {'wall / example':>15s}")
+    for label, (wall, cpu) in rows:
+        print(f"  {label:28s} {wall:7.2f} {cpu:7.2f} {wall / rows[0][1][0]:15.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
