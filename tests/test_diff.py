@@ -3,6 +3,7 @@ HTML and bad input. Run A is the recorded tests/data/flux_small (or its copy); r
 known way (tests/diffcase.py: constructed inputs, not profiles), so each expected number follows by hand
 from the recorded files."""
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -115,14 +116,15 @@ def test_noise_rule_by_hand():
     assert verdict(2.1, 2.0) == "slower" and verdict(-2.1, 2.0) == "faster"
 
 
-def _raw_step_ns(run, names) -> list[float]:
-    """Time of the kernels `names` in each step scope, walking the hatchet's JSON (independent of the parser)."""
+def _raw_step_ns(run, names=None) -> list[float]:
+    """Time of the kernels `names` (None: all) in each step scope, walking the hatchet's JSON (independent of the
+    parser)."""
     root = json.loads((run / "proton" / "steps.hatchet").read_text())[0]
 
     def total(node):
         kids = node.get("children") or []
         if not kids:
-            return node["metrics"].get("time (ns)", 0) if node["frame"]["name"] in names else 0
+            return node["metrics"].get("time (ns)", 0) if names is None or node["frame"]["name"] in names else 0
         return sum(total(k) for k in kids)
     return [total(step) for step in root["children"]]
 
@@ -188,10 +190,18 @@ def test_identical_real_runs_pass_the_strictest_gate():
     obj = json.loads(r.stdout)
     assert len(obj["kernels"]) == 57 and {k["matched_by"] for k in obj["kernels"]} == {"name"}
     assert all(k["delta_ms"] == 0 for k in obj["kernels"]) and not obj["new_kernels"] and not obj["removed_kernels"]
-    # its own numbers: plain step median 133.962 ms, GPU kernel time 129.480 ms per step (README's report)
+    # its own numbers. Plain steps (manifest), sorted: 133.652315, 134.685796, 134.731613, 135.109034,
+    # 135.448948, 136.835433, 137.363329, 138.592218, 144.451524, 145.270349 ms -> median of 10 = mean of the
+    # 5th and 6th = (135.448948 + 136.835433) / 2 = 136.1421905 ms
     steps = {s["what"]: s for s in obj["steps"]}
-    assert steps["step (plain)"]["a"] == pytest.approx(133.962, abs=1e-3)
-    assert steps["GPU kernel time"]["b"] == pytest.approx(129.480, abs=1e-3)
+    assert steps["step (plain)"]["a"] == pytest.approx((135.44894800000407 + 136.83543300000167) / 2, rel=1e-12)
+    # GPU kernel time per step, the report's: all kernel time over the 10 steps. The kernel leaves under
+    # step_0..9 summed per step (the raw walk below): 124354654, 129413866, 129940548, 130140730, 130360532,
+    # 130598101, 131228583, 132279429, 135824968, 143205250 ns = 1,317,346,661 ns / 10 = 131.7346661 ms
+    per_step = sorted(_raw_step_ns(Path(run)))
+    assert per_step == [124354654, 129413866, 129940548, 130140730, 130360532, 130598101, 131228583, 132279429,
+                        135824968, 143205250]
+    assert steps["GPU kernel time"]["b"] == pytest.approx(1_317_346_661 / 10 / 1e6, rel=1e-12)
     assert len(obj["attention"]) == 11 and all(a["change_pct"] == 0 for a in obj["attention"])
 
 
@@ -291,10 +301,12 @@ def test_terminal_fits_100_columns(run_b):
 def test_attention_deltas_by_backend_and_shape():
     att = pd.read_csv(data_path("..", "..", "examples", "runs", "flux-h100", "attention.csv"))
     b = att.copy()
-    b.loc[b["backend"] == "gluon_fa3", "ms"] *= 1.1                       # 0.412128 ms -> 0.4533408 ms
+    b.loc[b["backend"] == "gluon_fa3", "ms"] *= 1.1                       # 0.416640 ms -> 0.458304 ms
     b = b[b["backend"] != "triton_fa2"]                                   # not run in B
     rows = attention_rows(att, b).set_index("backend")
-    assert rows.loc["gluon_fa3", "ms_a"] == pytest.approx(0.412128, abs=1e-6)
+    # attention.csv, gluon_fa3's ms: 0.4166400134563446
+    assert rows.loc["gluon_fa3", "ms_a"] == pytest.approx(0.4166400134563446, rel=1e-12)
+    assert rows.loc["gluon_fa3", "ms_b"] == pytest.approx(0.4166400134563446 * 1.1, rel=1e-12)
     assert rows.loc["gluon_fa3", "change_pct"] == pytest.approx(10.0)
     assert rows.loc["sdpa_cudnn", "change_pct"] == 0
     assert rows.loc["triton_fa2", "ms_b"] != rows.loc["triton_fa2", "ms_b"]       # NaN: only in A

@@ -19,7 +19,7 @@ import torch
     inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_cat_gelu_permute_view_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 424673280}, 'kernel_num_gb': 0.28311552, 'kernel_flop': 0},
     min_elem_per_thread=0
 )
-@triton.jit(launch_metadata=KernelMetrics(kind='pointwise', ops_per_element=9, ops_per_row=0, in_out_read=()))
+@triton.jit(launch_metadata=KernelMetrics(kind='pointwise', ops_per_element=17.26, ops_per_row=0, in_out_read=()))
 def triton_poi_fused_cat_gelu_permute_view_3(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 70778880
     xoffset = tl.program_id(0) * XBLOCK
