@@ -53,8 +53,8 @@ def test_parse_flux_report_with_default_metrics():
     assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
 
 
-def _fake_ncu(tmp_path: Path, body: str) -> str:
-    path = tmp_path / "fake ncu"
+def _fake_ncu(tmp_path: Path, body: str, name: str = "fake ncu") -> str:
+    path = tmp_path / name
     path.write_text(f"#!{sys.executable}\nimport sys, shutil, time\nargs = sys.argv[1:]\n{body}\n")
     path.chmod(path.stat().st_mode | stat.S_IEXEC)
     return str(path)

@@ -222,6 +222,9 @@ def attention(
         console.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
 
 
+from . import doctor  # noqa: E402,F401  (registers the doctor command)
+
+
 def main():  # pragma: no cover
     app()
 

@@ -14,18 +14,23 @@ NCU_SEARCH = ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu", "/
 
 def find_ncu(explicit: str | None) -> str:
     """The ncu executable: the one configured, else on PATH, else the usual install places."""
+    return locate_ncu(explicit)[0]
+
+
+def locate_ncu(explicit: str | None) -> tuple[str, str]:
+    """(the ncu executable, how it was found: "configured", "PATH" or "search")."""
     if explicit:
         path = shutil.which(explicit) or (explicit if os.access(explicit, os.X_OK) else None)
         if not path:
             raise UserError(f"ncu not found at {explicit!r} (from --ncu-path / INDUCTOR_PROF_NCU / settings file)")
-        return path
+        return path, "configured"
     found = shutil.which("ncu")
     if found:
-        return found
+        return found, "PATH"
     for pattern in NCU_SEARCH:
         hits = sorted(glob.glob(pattern), reverse=True)
         if hits:
-            return hits[0]
+            return hits[0], "search"
     raise UserError("ncu not found on PATH nor in /usr/local/cuda*/bin or /opt/nvidia/nsight-compute/*; "
                     "pass --ncu-path or set INDUCTOR_PROF_NCU")
 

@@ -151,6 +151,15 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
     return out
 
 
+def replay_env(inductor_cache: Path) -> dict[str, str]:
+    """The environment of the replay program ncu runs: this package importable, Inductor's cache given."""
+    return command.program_env({
+        **cache_env(inductor_cache),
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
+        "PYTHONPATH": package_pythonpath(),
+    })
+
+
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
             on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch."""
@@ -164,11 +173,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
     skipped = len(targets_all) - len(todo)
-    env = command.program_env({
-        **cache_env(run.inductor_cache),
-        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
-        "PYTHONPATH": package_pythonpath(),
-    })
+    env = replay_env(run.inductor_cache)
     progress = {"done": skipped}
     parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
 
