@@ -7,8 +7,10 @@ import subprocess
 import sys
 from dataclasses import asdict
 
+from . import __version__
 
-def _version(pkg: str) -> str | None:
+
+def package_version(pkg: str) -> str | None:
     try:
         return md.version(pkg)
     except md.PackageNotFoundError:
@@ -29,8 +31,8 @@ def collect() -> dict:
 
     info = {
         "python": sys.version.split()[0], "platform": platform.platform(),
-        "inductor_prof": _version("inductor-prof"), "torch": torch.__version__, "triton": _version("triton"),
-        "diffusers": _version("diffusers"), "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
+        "inductor_prof": __version__, "torch": torch.__version__, "triton": package_version("triton"),
+        "diffusers": package_version("diffusers"), "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
         "driver": driver_version(),
     }
     if torch.cuda.is_available():

@@ -32,6 +32,20 @@ EXIT_USER = 2     # bad input
 EXIT_FAILED = 1   # a step failed
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        console.print(f"inductor-prof {__version__}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _app_options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                              help="print the version and exit")):
+    pass
+
+
 def cli_errors(fn):
     """Library errors become one red line and a non-zero exit (INDUCTOR_PROF_DEBUG=1 keeps tracebacks)."""
     @functools.wraps(fn)
@@ -246,6 +260,9 @@ def attention(
 from .diff import diff as _diff  # noqa: E402  (its own module; registered here, under cli_errors)
 
 app.command("diff")(cli_errors(_diff))
+
+
+from . import doctor  # noqa: E402,F401  (registers the doctor command)
 
 
 def main():  # pragma: no cover

@@ -36,19 +36,23 @@ NCU_OPTIONS = {
         "\\[env INDUCTOR_PROF_NCU_BATCH]")),
 }
 EPILOG = SETTINGS_HELP.replace("[", "\\[")   # typer reads [...] in help text as markup
+RESOLVED = ("settings", "settings_origin")   # filled in by the wrapper, not command-line options
 
 
 def with_ncu_options(fn):
-    """Adds the ncu options to a command; it receives them resolved as `settings` (CLI > env > file > default)."""
+    """Adds the ncu options to a command; it receives them resolved as `settings` (CLI > env > file > default),
+    and where each came from as `settings_origin` when it has that parameter."""
     sig = inspect.signature(fn)
-    own = [p for p in sig.parameters.values() if p.name != "settings"]
+    own = [p for p in sig.parameters.values() if p.name not in RESOLVED]
     extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
              for name, (_, kind, option) in NCU_OPTIONS.items()]
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         given = {field: kwargs.pop(name) for name, (field, _, _) in NCU_OPTIONS.items()}
-        kwargs["settings"], _ = resolve(given)
+        kwargs["settings"], origin = resolve(given)
+        if "settings_origin" in sig.parameters:
+            kwargs["settings_origin"] = origin
         return fn(*args, **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=own + extra)

@@ -18,6 +18,9 @@ PERMISSION_MARK = "ERR_NVGPUCTRPERM"
 PERMISSION_HELP = ("ncu has no permission for the GPU performance counters (ERR_NVGPUCTRPERM). Remedies: "
                    "run with --sudo (INDUCTOR_PROF_SUDO=1); or load the driver with "
                    "NVreg_RestrictProfilingToAdminUsers=0; or in a container, start it with --cap-add SYS_ADMIN")
+SUDO_PROMPT_MARKS = ("a password is required", "a terminal is required")   # what `sudo -n` says then
+SUDO_PASSWORD_HELP = ("sudo asked for a password; allow passwordless sudo for ncu (NOPASSWD) or run "
+                      "inductor-prof as a user with counter access")
 # what the profiled Python program needs, passed explicitly because sudo resets the environment
 PASS_ENV = ("PATH", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
             "CUDA_HOME", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "HF_HOME", "HOME", "TRITON_HOME",
@@ -98,9 +101,8 @@ def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path,
         return NcuResult("timeout", f"no progress for {timeout:g} s (--ncu-timeout, per kernel): ncu ended", done.seconds, "timeout")
     if PERMISSION_MARK in out:
         raise NcuPermissionError(PERMISSION_HELP)
-    if "a password is required" in out or "a terminal is required" in out:
-        raise UserError("sudo asked for a password; allow passwordless sudo for ncu (NOPASSWD) or run "
-                        "inductor-prof as a user with counter access")
+    if any(mark in out for mark in SUDO_PROMPT_MARKS):
+        raise UserError(SUDO_PASSWORD_HELP)
     if done.returncode != 0:
         how = procs.describe_exit(done.returncode)
         return NcuResult("failed", f"{how}: {tail(out)}", done.seconds, how)

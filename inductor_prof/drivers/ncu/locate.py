@@ -14,10 +14,15 @@ NCU_SEARCH = ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu", "/
 
 def find_ncu(explicit: str | None) -> str:
     """The ncu executable: the one configured, else on PATH, else the usual install places."""
+    return locate_ncu(explicit)[0]
+
+
+def locate_ncu(explicit: str | None) -> tuple[str, str]:
+    """(the ncu executable, how it was found: "configured", "PATH" or "search")."""
     if explicit:
         path = shutil.which(explicit)
         if path:
-            return path
+            return path, "configured"
         where = "(from --ncu-path / INDUCTOR_PROF_NCU / settings file)"
         if os.path.isdir(explicit):
             raise UserError(f"ncu path {explicit!r} is a folder, not the ncu executable {where}")
@@ -26,11 +31,11 @@ def find_ncu(explicit: str | None) -> str:
         raise UserError(f"ncu not found at {explicit!r} {where}")
     found = shutil.which("ncu")
     if found:
-        return found
+        return found, "PATH"
     for pattern in NCU_SEARCH:
         hits = sorted(glob.glob(pattern), reverse=True)
         if hits:
-            return hits[0]
+            return hits[0], "search"
     raise UserError("ncu not found on PATH nor in /usr/local/cuda*/bin or /opt/nvidia/nsight-compute/*; "
                     "pass --ncu-path or set INDUCTOR_PROF_NCU")
 

@@ -117,6 +117,15 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
             f"{' '.join(map(str, paths))}): {why}")
 
 
+def replay_env(inductor_cache: Path) -> dict[str, str]:
+    """The environment of the replay program ncu runs: this package importable, Inductor's cache given."""
+    return command.program_env({
+        **cache_env(inductor_cache),
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
+        "PYTHONPATH": package_pythonpath(),
+    })
+
+
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
             on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
@@ -131,11 +140,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     targets_all = targets(run, settings.ncu_library_kernels)
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
-    env = command.program_env({
-        **cache_env(run.inductor_cache),
-        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
-        "PYTHONPATH": package_pythonpath(),
-    })
+    env = replay_env(run.inductor_cache)
     if settings.sudo:   # root's caches and configs go inside the run, given back below, not into your HOME
         run.ncu_home.mkdir(parents=True, exist_ok=True)
         env.update(command.sudo_home_env(run.ncu_home))
