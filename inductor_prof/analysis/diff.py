@@ -127,6 +127,8 @@ def kernel_rows(ka: pd.DataFrame, kb: pd.DataFrame, matches: pd.DataFrame, steps
             "verdict": verdict(change, noise) if status == "matched" else status,
         })
     df = pd.DataFrame(rows)
+    for col in ("name_a", "name_b"):   # None where a side has no such kernel (pandas 3 would store NaN)
+        df[col] = pd.Series([r[col] for r in rows], dtype=object)
     if len(df):
         df = df.iloc[df["delta_ms"].abs().sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
     return df

@@ -108,4 +108,4 @@ def match_kernels(names_a: list[str], names_b: list[str], fp_a: dict[str, Finger
         if len(members) == 1 and len(groups_b.get(g, [])) == 1:
             take(members[0], groups_b[g][0], "kind+ops")
     pairs += [(a, None, "") for a in left_a] + [(None, b, "") for b in left_b]
-    return pd.DataFrame(pairs, columns=MATCH_COLUMNS)
+    return pd.DataFrame(pairs, columns=MATCH_COLUMNS, dtype=object)   # None stays None (pandas 3 would NaN it)
