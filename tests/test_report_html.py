@@ -287,3 +287,17 @@ def test_sort_filter_and_source_link_work_in_chromium(flux, tmp_path):
     assert probe["desc"] == [[k["display"], f"{k['avg_us']:.1f}"] for k in by_avg]
     assert probe["asc"] == probe["desc"][::-1]
     assert probe["opened"] is True
+
+
+def test_roofline_draws_the_measured_l2_roof():
+    # the example measured L2 at manifest ceilings.l2_gbps (64 copies of 8 MB in one CUDA graph); its roof is
+    # the one the report judges kernels whose inputs were in L2 against
+    from inductor_prof.analysis import load_run_tables
+    from inductor_prof.report import charts
+
+    run = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+    l2 = json.loads((run / "manifest.json").read_text())["ceilings"]["l2_gbps"]
+    tables = load_run_tables(run)
+    fig = charts.roofline_chart(tables.kernels, tables.summary["peaks"])
+    labels = [item.label.value for item in fig.legend[0].items]
+    assert f"L2: {l2:.0f} GB/s (measured)" in labels

@@ -44,6 +44,9 @@ def category_chart(summary: dict) -> figure | str:
     return p
 
 
+L2_ROOF_COLOUR = "#7f7f7f"
+
+
 def _roof(p: figure, x_lo: float, x_hi: float, tflops: float, gbps: float, label: str, colour: str,
           dash: str) -> None:
     """min(peak TFLOP/s, intensity x bandwidth): flop/B x GB/s / 1000 = TFLOP/s."""
@@ -82,6 +85,10 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
             _roof(p, x_lo, x_hi, peaks["tflops"][k], peaks["dram_gbps"],
                   f"{WIDTH_NAMES[k]} judged against: {peaks['tflops'][k]:.0f} TFLOP/s ({src.get(k)}), "
                   f"{peaks['dram_gbps']:.0f} GB/s ({src.get('dram_gbps')})", ROOF_COLOURS[k], "solid")
+    if peaks.get("l2_gbps") and widths and peaks["tflops"].get(widths[0]):
+        # the memory roof of kernels whose inputs were still in L2 (measured in the run)
+        _roof(p, x_lo, x_hi, peaks["tflops"][widths[0]], peaks["l2_gbps"],
+              f"L2: {peaks['l2_gbps']:.0f} GB/s (measured)", L2_ROOF_COLOUR, "dotted")
     src = ColumnDataSource(pts[["display", "kind", "intensity", "tflops", "gbps", "step_ms", "pct_of_peak",
                                 "bound", "size"]])
     dots = p.scatter(x="intensity", y="tflops", size="size", source=src, fill_alpha=0.6, line_color="black",
