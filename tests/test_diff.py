@@ -3,6 +3,7 @@ HTML and bad input. Run A is the recorded tests/data/flux_small (or its copy); r
 known way (tests/diffcase.py: constructed inputs, not profiles), so each expected number follows by hand
 from the recorded files."""
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -347,3 +348,21 @@ def test_renamed_kernel_keeps_its_code_fingerprint():
     fa = fingerprints([rec], {rec["file"]: text})[GELU_12]
     fb = fingerprints([renamed], {"x.py": text.replace(GELU_12, "triton_poi_fused_gelu_view_14")})
     assert fb["triton_poi_fused_gelu_view_14"].code == fa.code and fb["triton_poi_fused_gelu_view_14"].key == fa.key
+
+
+def test_missing_second_run_is_named_before_the_first_is_read(tmp_path):
+    run = tmp_path / "a"
+    shutil.copytree(data_path("flux_small"), run)
+    (run / "kernels" / "kernels.json").write_text('{"broken')      # damaged, but B's absence is said first
+    r = runner.invoke(app, ["diff", str(run), str(tmp_path / "nope")])
+    assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'nope'} is not a folder"
+
+
+def test_damaged_kernels_json_is_warned_and_the_rest_compares(tmp_path):
+    run = tmp_path / "a"
+    shutil.copytree(data_path("flux_small"), run)
+    (run / "kernels" / "kernels.json").write_text('{"broken')
+    r = runner.invoke(app, ["diff", str(run), str(data_path("flux_small")), "--json"])
+    assert r.exit_code == 0
+    assert f"warning: run A: {run / 'kernels' / 'kernels.json'} is damaged (JSONDecodeError" in r.stderr
+    assert json.loads(r.stdout)["kernels"]        # kernels still compared, by name

@@ -35,32 +35,37 @@ def per_step_ns(rows: pd.DataFrame) -> pd.DataFrame:
     return timed.pivot_table(index="name", columns="step", values="time_ns", aggfunc="sum", fill_value=0.0)
 
 
-def _fingerprints(run: RunDir) -> dict[str, Fingerprint] | None:
+def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:
+    """(fingerprints, "") or (None, why not): a missing or damaged kernels.json leaves kernels matched by name."""
     if not run.kernels_json.is_file():
-        return None
-    records = json.loads(run.kernels_json.read_text())
-    texts = {}
-    for rec in records:
-        path = run.kernel_file(rec["file"]) if rec.get("file") else None
-        if path is not None and path.is_file():
-            texts[rec["file"]] = path.read_text()
-    return fingerprints(records, texts)
+        return None, "has no"
+    try:
+        records = json.loads(run.kernels_json.read_text())
+        texts = {}
+        for rec in records:
+            path = run.kernel_file(rec["file"]) if rec.get("file") else None
+            if path is not None and path.is_file():
+                texts[rec["file"]] = path.read_text()
+        return fingerprints(records, texts), ""
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):   # the report warns with the details
+        return None, "cannot read"
 
 
 def load_side(path, label: str) -> RunSide:
     run = open_run(path)
-    manifest = run.read_manifest()
+    tables = load_run_tables(path) if run.steps_hatchet.is_file() else None   # names a damaged file, if any
+    manifest = tables.manifest if tables is not None else run.read_manifest()
     side = RunSide(label=label, run=run, manifest=manifest, tables=None, fingerprints=None, step_kernel_ns=None,
                     attention=None)
-    if run.steps_hatchet.is_file():
-        side.tables = load_run_tables(path)
-        side.step_kernel_ns = per_step_ns(proton.parse(run.steps_hatchet))
+    if tables is not None:
+        side.tables = tables
+        side.step_kernel_ns = per_step_ns(proton.launches.read(run.steps_hatchet, run.steps_launches)[0])
     else:
         for view in ("kernels", "categories"):
             side.missing.append((view, f"run {label} has no {run.steps_hatchet.relative_to(run.root)}"))
-    side.fingerprints = _fingerprints(run)
+    side.fingerprints, why = _fingerprints(run)
     if side.fingerprints is None:
-        side.missing.append(("kernels", f"run {label} has no {run.kernels_json.relative_to(run.root)}: "
+        side.missing.append(("kernels", f"run {label} {why} {run.kernels_json.relative_to(run.root)}: "
                                         "Inductor kernels matched by name only"))
     if side.tables is not None:
         side.attention = side.tables.attention

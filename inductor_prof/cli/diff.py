@@ -30,7 +30,7 @@ def diff(
     from ..analysis.diff import compare
     from ..analysis.diff_inputs import load_side
     from ..report import diff_export, diff_terminal
-    from ..rundir import write_text
+    from ..rundir import open_run, write_text
 
     if fail_above is not None and fail_above < 0:
         raise UserError("--fail-above must be 0 or more (percent)")
@@ -38,9 +38,13 @@ def diff(
         raise UserError("--min-share must be 0 or more (percent of the step)")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
-    result = compare(load_side(run_a, "A"), load_side(run_b, "B"), min_share=min_share, fail_above=fail_above)
+    open_run(run_a), open_run(run_b)   # both folders exist before either is read
+    side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
+    result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
     err = Console(stderr=True)
-    for w in result.warnings:
+    # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
+    read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
+    for w in read + list(result.warnings):
         err.print(Text(f"warning: {w}", style="yellow"), soft_wrap=True)
     if html is not None:
         from ..report.diff_html import render_html
