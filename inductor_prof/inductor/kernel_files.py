@@ -51,7 +51,8 @@ def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
     if args is None:
         return None
     ints = {p: int(v) for p, v, _ in args if v.lstrip("-").isdigit()}
-    clamp = math.prod(v for p, v in ints.items() if p.endswith("numel")) if ints else 0
+    numels = [v for p, v in ints.items() if p.endswith("numel")]
+    clamp = math.prod(numels) if numels else 0   # int arguments but no *numel (a template's ks0): no clamp
     loaded = loaded_in_out(kernel_file_text)
     read = write = 0
     for p, _, tensor in args:
