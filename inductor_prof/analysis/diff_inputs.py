@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..drivers import proton
 from ..rundir import RunDir, open_run
 from .load import RunTables, load_run_tables
 from .match import Fingerprint, fingerprints
@@ -59,7 +58,7 @@ def load_side(path, label: str) -> RunSide:
                     attention=None)
     if tables is not None:
         side.tables = tables
-        side.step_kernel_ns = per_step_ns(proton.launches.read(run.steps_hatchet, run.steps_launches)[0])
+        side.step_kernel_ns = per_step_ns(tables.launches)   # the steps the report already read
     else:
         for view in ("kernels", "categories"):
             side.missing.append((view, f"run {label} has no {run.steps_hatchet.relative_to(run.root)}"))

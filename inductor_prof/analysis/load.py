@@ -49,6 +49,7 @@ class RunTables:
     summary: dict[str, Any]
     attention: pd.DataFrame | None
     warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
+    launches: pd.DataFrame | None = None   # the timed steps' kernel rows (name, scope path, calls, time...)
 
 
 def kernel_records(run: RunDir) -> list[dict]:
@@ -251,4 +252,4 @@ def load_run_tables(path) -> RunTables:
     if len(df):
         summary["headroom"] = headroom(df, summary["step_ms_wall"], n_steps, attention)
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
-                     warnings=reader.warnings)
+                     warnings=reader.warnings, launches=steps)
