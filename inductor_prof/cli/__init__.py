@@ -83,6 +83,8 @@ def profile(
     warmup: int = typer.Option(2, help="warm-up steps after the compiling one"),
     mode: str = typer.Option("default", help="compile mode: default, max-autotune, max-autotune-no-cudagraphs"),
     whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
+    blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
+                                         "by one, comma-separated (a model without _repeated_blocks)"),
     height: int = typer.Option(1024, help="flux: image height in pixels"),
     width: int = typer.Option(1024, help="flux: image width in pixels"),
     text_len: int = typer.Option(512, help="flux: text tokens"),
@@ -112,7 +114,9 @@ def profile(
         flux=FluxOptions(height=height, width=width, text_len=text_len, batch=batch, dtype=dtype,
                          double_blocks=double_blocks, single_blocks=single_blocks,
                          checkpoint=str(checkpoint) if checkpoint else None),
-        compile=CompileOptions(mode=mode, regional=not whole_model))
+        compile=CompileOptions(mode=mode, regional=not whole_model,
+                               blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
+    opts.compile.validate()   # bad options fail before any GPU work
     with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
         lib.keep_in(result.run.profile_log)

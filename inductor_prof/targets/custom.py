@@ -1,12 +1,19 @@
 """`package.module:factory`: the factory returns (model, inputs); inputs are args (tuple/list), kwargs (dict)
 or an (args, kwargs) pair. A model with `_repeated_blocks` (diffusers' convention, class names) gets
-regional compile and per-block scopes."""
+regional compile and per-block scopes; `--blocks` names them for one without (blocks.py).
+
+The module is imported as `python -m` would: the current directory first on sys.path, so
+`examples.models.llama_decoder:decoder` works from a checkout through the `inductor-prof` script too."""
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 
 from ..errors import UserError
 from .base import Target
+from .blocks import declared_blocks
+from .validate import check_devices, check_result
 
 
 def _split_inputs(inputs) -> tuple[tuple, dict]:
@@ -21,26 +28,35 @@ def _split_inputs(inputs) -> tuple[tuple, dict]:
 
 
 def repeated_blocks(model) -> list[tuple[str, object]]:
-    classes = set(getattr(model, "_repeated_blocks", None) or ())
-    return [(name, m) for name, m in model.named_modules() if type(m).__name__ in classes]
+    return declared_blocks(model)
+
+
+def _import(module_name: str, spec: str):
+    """The module, with the current directory on sys.path; a failure names where it was looked for."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as e:
+        missing = getattr(e, "name", None)
+        if missing and (module_name == missing or module_name.startswith(missing + ".")):
+            raise UserError(f"cannot import {module_name!r} for target {spec!r}: no module {missing!r} in the "
+                            f"current directory ({cwd}) or the installed packages") from e
+        raise UserError(f"importing {module_name!r} for target {spec!r} failed: {e}") from e
 
 
 def load_custom(spec: str) -> Target:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UserError(f"custom target {spec!r} must look like package.module:factory")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise UserError(f"cannot import {module_name!r} for target {spec!r}: {e}") from e
+    module = _import(module_name, spec)
     factory = getattr(module, attr, None)
     if not callable(factory):
         raise UserError(f"{module_name} has no callable {attr!r}")
-    result = factory()
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise UserError(f"{spec} must return (model, inputs); got {type(result).__name__}")
-    model, inputs = result
+    model, inputs = check_result(spec, factory())
     args, kwargs = _split_inputs(inputs)
+    check_devices(spec, model, args, kwargs)
     n_params = sum(p.numel() for p in model.parameters())
     return Target(name=spec, model=model, args=args, kwargs=kwargs, blocks=repeated_blocks(model),
                   info={"parameters": n_params, "class": type(model).__name__})

@@ -1,0 +1,1 @@
+"""Examples run from a checkout (`examples.models.llama_decoder:decoder`)."""

@@ -1,0 +1,1 @@
+"""Example `module:factory` targets for `inductor-prof profile`."""
