@@ -65,6 +65,30 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
     return times
 
 
+def back_to_back_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None) -> list[float]:
+    """Runs `step` n times as a training or serving loop does: no host sync between steps, so the CPU
+    queues step i+1 while the GPU runs step i. GPU ms per step between CUDA events recorded around each step
+    (one sync at the end). Host time per launch (Proton's CUPTI callbacks) then costs nothing while the CPU
+    keeps ahead of the GPU, and shows only where the step is launch-bound; `timed_steps`' synchronised wall
+    time pays it in every step, with the launch latency of the first kernel."""
+    import torch
+
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(n)]
+    torch.cuda.synchronize()
+    for i, (start, end) in enumerate(events):
+        start.record()
+        if scope_prefix is not None:
+            import triton.profiler as proton
+
+            with proton.scope(f"{scope_prefix}{i}"):
+                step()
+        else:
+            step()
+        end.record()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) for start, end in events]
+
+
 @contextmanager
 def session(path: Path, hook: str | None) -> Iterator[None]:
     """One Proton session writing `path` (.hatchet); block scopes are live inside it. Proton writes
@@ -88,3 +112,21 @@ def session(path: Path, hook: str | None) -> Iterator[None]:
             os.replace(written, path)
         elif written.exists():
             written.unlink()
+
+
+@contextmanager
+def discarded_session(hook: str | None = None) -> Iterator[None]:
+    """A Proton session (block scopes live) whose profile is thrown away: steps timed under Proton without
+    adding their kernels to a kept hatchet, whose per-step totals assume the manifest's step count."""
+    import tempfile
+
+    import triton.profiler as proton
+
+    with tempfile.TemporaryDirectory(prefix="inductor-prof-proton-") as tmp:
+        proton.start(str(Path(tmp) / "discarded"), hook=hook)
+        BlockScopes.enabled = True
+        try:
+            yield
+        finally:
+            BlockScopes.enabled = False
+            proton.finalize()
