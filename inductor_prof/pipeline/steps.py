@@ -3,40 +3,70 @@
 
 The annotated step is a pass of its own because Proton's launch hook costs host time on every launch, while
 the timed steps run at the plain speed. Each Proton stage then stores its hatchet's kernel rows as a launches
-table, which `report` reads instead of the hatchet."""
+table, which `report` reads instead of the hatchet.
+
+A run of several input sizes times each size in turn, under a Proton scope named after it (above step_<i>);
+its "step" is then one pass over every size: the manifest keeps the sum of the sizes' medians, and each
+size's own under profile.sizes."""
 from __future__ import annotations
 
 import statistics
 
 from ..drivers import proton
 
+Times = dict  # size name (None: a run of one size) -> wall ms per step
+
 
 def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
+def timed(ctx, n: int, scope_prefix: str | None = None, progress: bool = True) -> Times:
+    """n timed steps at each size, under its size scope when Proton scopes are asked for."""
+    sizes = ctx.target.each_size()
+    out: Times = {}
+    for k, (size, step) in enumerate(sizes):
+        on_step = None
+        if progress and ctx.step_progress:   # the bar counts n steps over all sizes
+            def on_step(i, k=k):
+                ctx.step_progress((k * n + i) // len(sizes))
+        with proton.size_scope(size if scope_prefix is not None else None):
+            out[size] = proton.timed_steps(step, n, scope_prefix=scope_prefix, on_step=on_step)
+    return out
+
+
+def record(ctx, key: str, times: Times) -> dict:
+    """profile[key]: the median step (a pass over every size); per size under profile["sizes"]. Returns the
+    stage's manifest entry: the steps (per pass), and per size."""
+    ctx.profile[key] = sum(_median(ms) for ms in times.values())
+    if None in times:
+        return {"step_ms": times[None]}
+    for size, ms in times.items():
+        ctx.profile.setdefault("sizes", {}).setdefault(size, {})[key] = _median(ms)
+    return {"step_ms": [sum(step) for step in zip(*times.values())], "step_ms_by_size": times}
+
+
 def plain(ctx) -> dict:
     ctx.log(f"timing {ctx.opts.steps} plain steps")
-    ms = proton.timed_steps(ctx.target, ctx.opts.steps, on_step=ctx.step_progress)
-    ctx.profile["plain_step_ms"] = _median(ms)
-    return {"step_ms": ms}
+    return record(ctx, "plain_step_ms", timed(ctx, ctx.opts.steps))
 
 
 def under_proton(ctx) -> dict:
     ctx.log(f"profiling {ctx.opts.steps} steps under Proton")
     with proton.session(ctx.run.steps_hatchet, hook=None):
-        ms = proton.timed_steps(ctx.target, ctx.opts.steps, scope_prefix="step_", on_step=ctx.step_progress)
+        times = timed(ctx, ctx.opts.steps, scope_prefix="step_")
     proton.launches.write(ctx.run.steps_hatchet, ctx.run.steps_launches)
-    ctx.profile.update(proton_step_ms=_median(ms), proton_over_plain=_median(ms) / ctx.profile["plain_step_ms"])
+    info = record(ctx, "proton_step_ms", times)
+    ctx.profile["proton_over_plain"] = ctx.profile["proton_step_ms"] / ctx.profile["plain_step_ms"]
     ctx.manifest.set("profile", ctx.profile)
-    return {"step_ms": ms}
+    return info
 
 
 def annotated(ctx) -> dict:
     ctx.log("profiling one annotated step (flops/bytes per launch)")
     with proton.session(ctx.run.annotated_hatchet, hook="triton"):
-        ms = proton.timed_steps(ctx.target, 1, scope_prefix="annotated_step_")[0]
+        times = timed(ctx, 1, scope_prefix="annotated_step_", progress=False)
     proton.launches.write(ctx.run.annotated_hatchet, ctx.run.annotated_launches)
-    ctx.profile["annotated_step_ms"] = ms
+    info = record(ctx, "annotated_step_ms", times)
     ctx.manifest.set("profile", ctx.profile)
-    return {"step_ms": ms}
+    return {"step_ms": info["step_ms"][0]}

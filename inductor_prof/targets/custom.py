@@ -1,12 +1,13 @@
 """`package.module:factory`: the factory returns (model, inputs); inputs are args (tuple/list), kwargs (dict)
-or an (args, kwargs) pair. A model with `_repeated_blocks` (diffusers' convention, class names) gets
-regional compile and per-block scopes."""
+or an (args, kwargs) pair, or an `InputSets` of several such by name (inputs.py). A model with
+`_repeated_blocks` (diffusers' convention, class names) gets regional compile and per-block scopes."""
 from __future__ import annotations
 
 import importlib
 
 from ..errors import UserError
 from .base import Target
+from .inputs import named_sets
 
 
 def _split_inputs(inputs) -> tuple[tuple, dict]:
@@ -40,7 +41,8 @@ def load_custom(spec: str) -> Target:
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise UserError(f"{spec} must return (model, inputs); got {type(result).__name__}")
     model, inputs = result
-    args, kwargs = _split_inputs(inputs)
+    sizes = {name: _split_inputs(v) for name, v in named_sets(inputs, spec).items()}
+    args, kwargs = next(iter(sizes.values())) if sizes else _split_inputs(inputs)
     n_params = sum(p.numel() for p in model.parameters())
     return Target(name=spec, model=model, args=args, kwargs=kwargs, blocks=repeated_blocks(model),
-                  info={"parameters": n_params, "class": type(model).__name__})
+                  info={"parameters": n_params, "class": type(model).__name__}, sizes=sizes)

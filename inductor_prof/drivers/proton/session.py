@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -63,6 +63,15 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
         if on_step:
             on_step(i)
     return times
+
+
+def size_scope(size: str | None):
+    """The Proton scope of one input size, above its step_<i> scopes; none in a run of one size."""
+    if size is None:
+        return nullcontext()
+    import triton.profiler as proton
+
+    return proton.scope(size)
 
 
 @contextmanager
