@@ -181,7 +181,7 @@ def report(
         col, ascending = SORT_COLUMNS[sort]
         df = df.sort_values(col, ascending=ascending, na_position="last")
     if csv:
-        export.to_csv(df, csv)
+        export.to_csv(df, csv, tables.by_size)
     if html_out:
         from ..report import html
 
