@@ -167,3 +167,19 @@ def test_json_and_csv_carry_the_size(by_size, tmp_path):
     assert csv.columns[0] == "size" and csv["size"].tolist() == ["all", BIG, BIG, SMALL, SMALL]
     export.to_csv(total, path)                       # a run of one size: the table as before, no size column
     assert "size" not in pd.read_csv(path).columns
+
+
+def test_html_per_size_section(by_size):
+    from inductor_prof.report.html import sizes_view
+
+    tables = _tables(by_size)
+    total = by_size[by_size["size"] == BIG].drop(columns="size").iloc[::-1]   # the page's order: poi, gemm
+    view = sizes_view(tables, total)
+    assert [r["cells"][0]["text"] for r in view["sizes"]["rows"]] == SIZES
+    assert view["sizes"]["rows"][0]["cells"][1]["text"] == "5.00"
+    kernels = view["kernels"]
+    assert kernels["headers"][:2] == ["kernel", "size"]
+    # each kernel in the page's order, then its sizes in the run's order
+    assert [(r["name"], r["cells"][1]["text"]) for r in kernels["rows"]] == [
+        ("triton_poi_a", BIG), ("triton_poi_a", SMALL), ("nvjet_gemm", BIG), ("nvjet_gemm", SMALL)]
+    assert sizes_view(RunTables(run=None, manifest={}, kernels=total, summary={}, attention=None), total) is None
