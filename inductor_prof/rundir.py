@@ -52,6 +52,7 @@ class RunDir:
     def torch_trace(self) -> Path: return self.root / ".torch_trace.partial.json"   # while library_ops reads it
     @property
     def torch_trace_gz(self) -> Path: return self.root / "torch_trace.json.gz"
+    def torch_trace_gz_at(self, size: str) -> Path: return self.root / f"torch_trace.{size}.json.gz"  # each size
     @property
     def library_ops_csv(self) -> Path: return self.root / "library_ops.csv"
     @property

@@ -220,6 +220,7 @@ class Diff:
     warnings: list[str] = field(default_factory=list)
     missing: list[tuple[str, str]] = field(default_factory=list)   # (view, what is missing)
     changes: list[str] = field(default_factory=list)
+    sizes: pd.DataFrame | None = None    # runs of several input sizes: each size both have (diff_sizes.py)
 
     def regressions(self) -> list[str]:
         """What fails the gate, one line each (empty without --fail-above)."""
@@ -275,7 +276,10 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
                                    category_steps(b.step_kernel_ns, kb))
     if a.attention is not None and b.attention is not None:
         attention = attention_rows(a.attention, b.attention)
+    from .diff_sizes import size_rows   # it builds on this module's rows
+
+    sizes, only = size_rows(a, b)
     return Diff(a=str(a.run.root), b=str(b.run.root), steps=steps, kernels=kernels, categories=categories,
                 attention=attention, min_share=min_share, fail_above=fail_above,
-                warnings=run_warnings(a.manifest, b.manifest), missing=missing,
-                changes=setting_changes(a.manifest, b.manifest))
+                warnings=run_warnings(a.manifest, b.manifest) + only, missing=missing,
+                changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None)

@@ -25,10 +25,18 @@ class RunSide:
     missing: list[tuple[str, str]] = field(default_factory=list)   # (view, what is missing)
 
 
+def timed_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """Kernel rows of the timed steps with their `step` (scopes step_<i>/..., or <size>/step_<i>/... in a run
+    of several sizes: rows with a `size` column, sizes.with_size): step i of a run of sizes is its i-th call at
+    each size."""
+    parts = rows["path"].astype(str).str.split("/")
+    step = (parts.str[1] if "size" in rows.columns else parts.str[0]).fillna("")
+    return rows[step.str.startswith("step_")].assign(step=step)
+
+
 def per_step_ns(rows: pd.DataFrame) -> pd.DataFrame:
-    """Kernel rows of the steps hatchet (scopes step_<i>/...) -> time per kernel name and step, ns."""
-    step = rows["path"].str.split("/").str[0]
-    timed = rows[step.str.startswith("step_")].assign(step=step)
+    """Kernel rows of the steps hatchet -> time per kernel name and step, ns."""
+    timed = timed_rows(rows)
     if timed.empty:
         return pd.DataFrame()
     return timed.pivot_table(index="name", columns="step", values="time_ns", aggfunc="sum", fill_value=0.0)

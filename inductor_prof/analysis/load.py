@@ -25,6 +25,7 @@ from .headroom import headroom
 from .kernels import kernel_table
 from .ncu_compare import NCU_COLUMNS, merge_ncu
 from .roofline import add_derived
+from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
 
 MANIFEST_SECTIONS = ("profile", "env", "target", "settings", "ceilings", "stages")   # each an object
@@ -50,6 +51,7 @@ class RunTables:
     attention: pd.DataFrame | None
     warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
     launches: pd.DataFrame | None = None   # the timed steps' kernel rows (name, scope path, calls, time...)
+    by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
 
 
 def kernel_records(run: RunDir) -> list[dict]:
@@ -241,6 +243,12 @@ def load_run_tables(path) -> RunTables:
                                   LACKING["library_ops"], "library_ops")
     df = kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps)
     peaks = run_peaks_of(device, manifest)
+    sizes = size_names(manifest)
+    by_size = None
+    if sizes:   # the launches tables carry the size of each row
+        steps = with_size(steps, sizes)
+        annotated = with_size(annotated, sizes) if annotated is not None else None
+        by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes)
     ncu = _ncu_table(reader)
     if len(df):
         df = add_derived(df, peaks, n_steps)
@@ -251,5 +259,8 @@ def load_run_tables(path) -> RunTables:
     summary = summarize(df, manifest, peaks)
     if len(df):
         summary["headroom"] = headroom(df, summary["step_ms_wall"], n_steps, attention)
+    if sizes:
+        summary["sizes"] = size_summary(by_size, manifest, sizes)
+        summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
-                     warnings=reader.warnings, launches=steps)
+                     warnings=reader.warnings, launches=steps, by_size=by_size)

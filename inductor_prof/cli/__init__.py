@@ -85,6 +85,10 @@ def profile(
     whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
     blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
                                          "by one, comma-separated (a model without _repeated_blocks)"),
+    dynamic: bool = typer.Option(False, "--dynamic", help="compile with symbolic shapes: one graph serves every "
+                                 "input size (without it each size compiles its own)"),
+    resolutions: Optional[str] = typer.Option(None, "--resolutions", help="flux: several input sizes in one run, "
+                                              "WIDTHxHEIGHT,... (e.g. 1024x1024,512x512; the first is the default)"),
     height: int = typer.Option(1024, help="flux: image height in pixels"),
     width: int = typer.Option(1024, help="flux: image width in pixels"),
     text_len: int = typer.Option(512, help="flux: text tokens"),
@@ -103,18 +107,18 @@ def profile(
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     from ..drivers.ncu.locate import find_ncu
     from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
-    from ..targets import FluxOptions, check_target_name
+    from ..targets import FluxOptions, check_target_name, resolution_options
 
     check_target_name(target)
+    sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
         target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
         ncu=ncu, attention=not no_attention, settings=settings,
-        flux=FluxOptions(height=height, width=width, text_len=text_len, batch=batch, dtype=dtype,
-                         double_blocks=double_blocks, single_blocks=single_blocks,
-                         checkpoint=str(checkpoint) if checkpoint else None),
-        compile=CompileOptions(mode=mode, regional=not whole_model,
+        flux=FluxOptions(**sizes, text_len=text_len, batch=batch, dtype=dtype, double_blocks=double_blocks,
+                         single_blocks=single_blocks, checkpoint=str(checkpoint) if checkpoint else None),
+        compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work
     with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
@@ -181,7 +185,7 @@ def report(
         col, ascending = SORT_COLUMNS[sort]
         df = df.sort_values(col, ascending=ascending, na_position="last")
     if csv:
-        export.to_csv(df, csv)
+        export.to_csv(df, csv, tables.by_size)
     if html_out:
         from ..report import html
 

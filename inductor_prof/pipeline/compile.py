@@ -1,5 +1,7 @@
 """Stages `compile` and `warmup`: torch.compile of the target, regional (each repeated block) or whole-model,
-into the run's own Inductor cache; the first step builds every kernel, with the launch hooks installed."""
+static or with symbolic shapes (`dynamic`), into the run's own Inductor cache; the first step at each input
+size builds its kernels, with the launch hooks installed. The manifest keeps how many graphs Dynamo compiled
+over all sizes: with `dynamic` a new size reuses the graph, without it each size compiles its own."""
 from __future__ import annotations
 
 import re
@@ -20,6 +22,7 @@ class CompileOptions:
     regional: bool = True      # compile each repeated block (fast compile, same kernels) vs the whole model
     fullgraph: bool = True
     blocks: tuple[str, ...] = ()   # --blocks: class names of the repeated blocks, for a model declaring none
+    dynamic: bool = False      # symbolic shapes: one graph serves every input size
 
     def validate(self) -> None:
         if self.mode not in MODES:
@@ -33,7 +36,7 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     import torch
 
     opts.validate()
-    kwargs = {"fullgraph": opts.fullgraph, "dynamic": False}
+    kwargs = {"fullgraph": opts.fullgraph, "dynamic": opts.dynamic}
     if opts.mode != "default":
         kwargs["mode"] = opts.mode
     torch._dynamo.reset()
@@ -51,15 +54,39 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     return "whole-model"
 
 
+def graphs_compiled() -> int:
+    """Graphs Dynamo compiled in this process (a recompile counts: a new size without `dynamic`)."""
+    from torch._dynamo.utils import counters
+
+    return int(counters["stats"]["unique_graphs"])
+
+
+def _room_for_sizes(n_sizes: int) -> None:
+    """Without `dynamic` each size is a recompile of every compiled frame: past Dynamo's recompile limit (8)
+    it would run the rest eagerly, unprofiled, so the limit grows with the sizes."""
+    import torch._dynamo.config as dynamo_config
+
+    name = "recompile_limit" if hasattr(dynamo_config, "recompile_limit") else "cache_size_limit"  # older torch
+    setattr(dynamo_config, name, max(getattr(dynamo_config, name), 2 * n_sizes + 8))
+
+
 def run(ctx) -> dict:
     opts = ctx.opts.compile
-    ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'})")
+    shapes = "dynamic shapes" if opts.dynamic else "static shapes"
+    ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'}, {shapes})")
     how = compile_target(ctx.target, opts)
+    _room_for_sizes(len(ctx.target.sizes))
     if how == "regional":
         proton.BlockScopes.wrap(ctx.target.model, ctx.target.blocks)
+    before = graphs_compiled()
     with graph_breaks_explained(ctx.target, how):
-        first_ms = proton.timed_steps(ctx.target, 1)[0]
-    return {"how": how, "first_step_ms": first_ms}
+        first = {size: proton.timed_steps(step, 1)[0] for size, step in ctx.target.each_size()}
+    info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values()))}
+    if len(first) > 1:   # the first step at each size: its compile, or its recompile without `dynamic`
+        info["first_step_ms_by_size"] = first
+    info["graphs_compiled"] = graphs_compiled() - before
+    ctx.profile["graphs_compiled"] = info["graphs_compiled"]
+    return info
 
 
 _USER_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
@@ -86,4 +113,5 @@ def graph_breaks_explained(target: Target, how: str):
 
 
 def warmup(ctx) -> dict:
-    return {"step_ms": proton.timed_steps(ctx.target, ctx.opts.warmup)}
+    ms = {size: proton.timed_steps(step, ctx.opts.warmup) for size, step in ctx.target.each_size()}
+    return {"step_ms": ms[None]} if None in ms else {"step_ms_by_size": ms}

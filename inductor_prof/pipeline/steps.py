@@ -8,45 +8,82 @@ table, which `report` reads instead of the hatchet.
 Two step times, plain and under Proton alike: `*_step_ms`, the wall time of a step with a host sync before
 and after (what the report shows), and `*_back_to_back_ms`, GPU time per step with the steps queued back to
 back (CUDA events, as a model runs in a loop), where host time per launch hides while the CPU runs ahead.
-The back-to-back steps under Proton run in a discarded session: the kept hatchet holds the timed steps only."""
+The back-to-back steps under Proton run in a discarded session: the kept hatchet holds the timed steps only.
+
+A run of several input sizes times each size in turn, under a Proton scope named after it (above step_<i>);
+its "step" is then one pass over every size: the manifest keeps the sum of the sizes' medians, and each
+size's own under profile.sizes."""
 from __future__ import annotations
 
 import statistics
 
 from ..drivers import proton
 
+Times = dict  # size name (None: a run of one size) -> wall ms per step
+
 
 def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
+def timed(ctx, n: int, scope_prefix: str | None = None, progress: bool = True,
+          back_to_back: bool = False) -> Times:
+    """n timed steps at each size, under its size scope when Proton scopes are asked for; back to back: GPU
+    ms per step with no host sync between steps (proton.back_to_back_steps)."""
+    sizes = ctx.target.each_size()
+    out: Times = {}
+    for k, (size, step) in enumerate(sizes):
+        on_step = None
+        if progress and ctx.step_progress:   # the bar counts n steps over all sizes
+            def on_step(i, k=k):
+                ctx.step_progress((k * n + i) // len(sizes))
+        with proton.size_scope(size if scope_prefix is not None else None):
+            if back_to_back:
+                out[size] = proton.back_to_back_steps(step, n, scope_prefix=scope_prefix)
+            else:
+                out[size] = proton.timed_steps(step, n, scope_prefix=scope_prefix, on_step=on_step)
+    return out
+
+
+def record(ctx, key: str, times: Times) -> dict:
+    """profile[key]: the median step (a pass over every size); per size under profile["sizes"]. Returns the
+    stage's manifest entry: the steps (per pass), and per size."""
+    ctx.profile[key] = sum(_median(ms) for ms in times.values())
+    if None in times:
+        return {"step_ms": times[None]}
+    for size, ms in times.items():
+        ctx.profile.setdefault("sizes", {}).setdefault(size, {})[key] = _median(ms)
+    return {"step_ms": [sum(step) for step in zip(*times.values())], "step_ms_by_size": times}
+
+
 def plain(ctx) -> dict:
     ctx.log(f"timing {ctx.opts.steps} plain steps")
-    ms = proton.timed_steps(ctx.target, ctx.opts.steps, on_step=ctx.step_progress)
-    b2b = proton.back_to_back_steps(ctx.target, ctx.opts.steps)
-    ctx.profile.update(plain_step_ms=_median(ms), plain_back_to_back_ms=_median(b2b))
-    return {"step_ms": ms, "back_to_back_ms": b2b}
+    info = record(ctx, "plain_step_ms", timed(ctx, ctx.opts.steps))
+    b2b = record(ctx, "plain_back_to_back_ms", timed(ctx, ctx.opts.steps, progress=False, back_to_back=True))
+    return {**info, "back_to_back_ms": b2b["step_ms"]}
 
 
 def under_proton(ctx) -> dict:
     ctx.log(f"profiling {ctx.opts.steps} steps under Proton")
     with proton.session(ctx.run.steps_hatchet, hook=None):
-        ms = proton.timed_steps(ctx.target, ctx.opts.steps, scope_prefix="step_", on_step=ctx.step_progress)
+        times = timed(ctx, ctx.opts.steps, scope_prefix="step_")
     proton.launches.write(ctx.run.steps_hatchet, ctx.run.steps_launches)
+    info = record(ctx, "proton_step_ms", times)
     with proton.discarded_session():
-        b2b = proton.back_to_back_steps(ctx.target, ctx.opts.steps, scope_prefix="step_")
-    ctx.profile.update(proton_step_ms=_median(ms), proton_over_plain=_median(ms) / ctx.profile["plain_step_ms"],
-                       proton_back_to_back_ms=_median(b2b),
-                       proton_over_plain_back_to_back=_median(b2b) / ctx.profile["plain_back_to_back_ms"])
+        b2b = record(ctx, "proton_back_to_back_ms",
+                     timed(ctx, ctx.opts.steps, scope_prefix="step_", progress=False, back_to_back=True))
+    ctx.profile["proton_over_plain"] = ctx.profile["proton_step_ms"] / ctx.profile["plain_step_ms"]
+    ctx.profile["proton_over_plain_back_to_back"] = (ctx.profile["proton_back_to_back_ms"]
+                                                     / ctx.profile["plain_back_to_back_ms"])
     ctx.manifest.set("profile", ctx.profile)
-    return {"step_ms": ms, "back_to_back_ms": b2b}
+    return {**info, "back_to_back_ms": b2b["step_ms"]}
 
 
 def annotated(ctx) -> dict:
     ctx.log("profiling one annotated step (flops/bytes per launch)")
     with proton.session(ctx.run.annotated_hatchet, hook="triton"):
-        ms = proton.timed_steps(ctx.target, 1, scope_prefix="annotated_step_")[0]
+        times = timed(ctx, 1, scope_prefix="annotated_step_", progress=False)
     proton.launches.write(ctx.run.annotated_hatchet, ctx.run.annotated_launches)
-    ctx.profile["annotated_step_ms"] = ms
+    info = record(ctx, "annotated_step_ms", times)
     ctx.manifest.set("profile", ctx.profile)
-    return {"step_ms": ms}
+    return {"step_ms": info["step_ms"][0]}

@@ -20,7 +20,8 @@ def to_dict(diff: Diff) -> dict:
     return {
         "a": diff.a, "b": diff.b, "warnings": diff.warnings, "changed_settings": diff.changes,
         "missing": [{"view": v, "what": w} for v, w in diff.missing], "noise_rule": NOISE_RULE,
-        "steps": _rows(diff.steps), "categories": _rows(diff.categories),
+        "steps": _rows(diff.steps), **({"sizes": _rows(diff.sizes)} if diff.sizes is not None else {}),
+        "categories": _rows(diff.categories),
         "kernels": _rows(by_status["matched"]), "new_kernels": _rows(by_status["new"]),
         "removed_kernels": _rows(by_status["removed"]), "attention": _rows(diff.attention),
         "gate": {"fail_above_pct": diff.fail_above, "min_share_pct": diff.min_share, "regressions": bad,

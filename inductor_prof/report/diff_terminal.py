@@ -57,6 +57,16 @@ def steps_table(diff: Diff) -> Table:
     return t
 
 
+def sizes_table(df: pd.DataFrame) -> Table:
+    t = _table("Per input size (ms per step at that size; wall: median of its timed steps)",
+               [("size", "left"), ("", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
+                ("noise %", "right"), ("verdict", "left")])
+    for r in df.itertuples():
+        t.add_row(Text(r.size), r.what, _num(r.a, "{:.2f}"), _num(r.b, "{:.2f}"), _num(r.delta, "{:+.2f}"),
+                  _num(r.change_pct, "{:+.1f}"), _num(r.noise_pct, "{:.1f}"), _verdict(r.verdict))
+    return t
+
+
 def categories_table(df: pd.DataFrame) -> Table:
     t = _table("Time by category (ms per step)", [("category", "left"), ("A", "right"), ("B", "right"),
                ("Δ ms", "right"), ("Δ %", "right"), ("noise %", "right"), ("verdict", "left"), ("kernels", "right")])
@@ -119,6 +129,8 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
     parts: list = [Text(f"A: {diff.a}\nB: {diff.b}", style="bold")]
     parts += [Text(f"changed: {c}", style="dim") for c in diff.changes]
     parts += [steps_table(diff), *_missing(diff, "steps")]
+    if diff.sizes is not None:
+        parts.append(sizes_table(diff.sizes))
     if diff.categories is not None:
         parts.append(categories_table(diff.categories))
     parts += _missing(diff, "categories")

@@ -1,4 +1,6 @@
-"""Machine-readable outputs: CSV of the kernel table, one JSON object for the whole report."""
+"""Machine-readable outputs: CSV of the kernel table, one JSON object for the whole report. A run of several
+input sizes adds its per-size kernel tables: JSON `kernels_by_size`, CSV rows per size after the totals
+(column `size`: the size, or "all" for the totals over every size)."""
 from __future__ import annotations
 
 import json
@@ -35,8 +37,16 @@ def to_json(tables: RunTables, df: pd.DataFrame) -> str:
     obj = {"run": str(tables.run.root), "warnings": tables.warnings, "summary": tables.summary,
            "kernels": records(df, JSON_KERNEL_COLUMNS),
            "attention": records(tables.attention, []) if tables.attention is not None else []}
+    if tables.by_size is not None:
+        obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
     return json.dumps(obj, indent=1, default=_clean)
 
 
-def to_csv(df: pd.DataFrame, path) -> None:
+ALL_SIZES = "all"
+
+
+def to_csv(df: pd.DataFrame, path, by_size: pd.DataFrame | None = None) -> None:
+    if by_size is not None:
+        df = pd.concat([df.assign(size=ALL_SIZES), by_size], ignore_index=True)
+        df = df[["size"] + [c for c in df.columns if c != "size"]]
     write_csv(Path(path), df)

@@ -35,6 +35,10 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
          f"({peaks['source']['flops32']}), DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s "
          f"({peaks['source']['dram_gbps']})"),
     ]
+    if summary.get("sizes"):   # a run of several input sizes: what its "step" is
+        names = ", ".join(s["size"] for s in summary["sizes"])
+        ncu = f"; ncu at {summary['ncu_at_size']}" if summary.get("ncu_at_size") else ""
+        rows.append(("input sizes", f"{names} (a step: one call at each size{ncu})"))
     head = (summary.get("headroom") or {}).get("by_category", {})
     for cat, c in summary["by_category"].items():
         room = f"  headroom {head[cat]:.2f}" if cat in head else ""

@@ -52,6 +52,13 @@ NCU_COLUMNS = [
     Col("regs", "registers", "{:.0f}"),
     Col("flag", lambda r: f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else ""),
 ]
+# a run of several input sizes: its sizes, then each kernel at each size
+SIZE_COLUMNS = [
+    Col("size", "size"), Col("step ms (plain)", "plain_step_ms", "{:.2f}"),
+    Col("step ms (Proton)", "proton_step_ms", "{:.2f}"), Col("GPU ms/step", "gpu_kernel_ms_per_step", "{:.2f}"),
+    Col("TFLOP/s", "overall_tflops", "{:.0f}"), Col("kernels", "kernels", "{:.0f}"),
+]
+SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1:]]
 HEADROOM_LIST_COLUMNS = [
     Col("kernel", "display"), Col("kind", "kind"), Col("ms/step", "step_ms", "{:.3f}"),
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
@@ -151,6 +158,18 @@ def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
     return divs, missing, bokeh_js, script
 
 
+def sizes_view(tables: RunTables, df: pd.DataFrame) -> dict | None:
+    """The per-size section: the sizes' table, and the kernels at each size in the kernel table's order."""
+    if tables.by_size is None:
+        return None
+    kernel_at = {name: i for i, name in enumerate(df["name"])}
+    size_at = {s["size"]: i for i, s in enumerate(tables.summary["sizes"])}
+    b = tables.by_size
+    by_size = b.assign(_k=b["name"].map(kernel_at), _s=b["size"].map(size_at)).sort_values(["_k", "_s"])
+    return {"sizes": table(pd.DataFrame(tables.summary["sizes"]), SIZE_COLUMNS),
+            "kernels": table(by_size, SIZE_KERNEL_COLUMNS)}
+
+
 def render(tables: RunTables, df: pd.DataFrame) -> str:
     """The page for these tables (df: the kernel table, all rows, in the order to show)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
@@ -169,7 +188,7 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, plain=_plain,
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
-        headroom=headroom_view(df, tables.summary), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
+        headroom=headroom_view(df, tables.summary), sizes=sizes_view(tables, df), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 
 

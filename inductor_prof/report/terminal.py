@@ -157,6 +157,12 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) 
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
                                       "(vs model: speed-up over the backend the model used, same run)",
                                       console.width))
+    if tables.by_size is not None:
+        from .sizes import size_kernels_table, sizes_table
+
+        names = [s["size"] for s in tables.summary["sizes"]]
+        console.print(sizes_table(tables.summary["sizes"], console.width))
+        console.print(size_kernels_table(tables.by_size, df, names, console.width))
     headroom = headroom_table(tables.summary, console.width)
     if headroom is not None:
         console.print(headroom)

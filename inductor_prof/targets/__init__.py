@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .base import Target
 from .custom import load_custom
-from .flux import FLUX_PRESETS, FluxOptions, build_flux
+from .flux import FLUX_PRESETS, FluxOptions, build_flux, parse_resolutions
+from .inputs import InputSets
 
 KNOWN = tuple(FLUX_PRESETS)
 
@@ -14,6 +15,20 @@ def check_target_name(name: str) -> None:
 
     if name not in FLUX_PRESETS and ":" not in name:
         raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
+
+
+def resolution_options(name: str, resolutions: str | None, height: int, width: int) -> dict:
+    """FluxOptions' height, width and resolutions from `--resolutions` (checked, the first size the default)
+    or --height/--width."""
+    from ..errors import UserError
+
+    if resolutions is None:
+        return {"height": height, "width": width}
+    if name not in FLUX_PRESETS:
+        raise UserError("--resolutions is for the flux targets; a module:factory returns an InputSets of named "
+                        "inputs instead (README: profile your own model)")
+    sizes = parse_resolutions(resolutions)
+    return {"height": sizes[0][1], "width": sizes[0][2], "resolutions": tuple(n for n, _, _ in sizes)}
 
 
 def resolve(name: str, flux: FluxOptions | None = None) -> Target:
@@ -27,4 +42,5 @@ def resolve(name: str, flux: FluxOptions | None = None) -> Target:
     raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
 
 
-__all__ = ["check_target_name", "Target", "FluxOptions", "resolve", "KNOWN", "build_flux", "load_custom"]
+__all__ = ["check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
+           "parse_resolutions", "resolution_options"]

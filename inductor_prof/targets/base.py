@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 
 @dataclass
@@ -13,6 +13,19 @@ class Target:
     # (scope name, module) per repeated block, in call order: regional compile and Proton scopes use them.
     blocks: list[tuple[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    # several named input sizes, name -> (args, kwargs), the first the default (args/kwargs are its inputs);
+    # empty for a run of one size
+    sizes: dict[str, tuple[tuple, dict]] = field(default_factory=dict)
 
     def __call__(self):
         return self.model(*self.args, **self.kwargs)
+
+    def each_size(self) -> list[tuple[str | None, Callable[[], Any]]]:
+        """(size name, one step at that size) per input size; [(None, self)] for a run of one size."""
+        if len(self.sizes) < 2:
+            return [(None, self)]
+        return [(name, _call(self.model, args, kwargs)) for name, (args, kwargs) in self.sizes.items()]
+
+
+def _call(model, args: tuple, kwargs: dict) -> Callable[[], Any]:
+    return lambda: model(*args, **kwargs)

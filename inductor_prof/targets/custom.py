@@ -1,6 +1,7 @@
 """`package.module:factory`: the factory returns (model, inputs); inputs are args (tuple/list), kwargs (dict)
-or an (args, kwargs) pair. A model with `_repeated_blocks` (diffusers' convention, class names) gets
-regional compile and per-block scopes; `--blocks` names them for one without (blocks.py).
+or an (args, kwargs) pair, or an `InputSets` of several such by name (inputs.py). A model with
+`_repeated_blocks` (diffusers' convention, class names) gets regional compile and per-block scopes; `--blocks`
+names them for one without (blocks.py).
 
 The module is imported as `python -m` would: the current directory first on sys.path, so
 `examples.models.llama_decoder:decoder` works from a checkout through the `inductor-prof` script too."""
@@ -13,6 +14,7 @@ import sys
 from ..errors import UserError
 from .base import Target
 from .blocks import declared_blocks
+from .inputs import named_sets
 from .validate import check_devices, check_result
 
 
@@ -55,8 +57,10 @@ def load_custom(spec: str) -> Target:
     if not callable(factory):
         raise UserError(f"{module_name} has no callable {attr!r}")
     model, inputs = check_result(spec, factory())
-    args, kwargs = _split_inputs(inputs)
-    check_devices(spec, model, args, kwargs)
+    sizes = {name: _split_inputs(v) for name, v in named_sets(inputs, spec).items()}
+    args, kwargs = next(iter(sizes.values())) if sizes else _split_inputs(inputs)
+    for a, kw in (sizes.values() or [(args, kwargs)]):
+        check_devices(spec, model, a, kw)
     n_params = sum(p.numel() for p in model.parameters())
     return Target(name=spec, model=model, args=args, kwargs=kwargs, blocks=repeated_blocks(model),
-                  info={"parameters": n_params, "class": type(model).__name__})
+                  info={"parameters": n_params, "class": type(model).__name__}, sizes=sizes)

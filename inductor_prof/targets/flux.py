@@ -2,8 +2,9 @@
 unless a local checkpoint is given. Kernels and timings depend on shapes, not weights."""
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from ..errors import UserError
@@ -34,6 +35,7 @@ class FluxOptions:
     checkpoint: str | None = None      # diffusers folder or .safetensors file
     guidance: float = 3.5
     device: str = "cuda"
+    resolutions: tuple[str, ...] = ()  # several input sizes, "WIDTHxHEIGHT" each (parse_resolutions)
 
 
 def torch_dtype(name: str):
@@ -52,6 +54,30 @@ def token_counts(opts: FluxOptions) -> tuple[int, int]:
     if opts.height % step or opts.width % step:
         raise UserError(f"height and width must be multiples of {step}; got {opts.height}x{opts.width}")
     return (opts.height // step) * (opts.width // step), opts.text_len
+
+
+_RESOLUTION = re.compile(r"(\d+)x(\d+)")
+
+
+def parse_resolutions(text: str) -> list[tuple[str, int, int]]:
+    """`--resolutions 1024x1024,768x1344`: (name, height, width) per size, WIDTHxHEIGHT each; a size FLUX cannot
+    take (not two positive multiples of 16, listed twice, not WxH at all) is one error naming it."""
+    step = VAE_SCALE * PATCH
+    out: list[tuple[str, int, int]] = []
+    for raw in text.split(","):
+        name = raw.strip()
+        m = _RESOLUTION.fullmatch(name)
+        if not m:
+            raise UserError(f"--resolutions: {name!r} is not WIDTHxHEIGHT in pixels (e.g. 1024x1024)")
+        width, height = int(m.group(1)), int(m.group(2))
+        if width <= 0 or height <= 0 or width % step or height % step:
+            raise UserError(f"--resolutions: FLUX cannot take {name}: width and height must be positive multiples "
+                            f"of {step} pixels")
+        name = f"{width}x{height}"   # 0768x1344 and 768x1344 are one size
+        if name in (n for n, _, _ in out):
+            raise UserError(f"--resolutions: {name} is listed twice")
+        out.append((name, height, width))
+    return out
 
 
 def flux_config(preset: str, opts: FluxOptions) -> dict:
@@ -113,6 +139,9 @@ def flux_inputs(opts: FluxOptions, cfg: dict, dtype, device) -> dict:
 def build_flux(preset: str, opts: FluxOptions) -> Target:
     import torch
 
+    resolutions = parse_resolutions(",".join(opts.resolutions)) if opts.resolutions else []
+    if resolutions:     # the first size is the default
+        opts = replace(opts, height=resolutions[0][1], width=resolutions[0][2])
     cls = _import_flux_class()
     dtype = torch_dtype(opts.dtype)
     cfg = flux_config(preset, opts)
@@ -144,11 +173,17 @@ def build_flux(preset: str, opts: FluxOptions) -> Target:
     blocks = [(f"double_{i}", b) for i, b in enumerate(model.transformer_blocks)]
     blocks += [(f"single_{i}", b) for i, b in enumerate(model.single_transformer_blocks)]
     n_img, n_txt = token_counts(opts)
+    inputs = flux_inputs(opts, cfg, dtype, opts.device)
+    sizes = {name: ((), flux_inputs(replace(opts, height=h, width=w), cfg, dtype, opts.device) if i else inputs)
+             for i, (name, h, w) in enumerate(resolutions)}
     info = {
         "preset": preset, "config": {k: list(v) if isinstance(v, tuple) else v for k, v in cfg.items()},
         "options": asdict(opts), "parameters": sum(p.numel() for p in model.parameters()),
         "image_tokens": n_img, "text_tokens": n_txt, "build_seconds": round(build_s, 3),
         "weights": str(ckpt) if ckpt else "random",
     }
-    return Target(name=preset, model=model, kwargs=flux_inputs(opts, cfg, dtype, opts.device), blocks=blocks,
-                  info=info)
+    if resolutions:
+        info["sizes"] = {name: {"height": h, "width": w,
+                                "image_tokens": token_counts(replace(opts, height=h, width=w))[0]}
+                         for name, h, w in resolutions}
+    return Target(name=preset, model=model, kwargs=inputs, blocks=blocks, info=info, sizes=sizes)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -87,6 +87,15 @@ def back_to_back_steps(step: Callable[[], Any], n: int, scope_prefix: str | None
         end.record()
     torch.cuda.synchronize()
     return [start.elapsed_time(end) for start, end in events]
+
+
+def size_scope(size: str | None):
+    """The Proton scope of one input size, above its step_<i> scopes; none in a run of one size."""
+    if size is None:
+        return nullcontext()
+    import triton.profiler as proton
+
+    return proton.scope(size)
 
 
 @contextmanager
