@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..drivers import proton
 from ..errors import UserError
+from ..inductor.provenance import block_classes
 from ..targets.base import Target
 
 MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs")
@@ -46,7 +47,8 @@ def run(ctx) -> dict:
     opts = ctx.opts.compile
     ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'})")
     how = compile_target(ctx.target, opts)
-    if how == "regional":
+    if how == "regional":   # one graph serves every block of a class: its module paths get the blocks' pattern
+        ctx.registry.provenance.blocks = block_classes(ctx.target.model, ctx.target.blocks)
         proton.BlockScopes.wrap(ctx.target.model, ctx.target.blocks)
     return {"how": how, "first_step_ms": proton.timed_steps(ctx.target, 1)[0]}
 

@@ -13,7 +13,7 @@ from ..rundir import write_csv
 
 JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
                        "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
-                       "pct_of_peak", "annotated"]
+                       "pct_of_peak", "annotated", "module", "provenance"]
 
 
 def _clean(v: Any) -> Any:
@@ -39,4 +39,4 @@ def to_json(tables: RunTables, df: pd.DataFrame) -> str:
 
 
 def to_csv(df: pd.DataFrame, path) -> None:
-    write_csv(Path(path), df)
+    write_csv(Path(path), df.drop(columns=["provenance"], errors="ignore"))   # nested: in --json
