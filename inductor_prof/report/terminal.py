@@ -23,11 +23,11 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table
 
     def col(header, values, rank, **kw):
         return Col(header, list(values), rank, **kw)
-    # the module each kernel came from (runs with provenance): shown at 80 columns, before the minor numbers
-    module = [col("module", (str(r.get("module") or "") for r in rows), 4.5, flex=(10, 40))]
+    # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
+    module = [col("module", (str(r.get("module") or "") for r in rows), 5.6, flex=(14, 40))]
     return fit([
-        *(module if any(r.get("module") for r in rows) else []),
         col("kernel", (r["display"] for r in rows), 0, flex=NAME_WIDTH, names=True, prefer=(5.5, 48)),
+        *(module if any(r.get("module") for r in rows) else []),
         col("kind", (str(r["kind"]) for r in rows), 9),
         col("fused ATen ops", (str(r["aten_ops"]) for r in rows), 10, flex=(16, 60)),
         col("calls", (str(int(r["calls"])) for r in rows), 7, right=True),
