@@ -10,6 +10,7 @@ import pytest
 from inductor_prof.attention.shapes import SWEEP_SEQ, Shape, from_calls, parse_dtype, parse_shape, sweep
 from inductor_prof.inductor.output_code import (KernelRecord, decorator_kwargs, find_output_code, harvest_cache,
                                                 parse_output_code)
+from inductor_prof.inductor.provenance import ProvenanceRecorder
 from inductor_prof.pipeline import harvest
 
 # ---- attention/shapes.py ------------------------------------------------------------------------------
@@ -212,6 +213,7 @@ def test_run_writes_only_launched_kernels(tmp_path, monkeypatch):
 
     class Registry:
         kernels = {"k1": [1, 2], "k2": [3]}                      # 2 + 1 = 3 instrumented
+        provenance = ProvenanceRecorder()                        # nothing captured: "not tracked"
 
         def find(self, name, source):
             asked.append((name, source))

@@ -3,11 +3,13 @@ calls over the timed steps, flops and bytes from the annotated step (Inductor ke
 behind the launch (library kernels), origin, kind and category."""
 from __future__ import annotations
 
+import json
 import re
 
 import pandas as pd
 
 from ..aten import GEMM_OPS
+from ..inductor.module_paths import common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
 
@@ -35,7 +37,32 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     counts = ops.groupby(["kernel", "op"]).size().rename("n").reset_index()
     top = counts.sort_values(["kernel", "n", "op"], ascending=[True, False, True]).drop_duplicates("kernel")
     costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
+    if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel
+        costs["modules"] = ops.groupby("kernel")["modules"].agg(_union).reindex(costs.index)
     return costs
+
+
+def _union(cells) -> list[str]:
+    return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json.loads(c)))
+
+
+def library_provenance(modules: list[str] | None) -> dict | None:
+    """A library kernel's provenance: the modules of the extern ops it was joined to (kernel_provenance.py)."""
+    if modules is None:
+        return None
+    return {"source": "ATen op and input shapes", "modules": modules, "module": common_pattern(modules)}
+
+
+def module_label(provenance: dict | None, blocks: list[str]) -> str:
+    """The short module column: the common pattern, a regional block's prefix as `*`; what it lacks, said."""
+    if not provenance:
+        return ""
+    if provenance.get("source") not in ("traced", "ATen op and input shapes"):
+        return f"({provenance.get('source')})"
+    pattern = provenance.get("module")
+    block = provenance.get("block") or next(
+        (b for b in blocks if pattern and (pattern == b or pattern.startswith(b + "."))), None)
+    return short_pattern(pattern, block) if pattern is not None else "-"
 
 
 def classify(name: str, origin: str, kind: str | None, op: str) -> str:
@@ -68,6 +95,8 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
     timed = by_name(steps).to_dict("index")
     annotated = by_name(annotated).to_dict("index") if annotated is not None and len(annotated) else {}
     library = library_costs(library_ops).to_dict("index")
+    blocks = sorted({(r.get("provenance") or {}).get("block") or "" for r in harvested.values()} - {""},
+                    key=len, reverse=True)
     rows = []
     for name, t in timed.items():
         rec = harvested.get(name)
@@ -84,9 +113,11 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             annotated_ok = bool(a["bytes"] > 0 or any(a[k] > 0 for k in FLOP_KEYS))
         op = ""
         lib_name = demangle(name)
+        provenance = rec.get("provenance") if rec else None
         if origin == "library" and lib_name in library:
             lib = library[lib_name]
             op = lib["op"]
+            provenance = library_provenance(lib.get("modules"))
             flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
             nbytes = lib["lib_bytes"] * n_steps
             annotated_ok = nbytes > 0
@@ -100,6 +131,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             "bytes": nbytes, **flops, "flops": sum(flops.values()), "annotated": annotated_ok,
             "read_bytes_per_call": io["read"] if io else float("nan"),
             "write_bytes_per_call": io["write"] if io else float("nan"),
+            "module": module_label(provenance, blocks), "provenance": provenance,
         })
     df = pd.DataFrame(rows)
     if len(df):     # library kernels that share a short name are numbered by time, the longest first

@@ -19,6 +19,7 @@ from ..drivers import proton
 from ..drivers.proton.hatchet import frame_of, kernel_columns
 from ..errors import UserError, one_line
 from ..inductor.kernel_files import io_bytes
+from ..inductor.kernel_provenance import merge as merge_provenance
 from ..peaks import DeviceFacts, run_peaks
 from ..rundir import RunDir, open_run
 from .headroom import headroom
@@ -117,7 +118,12 @@ def _kernel_records(path: Path) -> dict[str, dict]:
                 raise Damaged(f"record {i} has no {key!r}")
             if key in k and not isinstance(k[key], kinds):
                 raise Damaged(f"record {i}: {key!r} is {_kind(k[key])}")
-    return {k["name"]: k for k in data}
+    by_name: dict[str, dict] = {}
+    for k in data:   # a name Inductor gave kernels of several graphs: the report's row has all their provenance
+        if k["name"] in by_name and k.get("provenance") and by_name[k["name"]].get("provenance"):
+            k = {**k, "provenance": merge_provenance([by_name[k["name"]]["provenance"], k["provenance"]])}
+        by_name[k["name"]] = k
+    return by_name
 
 
 def _csv(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_options) -> Callable[[Path], pd.DataFrame]:

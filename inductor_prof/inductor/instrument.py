@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .metrics import KernelMetrics
+from .provenance import ProvenanceRecorder, capture_provenance
 
 
 @dataclass
@@ -54,6 +55,7 @@ class KernelRegistry:
 
     def __init__(self):
         self.kernels: dict[str, list[BuiltKernel]] = {}
+        self.provenance = ProvenanceRecorder()   # which FX nodes went into each kernel (provenance.py)
 
     def find(self, name: str, source: str) -> BuiltKernel | None:
         """The kernel of that name built from `source` (a harvested kernel's module text)."""
@@ -78,7 +80,8 @@ class KernelRegistry:
 
 @contextmanager
 def instrumented_inductor(registry: KernelRegistry) -> Iterator[None]:
-    """Inside: every CachingAutotuner built gets launch_metadata and is recorded; config as needed."""
+    """Inside: every CachingAutotuner built gets launch_metadata and is recorded, every kernel's provenance
+    captured (registry.provenance); config as needed."""
     import torch._inductor.config as inductor_config
     from torch._inductor.runtime import triton_heuristics
 
@@ -94,7 +97,7 @@ def instrumented_inductor(registry: KernelRegistry) -> Iterator[None]:
         patch["use_static_triton_launcher"] = False
     triton_heuristics.CachingAutotuner.__init__ = init
     try:
-        with inductor_config.patch(patch):
+        with inductor_config.patch(patch), capture_provenance(registry.provenance):
             yield
     finally:
         triton_heuristics.CachingAutotuner.__init__ = original_init

@@ -40,6 +40,7 @@ class KernelRecord:
     ops_per_lane: float = 0
     launch_config: dict[str, Any] = field(default_factory=dict)
     launched: bool | None = None      # seen in the profiled steps (None: not known yet)
+    provenance: dict | None = None    # FX nodes, modules, source lines (kernel_provenance.py)
     source: str = field(default="", repr=False)
 
     def to_json(self) -> dict:

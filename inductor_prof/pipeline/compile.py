@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..drivers import proton
 from ..errors import UserError
+from ..inductor.provenance import block_classes
 from ..targets.base import Target
 from ..targets.blocks import candidates_text, named_blocks
 
@@ -76,7 +77,8 @@ def run(ctx) -> dict:
     ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'}, {shapes})")
     how = compile_target(ctx.target, opts)
     _room_for_sizes(len(ctx.target.sizes))
-    if how == "regional":
+    if how == "regional":   # one graph serves every block of a class: its module paths get the blocks' pattern
+        ctx.registry.provenance.blocks = block_classes(ctx.target.model, ctx.target.blocks)
         proton.BlockScopes.wrap(ctx.target.model, ctx.target.blocks)
     before = graphs_compiled()
     with graph_breaks_explained(ctx.target, how):

@@ -1,6 +1,6 @@
 """Stage `harvest`: every Triton kernel Inductor wrote that the model launched, as a standalone file, its
 annotated copy (launch_metadata attached), and kernels.json (kind, fused ATen ops, inductor_meta, the
-launch config the autotuner chose)."""
+launch config the autotuner chose, provenance: the FX nodes, modules and source lines it came from)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,8 +8,9 @@ from pathlib import Path
 from .. import rundir
 from ..drivers import proton
 from ..inductor.kernel_files import annotate_source, file_stem
+from ..inductor.kernel_provenance import kernel_provenance
 from ..inductor.metrics import KernelMetrics
-from ..inductor.output_code import KernelRecord, harvest_cache
+from ..inductor.output_code import KernelRecord, find_output_code, harvest_cache
 
 
 def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
@@ -38,7 +39,11 @@ def run(ctx) -> dict:
     ctx.log("harvesting kernels")
     records = harvest_cache(ctx.run.inductor_cache)
     launched = set(proton.parse(ctx.run.steps_hatchet)["name"])
+    cache = ctx.run.inductor_cache
+    wrappers = {str(p.relative_to(cache)): p.read_text(errors="replace") for p in find_output_code(cache)}
+    provenance = kernel_provenance(ctx.registry.provenance.records, wrappers, ctx.registry.provenance.blocks)
     for r in records:
+        r.provenance = provenance.get((r.name, r.source_sha))
         built = ctx.registry.find(r.name, r.source)
         if built is not None:
             r.launch_config = built.launch_config()

@@ -5,12 +5,14 @@ first (the ncu stage replays the first row of each kernel)."""
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 
 import pandas as pd
 
 from .. import rundir
 from ..drivers import torch_profiler
+from ..inductor.kernel_provenance import extern_calls, library_modules
 
 
 def run(ctx) -> dict:
@@ -18,10 +20,14 @@ def run(ctx) -> dict:
     run_dir = ctx.run
     trace = run_dir.torch_trace   # the raw trace lives only while it is read: the run keeps it gzipped
     tables, calls = [], []
+    # the modules whose extern kernel (same ATen op and input shapes) launched each library kernel
+    calls_by_module = extern_calls(ctx.registry.provenance.records, ctx.registry.provenance.blocks)
     try:
         for size, step in ctx.target.each_size():
             torch_profiler.record(step, trace)
             table, attention = torch_profiler.parse_trace(trace)
+            table["modules"] = [json.dumps(library_modules(op, json.loads(dims), calls_by_module))
+                                for op, dims in zip(table["op"], table["dims"])]
             if size is not None:
                 table.insert(0, "size", size)
                 attention = [{**call, "size": size} for call in attention]

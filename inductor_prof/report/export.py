@@ -15,7 +15,7 @@ from ..rundir import write_csv
 
 JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
                        "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
-                       "pct_of_peak", "annotated"]
+                       "pct_of_peak", "annotated", "module", "provenance"]
 
 
 def _clean(v: Any) -> Any:
@@ -49,4 +49,4 @@ def to_csv(df: pd.DataFrame, path, by_size: pd.DataFrame | None = None) -> None:
     if by_size is not None:
         df = pd.concat([df.assign(size=ALL_SIZES), by_size], ignore_index=True)
         df = df[["size"] + [c for c in df.columns if c != "size"]]
-    write_csv(Path(path), df)
+    write_csv(Path(path), df.drop(columns=["provenance"], errors="ignore"))   # nested: in --json

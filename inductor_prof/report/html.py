@@ -22,12 +22,24 @@ HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceili
 @dataclass(frozen=True)
 class Col:
     """A table column: header, the DataFrame column (or a function of the row), its number format (None: text),
-    a scale applied before formatting, and the column that must be > 0 for the value to be shown."""
+    a scale applied before formatting, the column that must be > 0 for the value to be shown, the text shown
+    on hover, and whether a text column is left out when no row has a value."""
     header: str
     key: str | Callable[[pd.Series], Any]
     fmt: str | None = None
     scale: float = 1.0
     only_if: str | None = None
+    hover: Callable[[pd.Series], str] | None = None
+    optional: bool = False
+
+
+def provenance_hover(row: pd.Series) -> str:
+    """Every module and source line of the kernel, one a line (the table shows their common pattern)."""
+    p = row.get("provenance")
+    if not isinstance(p, dict):
+        return ""
+    return "\n".join([*(m or "(the compiled module itself)" for m in p.get("modules", [])),
+                      *p.get("source_lines", []), *([f"({p['source']})"] if p.get("source") else [])])
 
 
 KERNEL_COLUMNS = [
@@ -39,6 +51,7 @@ KERNEL_COLUMNS = [
     # from the ceilings analysis, shown when the run's tables carry them
     Col("ceiling", "ceiling"), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"),
     Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
+    Col("module", "module", hover=provenance_hover, optional=True),
 ]
 NCU_COLUMNS = [
     Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1e-3),
@@ -74,14 +87,15 @@ ATTENTION_COLUMNS = [
 
 
 def _present(df: pd.DataFrame, cols: list[Col]) -> list[Col]:
-    return [c for c in cols if callable(c.key) or c.key in df.columns]
+    return [c for c in cols if callable(c.key) or (c.key in df.columns and not (
+        c.optional and not df[c.key].astype(bool).any()))]
 
 
 def _cell(row: pd.Series, col: Col) -> dict:
     """{"text": shown, "sort": a number to sort by (None: sort by the text)}."""
     v = col.key(row) if callable(col.key) else row.get(col.key)
     if col.fmt is None:
-        return {"text": text(v), "sort": None}
+        return {"text": text(v), "sort": None, "title": col.hover(row) if col.hover else ""}
     if col.only_if and not row.get(col.only_if, 0) > 0:
         v = None
     v = None if v is None or pd.isna(v) else float(v) * col.scale
@@ -122,6 +136,7 @@ def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
         by_name.setdefault(rec["name"], []).append(rec)
     order = [n for n in df.get("name", []) if n in by_name] + sorted(set(by_name) - set(df.get("name", [])))
     step_ms = dict(zip(df["name"], df["step_ms"])) if len(df) else {}
+    provenance = dict(zip(df["name"], df["provenance"])) if "provenance" in df.columns else {}
     out = []
     for i, name in enumerate(order):
         files = []
@@ -134,7 +149,8 @@ def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
                     "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else
                     "not launched in the timed steps",
                     "aten_ops": first.get("aten_ops") or [], "source_nodes": first.get("source_nodes") or [],
-                    "launch_config": first.get("launch_config") or {}, "files": files})
+                    "launch_config": first.get("launch_config") or {}, "files": files,
+                    "provenance": provenance.get(name) or first.get("provenance") or {}})
     return out
 
 

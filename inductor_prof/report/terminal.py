@@ -23,8 +23,11 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table
 
     def col(header, values, rank, **kw):
         return Col(header, list(values), rank, **kw)
+    # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
+    module = [col("module", (str(r.get("module") or "") for r in rows), 5.6, flex=(14, 40))]
     return fit([
         col("kernel", (r["display"] for r in rows), 0, flex=NAME_WIDTH, names=True, prefer=(5.5, 48)),
+        *(module if any(r.get("module") for r in rows) else []),
         col("kind", (str(r["kind"]) for r in rows), 9),
         col("fused ATen ops", (str(r["aten_ops"]) for r in rows), 10, flex=(16, 60)),
         col("calls", (str(int(r["calls"])) for r in rows), 7, right=True),

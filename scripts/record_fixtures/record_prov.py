@@ -1,5 +1,5 @@
-# A copy of the script that recorded tests/data/flux_dyn (see tests/data/README.md); it needs a GPU and
-# OUT set: OUT=/tmp/out python scripts/record_fixtures/record_prov.py
+# A copy of the script that recorded tests/data/flux_dyn and tests/data/provenance (see tests/data/README.md and
+# tests/data/provenance/README.md); it needs a GPU and OUT set: OUT=/tmp/out python scripts/record_fixtures/record_prov.py
 """Raw Inductor provenance on the H100 (torch 2.11): FLUX small regional dynamic at two resolutions and a
 2-layer Llama whole-model, each into its own Inductor cache; wraps set_kernel_post_grad_provenance_tracing to
 keep each kernel's post-grad origin nodes with their meta (stack_trace, nn_module_stack)."""

@@ -1,0 +1,207 @@
+"""Kernel provenance: on the recorded output code and provenance records (tests/data/provenance, H100), the
+path and pattern rules by hand, and the library join."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from inductor_prof.inductor.kernel_provenance import (extern_calls, graph_block, graph_groups, handles,
+                                                      kernel_provenance, library_modules, match_wrappers, merge)
+from inductor_prof.inductor.module_paths import (block_pattern, common_pattern, model_frame, relative_path,
+                                                 short_files, short_pattern)
+
+DATA = Path(__file__).parent / "data" / "provenance"
+Q7 = "cq7h3e6plsjpkbi37uqxzyucotjhxfp3qe7yuyeavyfryhvwxcvv.py"   # FLUX double block's output code
+H7 = "c7h22svxmetouxscjegtxchmgypaplyv7krlnjelr4a54m33edlo.py"   # FLUX single block's output code
+ADA = "<class 'diffusers.models.normalization.AdaLayerNormZero'>"
+LINEAR = "<class 'torch.nn.modules.linear.Linear'>"
+# what tells the two FLUX block classes apart in the recording: norm1_context is a double block's
+# AdaLayerNormZero, proj_mlp a single block's Linear (the recorded nn_module_stack names both)
+FLUX_BLOCKS = [{"pattern": "transformer_blocks.*", "modules": {"norm1_context": ADA}},
+               {"pattern": "single_transformer_blocks.*", "modules": {"proj_mlp": LINEAR}}]
+
+
+def recorded(name: str) -> tuple[list[dict], dict[str, str]]:
+    folder = DATA / name
+    records = json.loads(gzip.decompress((folder / "provenance_records.json.gz").read_bytes()))
+    return records, {p.name: p.read_text() for p in sorted(folder.glob("*.py"))}
+
+
+@pytest.fixture(scope="module")
+def flux():
+    records, wrappers = recorded("flux_dyn")
+    return records, wrappers, kernel_provenance(records, wrappers, FLUX_BLOCKS)
+
+
+def test_graphs_are_told_apart_by_the_handles_in_their_output_code(flux):
+    records, wrappers, _ = flux
+    groups = graph_groups(records)
+    # the recording compiled two graphs (double block, then single block): handles 1..30, then 1..12 again
+    assert [len(g) for g in groups] == [30, 12]
+    assert [g[0]["handle"] for g in groups] == [1, 1]
+    matched = match_wrappers(groups, wrappers)
+    assert {k: len(v) for k, v in matched.items()} == {Q7: 30, H7: 12}
+    assert handles(wrappers[H7])[0] == ("triton_poi_fused_silu_0", 1)
+
+
+def test_a_name_in_two_graphs_gets_its_own_graphs_provenance(flux):
+    _, _, prov = flux
+    silu = {sha: p for (name, sha), p in prov.items() if name == "triton_poi_fused_silu_0"}
+    assert len(silu) == 2
+    by_wrapper = {p["wrappers"][0]: p for p in silu.values()}
+    # double block: AdaLayerNormZero norm1 and norm1_context each run silu (normalization.py line 167:
+    # `emb = self.linear(self.silu(emb))`); single block: AdaLayerNormZeroSingle norm (line 199)
+    double, single = by_wrapper[Q7], by_wrapper[H7]
+    assert double["modules"] == ["transformer_blocks.*.norm1.silu", "transformer_blocks.*.norm1_context.silu"]
+    assert double["module"] == "transformer_blocks.*.*"
+    assert double["source_lines"] == ["normalization.py:167"]
+    assert single["modules"] == ["single_transformer_blocks.*.norm.silu"]
+    assert single["source_lines"] == ["normalization.py:199"]
+    assert single["block"] == "single_transformer_blocks.*"
+    assert {"name": "div", "target": "aten.div.Tensor"} in double["nodes"]
+
+
+def test_rms_norm_kernel_names_the_attention_norms(flux):
+    _, _, prov = flux
+    (p,) = [p for (name, _), p in prov.items() if name == "triton_per_fused__fused_rms_norm_view_4"]
+    # one kernel, two call sites (norm_q then norm_k, same code): both modules, their common parent attn
+    assert "transformer_blocks.*.attn.norm_q" in p["modules"] and "transformer_blocks.*.attn.norm_k" in p["modules"]
+    assert p["module"] == "transformer_blocks.*.attn"
+    assert short_pattern(p["module"], p["block"]) == "*.attn"
+    assert p["frames"][0]["file"].endswith("transformer_flux.py")
+
+
+def test_whole_model_paths_are_the_models_own():
+    records, wrappers = recorded("llama2")
+    prov = kernel_provenance(records, wrappers)
+    (mlp,) = [p for (name, _), p in prov.items() if name == "triton_poi_fused__unsafe_view_mul_silu_8"]
+    # the SwiGLU product of both decoder layers: one kernel, launched by layers.0.mlp and layers.1.mlp
+    assert mlp["block"] is None
+    assert "layers.0.mlp.act_fn" in mlp["modules"] and "layers.1.mlp.act_fn" in mlp["modules"]
+    assert mlp["module"] == "layers.*.mlp"
+    assert mlp["source_lines"][0] == "activations.py:103"   # `return nn.functional.silu(input)`
+    assert all("L['self']" not in m for p in prov.values() for m in p["modules"])
+
+
+def test_cache_hit_and_untracked_modules_say_so():
+    _, wrappers = recorded("flux_dyn")
+    llama_records, _ = recorded("llama2")
+    # FLUX's modules with the Llama records: their handle lines match no graph compiled here
+    prov = kernel_provenance(llama_records, {Q7: wrappers[Q7]})
+    assert {p["source"] for p in prov.values()} == {"cache hit"}
+    untracked = "\n".join(l for l in wrappers[Q7].splitlines() if "Provenance debug handles" not in l)
+    prov = kernel_provenance(llama_records, {Q7: untracked})
+    assert {p["source"] for p in prov.values()} == {"not tracked"}
+
+
+def test_graph_groups_by_captured_ordinal_or_handle_restart():
+    recs = [{"kernel": "a", "handle": 1, "graph": 0}, {"kernel": "b", "handle": 2, "graph": 0},
+            {"kernel": "a", "handle": 3, "graph": 1}]
+    assert [[r["kernel"] for r in g] for g in graph_groups(recs)] == [["a", "b"], ["a"]]
+    bare = [{"kernel": "a", "handle": 1}, {"kernel": "b", "handle": 2}, {"kernel": "a", "handle": 1}]
+    assert [len(g) for g in graph_groups(bare)] == [2, 1]
+
+
+def test_graph_block_is_the_class_holding_the_graphs_modules():
+    node = {"nn_module_stack": {"1": ["L['self'].proj_mlp", LINEAR]}}
+    assert graph_block([{"nodes": [node]}], FLUX_BLOCKS) == "single_transformer_blocks.*"
+    assert graph_block([{"nodes": [node]}], []) == ""
+    other = {"nn_module_stack": {"1": ["L['self'].proj_mlp", ADA]}}     # same path, other class: no match
+    assert graph_block([{"nodes": [other]}], FLUX_BLOCKS) == ""
+
+
+@pytest.mark.parametrize("dynamo, path", [
+    ("L['self'].norm1_context.linear", "norm1_context.linear"), ("L['self']", ""),
+    ("L['s'].layers[3].mlp", "layers.3.mlp"), ("L['self']._modules['attn'].to_q", "attn.to_q"),
+])
+def test_relative_path(dynamo, path):
+    assert relative_path(dynamo) == path
+
+
+@pytest.mark.parametrize("paths, pattern", [
+    (["layers.0.mlp.down_proj", "layers.1.mlp.down_proj"], "layers.*.mlp.down_proj"),   # list index
+    (["attn.norm_q", "attn.norm_k"], "attn.*"),          # siblings: their parent, `.*`
+    (["norm1", "norm1.linear"], "norm1"),                # an ancestor and its child: the ancestor
+    (["norm1.linear", "attn.to_q"], "*"),                # nothing in common below the root
+    (["a.b"], "a.b"), ([], None),
+])
+def test_common_pattern(paths, pattern):
+    assert common_pattern(paths) == pattern
+
+
+def test_block_and_short_patterns():
+    assert block_pattern(["transformer_blocks.0", "transformer_blocks.18"]) == "transformer_blocks.*"
+    assert short_pattern("transformer_blocks.*.attn.norm_q", "transformer_blocks.*") == "*.attn.norm_q"
+    assert short_pattern("transformer_blocks.*", "transformer_blocks.*") == "*"
+    # another block's prefix is not this block's: shown whole
+    assert short_pattern("single_transformer_blocks.*.attn", "transformer_blocks.*") == \
+        "single_transformer_blocks.*.attn"
+    assert short_pattern("layers.*.mlp", None) == "layers.*.mlp"
+
+
+def test_frames_skip_torch_and_files_are_shortened():
+    trace = ('  File "/m/model.py", line 10, in forward\n    y = self.norm(x)\n'
+             '  File "/v/lib/python3.12/site-packages/torch/nn/functional.py", line 2900, in layer_norm\n'
+             '    return torch.layer_norm(\n')
+    assert model_frame(trace) == {"file": "/m/model.py", "line": 10, "function": "forward", "code": "y = self.norm(x)"}
+    assert model_frame("") is None
+    assert short_files(["/a/x/model.py", "/b/y/model.py", "/c/other.py"]) == {
+        "/a/x/model.py": "x/model.py", "/b/y/model.py": "y/model.py", "/c/other.py": "other.py"}
+
+
+def _extern(kernel, target, shapes, path, handle):
+    return {"kernel": kernel, "handle": handle, "extern": True, "graph": 0,
+            "nodes": [{"name": "n", "target": target, "input_shapes": shapes, "stack_trace": None,
+                       "nn_module_stack": {"1": [f"L['self'].{path}", LINEAR]}}]}
+
+
+def test_library_kernels_join_by_op_and_input_shapes():
+    # profiled dims as torch.profiler records aten::addmm (tests/data/flux_small/library_ops.csv, first row):
+    # bias, input, weight, then beta and alpha (scalars: [])
+    dims = [[3072], [4096, 64], [64, 3072], [], []]
+    recs = [_extern("extern_kernels.addmm", "aten.addmm.default", [[3072], [4096, 64], [64, 3072]], "attn.to_q", 1),
+            _extern("extern_kernels.addmm", "aten.addmm.default", [[3072], [4096, 64], [64, 3072]], "attn.to_k", 2),
+            _extern("extern_kernels.addmm", "aten.addmm.default", [[3072], [4096, 3072], [3072, 64]], "proj", 3),
+            _extern("extern_kernels.mm", "aten.mm.default", [[4096, 64], [64, 3072]], "mm_user", 4)]
+    calls = extern_calls(recs)
+    assert [c["op"] for c in calls] == ["aten::addmm"] * 3 + ["aten::mm"]
+    # to_q and to_k share op and shapes: both are listed; proj (other shapes) and the mm (other op) are not
+    assert library_modules("aten::addmm", dims, calls) == ["attn.to_q", "attn.to_k"]
+    assert library_modules("aten::mul", [[1], []], calls) == []
+    symbolic = extern_calls([_extern("extern_kernels.addmm", "aten.addmm.default",
+                                     [[3072], ["s0", 64], [64, 3072]], "dyn", 1)])
+    assert library_modules("aten::addmm", dims, symbolic) == ["dyn"]   # a symbolic dim matches any size
+
+
+def test_merge_keeps_every_graph():
+    a = {"source": "traced", "block": "b.*", "nodes": [{"name": "x", "target": "t"}], "modules": ["b.*.p"],
+         "source_lines": ["m.py:1"], "frames": [{"file": "m.py", "line": 1}]}
+    b = {**a, "nodes": [{"name": "y", "target": "t"}], "modules": ["b.*.q"], "source_lines": ["m.py:2"],
+         "frames": [{"file": "m.py", "line": 2}]}
+    m = merge([a, b, {"source": "cache hit"}])
+    assert m["modules"] == ["b.*.p", "b.*.q"] and m["module"] == "b.*.*" and m["also"] == ["cache hit"]
+    assert [n["name"] for n in m["nodes"]] == ["x", "y"]
+    assert merge([{"source": "cache hit"}]) == {"source": "cache hit"}
+
+
+def test_report_module_column_and_library_union():
+    import pandas as pd
+
+    from inductor_prof.analysis.kernels import library_costs, module_label
+
+    traced = {"source": "traced", "block": "transformer_blocks.*", "module": "transformer_blocks.*.attn.norm_q"}
+    assert module_label(traced, []) == "*.attn.norm_q"
+    assert module_label({"source": "cache hit"}, []) == "(cache hit)"
+    assert module_label(None, []) == ""
+    # a library kernel: the block is found among the run's blocks (longest first)
+    lib = {"source": "ATen op and input shapes", "module": "single_transformer_blocks.*.proj_out"}
+    assert module_label(lib, ["single_transformer_blocks.*", "transformer_blocks.*"]) == "*.proj_out"
+    ops = pd.DataFrame({"kernel": ["g", "g", "h"], "op": ["aten::addmm"] * 3, "flops": [1, 1, 1],
+                        "flops_key": ["flops16"] * 3, "bytes": [1, 1, 1],
+                        "modules": ['["a.to_q", "a.to_k"]', '["a.to_k", "a.to_v"]', "[]"]})
+    costs = library_costs(ops)
+    assert costs.loc["g", "modules"] == ["a.to_q", "a.to_k", "a.to_v"]   # every launch's modules, once each
+    assert costs.loc["h", "modules"] == []
