@@ -81,6 +81,9 @@ def test_causal_padding():
 def test_arbitrary_and_per_head():
     checker = (torch.arange(4)[:, None] + torch.arange(4)[None]) % 2 == 0      # 8 of 16 kept
     assert classify(checker, 4, 4)[0] == MaskSpec("arbitrary", pairs=8)
+    assert classify(checker, 4, 4, B=3)[0].pairs == 24        # broadcast over 3 batches: 3 x 8
+    two = torch.stack([checker, ~checker])[:, None]             # one per batch: 8 + 8 kept, B not multiplied
+    assert classify(two, 4, 4, B=2)[0].pairs == 16
     # causal on head 0, all kept on head 1: differs between heads -> arbitrary; pairs per head (10 + 16) / 2
     per_head = torch.stack([torch.ones(4, 4, dtype=torch.bool).tril(), torch.ones(4, 4, dtype=torch.bool)])[None]
     assert classify(per_head, 4, 4)[0] == MaskSpec("arbitrary", pairs=13)

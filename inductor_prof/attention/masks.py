@@ -111,9 +111,9 @@ def _key_run(keep_row) -> tuple[int, bool] | None:
     return None
 
 
-def classify(mask, Sq: int, Sk: int) -> tuple[MaskSpec, object]:
+def classify(mask, Sq: int, Sk: int, B: int = 1) -> tuple[MaskSpec, object]:
     """(what the mask is, its keep as (b, 1, Sq, Sk) bool: b = 1 when broadcast over the batch; None for none and
-    bias). `mask` broadcastable to (B, H, Sq, Sk)."""
+    bias). `mask` broadcastable to (B, H, Sq, Sk); B counts an arbitrary mask's pairs when it is broadcast."""
     if mask is None:
         return NONE, None
     keep = keep_of(mask)
@@ -122,8 +122,9 @@ def classify(mask, Sq: int, Sk: int) -> tuple[MaskSpec, object]:
     while keep.dim() < 4:
         keep = keep[None]
     keep = keep.expand(keep.shape[0], keep.shape[1], Sq, Sk)
-    if keep.shape[1] > 1 and not bool((keep == keep[:, :1]).all()):
-        return MaskSpec("arbitrary", pairs=int(keep.sum()) // keep.shape[1]), keep   # per head: saved as is
+    per_batch = B if keep.shape[0] == 1 else 1        # a mask broadcast over the batch counts B times
+    if keep.shape[1] > 1 and not bool((keep == keep[:, :1]).all()):   # per head: saved as is, pairs per head
+        return MaskSpec("arbitrary", pairs=per_batch * int(keep.sum()) // keep.shape[1]), keep
     keep = keep[:, :1].contiguous()
     rows = keep[:, 0]                                     # (b, Sq, Sk)
     if bool(rows.all()):
@@ -138,7 +139,7 @@ def classify(mask, Sq: int, Sk: int) -> tuple[MaskSpec, object]:
     spec = _padding(rows, tri)
     if spec is not None:
         return spec, keep
-    return MaskSpec("arbitrary", pairs=int(rows.sum())), keep
+    return MaskSpec("arbitrary", pairs=per_batch * int(rows.sum())), keep
 
 
 def _padding(rows, tri) -> MaskSpec | None:
