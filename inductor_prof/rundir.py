@@ -70,6 +70,8 @@ class RunDir:
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
+    @property
+    def attention_masks_dir(self) -> Path: return self.attention_dir / "masks"   # masks the bench replays
     # Nsight Compute
     @property
     def ncu_dir(self) -> Path: return self.root / "ncu"

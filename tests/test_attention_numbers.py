@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import cuda_fa, timing
+from inductor_prof.attention import bench, cuda_fa, timing
 from inductor_prof.attention.bench import LSE_TOLERANCE, TOLERANCE, BenchOptions, BenchResult, bench_shape, check
 from inductor_prof.attention.registry import Backend
 from inductor_prof.attention.shapes import Shape, parse_shape
@@ -145,7 +145,7 @@ def test_bench_shape_tflops_and_speedup_direction(monkeypatch):
     def fake_time_ms(fn, rep_ms=100.0, **kw):
         fn()                       # the backend being timed tells us its name
         return times[last[-1]]
-    monkeypatch.setattr(timing, "time_ms", fake_time_ms)
+    monkeypatch.setattr(bench, "wall_ms", fake_time_ms)     # the CPU bench's timer
     opts = BenchOptions(device="cpu", tune=False, peak_tflops=0.5)
     # the model ran aten::_cudnn_attention_forward: its backend is SDPA forced onto cuDNN
     rows = bench_shape(shape, 38, "aten::_cudnn_attention_forward", [model, fast, missing], opts, BenchResult())
@@ -165,7 +165,7 @@ def test_bench_shape_tflops_and_speedup_direction(monkeypatch):
 
 
 def test_bench_shape_unknown_op_compares_with_plain_sdpa(monkeypatch):
-    monkeypatch.setattr(timing, "time_ms", lambda fn, rep_ms=100.0, **kw: 4.0)
+    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms=100.0, **kw: 4.0)
     b = Backend("x", "own", lambda q, k, v, s: (q, None), True)
     rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", [b], BenchOptions(device="cpu", tune=False), BenchResult())
     assert rows[0]["model_backend"] == "sdpa"

@@ -369,7 +369,7 @@ def test_attention_call_mask_position_past_the_args():
     # efficient attention: mask position 3; with only 3 args there is no mask (and no IndexError)
     op = "aten::_scaled_dot_product_efficient_attention"
     c = attention_call(op, [[1, 2, 8, 4], [1, 2, 6, 4], [1, 2, 6, 4]], [], [], "float32", "kern")
-    assert c == {"op": op, "B": 1, "H": 2, "Sq": 8, "Sk": 6, "D": 4, "dtype": "float32", "causal": False,
+    assert c == {"op": op, "B": 1, "H": 2, "Hkv": 2, "Sq": 8, "Sk": 6, "D": 4, "dtype": "float32", "causal": False,
                  "mask": False, "scale": None, "layout": "", "kernel": "kern"}
 
 
@@ -520,7 +520,8 @@ def test_parse_trace_attention_call_reads_scalars_and_strides(tmp_path):
                                 "Input Strides": [[64, 4, 8, 1], [64, 4, 8, 1], [64, 4, 8, 1]],
                                 "Concrete Inputs": ["", "", "", "0.0", "True", "False", "0.5"]})
     df, att = parse_trace(_write(tmp_path, [att_op, _rt(10, 1, dur=1), _k("fa", 1, dur=1)]))
-    # 4*B*H*Sq*Sk*D = 4*1*2*8*8*4 = 2048 flops; bytes (3 x 64 in + 64 out) x 2 B = 512
-    assert (df["flops"][0], df["bytes"][0], df["dtype"][0]) == (2048, 512, "bfloat16")
-    assert att == [{"op": op, "B": 1, "H": 2, "Sq": 8, "Sk": 8, "D": 4, "dtype": "bfloat16", "causal": True,
-                    "mask": False, "scale": 0.5, "layout": "bshd", "kernel": "fa"}]
+    # is_causal True: 4*B*H*D * kept pairs (row i keeps i+1 keys: 8*9/2 = 36) = 4*1*2*4*36 = 1152 flops
+    # (dense would be 4*1*2*8*8*4 = 2048); bytes (3 x 64 in + 64 out) x 2 B = 512
+    assert (df["flops"][0], df["bytes"][0], df["dtype"][0]) == (1152, 512, "bfloat16")
+    assert att == [{"op": op, "B": 1, "H": 2, "Hkv": 2, "Sq": 8, "Sk": 8, "D": 4, "dtype": "bfloat16",
+                    "causal": True, "mask": False, "scale": 0.5, "layout": "bshd", "kernel": "fa", "row": 0}]

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
+from inductor_prof.attention.masks import CAUSAL, NONE, MaskSpec
 from inductor_prof.attention.shapes import SWEEP_SEQ, Shape, from_calls, parse_dtype, parse_shape, sweep
 from inductor_prof.inductor.output_code import (KernelRecord, decorator_kwargs, find_output_code, harvest_cache,
                                                 parse_output_code)
@@ -35,13 +36,15 @@ def test_parse_shape_and_dtype_errors_name_the_input():
 
 
 def test_sweep_keeps_every_base_field():
-    base = Shape(2, 3, 300, 300, 96, "float16", causal=True, mask=True)
-    # lengths = SWEEP_SEQ plus the base's 300, sorted; each shape is (B=2, H=3, s, s, D=96, float16);
-    # causal/mask are NOT carried (the sweep is self-attention without a mask)
+    base = Shape(2, 6, 300, 300, 96, "float16", Hkv=3, mask=CAUSAL)
+    # lengths = SWEEP_SEQ plus the base's 300, sorted; each shape is (B=2, H=6/3, s, s, D=96, float16, causal):
+    # kv heads and causality carried
     lengths = sorted(set(SWEEP_SEQ) | {300})
     assert lengths[:2] == [300, 512]
-    assert sweep(base) == [Shape(2, 3, s, s, 96, "float16") for s in lengths]
-    assert sweep(base, seqs=(64,)) == [Shape(2, 3, 64, 64, 96, "float16"), Shape(2, 3, 300, 300, 96, "float16")]
+    assert sweep(base) == [Shape(2, 6, s, s, 96, "float16", 3, CAUSAL) for s in lengths]
+    # a padding mask is tied to its length: not carried
+    padded = Shape(2, 3, 300, 300, 96, "float16", mask=MaskSpec("padding", key_lengths=(200, 300)))
+    assert sweep(padded, seqs=(64,)) == [Shape(2, 3, 64, 64, 96, "float16"), Shape(2, 3, 300, 300, 96, "float16")]
 
 
 def test_from_calls_fields_dtype_and_flags():
@@ -60,14 +63,15 @@ def test_from_calls_fields_dtype_and_flags():
     ]
     out = from_calls(calls)
     assert out == [
-        (Shape(2, 3, 5, 7, 11, "float16", True, True), 2, "aten::_scaled_dot_product_flash_attention"),
-        (Shape(1, 1, 4, 4, 8, "", False, False), 1, ""),
-        (Shape(1, 1, 4, 4, 8, "torch.float32", False, False), 1, "x"),
-        (Shape(1, 1, 4, 4, 8, "bfloat16", False, False), 1, "y"),
+        (Shape(2, 3, 5, 7, 11, "float16", mask=CAUSAL), 2, "aten::_scaled_dot_product_flash_attention"),
+        (Shape(1, 1, 4, 4, 8, ""), 1, ""),
+        (Shape(1, 1, 4, 4, 8, "torch.float32"), 1, "x"),
+        (Shape(1, 1, 4, 4, 8, "bfloat16"), 1, "y"),
     ]
     # types, not only equality (Shape(2,...) == Shape(2.0,...) would hide a float)
     s = out[0][0]
-    assert [type(v) for v in (s.B, s.H, s.Sq, s.Sk, s.D, s.causal, s.mask)] == [int] * 5 + [bool] * 2
+    assert [type(v) for v in (s.B, s.H, s.Sq, s.Sk, s.D, s.Hkv, s.causal)] == [int] * 6 + [bool]
+    assert out[1][0].mask == NONE
     assert out[1][0].dtype == "" and out[1][2] == ""
 
 

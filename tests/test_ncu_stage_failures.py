@@ -86,3 +86,17 @@ def test_replayed_addmm_leaves_the_out_tensor_out(monkeypatch):
             "types": ["float"] * 3 + ["Scalar", "Scalar", "float"]}
     replay.aten_launch(spec, device="cpu")()
     assert got["shapes"] == [(8,), (4, 6), (6, 8)]
+
+
+def test_replayed_attention_keeps_gqa_and_a_mask_that_keeps_every_pair(monkeypatch):
+    seen = {}
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.update(k=tuple(k.shape), gqa=enable_gqa, mask_all_kept=bool(attn_mask.all()))
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    # Llama's call: q 32 heads, k/v 8 heads (GQA), a bool mask; a zero-filled mask would mask every key (NaN rows)
+    spec = {"type": "aten", "op": "aten::_scaled_dot_product_efficient_attention",
+            "dims": [[1, 32, 8, 16], [1, 8, 8, 16], [1, 8, 8, 16], [1, 1, 8, 8]] + [[]] * 4,
+            "types": ["float"] * 3 + ["bool"], "scalars": [""] * 8}
+    replay.aten_launch(spec, device="cpu")()
+    assert seen == {"k": (1, 8, 8, 16), "gqa": True, "mask_all_kept": True}

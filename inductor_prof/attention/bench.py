@@ -1,8 +1,12 @@
 """Every backend x shape: correctness against float64, median device time, TFLOP/s, % of peak, speed-up.
 
-Correctness and timing use different random inputs (drawn fresh per shape). The float64 reference runs on
-the same device. A Proton pass afterwards runs each backend inside a scope that carries `flops16`, so
-`proton-viewer` shows the same utilisation.
+Each shape carries the model's semantics (shapes.Shape): q (B, Hq, Sq, D), k/v (B, Hkv, Sk, D), causal or the
+recognised mask rebuilt (masks.build; an arbitrary one from its saved values). Every backend gets the same
+causal/mask/GQA by contract A (registry.py); one that does not support them is a row with the reason, the others
+still run. Correctness and timing use different random inputs (drawn fresh per shape). The float64 reference runs
+on the same device with the same semantics; query rows with no key kept are left out of the comparison (backends
+differ there: 0 or NaN). FLOPs follow contract B (masks.py). A Proton pass afterwards runs each backend inside a
+scope that carries `flops16`, so `proton-viewer` shows the same utilisation.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from typing import Callable
 
 from ..aten import ATTENTION_OPS
 from ..errors import one_line
-from . import library
+from . import library, masks
 from .registry import Backend, backends as all_backends
 from .shapes import Shape, to_dict
 
@@ -49,28 +53,57 @@ def _inputs(shape: Shape, seed: int, device: str):
     g = torch.Generator(device=device).manual_seed(seed)
     dtype = getattr(torch, shape.dtype)
     q = torch.randn(shape.B, shape.H, shape.Sq, shape.D, generator=g, device=device, dtype=dtype)
-    k = torch.randn(shape.B, shape.H, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
-    v = torch.randn(shape.B, shape.H, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
+    k = torch.randn(shape.B, shape.kv_heads, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
+    v = torch.randn(shape.B, shape.kv_heads, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
     return q, k, v
 
 
-def relative_error(out, ref) -> float:
+def semantics(shape: Shape, device: str) -> dict:
+    """{"causal": bool, "mask": bool keep or None} for the backends' calls. Raises ValueError (the reason every
+    backend's row gives) when the shape's mask cannot be replayed."""
+    spec = shape.mask
+    if spec.kind == "causal":
+        return {"causal": True, "mask": None}
+    if spec.kind == "bias":
+        raise ValueError("the model passed an additive float bias, not a mask: not benchmarked")
+    saved = None
+    if spec.kind == "arbitrary":
+        if not spec.file:
+            raise ValueError("the model's mask values were not captured (no eager capture): nothing to replay")
+        from . import maskfile
+
+        saved = maskfile.load(spec.file)
+    return {"causal": False, "mask": masks.build(spec, shape.B, shape.Sq, shape.Sk, device, saved)}
+
+
+def relative_error(out, ref, live=None) -> float:
+    """||out - ref|| / ||ref|| over the query rows `live` (B, H, Sq) bool (None: all)."""
     import torch
 
     if out.shape != ref.shape:
         return float("nan")
+    if live is not None:
+        out, ref = out[live], ref[live]
     err = torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)
     return float(err)
 
 
-def check(backend: Backend, shape: Shape, q, k, v, ref, ref_lse, scale: float) -> dict:
-    """rel_err, lse_err, ok for one call on the check inputs (NaN anywhere fails)."""
+def check(backend: Backend, shape: Shape, q, k, v, ref, ref_lse, scale: float, causal: bool = False,
+          mask=None) -> dict:
+    """rel_err, lse_err, ok for one call on the check inputs (NaN anywhere fails), over the query rows that keep
+    at least one key (the reference's lse finite)."""
     import torch
 
-    out, lse = backend(q, k, v, scale)
-    rel = relative_error(out, ref)
-    lse_err = float((lse.double() - ref_lse).abs().max()) if lse is not None else float("nan")
-    ok = math.isfinite(rel) and rel <= TOLERANCE[shape.dtype] and bool(torch.isfinite(out).all())
+    out, lse = backend(q, k, v, scale, causal=causal, mask=mask)
+    live = None if ref_lse is None or bool(torch.isfinite(ref_lse).all()) else torch.isfinite(ref_lse)
+    rel = relative_error(out, ref, live)
+    if lse is not None:
+        lse_ok = lse.double()[live] if live is not None else lse.double()
+        lse_err = float((lse_ok - (ref_lse[live] if live is not None else ref_lse)).abs().max())
+    else:
+        lse_err = float("nan")
+    live_out = out if live is None or out.shape != ref.shape else out[live]
+    ok = math.isfinite(rel) and rel <= TOLERANCE[shape.dtype] and bool(torch.isfinite(live_out).all())
     if lse is not None:
         ok = ok and math.isfinite(lse_err) and lse_err <= LSE_TOLERANCE
     return {"rel_err": rel, "lse_err": lse_err, "ok": ok}
@@ -95,12 +128,13 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
 
     model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
     rows = []
-    if shape.causal or shape.mask:
-        why = "causal or masked attention is not benchmarked (the own kernels are dense, unmasked)"
-        return [_row(b, shape, calls, model_backend, available=False, reason=why) for b in backends]
-    scale = 1.0 / math.sqrt(shape.D)
+    try:
+        sem = semantics(shape, opts.device)
+    except (ValueError, OSError) as e:
+        return [_row(b, shape, calls, model_backend, available=False, reason=one_line(e)) for b in backends]
+    scale = shape.scale or 1.0 / math.sqrt(shape.D)
     qc, kc, vc = _inputs(shape, opts.seed, opts.device)
-    ref, ref_lse = attention_float64(qc, kc, vc, scale)
+    ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)
     qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
     for b in backends:
         if on_backend:
@@ -108,17 +142,24 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         if not b.available:
             rows.append(_row(b, shape, calls, model_backend))
             continue
+        missing = shape.needs - b.supports
+        if missing:
+            why = f"cannot take {' + '.join(sorted(missing))} (takes: {', '.join(sorted(b.supports)) or 'dense only'})"
+            rows.append(_row(b, shape, calls, model_backend, available=False, reason=why))
+            continue
         try:
-            values = check(b, shape, qc, kc, vc, ref, ref_lse, scale)
+            values = check(b, shape, qc, kc, vc, ref, ref_lse, scale, **sem)
         except Exception as e:  # this backend cannot run this shape (or is broken): say why, go on
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=one_line(e)))
-            torch.cuda.synchronize()
+            if opts.device == "cuda":
+                torch.cuda.synchronize()
             continue
         config, label = None, ""
         if opts.tune and b.name in TUNED:
-            config, label = _tune(b.name, shape, qt, kt, vt, scale, result)
+            config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"])
             result.chosen[(b.name, shape.label)] = config
-        ms = time_ms(lambda: b(qt, kt, vt, scale, config), rep_ms=opts.rep_ms)
+        timer = time_ms if opts.device == "cuda" else globals()["wall_ms"]   # looked up when called (tests swap it)
+        ms = timer(lambda: b(qt, kt, vt, scale, config, **sem), rep_ms=opts.rep_ms)
         tflops = shape.flops / ms / 1e9
         rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=label,
                          pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"),
@@ -130,14 +171,28 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     return rows
 
 
-def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult):
+def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3) -> float:
+    """Median host wall time of fn (a CPU bench: no device events to time it by)."""
+    import statistics
+    import time
+
+    fn()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, causal: bool = False):
     """(the fastest tile config of an own kernel at this shape, its label); (None, "") if every one failed.
     Each config tried is recorded in result.tuning."""
     import importlib
 
     # imported by name: a Triton without Gluon must still tune the other kernels
     module = importlib.import_module(TUNED[name], __package__)
-    tuned, best = module.tune(q, k, v, scale)
+    tuned, best = module.tune(q, k, v, scale, **({"causal": True} if causal else {}))
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],
@@ -157,15 +212,18 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
     passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"]}
     with session(opts.proton_path, hook=None):
         for shape, _, _ in shapes:
+            if not any(name == shape.label for _, name in passed):
+                continue
             q, k, v = _inputs(shape, opts.seed + 2, opts.device)
-            scale = 1.0 / math.sqrt(shape.D)
+            sem = semantics(shape, opts.device)
+            scale = shape.scale or 1.0 / math.sqrt(shape.D)
             for b in backends:
                 if (b.name, shape.label) not in passed:
                     continue
                 key = "flops32" if b.name == "numba_fa" else "flops16"
                 for _ in range(opts.proton_runs):
-                    with proton.scope(f"{b.name} {shape.label}", {key: float(shape.flops)}):
-                        b(q, k, v, scale, result.chosen.get((b.name, shape.label)))
+                    with proton.scope(f"{b.name} {shape.label}", {key: float(shape.flops)}):   # contract B flops
+                        b(q, k, v, scale, result.chosen.get((b.name, shape.label)), **sem)
 
 
 def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
@@ -177,6 +235,8 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
     result = BenchResult()
     if opts.device == "cuda":
         warm_gpu()
+    elif opts.device == "cpu":
+        opts.tune = False      # the own kernels' tuning times CUDA events
     total, done = len(shapes) * len(backends), 0
     for shape, calls, op in shapes:
         def tick(name: str, shape=shape) -> None:

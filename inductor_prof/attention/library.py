@@ -1,8 +1,9 @@
 """Library and compiler backends: SDPA with each backend forced, compiled FlexAttention, and external packages.
 
-Each adapter takes q, k, v as (B, H, S, D) and returns (out (B, H, Sq, D), lse or None). External packages
-(FlashAttention 2/3, xformers, Transformer Engine) follow their documented call; when one is not importable
-the registry lists it as unavailable with the import error.
+Each adapter follows contract A (registry.py): q (B, Hq, Sq, D), k/v (B, Hkv, Sk, D), causal top-left, mask a bool
+keep; it returns (out (B, Hq, Sq, D), lse or None). External packages (FlashAttention 2/3, xformers, Transformer
+Engine) follow their documented call with their own causal flag; when one is not importable the registry lists it
+as unavailable with the import error. An adapter raises ValueError for semantics its package cannot express.
 """
 from __future__ import annotations
 
@@ -15,15 +16,25 @@ SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_A
                  "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 
 def sdpa(backend: str | None):
-    """SDPA forced onto one backend (None: PyTorch's own choice)."""
-    def run(q, k, v, scale):
+    """SDPA forced onto one backend (None: PyTorch's own choice), with is_causal, attn_mask and enable_gqa. When
+    the forced backend cannot run the call, the reasons torch warns about go into the error."""
+    def run(q, k, v, scale, *, causal=False, mask=None):
+        import warnings
+
         import torch.nn.functional as F
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
+        kw = {"attn_mask": mask, "is_causal": causal, "scale": scale,
+              **({"enable_gqa": True} if q.shape[1] != k.shape[1] else {})}
         if backend is None:
-            return F.scaled_dot_product_attention(q, k, v, scale=scale), None
-        with sdpa_kernel([getattr(SDPBackend, SDPA_BACKENDS[backend])]):
-            return F.scaled_dot_product_attention(q, k, v, scale=scale), None
+            return F.scaled_dot_product_attention(q, k, v, **kw), None
+        with warnings.catch_warnings(record=True) as seen, sdpa_kernel([getattr(SDPBackend, SDPA_BACKENDS[backend])]):
+            warnings.simplefilter("always")
+            try:
+                return F.scaled_dot_product_attention(q, k, v, **kw), None
+            except RuntimeError as e:
+                why = "; ".join(str(w.message).split("\n")[0] for w in seen)
+                raise RuntimeError(f"{one_line(e, 80)} ({why})" if why else str(e)) from None
     return run
 
 
@@ -46,53 +57,74 @@ def _recompile_settings() -> dict:
     return {k: v for k, v in wanted.items() if k in known}
 
 
-def flex(q, k, v, scale):
-    """FlexAttention with no score_mod/mask: Inductor writes it as a Triton template kernel."""
+def flex(q, k, v, scale, *, causal=False, mask=None):
+    """FlexAttention compiled: Inductor writes it as a Triton template kernel; causal or a mask as a BlockMask
+    (flex_mask.py), GQA through enable_gqa."""
     import torch._dynamo.config as cfg
 
+    from .flex_mask import block_mask
+
+    bm = block_mask(q, k, causal, mask)
+    kw = {"block_mask": bm, "scale": scale, **({"enable_gqa": True} if q.shape[1] != k.shape[1] else {})}
     with cfg.patch(_recompile_settings()):
-        return _compiled_flex()(q, k, v, scale=scale), None
+        return _compiled_flex()(q, k, v, **kw), None
 
 
-def flash_attn2(q, k, v, scale):
+def _flash_causal(q, k, causal: bool) -> bool:
+    # flash-attn's causal is aligned bottom-right: the same as SDPA's top-left only when Sq == Sk
+    if causal and q.shape[2] != k.shape[2]:
+        raise ValueError("flash-attn's causal mask is bottom-right aligned: differs from SDPA's when Sq != Sk")
+    return causal
+
+
+def flash_attn2(q, k, v, scale, *, causal=False):
     from flash_attn import flash_attn_func
 
-    out = flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), softmax_scale=scale)
+    out = flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), softmax_scale=scale,
+                          causal=_flash_causal(q, k, causal))
     return out.transpose(1, 2), None
 
 
-def flash_attn3(q, k, v, scale):
+def flash_attn3(q, k, v, scale, *, causal=False):
     from flash_attn_interface import flash_attn_func
 
-    out = flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), softmax_scale=scale)
+    out = flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), softmax_scale=scale,
+                          causal=_flash_causal(q, k, causal))
     out = out[0] if isinstance(out, tuple) else out
     return out.transpose(1, 2), None
 
 
-def xformers(q, k, v, scale):
-    from xformers.ops import memory_efficient_attention
+def xformers(q, k, v, scale, *, causal=False):
+    from xformers.ops import LowerTriangularMask, memory_efficient_attention
 
-    out = memory_efficient_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), scale=scale)
+    bias = LowerTriangularMask() if causal else None     # top-left aligned, as SDPA's is_causal
+    out = memory_efficient_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), attn_bias=bias,
+                                     scale=scale)
     return out.transpose(1, 2), None
 
 
 @lru_cache(maxsize=None)
-def _te_module(heads: int, head_dim: int, scale: float):
+def _te_module(heads: int, kv_heads: int, head_dim: int, scale: float, causal: bool):
     from transformer_engine.pytorch import DotProductAttention
 
-    return DotProductAttention(heads, head_dim, qkv_format="bshd", attn_mask_type="no_mask", softmax_scale=scale)
+    return DotProductAttention(heads, head_dim, num_gqa_groups=kv_heads, qkv_format="bshd",
+                               attn_mask_type="causal" if causal else "no_mask", softmax_scale=scale)
 
 
-def transformer_engine(q, k, v, scale):
+def transformer_engine(q, k, v, scale, *, causal=False):
     B, H, Sq, D = q.shape
-    out = _te_module(H, D, float(scale))(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))
+    if causal and Sq != k.shape[2]:
+        raise ValueError("Transformer Engine's 'causal' differs from SDPA's top-left alignment when Sq != Sk")
+    te = _te_module(H, k.shape[1], D, float(scale), causal)
+    out = te(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))
     return out.reshape(B, Sq, H, D).transpose(1, 2), None
 
 
-# name -> (module that must import, adapter)
-EXTERNAL = {"flash_attn2": ("flash_attn", flash_attn2), "flash_attn3": ("flash_attn_interface", flash_attn3),
-            "xformers": ("xformers.ops", xformers), "transformer_engine": ("transformer_engine.pytorch",
-                                                                           transformer_engine)}
+# name -> (module that must import, adapter, the semantics it takes)
+_CG = frozenset({"causal", "gqa"})
+EXTERNAL = {"flash_attn2": ("flash_attn", flash_attn2, _CG), "flash_attn3": ("flash_attn_interface", flash_attn3, _CG),
+            "xformers": ("xformers.ops", xformers, frozenset({"causal"})),
+            "transformer_engine": ("transformer_engine.pytorch", transformer_engine, _CG)}
 
 
 def import_error(module: str) -> str:

@@ -1,7 +1,11 @@
-"""The attention backends: name, origin (own / library / compiler), availability with a reason, a callable.
+"""The attention backends: name, origin (own / library / compiler), availability with a reason, what semantics
+each takes, a callable.
 
-Every callable takes (q, k, v, scale) with q (B, H, Sq, D), k and v (B, H, Sk, D) and returns
-(out (B, H, Sq, D), lse (B, H, Sq) natural log-sum-exp, or None where the backend does not give one).
+Every callable follows contract A: fn(q, k, v, scale, config=None, *, causal=False, mask=None) with q (B, Hq, Sq, D),
+k and v (B, Hkv, Sk, D) (GQA when Hkv < Hq: query head h reads kv head h // (Hq // Hkv)), causal = SDPA's
+is_causal (top-left), mask a bool keep broadcastable to (B, Hq, Sq, Sk); it returns (out (B, Hq, Sq, D),
+lse (B, Hq, Sq) natural log-sum-exp, or None where the backend does not give one). `supports` says which of
+"causal", "gqa", "mask" it takes; the bench lists a backend that cannot take a shape's semantics with the reason.
 """
 from __future__ import annotations
 
@@ -21,11 +25,29 @@ class Backend:
     reason: str = ""          # why it is not available
     description: str = ""
     gives_lse: bool = False
-    supports_mask: bool = False
+    supports: frozenset = frozenset()     # of "causal", "gqa", "mask"
 
-    def __call__(self, q, k, v, scale, config=None):
-        """config: a tile config from the backend's own `tune` (own kernels only; None: its default)."""
-        return self.fn(q, k, v, scale) if config is None else self.fn(q, k, v, scale, config)
+    def __call__(self, q, k, v, scale, config=None, *, causal: bool = False, mask=None):
+        """config: a tile config from the backend's own `tune` (own kernels only; None: its default). causal and
+        mask are passed on only when set."""
+        semantics = {**({"causal": True} if causal else {}), **({"mask": mask} if mask is not None else {})}
+        return self.fn(q, k, v, scale, *(() if config is None else (config,)), **semantics)
+
+
+ALL = frozenset({"causal", "gqa", "mask"})
+# The own kernels' semantics (helper "kern" extends them to causal and GQA by contract A): flipping one of these to
+# frozenset({"causal", "gqa"}) is all the bench needs.
+OWN_SUPPORTS = {"triton_fa2": frozenset(), "gluon_fa3": frozenset(), "cuda_mma_fa2": frozenset()}
+
+
+def _own(forward):
+    """An own kernel's forward(q, k, v, scale, config=None, causal=False) under contract A (causal only passed
+    when set: a kernel without it still runs dense shapes)."""
+    def run(q, k, v, s, config=None, *, causal=False, mask=None):
+        if mask is not None:
+            raise ValueError("the own kernels take no explicit mask")
+        return forward(q, k, v, s, config, **({"causal": True} if causal else {}))
+    return run
 
 
 def _cuda() -> tuple[bool, str]:
@@ -47,8 +69,9 @@ def _own_triton() -> Backend:
 
         if torch.cuda.get_device_capability()[0] < 9:
             ok, why = False, "needs sm_90+ (TMA tensor descriptors)"
-    return Backend("triton_fa2", "own", triton_fa.forward, ok, why,
-                   "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True)
+    return Backend("triton_fa2", "own", _own(triton_fa.forward), ok, why,
+                   "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True,
+                   supports=OWN_SUPPORTS["triton_fa2"])
 
 
 def _own_gluon() -> Backend:
@@ -62,13 +85,14 @@ def _own_gluon() -> Backend:
         if torch.cuda.get_device_capability()[0] != 9:
             ok, why = False, "needs sm_90 (wgmma and TMA through Gluon's Hopper ops)"
 
-    def run(q, k, v, s, config=None):
+    def forward(q, k, v, s, config=None, **causal):
         from . import gluon_fa
 
-        return gluon_fa.forward(q, k, v, s, config)
-    return Backend("gluon_fa3", "own", run, ok, why,
+        return gluon_fa.forward(q, k, v, s, config, **causal)
+    return Backend("gluon_fa3", "own", _own(forward), ok, why,
                    "own Gluon (Triton's tile language) FlashAttention-3 style: warp-specialised TMA producer, "
-                   "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True)
+                   "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True,
+                   supports=OWN_SUPPORTS["gluon_fa3"])
 
 
 def _own_cuda() -> Backend:
@@ -80,8 +104,9 @@ def _own_cuda() -> Backend:
             ok, why = False, "no CUDA toolkit (nvcc) to build the extension"
     from . import cuda_fa
 
-    return Backend("cuda_mma_fa2", "own", cuda_fa.forward, ok, why,
-                   "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True)
+    return Backend("cuda_mma_fa2", "own", _own(cuda_fa.forward), ok, why,
+                   "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True,
+                   supports=OWN_SUPPORTS["cuda_mma_fa2"])
 
 
 def _own_numba() -> Backend:
@@ -94,7 +119,7 @@ def _own_numba() -> Backend:
 
     ok = cuda.is_available() or os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 
-    def run(q, k, v, s):
+    def run(q, k, v, s):   # dense only: supports nothing more
         from . import numba_fa
 
         return numba_fa.forward(q, k, v, s)
@@ -105,8 +130,11 @@ def _own_numba() -> Backend:
 def _own_reference() -> Backend:
     from . import reference
 
-    return Backend("torch_blocked", "own", lambda q, k, v, s: reference.blocked_attention(q, k, v, s), True, "",
-                   "torch, FlashAttention's blocks and online softmax step by step (teaching)", gives_lse=True)
+    def run(q, k, v, s, *, causal=False, mask=None):
+        return reference.blocked_attention(q, k, v, s, causal=causal, mask=mask)
+    return Backend("torch_blocked", "own", run, True, "",
+                   "torch, FlashAttention's blocks and online softmax step by step (teaching)", gives_lse=True,
+                   supports=ALL)
 
 
 def backends(names: list[str] | None = None) -> list[Backend]:
@@ -114,15 +142,18 @@ def backends(names: list[str] | None = None) -> list[Backend]:
     cuda_ok, cuda_why = _cuda()
     out = [_own_triton(), _own_gluon(), _own_cuda(), _own_numba(), _own_reference()]
     out.append(Backend("sdpa", "library", library.sdpa(None), cuda_ok, cuda_why,
-                       "F.scaled_dot_product_attention, PyTorch's own backend choice", supports_mask=True))
+                       "F.scaled_dot_product_attention, PyTorch's own backend choice", supports=ALL))
     for name in library.SDPA_BACKENDS:
-        out.append(Backend(name, "library", library.sdpa(name), cuda_ok, cuda_why,
-                           f"SDPA forced to {library.SDPA_BACKENDS[name]}", supports_mask=name != "sdpa_flash"))
+        # sdpa_math runs on a CPU too (the CPU tests' bench)
+        ok, why = (True, "") if name == "sdpa_math" else (cuda_ok, cuda_why)
+        out.append(Backend(name, "library", library.sdpa(name), ok, why, f"SDPA forced to {library.SDPA_BACKENDS[name]}",
+                           supports=ALL - {"mask"} if name == "sdpa_flash" else ALL))
     out.append(Backend("flex_compiled", "compiler", library.flex, cuda_ok, cuda_why,
-                       "torch.compile(flex_attention): an Inductor Triton template"))
-    for name, (module, fn) in library.EXTERNAL.items():
+                       "torch.compile(flex_attention): an Inductor Triton template, a BlockMask for the mask",
+                       supports=ALL))
+    for name, (module, fn, supports) in library.EXTERNAL.items():
         err = library.import_error(module) or cuda_why
-        out.append(Backend(name, "library", fn, not err, err, f"{module}"))
+        out.append(Backend(name, "library", fn, not err, err, f"{module}", supports=supports))
     if names:
         known = {b.name: b for b in out}
         unknown = [n for n in names if n not in known]

@@ -209,7 +209,7 @@ def report(
 def attention(
     run: Optional[Path] = typer.Argument(None, help="run folder: benchmark at its captured attention shapes and "
                                          "save attention.csv there"),
-    shape: list[str] = typer.Option([], "--shape", help="B,H,S,D or B,H,Sq,Sk,D (repeatable)"),
+    shape: list[str] = typer.Option([], "--shape", help="B,H,S,D or B,H,Sq,Sk,D; H as Hq/Hkv for GQA; ,causal at the end (repeatable)"),
     sweep: bool = typer.Option(False, "--sweep", help="each --shape at sequence lengths 512 ... 16384 too"),
     dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
     backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),

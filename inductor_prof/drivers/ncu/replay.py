@@ -82,7 +82,9 @@ def _tensor(dims, strides, type_name, device):
 
 def aten_launch(spec: dict, device: str = "cuda"):
     """A call of the recorded op on fresh tensors of the recorded shapes, strides and dtypes. Attention ops run
-    through SDPA forced onto the backend the model used, with its causal flag, mask and scale."""
+    through SDPA forced onto the backend the model used, with its causal flag, scale, a mask of the recorded shape
+    and dtype (every pair kept: the kernel the mask selects, without rows of NaN) and enable_gqa when k has fewer
+    heads than q."""
     import torch
 
     dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
@@ -100,7 +102,11 @@ def aten_launch(spec: dict, device: str = "cuda"):
         q, k, v = (tensor_at(i) for i in range(3))
         mask = tensor_at(attn.mask) if attn.mask is not None and attn.mask < len(dims) and _is_shape(dims[attn.mask]) \
             else None
+        if mask is not None:
+            mask = torch.ones_like(mask) if mask.dtype == torch.bool else torch.zeros_like(mask)
         flags = attention_flags(op, spec.get("scalars") or [])
+        if k.dim() == 4 and q.dim() == 4 and k.shape[1] != q.shape[1]:
+            flags["enable_gqa"] = True
         backend = getattr(SDPBackend, SDPA_BACKENDS[attn.backend])
 
         def run():

@@ -13,14 +13,17 @@ from typing import Any
 import pandas as pd
 
 from ...aten import ATTENTION_OPS, GEMM_OPS, INDEX_DTYPES, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
+from ...attention.masks import causal_pairs
 
 
 def _numel(dims) -> int:
     return math.prod(dims) if dims else 1
 
 
-def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
-    """flops (with width key) and minimal bytes for the ATen ops whose kernels come from libraries."""
+def op_cost(op: str, dims: list, types: list, scalars: list | None = None) -> dict[str, Any]:
+    """flops (with width key) and minimal bytes for the ATen ops whose kernels come from libraries. Attention:
+    4 * D * B * H * kept query-key pairs (masks.py's convention): Sq * Sk, or the causal triangle when the op's
+    recorded is_causal is set (an explicit mask: the library_ops stage applies what the eager capture saw)."""
     dt = next((t for t in types if t in PROFILER_DTYPES and t not in INDEX_DTYPES), "float")
     dtype, size = PROFILER_DTYPES[dt]
     key = flops_key_for_dtype(dtype)
@@ -48,7 +51,8 @@ def op_cost(op: str, dims: list, types: list) -> dict[str, Any]:
         elif op in ATTENTION_OPS and len(shapes) >= 3:
             q, k_ = shapes[0], shapes[1]
             b, h, sq, d = q
-            flops, out_numel = 4 * b * h * sq * k_[2] * d, b * h * sq * d
+            kept = causal_pairs(sq, k_[2]) if attention_flags(op, scalars or [])["is_causal"] else sq * k_[2]
+            flops, out_numel = 4 * b * h * kept * d, b * h * sq * d
     except (ValueError, IndexError, TypeError):
         flops = 0
     in_bytes = sum(_numel(s) for s in shapes) * size
@@ -64,7 +68,7 @@ def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: str
     flags = attention_flags(op, scalars)
     qs = strides[0] if strides and len(strides[0]) == 4 else None
     layout = "" if qs is None else ("bshd" if qs[2] > qs[1] else "bhsd")
-    return {"op": op, "B": q[0], "H": q[1], "Sq": q[2], "Sk": k[2], "D": q[3], "dtype": dtype,
+    return {"op": op, "B": q[0], "H": q[1], "Hkv": k[1], "Sq": q[2], "Sk": k[2], "D": q[3], "dtype": dtype,
             "causal": flags["is_causal"], "mask": mask, "scale": flags["scale"], "layout": layout, "kernel": kernel}
 
 
@@ -109,16 +113,17 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         op_name = op["name"] if op else ""
         args = (op or {}).get("args", {}) or {}
         dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
-        cost = op_cost(op_name, dims, types) if op else {"flops_key": "", "flops": 0, "bytes": 0, "dtype": ""}
+        scalars = args.get("Concrete Inputs", []) or []
+        cost = op_cost(op_name, dims, types, scalars) if op else {"flops_key": "", "flops": 0, "bytes": 0, "dtype": ""}
         rows.append({"kernel": name, "op": op_name, "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
-                     "scalars": json.dumps(args.get("Concrete Inputs", []) or []),
+                     "scalars": json.dumps(scalars if op else []),
                      "dur_ns": k.get("dur", 0) * 1e3, **cost})
         if op is not None:
             launched_by.setdefault(id(op), []).append(rows[-1])
         if op_name in ATTENTION_OPS:
-            attention.append(attention_call(op_name, dims, args.get("Input Strides", []) or [],
-                                            args.get("Concrete Inputs", []) or [], cost["dtype"], name))
+            attention.append({**attention_call(op_name, dims, args.get("Input Strides", []) or [], scalars,
+                                               cost["dtype"], name), "row": len(rows) - 1})
     # an op that launched several kernels (a split-K GEMM and its reduction) did its work once: the cost goes
     # to its longest kernel, the others carry none
     for launched in launched_by.values():
