@@ -15,6 +15,8 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
+CAUSAL (top-left): the producer loads key blocks up to the tile's last row only; each consumer runs the blocks below
+its first row unmasked, then the diagonal ones masked; tiles go longest first. GQA: kv head h // GROUP.
 """
 from __future__ import annotations
 
@@ -170,8 +172,8 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
             s = warpgroup_mma_wait(0, deps=[s])
             mbarrier.arrive(k_free.index(s_idx))
             if n_plain == 0:
-                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True, CAUSAL, BLOCK_N,
-                                                    s_layout)
+                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True,
+                                                    CAUSAL, BLOCK_N, s_layout)
             else:
                 p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV, row0, False, CAUSAL, BLOCK_N,
                                                     s_layout)

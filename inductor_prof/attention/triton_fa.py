@@ -3,6 +3,8 @@
 Q, K, V are read through 2-D tensor descriptors over (B*H*S, D), so every tile load is one TMA copy. Tiles
 that run past a head's sequence read the next head's rows (or TMA's zero fill at the tensor's end); those
 key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
+CAUSAL (top-left, query i sees keys j <= i): blocks wholly below the tile's first row run unmasked, the diagonal
+blocks masked, blocks past its last row are never loaded. GQA: k/v have H // GROUP heads, query head h reads h // GROUP.
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
 of wgmma + softmax to overlap (a manual ping-pong; measured slower).
 

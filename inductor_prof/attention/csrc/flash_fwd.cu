@@ -184,24 +184,18 @@ __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(Flash
         }
       }
     }
-    if ((j + 1) * BN > p.nk) {  // ragged tail: keys past the end get no weight
+    // ragged tail: keys past the end get no weight; causal diagonal block: nor do keys after a row's own index
+    if ((j + 1) * BN > p.nk || (CAUSAL && (j + 1) * BN - 1 > m0)) {
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
         for (int t = 0; t < STILES; ++t)
 #pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (j * BN + t * 8 + 2 * (lane & 3) + (e & 1) >= p.nk) s[mt][t][e] = -INFINITY;
-    }
-    if (CAUSAL && (j + 1) * BN - 1 > m0) {  // a diagonal block: keys after a row's own index get no weight
-#pragma unroll
-      for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-        for (int t = 0; t < STILES; ++t)
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (j * BN + t * 8 + 2 * (lane & 3) + (e & 1) > m0 + warp * 16 * MT + mt * 16 + (lane >> 2) + (e >> 1) * 8)
-              s[mt][t][e] = -INFINITY;
+          for (int e = 0; e < 4; ++e) {
+            const int col = j * BN + t * 8 + 2 * (lane & 3) + (e & 1);
+            const int row = m0 + warp * 16 * MT + mt * 16 + (lane >> 2) + (e >> 1) * 8;
+            if (col >= p.nk || (CAUSAL && col > row)) s[mt][t][e] = -INFINITY;
+          }
     }
 
     // Online softmax: rows lane/4 (e = 0,1) and lane/4 + 8 (e = 2,3); a row's values live in one quad.
