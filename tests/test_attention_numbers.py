@@ -175,20 +175,24 @@ def test_bench_shape_unknown_op_compares_with_plain_sdpa(monkeypatch):
 # ---- defects fixed in issue 9 ---------------------------------------------------------------------------------------
 
 def test_cuda_tune_records_a_failing_config_and_tunes_the_others(monkeypatch):
-    monkeypatch.setattr(cuda_fa, "configs", lambda head_dim: 3)
+    monkeypatch.setattr(cuda_fa, "configs", lambda head_dim: 4)
 
-    def forward(q, k, v, scale=None, config=None):
+    def forward(q, k, v, scale=None, config=None, causal=False):
+        assert causal
         if config == 1:
             raise RuntimeError("too many resources requested for launch")
         return config
     monkeypatch.setattr(cuda_fa, "forward", forward)
-    ms = {0: 3.0, 2: 2.0}
+    # config 3 would be the fastest, but its kernel has 64 bytes of local memory per thread: spilled registers
+    monkeypatch.setattr(cuda_fa, "spills", lambda q, k, v, config, causal: 64 if config == 3 else 0)
+    ms = {0: 3.0, 2: 2.0, 3: 1.0}
     q = torch.empty(1, 1, 64, 128, dtype=torch.bfloat16)
-    rows, best = cuda_fa.tune(q, q, q, 1.0, bench=lambda fn: ms[fn()])
+    rows, best = cuda_fa.tune(q, q, q, 1.0, causal=True, bench=lambda fn: ms[fn()[0]])
     assert best == 2                    # the faster of the two that ran; the caller passes it on
-    assert len(rows) == 3
-    assert [r["ms"] for r in rows][::2] == [3.0, 2.0] and rows[1]["ms"] != rows[1]["ms"]
+    assert len(rows) == 4
+    assert [rows[0]["ms"], rows[2]["ms"]] == [3.0, 2.0] and rows[1]["ms"] != rows[1]["ms"]
     assert "too many resources" in rows[1]["error"] and rows[0]["error"] == rows[2]["error"] == ""
+    assert rows[3]["ms"] != rows[3]["ms"] and rows[3]["error"] == "spills registers (64 bytes of local memory per thread): not timed"
 
 
 def test_listing_backends_changes_no_global_state():

@@ -1,6 +1,7 @@
 """The own Gluon kernel compiled ahead of time for sm_90 with no GPU (Triton's bundled ptxas and cuobjdump):
-it must build for every head dim, fit in registers (no local-memory spills) and shared memory, be warp
-specialised (setmaxnreg) and, in the overlap configs, keep PV in flight while softmax runs (wgmma wait 1)."""
+it must build for every head dim, dense and causal, fit in registers (no local-memory spills) and shared memory,
+be warp specialised (setmaxnreg) and, in the overlap configs, keep PV in flight while softmax runs (wgmma wait 1).
+GQA is a run-time argument (GROUP, query heads per kv head), compiled here unspecialised."""
 import os
 import re
 import subprocess
@@ -21,17 +22,18 @@ HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
 
 
-def _compile(head_dim: int, cfg: gluon_fa.Config):
+def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
     def desc(rows):
         layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
     sig = {"desc_q": desc(128), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
-           "LSE": "*fp32", "sm_scale": "fp32", "H": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32",
+           "LSE": "*fp32", "sm_scale": "fp32", "H": "i32", "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32",
            "stride_oh": "i32", "stride_om": "i32", "n_m": "i32", "n_tiles": "i32", "HEAD_DIM": "constexpr",
-           "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr"}
+           "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
+           "CAUSAL": "constexpr"}
     src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
-        "CONSUMER_REGS": cfg.consumer_regs})
+        "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal})
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
 
 
@@ -48,11 +50,12 @@ def _resource_usage(kernel) -> dict:
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
+@pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
 @pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)), (128, gluon_fa.Config(128, 2, False)),
                                           (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
-def test_compiles_for_sm90(head_dim, cfg):
-    kernel = _compile(head_dim, cfg)
+def test_compiles_for_sm90(head_dim, cfg, causal):
+    kernel = _compile(head_dim, cfg, causal)
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM

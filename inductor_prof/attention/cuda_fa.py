@@ -21,20 +21,31 @@ def extension():
                 verbose=os.environ.get("INDUCTOR_PROF_DEBUG") == "1")
 
 
-def forward(q, k, v, scale: float | None = None, config: int | None = None):
-    """(out, lse); config: an index into the head dim's compiled tile configs (None: its default, 0)."""
+def forward(q, k, v, scale: float | None = None, config: int | None = None, causal: bool = False):
+    """(out, lse); k, v (B,Hkv,Sk,D): query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees
+    keys j <= i. config: an index into the head dim's compiled tile configs (None: its default, 0)."""
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    o, lse = extension().forward(q, k, v, float(scale), int(config or 0))
+    o, lse = extension().forward(q, k, v, float(scale), int(config or 0), bool(causal))
     return o, lse
 
 
-def tune(q, k, v, scale: float | None = None, bench=None) -> tuple[list[dict], int | None]:
-    """(a row per compiled tile config timed at this shape, failures recorded not raised; the fastest or None)."""
+def spills(q, k, v, config: int, causal: bool = False) -> int:
+    """Bytes of local memory per thread of the kernel `forward` would launch: > 0 when ptxas spilled registers."""
+    return int(extension().attributes(q, k, v, int(config), bool(causal))[0])
+
+
+def tune(q, k, v, scale: float | None = None, causal: bool = False, bench=None) -> tuple[list[dict], int | None]:
+    """(a row per compiled tile config timed at this shape, failures and spilling configs recorded not raised; the
+    fastest or None)."""
     from .timing import tune_forward
 
     def label(c: int) -> str:
         return CONFIG_LABELS.get((q.shape[3], c), str(c))
-    return tune_forward(forward, range(configs(q.shape[3])), label, q, k, v, scale, bench)
+
+    def run(c: int):
+        return forward(q, k, v, scale, c, causal), c
+    return tune_forward(run, range(configs(q.shape[3])), label, bench,
+                        spills=lambda res: spills(q, k, v, res[1], causal))
 
 
 # (head dim, config) -> tiles, as dispatched in csrc/flash_fwd.cu

@@ -6,7 +6,12 @@ instead of a fixed 5-run estimate first, so a slow backend (numba's scalar kerne
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import statistics
+import sys
+import tempfile
 from functools import lru_cache
 
 L2_FLUSH_BYTES = 256 << 20
@@ -45,24 +50,65 @@ def time_ms(fn, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -
     return statistics.median(times)
 
 
-def time_configs(run, configs, bench=None) -> tuple[list[dict], object | None]:
-    """Times run(config) for each config (a failure is recorded, not raised: out of shared memory or registers
-    for this tile, try the next). Returns one row per config and the fastest config (None if all failed)."""
+@contextlib.contextmanager
+def captured_stderr():
+    """Everything written to stderr inside (Python's sys.stderr and file descriptor 2, where ptxas, MLIR and
+    nvcc diagnostics go) into the yielded list's one string, instead of the terminal."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    out: list[str] = []
+    with tempfile.TemporaryFile() as f, contextlib.redirect_stderr(io.StringIO()) as py:
+        os.dup2(f.fileno(), 2)
+        try:
+            yield out
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            f.seek(0)
+            out.append(py.getvalue() + f.read().decode(errors="replace"))
+
+
+def _first_error_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+
+
+def kernel_spills(kernel) -> int:
+    """Bytes of local memory per thread of a compiled Triton/Gluon kernel: its spilled registers (Triton's n_spills
+    is that size / 4); 0 where it does not say (the interpreter)."""
+    return 4 * int(getattr(kernel, "n_spills", 0) or 0)
+
+
+def time_configs(run, configs, bench=None, spills=None) -> tuple[list[dict], object | None]:
+    """Times run(config) for each config. A failure (out of shared memory or registers, a compile error) is
+    recorded with what the compiler printed, not raised or printed; a config whose kernel spills registers
+    (spills(run(config)): bytes of local memory per thread, > 0) is recorded and not timed, so never chosen.
+    Returns one row per config and the fastest config (None if none ran)."""
     bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
     rows = []
     for cfg in configs:
-        try:
-            rows.append({"config": cfg, "ms": bench(lambda: run(cfg)), "error": ""})
-        except Exception as e:
-            rows.append({"config": cfg, "ms": float("nan"), "error": f"{type(e).__name__}: {e}"[:200]})
+        ms, error, n = float("nan"), "", 0
+        with captured_stderr() as spew:
+            try:
+                first = run(cfg)  # compiles: the compiler's messages land in `spew`
+                n = spills(first) if spills else 0
+                if n:
+                    error = f"spills registers ({n} bytes of local memory per thread): not timed"
+                else:
+                    ms = bench(lambda: run(cfg))
+            except Exception as e:
+                error = f"{type(e).__name__}: {e}"[:200]
+        if error and not n and _first_error_line(spew[0]):
+            error += f" [stderr: {_first_error_line(spew[0])[:200]}]"
+        rows.append({"config": cfg, "ms": ms, "error": error})
     ok = [r for r in rows if r["ms"] == r["ms"]]
     return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
 
 
-def tune_forward(forward, configs, label, q, k, v, scale, bench=None) -> tuple[list[dict], object | None]:
-    """An own kernel's `forward(q, k, v, scale, config)` timed at each config: (a row per config with its
-    label, failures recorded not raised; the fastest config or None)."""
-    rows, best = time_configs(lambda cfg: forward(q, k, v, scale, cfg), configs, bench)
+def tune_forward(run, configs, label, bench=None, spills=None) -> tuple[list[dict], object | None]:
+    """An own kernel's run(config) timed at each config: (a row per config with its label, failures and spilling
+    configs recorded not raised; the fastest config or None)."""
+    rows, best = time_configs(run, configs, bench, spills)
     return [{**r, "config": label(r["config"])} for r in rows], best
 
 

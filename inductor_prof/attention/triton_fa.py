@@ -3,6 +3,8 @@
 Q, K, V are read through 2-D tensor descriptors over (B*H*S, D), so every tile load is one TMA copy. Tiles
 that run past a head's sequence read the next head's rows (or TMA's zero fill at the tensor's end); those
 key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
+CAUSAL (top-left, query i sees keys j <= i): blocks wholly below the tile's first row run unmasked, the diagonal
+blocks masked, blocks past its last row are never loaded. GQA: k/v have H // GROUP heads, query head h reads h // GROUP.
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
 of wgmma + softmax to overlap (a manual ping-pong; measured slower).
 
@@ -26,12 +28,15 @@ DTYPES = ("torch.bfloat16", "torch.float16")
 
 
 @triton.jit
-def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, MASK_TAIL: tl.constexpr,
-                         BLOCK_N: tl.constexpr):
+def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, row0, MASK_TAIL: tl.constexpr,
+                         BLOCK_N: tl.constexpr, CAUSAL_MASK: tl.constexpr = False):
     qk = tl.dot(q, k.T)
     if MASK_TAIL:
         cols = start_n + tl.arange(0, BLOCK_N)
-        qk = tl.where(cols[None, :] < N_KV, qk * qk_scale, float("-inf"))
+        keep = cols[None, :] < N_KV
+        if CAUSAL_MASK:  # top-left: query row i sees keys j <= i
+            keep = keep & (cols[None, :] <= (row0 + tl.arange(0, q.shape[0]))[:, None])
+        qk = tl.where(keep, qk * qk_scale, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(qk, 1))
         qk = qk - m_new[:, None]
     else:
@@ -58,47 +63,66 @@ def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, st
 
 
 @triton.jit
-def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV,
+def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
                     stride_oz, stride_oh, stride_om,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr):
+                    SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr):
     start_m = tl.program_id(0)
     off_hz = tl.program_id(1)
     off_z = off_hz // H
     off_h = off_hz % H
     SUB_M: tl.constexpr = BLOCK_M // SPLIT
     q_row = off_hz * N_Q + start_m * BLOCK_M
-    kv_row = off_hz * N_KV
+    # GQA: query head h reads kv head h // GROUP of H // GROUP (Triton specialises GROUP == 1 to a constant)
+    kv_row = (off_z * (H // GROUP) + off_h // GROUP) * N_KV
     qk_scale = sm_scale * 1.4426950408889634  # softmax in base 2: exp(x) = exp2(x * log2(e))
     n_full = (N_KV // BLOCK_N) * BLOCK_N
+    m0 = start_m * BLOCK_M
+    if CAUSAL:
+        # key blocks wholly at or below the tile's first row need no mask; blocks past its last row are skipped
+        n_full = tl.minimum(n_full, ((m0 + 1) // BLOCK_N) * BLOCK_N)
+        n_end = tl.minimum(N_KV, m0 + BLOCK_M)
 
     q0 = desc_q.load([q_row, 0])
-    m0 = tl.full([SUB_M], float("-inf"), tl.float32)
+    m_0 = tl.full([SUB_M], float("-inf"), tl.float32)
     l0 = tl.zeros([SUB_M], tl.float32)
     acc0 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
     if SPLIT == 2:
         q1 = desc_q.load([q_row + SUB_M, 0])
-        m1 = tl.full([SUB_M], float("-inf"), tl.float32)
+        m_1 = tl.full([SUB_M], float("-inf"), tl.float32)
         l1 = tl.zeros([SUB_M], tl.float32)
         acc1 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
     for start_n in tl.range(0, n_full, BLOCK_N, num_stages=NUM_STAGES):
         k = desc_k.load([kv_row + start_n, 0])
         v = desc_v.load([kv_row + start_n, 0])
-        acc0, m0, l0 = _online_softmax_step(q0, k, v, acc0, m0, l0, qk_scale, start_n, N_KV, False, BLOCK_N)
+        acc0, m_0, l0 = _online_softmax_step(q0, k, v, acc0, m_0, l0, qk_scale, start_n, N_KV, m0, False, BLOCK_N)
         if SPLIT == 2:
-            acc1, m1, l1 = _online_softmax_step(q1, k, v, acc1, m1, l1, qk_scale, start_n, N_KV, False, BLOCK_N)
-    if n_full < N_KV:  # ragged tail: one masked block; rows past the sequence get weight 0
+            acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, start_n, N_KV, m0 + SUB_M,
+                                                 False, BLOCK_N)
+    if CAUSAL:  # the diagonal block(s) and the ragged tail, masked
+        for start_n in tl.range(n_full, n_end, BLOCK_N):
+            k = desc_k.load([kv_row + start_n, 0])
+            v = desc_v.load([kv_row + start_n, 0])
+            keep = (start_n + tl.arange(0, BLOCK_N)) < N_KV
+            v = tl.where(keep[:, None], v, 0.0).to(k.dtype)
+            acc0, m_0, l0 = _online_softmax_step(q0, k, v, acc0, m_0, l0, qk_scale, start_n, N_KV, m0, True,
+                                                 BLOCK_N, True)
+            if SPLIT == 2:
+                acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, start_n, N_KV, m0 + SUB_M,
+                                                     True, BLOCK_N, True)
+    elif n_full < N_KV:  # ragged tail: one masked block; rows past the sequence get weight 0
         k = desc_k.load([kv_row + n_full, 0])
         v = desc_v.load([kv_row + n_full, 0])
         keep = (n_full + tl.arange(0, BLOCK_N)) < N_KV
         v = tl.where(keep[:, None], v, 0.0).to(k.dtype)
-        acc0, m0, l0 = _online_softmax_step(q0, k, v, acc0, m0, l0, qk_scale, n_full, N_KV, True, BLOCK_N)
+        acc0, m_0, l0 = _online_softmax_step(q0, k, v, acc0, m_0, l0, qk_scale, n_full, N_KV, m0, True, BLOCK_N)
         if SPLIT == 2:
-            acc1, m1, l1 = _online_softmax_step(q1, k, v, acc1, m1, l1, qk_scale, n_full, N_KV, True, BLOCK_N)
-    rows = start_m * BLOCK_M + tl.arange(0, SUB_M)
-    _store_tile(O, LSE, acc0, m0, l0, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om, HEAD_DIM)
+            acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, n_full, N_KV, m0 + SUB_M, True,
+                                                 BLOCK_N)
+    rows = m0 + tl.arange(0, SUB_M)
+    _store_tile(O, LSE, acc0, m_0, l0, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om, HEAD_DIM)
     if SPLIT == 2:
-        _store_tile(O, LSE, acc1, m1, l1, off_z, off_h, rows + SUB_M, N_Q, H, stride_oz, stride_oh, stride_om,
+        _store_tile(O, LSE, acc1, m_1, l1, off_z, off_h, rows + SUB_M, N_Q, H, stride_oz, stride_oh, stride_om,
                     HEAD_DIM)
 
 
@@ -140,18 +164,20 @@ def _descriptors(q, k, v, cfg: Config):
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     B, H, NQ, D = q.shape
-    NK = k.shape[2]
+    HKV, NK = k.shape[1], k.shape[2]
     sub_m = cfg.block_m // cfg.split
     dq = TensorDescriptor(q, [B * H * NQ, D], [D, 1], [sub_m, D])
-    dk = TensorDescriptor(k, [B * H * NK, D], [D, 1], [cfg.block_n, D])
-    dv = TensorDescriptor(v, [B * H * NK, D], [D, 1], [cfg.block_n, D])
+    dk = TensorDescriptor(k, [B * HKV * NK, D], [D, 1], [cfg.block_n, D])
+    dv = TensorDescriptor(v, [B * HKV * NK, D], [D, 1], [cfg.block_n, D])
     return dq, dk, dv
 
 
 def check_inputs(q, k, v) -> None:
-    if q.dim() != 4 or k.shape != v.shape or q.shape[:2] != k.shape[:2] or q.shape[3] != k.shape[3]:
-        raise ValueError(f"expected q (B,H,Sq,D), k and v (B,H,Sk,D); got {tuple(q.shape)}, {tuple(k.shape)}, "
-                         f"{tuple(v.shape)}")
+    """q (B,Hq,Sq,D), k and v (B,Hkv,Sk,D) with Hq a multiple of Hkv (GQA/MQA when Hkv < Hq)."""
+    if (q.dim() != 4 or k.dim() != 4 or k.shape != v.shape or q.shape[0] != k.shape[0] or q.shape[3] != k.shape[3]
+            or q.shape[1] % k.shape[1]):
+        raise ValueError(f"expected q (B,Hq,Sq,D), k and v (B,Hkv,Sk,D) with Hq a multiple of Hkv; got "
+                         f"{tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}")
     if q.shape[3] not in (64, 128, 256):
         raise ValueError(f"head dim {q.shape[3]} not supported (64, 128, 256)")
     if str(q.dtype) not in DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
@@ -169,8 +195,8 @@ def prepare(q, k, v, scale: float | None):
     return q, k, v, scale, torch.empty_like(q), lse
 
 
-def forward(q, k, v, scale: float | None = None, config: Config | None = None):
-    """(out, lse): out (B,H,Sq,D) like q, lse (B,H,Sq) float32 natural log-sum-exp of the scaled scores."""
+def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
+    """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills."""
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
@@ -178,16 +204,25 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None):
     cfg = config or default_config(D, interpret)
     dq, dk, dv = _descriptors(q, k, v, cfg)
     grid = (triton.cdiv(NQ, cfg.block_m), B * H)
-    attn_fwd_kernel[grid](dq, dk, dv, o, lse, scale, H, NQ, NK, o.stride(0), o.stride(1), o.stride(2),
-                          HEAD_DIM=D, BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
-                          NUM_STAGES=cfg.num_stages, num_warps=cfg.num_warps, num_stages=cfg.num_stages,
-                          **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
-    return o, lse
+    kernel = attn_fwd_kernel[grid](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0), o.stride(1),
+                                   o.stride(2), HEAD_DIM=D, BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n,
+                                   SPLIT=cfg.split, NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
+                                   num_warps=cfg.num_warps, num_stages=cfg.num_stages,
+                                   **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
+    return o, lse, kernel
 
 
-def tune(q, k, v, scale: float | None = None, configs: list[Config] | None = None,
+def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
+    """(out, lse): out (B,Hq,Sq,D) like q, lse (B,Hq,Sq) float32 natural log-sum-exp of the scaled scores.
+    k, v (B,Hkv,Sk,D): query head h reads kv head h // (Hq // Hkv). causal: top-left, query i sees keys j <= i."""
+    return launch(q, k, v, scale, config, causal)[:2]
+
+
+def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
          bench=None) -> tuple[list[dict], Config | None]:
-    """(a row per config timed at this shape, failures recorded not raised; the fastest config or None)."""
-    from .timing import tune_forward
+    """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
+    config or None)."""
+    from .timing import kernel_spills, tune_forward
 
-    return tune_forward(forward, configs or candidate_configs(q.shape[3]), Config.label, q, k, v, scale, bench)
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal), configs or candidate_configs(q.shape[3]),
+                        Config.label, bench, spills=lambda res: kernel_spills(res[2]))

@@ -93,7 +93,9 @@ __device__ __forceinline__ void load_tile(T* dst, const T* src, long stride, int
 
 // MT m16 tiles per warp: with MT = 2 every K/V fragment read from shared memory feeds two mma instead of one,
 // halving shared-memory traffic per flop (the limit at MT = 1).
-template <typename T, int D, int BM, int BN, int MT, bool Q_IN_REGS>
+// CAUSAL (top-left: query i sees keys j <= i): key blocks past the CTA's last row are never loaded, and only
+// blocks that reach past its first row are masked.
+template <typename T, int D, int BM, int BN, int MT, bool Q_IN_REGS, bool CAUSAL>
 __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(FlashFwdParams p) {
   constexpr int WARPS = BM / (16 * MT), THREADS = WARPS * 32;
   constexpr int KSTEPS = D / 16;   // k-steps of Q*K^T over the head dim
@@ -107,9 +109,10 @@ __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(Flash
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int m0 = blockIdx.x * BM;
   const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
+  const int hkv = h / p.group;  // GQA: query head h reads kv head h / (heads / kv heads)
   const T* q = static_cast<const T*>(p.q) + b * p.q_sb + h * p.q_sh;
-  const T* k = static_cast<const T*>(p.k) + b * p.k_sb + h * p.k_sh;
-  const T* v = static_cast<const T*>(p.v) + b * p.v_sb + h * p.v_sh;
+  const T* k = static_cast<const T*>(p.k) + b * p.k_sb + hkv * p.k_sh;
+  const T* v = static_cast<const T*>(p.v) + b * p.v_sb + hkv * p.v_sh;
   T* o = static_cast<T*>(p.o) + b * p.o_sb + h * p.o_sh;
 
   load_tile<T, D, BM, THREADS>(sQ, q, p.q_sn, m0, p.nq, tid);
@@ -130,7 +133,8 @@ __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(Flash
 
   const int qrow = warp * 16 * MT + (lane & 7) + ((lane >> 3) & 1) * 8;  // ldmatrix row for the A operand
   const int qcol = (lane >> 4) * 8;
-  const int nblocks = (p.nk + BN - 1) / BN;
+  const int nkeys = CAUSAL ? min(p.nk, m0 + BM) : p.nk;  // keys any row of this CTA sees
+  const int nblocks = (nkeys + BN - 1) / BN;
   for (int j = 0; j < nblocks; ++j) {
     const int stage = j & 1;
     if (j + 1 < nblocks) {  // prefetch the next K/V tiles while this one is used
@@ -180,14 +184,18 @@ __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(Flash
         }
       }
     }
-    if ((j + 1) * BN > p.nk) {  // ragged tail: keys past the end get no weight
+    // ragged tail: keys past the end get no weight; causal diagonal block: nor do keys after a row's own index
+    if ((j + 1) * BN > p.nk || (CAUSAL && (j + 1) * BN - 1 > m0)) {
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
         for (int t = 0; t < STILES; ++t)
 #pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (j * BN + t * 8 + 2 * (lane & 3) + (e & 1) >= p.nk) s[mt][t][e] = -INFINITY;
+          for (int e = 0; e < 4; ++e) {
+            const int col = j * BN + t * 8 + 2 * (lane & 3) + (e & 1);
+            const int row = m0 + warp * 16 * MT + mt * 16 + (lane >> 2) + (e >> 1) * 8;
+            if (col >= p.nk || (CAUSAL && col > row)) s[mt][t][e] = -INFINITY;
+          }
     }
 
     // Online softmax: rows lane/4 (e = 0,1) and lane/4 + 8 (e = 2,3); a row's values live in one quad.
@@ -275,9 +283,12 @@ __global__ void __launch_bounds__(BM / (16 * MT) * 32, 1) flash_fwd_kernel(Flash
   }
 }
 
+// attrs != nullptr: fill the compiled kernel's attributes (registers, local memory = spills) instead of launching.
 template <typename T, int D, int BM, int BN, int MT, bool Q_IN_REGS>
-cudaError_t launch(const FlashFwdParams& p, cudaStream_t stream) {
-  auto kernel = flash_fwd_kernel<T, D, BM, BN, MT, Q_IN_REGS>;
+cudaError_t launch(const FlashFwdParams& p, cudaStream_t stream, cudaFuncAttributes* attrs) {
+  auto kernel = p.causal ? flash_fwd_kernel<T, D, BM, BN, MT, Q_IN_REGS, true>
+                         : flash_fwd_kernel<T, D, BM, BN, MT, Q_IN_REGS, false>;
+  if (attrs) return cudaFuncGetAttributes(attrs, kernel);
   const int smem = (BM * D + 4 * BN * D) * (int)sizeof(T);
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (err != cudaSuccess) return err;
@@ -287,20 +298,20 @@ cudaError_t launch(const FlashFwdParams& p, cudaStream_t stream) {
 }
 
 template <typename T>
-cudaError_t dispatch(const FlashFwdParams& p, int config, cudaStream_t stream) {
+cudaError_t dispatch(const FlashFwdParams& p, int config, cudaStream_t stream, cudaFuncAttributes* attrs) {
   // config 0 is the default for the head dim; the others are alternatives that `tune` times at D = 128.
   switch (p.head_dim) {
     case 64:
-      return launch<T, 64, 128, 64, 2, false>(p, stream);
+      return launch<T, 64, 128, 64, 2, false>(p, stream, attrs);
     case 128:
       switch (config) {
-        case 1: return launch<T, 128, 128, 32, 2, false>(p, stream);
-        case 2: return launch<T, 128, 128, 64, 1, true>(p, stream);
-        case 3: return launch<T, 128, 64, 64, 2, false>(p, stream);
-        default: return launch<T, 128, 128, 64, 2, false>(p, stream);
+        case 1: return launch<T, 128, 128, 32, 2, false>(p, stream, attrs);
+        case 2: return launch<T, 128, 128, 64, 1, true>(p, stream, attrs);
+        case 3: return launch<T, 128, 64, 64, 2, false>(p, stream, attrs);
+        default: return launch<T, 128, 128, 64, 2, false>(p, stream, attrs);
       }
     case 256:
-      return launch<T, 256, 64, 32, 1, false>(p, stream);
+      return launch<T, 256, 64, 32, 1, false>(p, stream, attrs);
     default:
       return cudaErrorInvalidValue;
   }
@@ -311,5 +322,9 @@ cudaError_t dispatch(const FlashFwdParams& p, int config, cudaStream_t stream) {
 int flash_fwd_configs(int head_dim) { return head_dim == 128 ? 4 : 1; }
 
 cudaError_t flash_fwd(const FlashFwdParams& p, bool bf16, int config, cudaStream_t stream) {
-  return bf16 ? dispatch<__nv_bfloat16>(p, config, stream) : dispatch<__half>(p, config, stream);
+  return bf16 ? dispatch<__nv_bfloat16>(p, config, stream, nullptr) : dispatch<__half>(p, config, stream, nullptr);
+}
+
+cudaError_t flash_fwd_attributes(const FlashFwdParams& p, bool bf16, int config, cudaFuncAttributes* attrs) {
+  return bf16 ? dispatch<__nv_bfloat16>(p, config, nullptr, attrs) : dispatch<__half>(p, config, nullptr, attrs);
 }

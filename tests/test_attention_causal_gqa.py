@@ -1,0 +1,98 @@
+"""The own Triton kernel with causal masks and GQA in the interpreter (CPU), against float64 with the mask built
+in tests/naive_attention.py; and the tuning loop's handling of configs that fail to compile or spill."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inductor_prof.attention.timing import captured_stderr, time_configs
+
+REPO = Path(__file__).resolve().parents[1]
+
+# (B, Hq, Hkv, Sq, Sk, D): lengths not multiples of the 32x16 interpreter tile, Sq < Sk and Sq > Sk, D 64 and
+# 128, groups of 2 (4/2) and 4 (4/1, MQA) and none
+CASES = [(1, 4, 2, 50, 37, 64), (1, 4, 1, 37, 70, 128), (2, 2, 2, 45, 45, 64), (1, 4, 2, 70, 19, 128)]
+
+CHECK = """
+import json, sys, torch
+sys.path.insert(0, {tests!r})
+from naive_attention import naive_attention
+from inductor_prof.attention import triton_fa
+res = []
+for B, Hq, Hkv, Sq, Sk, D in {cases}:
+    for causal in (False, True):
+        for cfg in (None, triton_fa.Config(32, 16, 2, 4, 1)):   # one 32-row tile, or two 16-row halves
+            g = torch.Generator().manual_seed(Sq * 100 + Sk)
+            q = torch.randn(B, Hq, Sq, D, generator=g, dtype=torch.float16)
+            k, v = (torch.randn(B, Hkv, Sk, D, generator=g, dtype=torch.float16) for _ in "kv")
+            out, lse = triton_fa.forward(q, k, v, 0.3, cfg, causal=causal)
+            ref, ref_lse = naive_attention(q, k, v, 0.3, causal)
+            res.append([[B, Hq, Hkv, Sq, Sk, D, causal, cfg is None], float((out.double() - ref).norm() / ref.norm()),
+                        float((lse.double() - ref_lse).abs().max()), bool(torch.isfinite(out).all())])
+# loop bound: 20 queries in one 32-row tile read keys < 32 only, so NaN keys/values from 32 on must not matter
+g = torch.Generator().manual_seed(5)
+q = torch.randn(1, 2, 20, 64, generator=g, dtype=torch.float16)
+k, v = (torch.randn(1, 1, 70, 64, generator=g, dtype=torch.float16) for _ in "kv")
+ref, _ = naive_attention(q, k[:, :, :20], v[:, :, :20], 0.3, True)   # query i < 20 sees keys j <= i < 20
+k[:, :, 32:], v[:, :, 32:] = float("nan"), float("nan")
+out, _ = triton_fa.forward(q, k, v, 0.3, causal=True)
+skip = float((out.double() - ref).norm() / ref.norm())
+print(json.dumps({{"cases": res, "skip": skip}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def interpreted():
+    """All cases in one fresh interpreter: TRITON_INTERPRET is read when Triton is imported."""
+    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
+    code = CHECK.format(tests=str(REPO / "tests"), cases=CASES)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_causal_and_gqa_match_float64_in_interpreter(interpreted):
+    cases = interpreted["cases"]
+    assert len(cases) == len(CASES) * 4
+    for case, rel, lse_err, finite in cases:
+        # fp16 operands and a 16-bit P: ~2.5e-4 measured; a wrong mask or kv head is off by > 0.1
+        assert finite and rel < 2e-3 and lse_err < 1e-3, case
+
+
+def test_causal_skips_key_blocks_past_the_tile(interpreted):
+    # NaN in keys 32.. would reach the output if the tile of queries 0..31 read them
+    assert interpreted["skip"] < 2e-3
+
+
+def test_a_config_that_spills_is_recorded_and_not_chosen():
+    # run(config) -> (its time, bytes its kernel spills per thread); "big" is fastest but spills 12
+    kernels = {"a": (3.0, 0), "big": (1.0, 12), "c": (2.0, 0)}
+    rows, best = time_configs(lambda c: kernels[c], list(kernels), bench=lambda fn: fn()[0], spills=lambda r: r[1])
+    assert best == "c"
+    big = rows[1]
+    assert big["ms"] != big["ms"] and big["error"] == "spills registers (12 bytes of local memory per thread): not timed"
+    assert [r["ms"] for r in rows[::2]] == [3.0, 2.0] and rows[0]["error"] == rows[2]["error"] == ""
+
+
+def test_compiler_spew_of_a_failing_config_is_recorded_not_printed(capfd):
+    def run(cfg):
+        if cfg == "bad":
+            os.write(2, b"ptxas info : compiling\nptxas error : Entry function uses too much shared data\n")
+            print("python-side warning", file=sys.stderr)
+            raise RuntimeError("PTXAS error: Internal Triton PTX codegen error")
+        return 1.0
+    rows, best = time_configs(run, ["bad", "good"], bench=lambda fn: fn())
+    assert best == "good"
+    assert rows[0]["error"] == ("RuntimeError: PTXAS error: Internal Triton PTX codegen error "
+                                "[stderr: ptxas error : Entry function uses too much shared data]")
+    assert capfd.readouterr().err == ""
+
+
+def test_captured_stderr_restores_the_terminal(capfd):
+    with captured_stderr() as spew:
+        os.write(2, b"inside\n")
+    os.write(2, b"after\n")
+    assert spew == ["inside\n"] and capfd.readouterr().err == "after\n"
