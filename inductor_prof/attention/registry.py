@@ -35,9 +35,8 @@ class Backend:
 
 
 ALL = frozenset({"causal", "gqa", "mask"})
-# The own kernels' semantics (helper "kern" extends them to causal and GQA by contract A): flipping one of these to
-# frozenset({"causal", "gqa"}) is all the bench needs.
-OWN_SUPPORTS = {"triton_fa2": frozenset(), "gluon_fa3": frozenset(), "cuda_mma_fa2": frozenset()}
+# The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)), not masks; a mask row says so.
+OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
 
 
 def _own(forward):
