@@ -6,7 +6,11 @@ rc=0
 files=("$@"); [ ${#files[@]} -gt 0 ] || files=(tests/gpu/test_*.py)
 for t in "${files[@]}"; do
   echo "== $t"
-  timeout 300 python3 -m pytest -q -p no:cacheprovider "$t" 2>&1 | grep -v Warning | tail -6 | tee -a "$OUT/gpu_tests.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+  log="$OUT/$(basename "$t" .py).log"   # the whole output kept; failures' summary lines shown
+  timeout 300 python3 -m pytest -q -rf -p no:cacheprovider "$t" > "$log" 2>&1
+  code=$?
+  grep -E "^(FAILED|ERROR)" "$log" | cut -c1-400 | head -12
+  tail -1 "$log" | tee -a "$OUT/gpu_tests.log"
+  [ $code -eq 0 ] || rc=1
 done
 exit $rc
