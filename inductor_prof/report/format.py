@@ -18,6 +18,16 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _back_to_back_row(summary: dict) -> list[tuple[str, str]]:
+    """GPU ms per step with the steps queued back to back (no host sync), under Proton and plain: Proton's
+    host cost per launch hides there while the CPU runs ahead. Runs recorded before it have none."""
+    proton, plain = summary.get("proton_back_to_back_ms"), summary.get("plain_back_to_back_ms")
+    if proton is None or plain is None:
+        return []
+    return [("step (back to back, GPU)", f"{proton:.2f} ms under Proton, plain {plain:.2f} ms "
+                                         f"({proton / plain:.3f}x)")]
+
+
 def summary_rows(summary: dict) -> list[tuple[str, str]]:
     """The run summary as (label, value) lines, the same in the terminal and in HTML."""
     peaks = summary["peaks"]
@@ -25,6 +35,7 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         ("target / GPU", f"{summary['target']} on {summary['gpu']}"),
         ("step (wall, under Proton)", f"{num(summary['step_ms_wall'], '{:.2f}')} ms "
          f"(plain {num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps"),
+        *_back_to_back_row(summary),
         ("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms"),
         ("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
          f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time"),

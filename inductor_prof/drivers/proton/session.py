@@ -65,16 +65,21 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
     return times
 
 
-def back_to_back_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None) -> list[float]:
+def back_to_back_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None,
+                       warm: int = 1) -> list[float]:
     """Runs `step` n times as a training or serving loop does: no host sync between steps, so the CPU
     queues step i+1 while the GPU runs step i. GPU ms per step between CUDA events recorded around each step
     (one sync at the end). Host time per launch (Proton's CUPTI callbacks) then costs nothing while the CPU
     keeps ahead of the GPU, and shows only where the step is launch-bound; `timed_steps`' synchronised wall
-    time pays it in every step, with the launch latency of the first kernel."""
+    time pays it in every step, with the launch latency of the first kernel. `warm` untimed steps go first:
+    the first step of a fresh Proton session pays its one-time setup (measured: 60 ms on the decoder), which
+    would leave the timed steps behind an idle GPU."""
     import torch
 
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(n)]
     torch.cuda.synchronize()
+    for _ in range(warm):
+        step()
     for i, (start, end) in enumerate(events):
         start.record()
         if scope_prefix is not None:
