@@ -2,6 +2,7 @@
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).parent.parent
 
 
 def data_path(*parts: str) -> Path:

@@ -1,0 +1,36 @@
+"""The report's back-to-back step row: the manifest's medians through summarize() into the summary line, on the
+recorded decoder run's values, and no row for a run recorded before back-to-back timing existed."""
+import json
+
+import pandas as pd
+
+from inductor_prof.analysis.summary import summarize
+from inductor_prof.report.format import summary_rows
+from recorded import REPO
+
+PEAKS = {"gpu": "H100", "tflops": {}, "dram_gbps": None, "source": {"flops16": "-", "flops32": "-", "dram_gbps": "-"}}
+
+
+def _rows(manifest: dict) -> dict:
+    s = summarize(pd.DataFrame(), manifest, PEAKS)
+    return dict(summary_rows({**s, "peaks": PEAKS}))
+
+
+def test_llama_row_reads_the_manifest_medians_and_their_ratio():
+    manifest = json.loads((REPO / "examples/runs/llama-h100/manifest.json").read_text())
+    prof = manifest["profile"]
+    # recorded: 12.3416... ms under Proton, 8.6803... ms plain -> 12.3416 / 8.6803 = 1.4218 -> "1.422x"
+    assert round(prof["proton_back_to_back_ms"] / prof["plain_back_to_back_ms"], 3) == 1.422
+    assert _rows(manifest)["step (back to back, GPU)"] == "12.34 ms under Proton, plain 8.68 ms (1.422x)"
+
+
+def test_ratio_is_proton_over_plain():
+    # 11 ms under Proton over 10 ms plain = 1.100x (swapped it would read 0.909x)
+    rows = _rows({"profile": {"steps": 1, "proton_back_to_back_ms": 11.0, "plain_back_to_back_ms": 10.0}})
+    assert rows["step (back to back, GPU)"] == "11.00 ms under Proton, plain 10.00 ms (1.100x)"
+
+
+def test_a_run_recorded_before_has_no_row():
+    manifest = json.loads((REPO / "examples/runs/flux-h100-768x1344/manifest.json").read_text())
+    assert "plain_back_to_back_ms" not in manifest["profile"]
+    assert "step (back to back, GPU)" not in _rows(manifest)
