@@ -93,3 +93,18 @@ def test_cli_spec_resolves_from_the_repository_root(monkeypatch):
     # embedding 100x64 + per layer (q 64x64, k and v 64x32, o 64x64, MLP 3 x 64x128, two norms of 64) + norm
     per_layer = 64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 2 * 64
     assert t.info["parameters"] == 100 * 64 + 2 * per_layer + 64
+
+
+def test_decoder_sizes_gives_named_prefixes_of_one_prompt(monkeypatch):
+    from inductor_prof.targets import load_custom
+
+    build = llama_decoder.build
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(llama_decoder, "SIZES", (16, 8, 4))
+    monkeypatch.setattr(llama_decoder, "build", lambda seq: build(**{**TINY, "seq": seq}))
+    t = load_custom("examples.models.llama_decoder:decoder_sizes")
+    assert list(t.sizes) == ["seq16", "seq8", "seq4"]           # the order given: the first is the default
+    ids = {name: kwargs["input_ids"] for name, (_, kwargs) in t.sizes.items()}
+    assert [tuple(v.shape) for v in ids.values()] == [(2, 16), (2, 8), (2, 4)]
+    assert torch.equal(ids["seq8"], ids["seq16"][:, :8]) and torch.equal(ids["seq4"], ids["seq16"][:, :4])
+    assert torch.equal(t.kwargs["input_ids"], ids["seq16"])

@@ -63,3 +63,16 @@ def decoder():
 def decoder_padded():
     """The same with padding: a bool attention mask, key-value heads repeated before SDPA."""
     return build(padded=PADDED_TOKENS)
+
+
+SIZES = (2048, 1024, 512)   # tokens per sequence in `decoder_sizes`
+
+
+def decoder_sizes():
+    """The same decoder at several sequence lengths in one run (profile with --dynamic: one graph for all):
+    an InputSets of the prompts' first 2048, 1024 and 512 tokens, named seq2048, seq1024, seq512."""
+    from inductor_prof.targets import InputSets
+
+    model, kwargs = build(seq=max(SIZES))
+    ids = kwargs["input_ids"]
+    return model, InputSets({f"seq{n}": {"input_ids": ids[:, :n].contiguous()} for n in SIZES})
