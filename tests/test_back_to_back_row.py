@@ -34,3 +34,20 @@ def test_a_run_recorded_before_has_no_row():
     manifest = json.loads((REPO / "examples/runs/flux-h100-768x1344/manifest.json").read_text())
     assert "plain_back_to_back_ms" not in manifest["profile"]
     assert "step (back to back, GPU)" not in _rows(manifest)
+
+
+def test_compile_row_of_the_recorded_decoder_sizes_run():
+    manifest = json.loads((REPO / "examples/runs/llama-sizes-h100/manifest.json").read_text())
+    c = manifest["stages"]["compile"]
+    # recorded first steps: 7203.2 ms -> "7.2 s", 3405.99 ms -> "3.4 s" (the one recompile), 58.3 ms -> "58 ms"
+    assert [round(v) for v in c["first_step_ms_by_size"].values()] == [7203, 3406, 58]
+    assert _rows(manifest)["compile"] == ("regional, dynamic shapes, 2 graphs; first step 7.2 s at seq2048, "
+                                          "3.4 s at seq1024, 58 ms at seq512")
+
+
+def test_compile_row_of_one_size_and_of_old_runs():
+    one = {"profile": {"steps": 1}, "stages": {"compile": {"how": "whole-model", "dynamic": False,
+                                                          "graphs_compiled": 1, "first_step_ms": 999.6}}}
+    assert _rows(one)["compile"] == "whole-model, static shapes, 1 graph; first step 1000 ms"   # 999.6 rounds up
+    old = json.loads((REPO / "examples/runs/flux-h100-768x1344/manifest.json").read_text())
+    assert "compile" not in _rows(old)

@@ -205,3 +205,18 @@ def test_report_module_column_and_library_union():
     costs = library_costs(ops)
     assert costs.loc["g", "modules"] == ["a.to_q", "a.to_k", "a.to_v"]   # every launch's modules, once each
     assert costs.loc["h", "modules"] == []
+
+
+def test_cudnn_attention_kernel_joins_the_sdpa_extern_call():
+    from inductor_prof.inductor.kernel_provenance import library_modules, same_op
+
+    # Inductor's extern call is the SDPA op; torch.profiler sees the cuDNN kernel under its inner op
+    calls = [{"op": "aten::_scaled_dot_product_cudnn_attention", "module": "layers.*.self_attn",
+              "shapes": [[2, 32, 2048, 64], [2, 8, 2048, 64], [2, 8, 2048, 64]]}]
+    dims = [[2, 32, 2048, 64], [2, 8, 2048, 64], [2, 8, 2048, 64], [], []]
+    assert library_modules("aten::_cudnn_attention_forward", dims, calls) == ["layers.*.self_attn"]
+    assert same_op("aten::_scaled_dot_product_flash_attention", "aten::_flash_attention_forward")
+    # different backends, or an attention op against a GEMM, are not the same launch
+    assert not same_op("aten::_scaled_dot_product_cudnn_attention", "aten::_flash_attention_forward")
+    assert not same_op("aten::addmm", "aten::mm")
+    assert library_modules("aten::_flash_attention_forward", dims, calls) == []

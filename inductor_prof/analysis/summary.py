@@ -28,6 +28,8 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict) -> dict[str, Any]:
         "step_ms_wall": prof.get("proton_step_ms"), "plain_step_ms": prof.get("plain_step_ms"),
         "proton_back_to_back_ms": prof.get("proton_back_to_back_ms"),
         "plain_back_to_back_ms": prof.get("plain_back_to_back_ms"),
+        "compile": {k: v for k, v in (manifest.get("stages", {}).get("compile") or {}).items()
+                    if k in ("how", "dynamic", "graphs_compiled", "first_step_ms", "first_step_ms_by_size")},
         "gpu_kernel_ms_per_step": total_ns / n_steps / 1e6,
         "tflops_per_step": flops / n_steps / 1e12,
         "overall_tflops": flops / (total_ns * 1e-9) / 1e12 if total_ns else 0.0,

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..aten import ATTENTION_OPS
 from .module_paths import common_pattern, innermost_module, join, model_frame, relative_path, short_files
 from .output_code import parse_output_code
 
@@ -186,12 +187,22 @@ def _same_shape(fx: list, profiled: list) -> bool:
     return len(fx) == len(profiled) and all(isinstance(a, str) or a == b for a, b in zip(fx, profiled))
 
 
+def same_op(extern: str, profiled: str) -> bool:
+    """The extern kernel's op launched the profiled one: the same op, or two attention ops of one SDPA backend
+    (Inductor calls aten::_scaled_dot_product_cudnn_attention; the kernel runs under its inner
+    aten::_cudnn_attention_forward)."""
+    if extern == profiled:
+        return True
+    a, b = ATTENTION_OPS.get(extern), ATTENTION_OPS.get(profiled)
+    return a is not None and b is not None and a.backend == b.backend
+
+
 def library_modules(op: str, dims: list, calls: list[dict]) -> list[str]:
     """Module paths of the extern calls that match a profiled op (name and input shapes)."""
     tensors = [d for d in dims if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
     out: dict[str, None] = {}
     for c in calls:
         fx = [s for s in c["shapes"] if s]
-        if c["op"] == op and len(fx) <= len(tensors) and all(_same_shape(a, b) for a, b in zip(fx, tensors)):
+        if same_op(c["op"], op) and len(fx) <= len(tensors) and all(_same_shape(a, b) for a, b in zip(fx, tensors)):
             out.setdefault(c["module"], None)
     return list(out)

@@ -28,6 +28,25 @@ def _back_to_back_row(summary: dict) -> list[tuple[str, str]]:
                                          f"({proton / plain:.3f}x)")]
 
 
+def _ms_or_s(ms: float) -> str:
+    return f"{ms / 1e3:.1f} s" if ms >= 1e3 else f"{ms:.0f} ms"
+
+
+def _compile_row(summary: dict) -> list[tuple[str, str]]:
+    """How the model compiled and how many graphs Dynamo built: with several sizes, whether a size recompiled
+    (its first step as long as a compile) or reused a graph. Runs recorded before it have none."""
+    c = summary.get("compile") or {}
+    if "graphs_compiled" not in c:
+        return []
+    text = f"{c.get('how', '?')}, {'dynamic' if c.get('dynamic') else 'static'} shapes, {c['graphs_compiled']} graph" + ("s" if c["graphs_compiled"] != 1 else "")
+    firsts = c.get("first_step_ms_by_size") or {}
+    if firsts:
+        text += "; first step " + ", ".join(f"{_ms_or_s(ms)} at {size}" for size, ms in firsts.items())
+    elif c.get("first_step_ms") is not None:
+        text += f"; first step {_ms_or_s(c['first_step_ms'])}"
+    return [("compile", text)]
+
+
 def summary_rows(summary: dict) -> list[tuple[str, str]]:
     """The run summary as (label, value) lines, the same in the terminal and in HTML."""
     peaks = summary["peaks"]
@@ -36,6 +55,7 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         ("step (wall, under Proton)", f"{num(summary['step_ms_wall'], '{:.2f}')} ms "
          f"(plain {num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps"),
         *_back_to_back_row(summary),
+        *_compile_row(summary),
         ("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms"),
         ("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
          f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time"),
