@@ -183,3 +183,22 @@ def test_html_per_size_section(by_size):
     assert [(r["name"], r["cells"][1]["text"]) for r in kernels["rows"]] == [
         ("triton_poi_a", BIG), ("triton_poi_a", SMALL), ("nvjet_gemm", BIG), ("nvjet_gemm", SMALL)]
     assert sizes_view(RunTables(run=None, manifest={}, kernels=total, summary={}, attention=None), total) is None
+
+
+def test_diff_step_of_a_run_of_sizes_is_the_reports():
+    from inductor_prof.analysis.diff import step_rows
+
+    # sizes timed in turn: BIG 1, 10, 5 ms (median 5), SMALL 10, 1, 2 ms (median 2). The report's step is
+    # 5 + 2 = 7 ms; the per-pass sums 11, 11, 7 (median 11) are steps taken apart, not one step.
+    def manifest(big, small):
+        return {"stages": {"plain_steps": {"step_ms": [b + s for b, s in zip(big, small)],
+                                           "step_ms_by_size": {BIG: big, SMALL: small}}}}
+    rows = step_rows(manifest([1.0, 10.0, 5.0], [10.0, 1.0, 2.0]), manifest([2.0, 12.0, 6.0], [10.0, 1.0, 2.0]),
+                     None, None)
+    plain = rows.iloc[0]
+    # B: medians 6 and 2 -> 8 ms; 7 -> 8 ms is +1 ms, +14.29 %
+    assert (plain["what"], plain["a"], plain["b"]) == ("step (plain)", 7.0, 8.0)
+    assert plain["change_pct"] == pytest.approx(100 / 7, rel=1e-12)
+    # a run of one size: the median of its steps, as before
+    one = {"stages": {"plain_steps": {"step_ms": [3.0, 1.0, 2.0]}}}
+    assert step_rows(one, one, None, None).iloc[0]["a"] == 2.0

@@ -82,16 +82,25 @@ def step_list(manifest: dict, stage: str) -> list[float] | None:
     return [float(x) for x in ms] if isinstance(ms, list) and ms else None
 
 
+def step_ms(manifest: dict, stage: str, steps: list[float]) -> float:
+    """The wall step as `report` shows it: the median of the timed steps; with several sizes, the sum of each
+    size's median (each size is timed in turn, so a `step_ms` entry is a sum of steps taken apart)."""
+    by_size = (manifest.get("stages", {}).get(stage) or {}).get("step_ms_by_size")
+    if isinstance(by_size, dict) and by_size and all(isinstance(v, list) and v for v in by_size.values()):
+        return float(sum(np.median([float(x) for x in v]) for v in by_size.values()))
+    return float(np.median(steps))
+
+
 def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple[float, list] | None
               ) -> pd.DataFrame:
-    """Wall step (median of the timed steps) per timing stage both runs have, then GPU kernel time per step
+    """Wall step (`step_ms`: as the report's) per timing stage both runs have, then GPU kernel time per step
     (the report's: all kernel time over the steps; its spread from the per-step sums). `gated` marks the
     step the gate watches: the first wall step row."""
     rows = []
     for stage, label in STEP_STAGES:
         la, lb = step_list(ma, stage), step_list(mb, stage)
         if la and lb:
-            rows.append(_row(label, float(np.median(la)), float(np.median(lb)), spread_pct(la), spread_pct(lb)))
+            rows.append(_row(label, step_ms(ma, stage, la), step_ms(mb, stage, lb), spread_pct(la), spread_pct(lb)))
     if gpu_a and gpu_b:
         rows.append(_row(GPU_ROW, gpu_a[0], gpu_b[0], spread_pct(gpu_a[1]), spread_pct(gpu_b[1])))
     df = pd.DataFrame(rows, columns=["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"])
