@@ -67,6 +67,10 @@ def factory_module(tmp_path, monkeypatch):
 
         def step_like():
             return model(), InputSets({"step_1": (torch.ones(1, 4),), "x": (torch.ones(1, 4),)})
+
+        def one_size_elsewhere():   # meta stands in for cuda: only the second size's input is off the model
+            return (torch.nn.Linear(4, 2, device="meta"),
+                    InputSets({"seq8": (torch.ones(8, 4, device="meta"),), "seq2": {"input": torch.ones(2, 4)}}))
     """))
     monkeypatch.syspath_prepend(str(tmp_path))
     yield "sizes_factory"
@@ -89,7 +93,8 @@ def test_factory_one_input_set_is_as_before(factory_module):
 
 
 @pytest.mark.parametrize("factory, message", [
-    ("empty", "empty InputSets"), ("bad_name", "'a/b'"), ("step_like", "'step_1'")])
+    ("empty", "empty InputSets"), ("bad_name", "'a/b'"), ("step_like", "'step_1'"),
+    ("one_size_elsewhere", "input input of size 'seq2' is on cpu but the model is on meta;")])
 def test_factory_bad_input_sets(factory_module, factory, message):
     with pytest.raises(UserError, match=message):
         load_custom(f"{factory_module}:{factory}")

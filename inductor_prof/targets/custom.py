@@ -59,8 +59,8 @@ def load_custom(spec: str) -> Target:
     model, inputs = check_result(spec, factory())
     sizes = {name: _split_inputs(v) for name, v in named_sets(inputs, spec).items()}
     args, kwargs = next(iter(sizes.values())) if sizes else _split_inputs(inputs)
-    for a, kw in (sizes.values() or [(args, kwargs)]):
-        check_devices(spec, model, a, kw)
+    for size, (a, kw) in (sizes.items() or [(None, (args, kwargs))]):
+        check_devices(spec, model, a, kw, size)
     n_params = sum(p.numel() for p in model.parameters())
     return Target(name=spec, model=model, args=args, kwargs=kwargs, blocks=repeated_blocks(model),
                   info={"parameters": n_params, "class": type(model).__name__}, sizes=sizes)

@@ -54,9 +54,9 @@ def _argument_names(model, args: tuple) -> list[str]:
     return names
 
 
-def check_devices(spec: str, model, args: tuple, kwargs: dict) -> None:
+def check_devices(spec: str, model, args: tuple, kwargs: dict, size: str | None = None) -> None:
     """Every input tensor on a device the model's weights are on: a cpu tensor given to a cuda model fails
-    inside the compiled graph otherwise, naming no argument."""
+    inside the compiled graph otherwise, naming no argument. `size`: the InputSets entry, named in the error."""
     devices = {t.device for t in (*model.parameters(), *model.buffers())}
     if not devices:
         return
@@ -65,5 +65,6 @@ def check_devices(spec: str, model, args: tuple, kwargs: dict) -> None:
         for path, t in _tensors(value, name):
             if t.device not in devices:
                 where = ", ".join(sorted(str(d) for d in devices))
-                raise UserError(f"{spec}: input {path} is on {t.device} but the model is on {where}; "
+                of = f" of size {size!r}" if size is not None else ""
+                raise UserError(f"{spec}: input {path}{of} is on {t.device} but the model is on {where}; "
                                 f"create it there (device={where.split(', ')[0]!r}) or .to() it")
