@@ -76,6 +76,26 @@ def test_profile_without_cuda_says_report_runs_anywhere(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_attention_shape_without_cuda_runs_the_cpu_backends(tmp_path):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is visible: the benchmark runs there")
+    r = runner.invoke(app, ["attention", "--shape", "1,2,64,64,causal", "--backends", "sdpa_math,torch_blocked",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert "no CUDA GPU: the backends that run on the CPU are checked and timed there" in r.stderr
+    rows = json.loads(r.stdout)["attention"]
+    # both run on the CPU, causal, and agree with the float64 reference
+    assert [(x["backend"], x["causal"], x["ok"]) for x in rows] == [("sdpa_math", True, True),
+                                                                    ("torch_blocked", True, True)]
+    # a run folder's attention.csv holds GPU timings: there a missing GPU stays an error
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)
+    r = runner.invoke(app, ["attention", str(run)])
+    assert r.exit_code == 2 and "attention needs a CUDA GPU" in r.output
+
+
 def test_existing_run_folder_refused_without_force(tmp_path):
     from inductor_prof import rundir
     from inductor_prof.errors import UserError

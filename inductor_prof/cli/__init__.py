@@ -248,8 +248,16 @@ def attention(
         refuse_inside_run(csv, "--csv")
     if run_dir is None and not shapes:
         raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
-    require_cuda("attention")
-    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms)
+    device = "cuda"
+    try:
+        require_cuda("attention")
+    except UserError:
+        if run_dir is not None:   # a run's attention.csv holds GPU timings only
+            raise
+        device = "cpu"
+        err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
+                  "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
+    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms, device=device)
     with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
         df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
     if csv:
