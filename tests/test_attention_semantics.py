@@ -31,6 +31,17 @@ def test_parse_shape_with_gqa_and_causal():
             parse_shape(bad)
 
 
+@pytest.mark.parametrize("text, fault", [
+    ("2,32/7,128,64", "32 query heads are not a multiple of 7 key-value heads; expected"),
+    ("1,2,64,64,bogus", "'bogus' is not a number; expected"),
+    ("1,2,3", "expected"),                                   # too few sizes: no one word at fault
+])
+def test_bad_shape_says_what_is_wrong(text, fault):
+    with pytest.raises(ValueError) as e:
+        parse_shape(text)
+    assert str(e.value).startswith(f"bad shape {text!r}: {fault} B,H,S,D or B,H,Sq,Sk,D")
+
+
 def test_shape_from_an_eager_captured_call():
     # Llama with a padding mask: k repeated to 32 heads (kv_repeated, 8 distinct), causal + padding of 100 keys
     c = {"B": 2, "H": 32, "Hkv": 8, "Sq": 2048, "Sk": 2048, "D": 64, "dtype": "bfloat16", "causal": False,

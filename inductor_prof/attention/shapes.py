@@ -67,11 +67,21 @@ def parse_shape(text: str, dtype: str = "bfloat16") -> Shape:
     except (ValueError, IndexError):
         nums, hkv = [], 0
     if len(nums) not in (4, 5) or min(nums + [hkv], default=0) < 1 or len(heads) > 2 or nums[1] % hkv:
-        raise ValueError(f"bad shape {text!r}: expected B,H,S,D or B,H,Sq,Sk,D with positive integers "
-                         "(H may be Hq/Hkv with Hkv dividing Hq; ',causal' at the end)")
+        raise ValueError(f"bad shape {text!r}: {_fault(words, heads, nums, hkv)}expected B,H,S,D or B,H,Sq,Sk,D "
+                         "with positive integers (H may be Hq/Hkv with Hkv dividing Hq; ',causal' at the end)")
     b, h, *seq, d = nums
     sq, sk = (seq[0], seq[0]) if len(seq) == 1 else seq
     return Shape(b, h, sq, sk, d, parse_dtype(dtype), 0 if hkv == h else hkv, CAUSAL if causal else NONE)
+
+
+def _fault(words: list[str], heads: list[str], nums: list[int], hkv: int) -> str:
+    """What is wrong with a shape, where one word says it (else ""), ending in '; '."""
+    bad = next((w for w in words[:1] + heads + words[2:] if not w.isdigit()), None)
+    if bad is not None:
+        return f"{bad!r} is not a number; "
+    if len(nums) in (4, 5) and hkv > 0 and nums[1] % hkv:
+        return f"{nums[1]} query heads are not a multiple of {hkv} key-value heads; "
+    return ""
 
 
 def parse_dtype(text: str) -> str:
