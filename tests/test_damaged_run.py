@@ -163,3 +163,35 @@ def test_damaged_ncu_status_is_named_by_the_ncu_command(run, tmp_path):
     assert r.exit_code == 2
     assert r.stderr.strip() == (f"error: {run}/ncu/status.json is unreadable (JSONDecodeError: Expecting value: "
                                 "line 1 column 7 (char 6)); delete it to profile every kernel again")
+
+
+def test_damaged_attention_shapes_is_named_and_report_ignores_it(run):
+    from inductor_prof import rundir
+    from inductor_prof.errors import UserError
+    from inductor_prof.pipeline.attention import run_shapes
+
+    (run / "attention_shapes.json").write_text('[{"B": 2')
+    _report(run)                    # report does not read it: the run renders as before
+    with pytest.raises(UserError) as e:   # `attention RUN` does: one line naming it
+        run_shapes(rundir.open_run(run))
+    assert str(e.value).startswith(f"{run}/attention_shapes.json is damaged (JSONDecodeError: ")
+    (run / "attention_shapes.json").write_text('[{"B": 2}]')   # JSON, but not a captured call
+    with pytest.raises(UserError, match=r"attention_shapes.json is damaged \(KeyError: 'H'\)"):
+        run_shapes(rundir.open_run(run))
+
+
+@pytest.mark.parametrize("content, error", [(b"PK\x03\x04cut", "BadZipFile"), (b"", "EOFError")])
+def test_damaged_mask_file_is_each_backends_reason(tmp_path, content, error):
+    from inductor_prof.attention import registry
+    from inductor_prof.attention.bench import BenchOptions, BenchResult, bench_shape
+    from inductor_prof.attention.masks import MaskSpec
+    from inductor_prof.attention.shapes import Shape
+
+    mask = tmp_path / "m.npz"
+    mask.write_bytes(content)
+    shape = Shape(1, 2, 8, 8, 16, "bfloat16", mask=MaskSpec("arbitrary", pairs=10, file=str(mask)))
+    rows = bench_shape(shape, 1, "", registry.backends(["sdpa_math", "torch_blocked"]),
+                       BenchOptions(device="cpu", tune=False), BenchResult())
+    assert [(r["backend"], r["ok"]) for r in rows] == [("sdpa_math", False), ("torch_blocked", False)]
+    assert {r["reason"].split(" (")[0] for r in rows} == {f"ValueError: mask file {mask} cannot be read"}
+    assert all(f"({error}" in r["reason"] for r in rows)

@@ -18,10 +18,14 @@ def save(keep, path: Path) -> None:
 
 
 def load(path: Path):
-    """The bool tensor `save` wrote."""
+    """The bool tensor `save` wrote. A missing or damaged file is a ValueError naming it (numpy raises
+    BadZipFile, EOFError, KeyError... by how it is damaged)."""
     import torch
 
-    with np.load(path) as z:
-        shape = tuple(int(x) for x in z["shape"])
-        flat = np.unpackbits(z["bits"], count=int(np.prod(shape))).astype(bool)
-    return torch.from_numpy(flat.reshape(shape))
+    try:
+        with np.load(path) as z:
+            shape = tuple(int(x) for x in z["shape"])
+            flat = np.unpackbits(z["bits"], count=int(np.prod(shape))).astype(bool)
+        return torch.from_numpy(flat.reshape(shape))
+    except Exception as e:
+        raise ValueError(f"mask file {path} cannot be read ({type(e).__name__}: {e})") from e

@@ -53,11 +53,15 @@ def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Sh
     """The run's captured shapes (calls per step, the op the model used), then `extra` ones not among them."""
     shapes = []
     if run_dir.attention_shapes_json.exists():
-        calls = json.loads(run_dir.attention_shapes_json.read_text())
-        for c in calls:   # a saved mask's path is relative to the run folder
-            if c.get("mask_file"):
-                c["mask_file"] = str(run_dir.root / c["mask_file"])
-        shapes = from_calls(calls)
+        try:
+            calls = json.loads(run_dir.attention_shapes_json.read_text())
+            for c in calls:   # a saved mask's path is relative to the run folder
+                if c.get("mask_file"):
+                    c["mask_file"] = str(run_dir.root / c["mask_file"])
+            shapes = from_calls(calls)
+        except Exception as e:   # not JSON, or not the list of calls library_ops wrote
+            raise UserError(f"{run_dir.attention_shapes_json} is damaged ({one_line(e)}): profile the model "
+                            "again, or benchmark shapes alone (`attention --shape ...`, no run folder)") from e
     shapes += [(s, 0, "") for s in extra if s not in {x for x, _, _ in shapes}]
     if not shapes:
         raise UserError(f"{run_dir.root} has no captured attention calls ({run_dir.attention_shapes_json.name}) "
