@@ -89,6 +89,9 @@ def test_kernels_json_of_the_wrong_shape_is_a_warning(run):
     del records[1]["kind"]                                 # was: KeyError: 'kind'
     path.write_text(json.dumps(records))
     assert _warnings(run) == [f"warning: {path} is damaged (record 1 has no 'kind'); {KERNELS_LACK}"]
+    records[1]["kind"], records[2]["provenance"] = "pointwise", "layers.0"   # was: AttributeError: 'str' ... 'get'
+    path.write_text(json.dumps(records))
+    assert _warnings(run) == [f"warning: {path} is damaged (record 2: 'provenance' is a string); {KERNELS_LACK}"]
 
 
 def test_empty_kernels_json_is_said(run):

@@ -113,7 +113,7 @@ def _kernel_records(path: Path) -> dict[str, dict]:
         if not isinstance(k, dict):
             raise Damaged(f"record {i} should be an object, found {_kind(k)}")
         for key, kinds in (("name", str), ("kind", (str, type(None))), ("file", (str, type(None))),
-                           ("aten_ops", (list, type(None)))):
+                           ("aten_ops", (list, type(None))), ("provenance", (dict, type(None)))):
             if key in ("name", "kind") and key not in k:
                 raise Damaged(f"record {i} has no {key!r}")
             if key in k and not isinstance(k[key], kinds):
