@@ -198,3 +198,16 @@ def test_damaged_mask_file_is_each_backends_reason(tmp_path, content, error):
     assert [(r["backend"], r["ok"]) for r in rows] == [("sdpa_math", False), ("torch_blocked", False)]
     assert {r["reason"].split(" (")[0] for r in rows} == {f"ValueError: mask file {mask} cannot be read"}
     assert all(f"({error}" in r["reason"] for r in rows)
+
+
+def test_library_ops_modules_not_a_list_is_a_warning(tmp_path):
+    # the recorded decoder run: its library_ops.csv has the `modules` column (flux_small predates it)
+    run = tmp_path / "llama"
+    shutil.copytree(data_path("..", "..", "examples", "runs", "llama-h100"), run)
+    ops = run / "library_ops.csv"
+    lines = ops.read_text().splitlines()
+    assert lines[0].endswith(",modules") and lines[1].endswith(",[]")
+    ops.write_text("\n".join([lines[0], lines[1][:-len("[]")] + "not json [", *lines[2:]]) + "\n")
+    assert _warnings(run) == [       # was: JSONDecodeError, exit 1, naming no file
+        f"warning: {ops} is damaged (line 2: 'modules' is not a JSON list of module paths); library kernels "
+        "(cuBLAS, cuDNN...) are shown without flops and bytes"]

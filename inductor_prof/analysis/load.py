@@ -143,6 +143,18 @@ def _csv(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_options
 _ncu_csv = _csv(("name",), tuple(sorted(set(NCU_COLUMNS) - {"status", "reason"})))
 
 
+def _library_ops(path: Path) -> pd.DataFrame:
+    df = _csv(LIBRARY_OPS_COLUMNS, ("flops", "bytes"), keep_default_na=False)(path)
+    for i, cell in enumerate(df["modules"] if "modules" in df.columns else []):   # runs since provenance
+        try:
+            modules = json.loads(cell) if cell else []
+        except ValueError:
+            modules = None
+        if not (isinstance(modules, list) and all(isinstance(m, str) for m in modules)):
+            raise Damaged(f"line {i + 2}: 'modules' is not a JSON list of module paths")
+    return df
+
+
 class _Reader:
     """Reads the run's files, collecting one warning per optional file that is missing or damaged."""
 
@@ -244,9 +256,7 @@ def load_run_tables(path) -> RunTables:
     annotated = reader.optional(run.annotated_hatchet, lambda p: _hatchet(p, run.annotated_launches)[0],
                                 LACKING["annotated"],
                                 "annotated_step")
-    library_ops = reader.optional(run.library_ops_csv, _csv(LIBRARY_OPS_COLUMNS, ("flops", "bytes"),
-                                                             keep_default_na=False),
-                                  LACKING["library_ops"], "library_ops")
+    library_ops = reader.optional(run.library_ops_csv, _library_ops, LACKING["library_ops"], "library_ops")
     df = kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps)
     peaks = run_peaks_of(device, manifest)
     sizes = size_names(manifest)
