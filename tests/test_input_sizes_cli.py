@@ -18,9 +18,24 @@ def test_resolutions_parse_width_by_height():
     # WIDTHxHEIGHT: 768x1344 is 768 wide, 1344 high; names as given, the first the default
     assert parse_resolutions("1024x1024,768x1344, 512x512") == [
         ("1024x1024", 1024, 1024), ("768x1344", 1344, 768), ("512x512", 512, 512)]
-    assert resolution_options("flux", "768x1344,512x512", 1024, 1024) == {
+    assert resolution_options("flux", "768x1344,512x512", None, None) == {
         "height": 1344, "width": 768, "resolutions": ("768x1344", "512x512")}
     assert resolution_options("flux", None, 512, 256) == {"height": 512, "width": 256}
+    assert resolution_options("flux", None, None, None) == {"height": 1024, "width": 1024}   # the default
+    assert resolution_options("pkg.mod:make", None, 1000, None) == {"height": 1000, "width": 1024}   # not FLUX's
+
+
+@pytest.mark.parametrize("argv, named", [
+    # --height was ignored beside --resolutions
+    (["--resolutions", "512x512", "--height", "768"], "--resolutions gives every size (WIDTHxHEIGHT, the first "
+                                                      "the default): leave out --height/--width"),
+    # 1000 is not a multiple of 16: said before the CUDA check, not after building the model
+    (["--height", "1000"], "--height/--width: FLUX cannot take 1024x1000: width and height must be positive "
+                           "multiples of 16 pixels"),
+])
+def test_height_and_width_checked_before_gpu_work(argv, named):
+    r = runner.invoke(app, ["profile", "flux", *argv, "--out", "unused"])
+    assert r.exit_code == 2 and r.stderr.strip() == f"error: {named}"
 
 
 @pytest.mark.parametrize("text, named", [

@@ -85,12 +85,12 @@ def profile(
     whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
     blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
                                          "by one, comma-separated (a model without _repeated_blocks)"),
-    dynamic: bool = typer.Option(False, "--dynamic", help="compile with symbolic shapes: one graph serves every "
-                                 "input size (without it each size compiles its own)"),
+    dynamic: bool = typer.Option(False, "--dynamic", help="compile with symbolic shapes, so input sizes share a "
+                                 "graph (without it each size compiles its own; the report counts the graphs)"),
     resolutions: Optional[str] = typer.Option(None, "--resolutions", help="flux: several input sizes in one run, "
                                               "WIDTHxHEIGHT,... (e.g. 1024x1024,512x512; the first is the default)"),
-    height: int = typer.Option(1024, help="flux: image height in pixels"),
-    width: int = typer.Option(1024, help="flux: image width in pixels"),
+    height: Optional[int] = typer.Option(None, help="flux: image height in pixels (default 1024)"),
+    width: Optional[int] = typer.Option(None, help="flux: image width in pixels (default 1024)"),
     text_len: int = typer.Option(512, help="flux: text tokens"),
     batch: int = typer.Option(1, help="flux: batch size"),
     dtype: str = typer.Option("bfloat16", help="flux: bfloat16, float16 or float32"),

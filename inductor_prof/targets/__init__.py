@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .base import Target
 from .custom import load_custom
-from .flux import FLUX_PRESETS, FluxOptions, build_flux, parse_resolutions
+from .flux import FLUX_PRESETS, FluxOptions, build_flux, check_size, parse_resolutions
 from .inputs import InputSets
 
 KNOWN = tuple(FLUX_PRESETS)
@@ -17,16 +17,22 @@ def check_target_name(name: str) -> None:
         raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
 
 
-def resolution_options(name: str, resolutions: str | None, height: int, width: int) -> dict:
+def resolution_options(name: str, resolutions: str | None, height: int | None, width: int | None) -> dict:
     """FluxOptions' height, width and resolutions from `--resolutions` (checked, the first size the default)
-    or --height/--width."""
+    or --height/--width (None: not given, 1024), checked for FLUX before any GPU work."""
     from ..errors import UserError
 
     if resolutions is None:
-        return {"height": height, "width": width}
+        size = {"height": 1024 if height is None else height, "width": 1024 if width is None else width}
+        if name in FLUX_PRESETS:
+            check_size("--height/--width", size["width"], size["height"])
+        return size
     if name not in FLUX_PRESETS:
         raise UserError("--resolutions is for the flux targets; a module:factory returns an InputSets of named "
                         "inputs instead (README: profile your own model)")
+    if height is not None or width is not None:
+        raise UserError("--resolutions gives every size (WIDTHxHEIGHT, the first the default): leave out "
+                        "--height/--width")
     sizes = parse_resolutions(resolutions)
     return {"height": sizes[0][1], "width": sizes[0][2], "resolutions": tuple(n for n, _, _ in sizes)}
 

@@ -59,10 +59,17 @@ def token_counts(opts: FluxOptions) -> tuple[int, int]:
 _RESOLUTION = re.compile(r"(\d+)x(\d+)")
 
 
+def check_size(option: str, width: int, height: int, name: str = "") -> None:
+    """A size FLUX can take (two positive multiples of 16 pixels), else one error naming the option."""
+    step = VAE_SCALE * PATCH
+    if width <= 0 or height <= 0 or width % step or height % step:
+        raise UserError(f"{option}: FLUX cannot take {name or f'{width}x{height}'}: width and height must be "
+                        f"positive multiples of {step} pixels")
+
+
 def parse_resolutions(text: str) -> list[tuple[str, int, int]]:
     """`--resolutions 1024x1024,768x1344`: (name, height, width) per size, WIDTHxHEIGHT each; a size FLUX cannot
     take (not two positive multiples of 16, listed twice, not WxH at all) is one error naming it."""
-    step = VAE_SCALE * PATCH
     out: list[tuple[str, int, int]] = []
     for raw in text.split(","):
         name = raw.strip()
@@ -70,9 +77,7 @@ def parse_resolutions(text: str) -> list[tuple[str, int, int]]:
         if not m:
             raise UserError(f"--resolutions: {name!r} is not WIDTHxHEIGHT in pixels (e.g. 1024x1024)")
         width, height = int(m.group(1)), int(m.group(2))
-        if width <= 0 or height <= 0 or width % step or height % step:
-            raise UserError(f"--resolutions: FLUX cannot take {name}: width and height must be positive multiples "
-                            f"of {step} pixels")
+        check_size("--resolutions", width, height, name)
         name = f"{width}x{height}"   # 0768x1344 and 768x1344 are one size
         if name in (n for n, _, _ in out):
             raise UserError(f"--resolutions: {name} is listed twice")
