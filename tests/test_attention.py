@@ -141,3 +141,45 @@ def test_time_configs_records_failures_and_picks_fastest():
     failed = rows[1]
     assert failed["ms"] != failed["ms"] and failed["error"].startswith("RuntimeError: out of resource")
     assert time_configs(lambda c: 1 / 0, ["x"], bench=lambda fn: fn())[1] is None
+
+
+# What the H100 recorded (examples/runs/llama-h100/attention.csv, sdpa_efficient at causal GQA 32/8): torch's
+# error, then the first line of each warning, cut before the reason: "RuntimeError: RuntimeError: No available
+# kernel. Aborting execution. (Memory efficient kernel not used because: (Triggered internally at
+# /pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:986.); For dense input, both fused kernels
+# require query, key and value to have the same num_heads. Q". The warnings below are built after it.
+REFUSED = "No available kernel. Aborting execution."
+WARNED = ["Memory efficient kernel not used because: (Triggered internally at "
+          "/pytorch/aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:986.)",
+          "For dense input, both fused kernels require query, key and value to have the same num_heads.\n"
+          "Query.sizes(1): 32, Key.sizes(1): 8 (Triggered internally at /pytorch/aten/src/sdp_utils_cpp.h:1.)"]
+REASON = ("No available kernel. Aborting execution. (Memory efficient kernel not used because: For dense input, "
+          "both fused kernels require query, key and value to have the same num_heads. Query.sizes(1): 32, "
+          "Key.sizes(1): 8)")
+
+
+def test_forced_sdpa_refusal_is_one_line_with_the_reasons():
+    from inductor_prof.attention.library import refusal
+
+    assert refusal(REFUSED, WARNED) == REASON
+    assert refusal(REFUSED, []) == REFUSED
+    assert refusal(REFUSED, ["a", "b:", "c"]) == f"{REFUSED} (a; b: c)"   # ':' runs on into the next reason
+
+
+def test_forced_sdpa_refusal_names_its_type_once(monkeypatch):
+    import warnings
+
+    import torch.nn.functional as F
+
+    from inductor_prof.attention.library import sdpa
+    from inductor_prof.errors import one_line
+
+    def refuses(*args, **kwargs):   # as torch does on the H100: warn the reasons, then raise
+        for w in WARNED:
+            warnings.warn(w)
+        raise RuntimeError(REFUSED)
+    monkeypatch.setattr(F, "scaled_dot_product_attention", refuses)
+    q = torch.zeros(1, 4, 8, 16)
+    with pytest.raises(RuntimeError) as e:
+        sdpa("sdpa_efficient")(q, q[:, :2], q[:, :2], 0.25)
+    assert one_line(e.value, None) == f"RuntimeError: {REASON}"    # was "RuntimeError: RuntimeError: ..."

@@ -8,12 +8,25 @@ as unavailable with the import error. An adapter raises ValueError for semantics
 from __future__ import annotations
 
 import importlib
+import re
 from functools import lru_cache
 
 from ..errors import one_line
 
 SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
                  "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)")
+
+
+def refusal(error: str, warned: list[str]) -> str:
+    """A forced SDPA backend's refusal in one line: torch's error, then the reasons it warned, each flattened and
+    without its C++ source location (a reason that ends in ':' runs on into the next warning, as torch wrote it)."""
+    reasons = [r for r in (_TRIGGERED.sub("", " ".join(w.split())).strip() for w in warned) if r]
+    why = ""
+    for r in reasons:
+        why += r if not why else (" " if why.endswith(":") else "; ") + r
+    first = error.strip().splitlines()[0] if error.strip() else "refused"
+    return f"{first} ({why})" if why else first
 
 def sdpa(backend: str | None):
     """SDPA forced onto one backend (None: PyTorch's own choice), with is_causal, attn_mask and enable_gqa. When
@@ -33,8 +46,7 @@ def sdpa(backend: str | None):
             try:
                 return F.scaled_dot_product_attention(q, k, v, **kw), None
             except RuntimeError as e:
-                why = "; ".join(str(w.message).split("\n")[0] for w in seen)
-                raise RuntimeError(f"{one_line(e, 80)} ({why})" if why else str(e)) from None
+                raise RuntimeError(refusal(str(e), [str(w.message) for w in seen])) from None
     return run
 
 
