@@ -301,3 +301,14 @@ def test_roofline_draws_the_measured_l2_roof():
     fig = charts.roofline_chart(tables.kernels, tables.summary["peaks"])
     labels = [item.label.value for item in fig.legend[0].items]
     assert f"L2: {l2:.0f} GB/s (measured)" in labels
+
+
+def test_attention_chart_legend_beside_the_bars():
+    # inside the plot (top right) the legend covered flex_compiled's bar, the tallest, in the padded decoder run
+    from inductor_prof.analysis import load_run_tables
+    from inductor_prof.report import charts
+
+    run = Path(__file__).resolve().parents[1] / "examples" / "runs" / "llama-padded-h100"
+    fig = charts.attention_chart(load_run_tables(run).attention)
+    assert len(fig.right) == 1 and fig.right[0] is fig.legend[0]
+    assert [item.label.value for item in fig.legend[0].items] == ["other backend", "the model's backend"]

@@ -126,5 +126,5 @@ def attention_chart(att: pd.DataFrame | None) -> figure | str:
                                     ("rel err", "@rel_err{0.0e}"), ("", "@what")]))
     p.xaxis.major_label_orientation = 0.9
     p.y_range.start = 0
-    p.legend.location = "top_right"
+    p.add_layout(p.legend[0], "right")   # beside the plot: inside, it hid the tallest bars
     return p
