@@ -220,3 +220,15 @@ def test_cudnn_attention_kernel_joins_the_sdpa_extern_call():
     assert not same_op("aten::_scaled_dot_product_cudnn_attention", "aten::_flash_attention_forward")
     assert not same_op("aten::addmm", "aten::mm")
     assert library_modules("aten::_flash_attention_forward", dims, calls) == []
+
+
+def test_extern_op_name_is_namespace_and_op_for_any_target_form():
+    from inductor_prof.inductor.kernel_provenance import extern_calls
+
+    # str(OpOverload) is "aten.addmm.default"; a packet without overload prints "aten.mm": both name the op
+    node = {"name": "mm", "stack_trace": None, "nn_module_stack": {}, "input_shapes": [[4, 8], [8, 2]]}
+    records = [{"kernel": "extern_kernels.mm", "handle": 1, "extern": True, "graph": 1,
+                "nodes": [{**node, "target": "aten.mm"}]},
+               {"kernel": "extern_kernels.addmm", "handle": 2, "extern": True, "graph": 1,
+                "nodes": [{**node, "target": "aten.addmm.default"}]}]
+    assert [c["op"] for c in extern_calls(records)] == ["aten::mm", "aten::addmm"]

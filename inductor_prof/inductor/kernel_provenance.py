@@ -177,8 +177,8 @@ def extern_calls(records: list[dict], blocks: list[dict] | None = None) -> list[
             for n in r.get("nodes", []):
                 op = n["target"].split(".")
                 # the op the extern kernel runs, not the views that feed it (origins without an origin_node)
-                if "input_shapes" in n and len(op) >= 2 and (len(r["nodes"]) == 1 or op[-2] in r["kernel"]):
-                    calls.append({"op": f"{op[0]}::{op[-2]}" if len(op) == 3 else "::".join(op[:-1]),
+                if "input_shapes" in n and len(op) >= 2 and (len(r["nodes"]) == 1 or op[1] in r["kernel"]):
+                    calls.append({"op": f"{op[0]}::{op[1]}",
                                   "shapes": n["input_shapes"], "module": _node_module(n, block)})
     return calls
 

@@ -25,6 +25,9 @@ SRC=${SRC:-$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)}
 DST=${DST:-/tmp/mutmut-inductor-prof}
 VENV=${VENV:-$SRC/.venv}
 JOBS=${JOBS:-2}
+# one thread per math library: mutant children forked after the parent used OpenMP threads hang (measured:
+# 90+ "timeouts", which mutmut counts as kills)
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 # Pure modules (layout of commit 11cd2ab, "re-lay the package as the pipeline").
 PURE_MODULES="
@@ -101,7 +104,7 @@ pytest_add_cli_args_test_selection = [
     "--deselect=tests/test_attention.py::test_triton_kernel_in_interpreter",
     "--deselect=tests/test_attention.py::test_triton_kernel_two_subtiles_in_interpreter",
     "--deselect=tests/test_attention.py::test_numba_kernel_in_simulator",
-    # a real child `inductor-prof ncu` under mutmut's load outlasts the test's 60 s limit
+    # a real child inductor-prof ncu under mutmut's load outlasts the test's 60 s limit
     "--deselect=tests/test_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report",
 $(for a in ${EXTRA_SELECTION:-}; do printf '    "%s",\n' "$a"; done)]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "mutmut_pytest_plugin"]
