@@ -16,7 +16,7 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
 CAUSAL (top-left): the producer loads key blocks up to the tile's last row only; each consumer runs the blocks below
-its first row unmasked, then the diagonal ones masked; tiles go longest first. GQA: kv head h // GROUP.
+its first row unmasked, then the diagonal ones masked; tiles go longest first over all heads. GQA: kv head h // GROUP.
 """
 from __future__ import annotations
 
@@ -32,13 +32,17 @@ ROWS_PER_CONSUMER = gl.constexpr(64)  # one wgmma M per 4-warp consumer
 
 
 @gluon.jit
-def _tile(tile, n_m, CAUSAL: gl.constexpr):
-    """(batch*head, query tile index) of a persistent tile; causal: the longest rows first (the last tile of a
-    head sees the most keys), so the short tiles fill the gaps at the end."""
-    m = tile % n_m
+def _tile(tile, n_m, n_hz, CAUSAL: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """(batch*head, query tile index) of a persistent tile. Causal: the longest tiles (the last of each head sees
+    the most keys) go first over all heads (n_hz: batch x heads), so each round of tiles over the CTAs is of
+    about one length and the short ones fill the end; a head-by-head order gave one CTA a head's longest tiles
+    and another its shortest. At head dim 256 the extra index arithmetic spills (32 B of stack), so there each
+    head's tiles go longest first, head by head."""
     if CAUSAL:
-        m = n_m - 1 - m
-    return tile // n_m, m
+        if HEAD_DIM < 256:
+            return tile % n_hz, n_m - 1 - tile // n_hz
+        return tile // n_m, n_m - 1 - tile % n_m
+    return tile // n_m, tile % n_m
 
 
 @gluon.jit
@@ -53,8 +57,9 @@ def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k
     q_rows: gl.constexpr = desc_q.block_type.shape[0]
     i = 0  # key blocks issued so far, across tiles: ring slot i % STAGES, lap i // STAGES
     t = 0  # tiles started
+    n_hz = n_tiles // n_m
     for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
-        hz, m = _tile(tile, n_m, CAUSAL)
+        hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
         kv_row = _kv_row(hz, H, GROUP, N_KV)
         n_kv = N_KV
         if CAUSAL:  # key blocks past the tile's last row are never loaded
@@ -150,8 +155,9 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
     q = q_smem.slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
     i = 0
     t = 0
+    n_hz = n_tiles // n_m
     for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
-        hz, m = _tile(tile, n_m, CAUSAL)
+        hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
         row0 = m * (2 * BLOCK_M) + CONSUMER * BLOCK_M
         if CAUSAL:
             # both consumers take every block the producer loads for the 128-row tile; masks start at the first
