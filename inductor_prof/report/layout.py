@@ -63,7 +63,10 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
         if col.flex or grow == want - widths[id(col)]:      # a header: on one line or not at all
             widths[id(col)] += grow
             spare -= grow
-    table = Table(title=Text(title) if title else None, title_justify="left", header_style="bold")
+    left_out = [" ".join(c.header.split()) for c in columns if id(c) not in widths]
+    caption = Text(f"left out at {width} columns: {', '.join(left_out)} (--width)") if left_out else None
+    table = Table(title=Text(title) if title else None, title_justify="left", header_style="bold",
+                  caption=caption, caption_justify="left")
     for col in chosen:
         table.add_column(Text(col.header), justify="right" if col.right else "left", width=widths[id(col)],
                          no_wrap=col.names, overflow="ellipsis" if col.names else "fold")
