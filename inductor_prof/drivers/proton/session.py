@@ -51,12 +51,7 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
     for i in range(n):
         torch.cuda.synchronize()
         t0 = time.perf_counter()
-        if scope_prefix is not None:
-            import triton.profiler as proton
-
-            with proton.scope(f"{scope_prefix}{i}"):
-                step()
-        else:
+        with _step_scope(scope_prefix, i):
             step()
         torch.cuda.synchronize()
         times.append((time.perf_counter() - t0) * 1e3)
@@ -82,25 +77,30 @@ def back_to_back_steps(step: Callable[[], Any], n: int, scope_prefix: str | None
         step()
     for i, (start, end) in enumerate(events):
         start.record()
-        if scope_prefix is not None:
-            import triton.profiler as proton
-
-            with proton.scope(f"{scope_prefix}{i}"):
-                step()
-        else:
+        with _step_scope(scope_prefix, i):
             step()
         end.record()
     torch.cuda.synchronize()
     return [start.elapsed_time(end) for start, end in events]
 
 
-def size_scope(size: str | None):
-    """The Proton scope of one input size, above its step_<i> scopes; none in a run of one size."""
-    if size is None:
+def _scope(name: str | None):
+    """The Proton scope `name`; none for None."""
+    if name is None:
         return nullcontext()
     import triton.profiler as proton
 
-    return proton.scope(size)
+    return proton.scope(name)
+
+
+def size_scope(size: str | None):
+    """The Proton scope of one input size, above its step_<i> scopes; none in a run of one size."""
+    return _scope(size)
+
+
+def _step_scope(prefix: str | None, i: int):
+    """The Proton scope `<prefix><i>` of step i; none without a prefix."""
+    return _scope(None if prefix is None else f"{prefix}{i}")
 
 
 @contextmanager
@@ -134,13 +134,6 @@ def discarded_session(hook: str | None = None) -> Iterator[None]:
     adding their kernels to a kept hatchet, whose per-step totals assume the manifest's step count."""
     import tempfile
 
-    import triton.profiler as proton
-
-    with tempfile.TemporaryDirectory(prefix="inductor-prof-proton-") as tmp:
-        proton.start(str(Path(tmp) / "discarded"), hook=hook)
-        BlockScopes.enabled = True
-        try:
-            yield
-        finally:
-            BlockScopes.enabled = False
-            proton.finalize()
+    with tempfile.TemporaryDirectory(prefix="inductor-prof-proton-") as tmp, \
+            session(Path(tmp) / "discarded.hatchet", hook):
+        yield
