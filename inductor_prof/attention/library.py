@@ -28,6 +28,11 @@ def refusal(error: str, warned: list[str]) -> str:
     first = error.strip().splitlines()[0] if error.strip() else "refused"
     return f"{first} ({why})" if why else first
 
+def _gqa(q, k) -> dict:
+    """enable_gqa for SDPA and FlexAttention when k has fewer heads than q; nothing otherwise (older torch)."""
+    return {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
+
+
 def sdpa(backend: str | None):
     """SDPA forced onto one backend (None: PyTorch's own choice), with is_causal, attn_mask and enable_gqa. When
     the forced backend cannot run the call, the reasons torch warns about go into the error."""
@@ -38,7 +43,7 @@ def sdpa(backend: str | None):
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
         kw = {"attn_mask": mask, "is_causal": causal, "scale": scale,
-              **({"enable_gqa": True} if q.shape[1] != k.shape[1] else {})}
+              **_gqa(q, k)}
         if backend is None:
             return F.scaled_dot_product_attention(q, k, v, **kw), None
         with warnings.catch_warnings(record=True) as seen, sdpa_kernel([getattr(SDPBackend, SDPA_BACKENDS[backend])]):
@@ -77,7 +82,7 @@ def flex(q, k, v, scale, *, causal=False, mask=None):
     from .flex_mask import block_mask
 
     bm = block_mask(q, k, causal, mask)
-    kw = {"block_mask": bm, "scale": scale, **({"enable_gqa": True} if q.shape[1] != k.shape[1] else {})}
+    kw = {"block_mask": bm, "scale": scale, **_gqa(q, k)}
     with cfg.patch(_recompile_settings()):
         return _compiled_flex()(q, k, v, **kw), None
 
