@@ -50,9 +50,8 @@ def torch_dtype(name: str):
 
 def token_counts(opts: FluxOptions) -> tuple[int, int]:
     """(image tokens, text tokens) for a resolution: 1024x1024 -> 4096 image tokens."""
+    check_size("--height/--width", opts.width, opts.height)
     step = VAE_SCALE * PATCH
-    if opts.height % step or opts.width % step:
-        raise UserError(f"height and width must be multiples of {step}; got {opts.height}x{opts.width}")
     return (opts.height // step) * (opts.width // step), opts.text_len
 
 
