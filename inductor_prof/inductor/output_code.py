@@ -114,23 +114,34 @@ def parse_output_code(text: str, wrapper_name: str = "") -> list[KernelRecord]:
     return records
 
 
-def find_output_code(cache_dir: Path) -> list[Path]:
-    """Inductor output-code modules (the wrappers that launch kernels) in a cache folder."""
-    found = []
+def output_code_texts(cache_dir: Path) -> dict[str, str]:
+    """The text of each Inductor output-code module (a wrapper that launches kernels) in a cache folder, by its
+    path relative to the folder; each file is read once."""
+    found = {}
     for path in sorted(Path(cache_dir).rglob("*.py")):
         try:
             text = path.read_text(errors="replace")
         except OSError:
             continue
         if "async_compile.triton(" in text and "def call(" in text:
-            found.append(path)
+            found[str(path.relative_to(cache_dir))] = text
     return found
+
+
+def find_output_code(cache_dir: Path) -> list[Path]:
+    """Inductor output-code modules (the wrappers that launch kernels) in a cache folder."""
+    return [Path(cache_dir) / rel for rel in output_code_texts(cache_dir)]
+
+
+def harvest_texts(texts: dict[str, str]) -> list[KernelRecord]:
+    """Unique kernels (by name and source) in output-code modules given as {relative path: text}."""
+    by_key: dict[tuple[str, str], KernelRecord] = {}
+    for rel, text in texts.items():
+        for rec in parse_output_code(text, rel):
+            by_key.setdefault((rec.name, rec.source_sha), rec)
+    return sorted(by_key.values(), key=lambda r: r.name)
 
 
 def harvest_cache(cache_dir: Path) -> list[KernelRecord]:
     """Unique kernels (by name and source) in every output-code file of the cache."""
-    by_key: dict[tuple[str, str], KernelRecord] = {}
-    for path in find_output_code(cache_dir):
-        for rec in parse_output_code(path.read_text(errors="replace"), str(path.relative_to(cache_dir))):
-            by_key.setdefault((rec.name, rec.source_sha), rec)
-    return sorted(by_key.values(), key=lambda r: r.name)
+    return harvest_texts(output_code_texts(cache_dir))

@@ -10,7 +10,7 @@ from ..drivers import proton
 from ..inductor.kernel_files import annotate_source, file_stem
 from ..inductor.kernel_provenance import kernel_provenance
 from ..inductor.metrics import KernelMetrics
-from ..inductor.output_code import KernelRecord, find_output_code, harvest_cache
+from ..inductor.output_code import KernelRecord, harvest_texts, output_code_texts
 
 
 def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
@@ -37,10 +37,9 @@ def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
 
 def run(ctx) -> dict:
     ctx.log("harvesting kernels")
-    records = harvest_cache(ctx.run.inductor_cache)
+    wrappers = output_code_texts(ctx.run.inductor_cache)   # read once: the kernels and their provenance
+    records = harvest_texts(wrappers)
     launched = set(proton.parse(ctx.run.steps_hatchet)["name"])
-    cache = ctx.run.inductor_cache
-    wrappers = {str(p.relative_to(cache)): p.read_text(errors="replace") for p in find_output_code(cache)}
     provenance = kernel_provenance(ctx.registry.provenance.records, wrappers, ctx.registry.provenance.blocks)
     for r in records:
         r.provenance = provenance.get((r.name, r.source_sha))
