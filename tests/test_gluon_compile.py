@@ -27,8 +27,9 @@ def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
         layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
     sig = {"desc_q": desc(128), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
-           "LSE": "*fp32", "sm_scale": "fp32", "H": "i32", "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32",
-           "stride_oh": "i32", "stride_om": "i32", "n_m": "i32", "n_tiles": "i32", "HEAD_DIM": "constexpr",
+           "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32", "sm_scale": "fp32", "H": "i32",
+           "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
+           "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "HEAD_DIM": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr"}
     src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
@@ -71,3 +72,29 @@ def test_candidate_configs_fit_shared_memory():
         assert cfgs and gluon_fa.default_config(d) in cfgs
         for c in cfgs:
             assert (128 + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+
+
+@pytest.mark.parametrize("args,expected", [
+    # FLUX: 36 query tiles x 24 heads = 864 tiles = 6 whole waves of 132 + 72; the last whole wave joins the cut
+    # part: 5 x 132 = 660 tiles whole, 204 tiles cut
+    ((864, 36, 132, True), (132, 660)),
+    ((864, 36, 132, False), (132, 864)),
+    # 1,024 tokens x 24 heads: 192 tiles, one whole wave, so none stays whole: 192 x 8 = 1536 key blocks cut
+    ((192, 8, 132, True), (132, 0)),
+    # fewer tiles than CTAs: 96 tiles x 4 blocks = 384 >= 132 units, all of it cut
+    ((96, 4, 132, True), (132, 0)),
+    # 8 tiles x 8 blocks = 64 units < 132 CTAs: some CTA would get no share, so not split; 8 CTAs
+    ((8, 8, 132, True), (8, 8)),
+    # 1,056 = 8 x 132 tiles fill the waves: nothing to cut
+    ((1056, 36, 132, True), (132, 1056)),
+])
+def test_work_split(args, expected):
+    assert gluon_fa.work_split(*args) == expected
+
+
+def test_split_configs_only_for_dense_overlapped_kernels():
+    dense, causal = gluon_fa.candidate_configs(128), gluon_fa.candidate_configs(128, causal=True)
+    assert not any(c.split for c in causal + gluon_fa.candidate_configs(256))
+    assert {c for c in dense if c.split} == {gluon_fa.Config(c.block_n, c.stages, True, split=True)
+                                             for c in causal if c.overlap}
+    assert gluon_fa.Config(128, 2, True, split=True).label() == "ws M128xN128/s2/overlap/r240/split"

@@ -29,6 +29,8 @@ from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warp
 # Triton 3.6 (the H100 machine) names the TMA load async_copy_global_to_shared; later releases async_load
 _tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
 ROWS_PER_CONSUMER = gl.constexpr(64)  # one wgmma M per 4-warp consumer
+# the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
+SPLIT_MAX_HEAD_DIM = gl.constexpr(128)
 
 
 @gluon.jit
@@ -52,33 +54,88 @@ def _kv_row(hz, H, GROUP, N_KV):
 
 
 @gluon.jit
-def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free,
-              H, GROUP, N_Q, N_KV, n_m, n_tiles, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, CAUSAL: gl.constexpr):
+def _item(u, nk, base, lo, hi, G):
+    """The work item at unit u (a unit: one key block of one 128-row tile; tile t is units t*nk .. t*nk+nk-1):
+    (tile, first key block b0, end block b1, the CTA's next unit). Units below `base` are whole tiles, strided
+    over the CTAs; from `base` on each CTA owns the contiguous range lo..hi (the split tail)."""
+    tile = u // nk
+    b0 = u - tile * nk
+    b1 = nk
+    nxt = u + G * nk
+    if nxt >= base:
+        nxt = lo
+    if u >= base:
+        b1 = gl.minimum(nk, b0 + hi - u)
+        nxt = u + b1 - b0
+    return tile, b0, b1, nxt
+
+
+@gluon.jit
+def _tail_range(n_tiles, n_dp, nk):
+    """(base, lo, hi): the split tail's first unit and this CTA's share of it, an even cut of the units left
+    after the n_dp whole tiles."""
+    G = gl.num_programs(0)
+    pid = gl.program_id(0)
+    base = n_dp * nk
+    n_units = (n_tiles - n_dp) * nk
+    return base, base + (pid * n_units) // G, base + ((pid + 1) * n_units) // G
+
+
+@gluon.jit
+def _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                  v_free, hz, m, b0, b1, i, t, H, GROUP, N_KV, N_Q, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+                  CAUSAL: gl.constexpr):
+    """Q of the tile and its key blocks b0 .. b1-1 (causal: up to the tile's last row) into the rings."""
     q_rows: gl.constexpr = desc_q.block_type.shape[0]
+    kv_row = _kv_row(hz, H, GROUP, N_KV)
+    n_kv = gl.minimum(N_KV, b1 * BLOCK_N)
+    if CAUSAL:  # key blocks past the tile's last row are never loaded
+        n_kv = gl.minimum(N_KV, (m + 1) * q_rows)
+    # the Q buffer is free once both consumers issued the last QK^T of the previous tile
+    mbarrier.wait(q_free, (t & 1) ^ 1)
+    mbarrier.expect(q_ready, desc_q.block_type.nbytes)
+    _tma_load(desc_q, [hz * N_Q + m * q_rows, 0], q_ready, q_smem)
+    for start_n in range(b0 * BLOCK_N, n_kv, BLOCK_N):
+        s = i % STAGES
+        free_phase = ((i // STAGES) & 1) ^ 1  # a fresh barrier passes a wait on phase 1
+        mbarrier.wait(k_free.index(s), free_phase)
+        mbarrier.expect(k_ready.index(s), desc_k.block_type.nbytes)
+        _tma_load(desc_k, [kv_row + start_n, 0], k_ready.index(s), k_smem.index(s))
+        mbarrier.wait(v_free.index(s), free_phase)
+        mbarrier.expect(v_ready.index(s), desc_v.block_type.nbytes)
+        _tma_load(desc_v, [kv_row + start_n, 0], v_ready.index(s), v_smem.index(s))
+        i += 1
+    return i, t + 1
+
+
+@gluon.jit
+def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free,
+              FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N: gl.constexpr,
+              STAGES: gl.constexpr, CAUSAL: gl.constexpr):
     i = 0  # key blocks issued so far, across tiles: ring slot i % STAGES, lap i // STAGES
     t = 0  # tiles started
     n_hz = n_tiles // n_m
-    for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
-        hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
-        kv_row = _kv_row(hz, H, GROUP, N_KV)
-        n_kv = N_KV
-        if CAUSAL:  # key blocks past the tile's last row are never loaded
-            n_kv = gl.minimum(N_KV, (m + 1) * q_rows)
-        # the Q buffer is free once both consumers issued the last QK^T of the previous tile
-        mbarrier.wait(q_free, (t & 1) ^ 1)
-        mbarrier.expect(q_ready, desc_q.block_type.nbytes)
-        _tma_load(desc_q, [hz * N_Q + m * q_rows, 0], q_ready, q_smem)
-        for start_n in range(0, n_kv, BLOCK_N):
-            s = i % STAGES
-            free_phase = ((i // STAGES) & 1) ^ 1  # a fresh barrier passes a wait on phase 1
-            mbarrier.wait(k_free.index(s), free_phase)
-            mbarrier.expect(k_ready.index(s), desc_k.block_type.nbytes)
-            _tma_load(desc_k, [kv_row + start_n, 0], k_ready.index(s), k_smem.index(s))
-            mbarrier.wait(v_free.index(s), free_phase)
-            mbarrier.expect(v_ready.index(s), desc_v.block_type.nbytes)
-            _tma_load(desc_v, [kv_row + start_n, 0], v_ready.index(s), v_smem.index(s))
-            i += 1
-        t += 1
+    nk = gl.cdiv(N_KV, BLOCK_N)
+    if CAUSAL:
+        for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
+            hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
+            i, t = _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free,
+                                 v_ready, v_free, hz, m, 0, nk, i, t, H, GROUP, N_KV, N_Q, BLOCK_N, STAGES, CAUSAL)
+    else:
+        # this CTA's two counters in the set the next launch uses (see _RELEASE)
+        two: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        gl.store(FLAGS + ((epoch + 1) % 2) * (2 * gl.num_programs(0)) + gl.program_id(0) * 2 + gl.arange(0, 2, two),
+                 gl.zeros([2], gl.int32, two))
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
+        u = gl.program_id(0) * nk
+        if gl.program_id(0) >= n_dp:
+            u = lo
+        while u < hi:
+            tile, b0, b1, u = _item(u, nk, base, lo, hi, gl.num_programs(0))
+            hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
+            i, t = _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free,
+                                 v_ready, v_free, hz, m, b0, b1, i, t, H, GROUP, N_KV, N_Q, BLOCK_N, STAGES, CAUSAL)
+
 
 
 @gluon.jit
@@ -135,10 +192,11 @@ def _overlap_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op
 
 
 @gluon.jit
-def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, sm_scale, H,
-              N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles,
-              CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr):
+def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, m, b0, b1, nk, i, t,
+                  qk_scale, N_KV, CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr,
+                  STAGES: gl.constexpr, OVERLAP: gl.constexpr, CAUSAL: gl.constexpr):
+    """This consumer's 64 rows of tile row m over key blocks b0 .. b1-1 (causal: up to its diagonal):
+    (unnormalised acc, running max in base 2, row sums, blocks consumed, tiles consumed)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     dtype: gl.constexpr = q_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -146,114 +204,226 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    s_rows: gl.constexpr = gl.SliceLayout(1, s_layout)
     o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
-    qk_scale = sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
-    n_blocks = gl.cdiv(N_KV, BLOCK_N)
-    n_plain = n_blocks - 1  # blocks before the first that needs a mask (here: the ragged last one)
-    tail = N_KV - (n_blocks - 1) * BLOCK_N  # valid columns in the last block
+    n_blocks = b1 - b0
+    n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
+    tail = N_KV - (nk - 1) * BLOCK_N  # valid columns in the last block
     q = q_smem.slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
-    i = 0
-    t = 0
-    n_hz = n_tiles // n_m
-    for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
-        hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
-        row0 = m * (2 * BLOCK_M) + CONSUMER * BLOCK_M
-        if CAUSAL:
-            # both consumers take every block the producer loads for the 128-row tile; masks start at the first
-            # block reaching past this consumer's first row
-            n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * (2 * BLOCK_M)), BLOCK_N)
-            n_plain = gl.minimum(N_KV // BLOCK_N, (row0 + 1) // BLOCK_N)
-        mbarrier.wait(q_ready, t & 1)
-        m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=s_rows)
-        l_i = gl.zeros([BLOCK_M], gl.float32, layout=s_rows)
-        acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
-        if OVERLAP:
-            # block 0: scores and softmax; its PV is issued together with block 1's scores
-            s_idx = i % STAGES
-            mbarrier.wait(k_ready.index(s_idx), (i // STAGES) & 1)
-            s = warpgroup_mma(q, k_smem.index(s_idx).permute((1, 0)),
+    row0 = m * (2 * BLOCK_M) + CONSUMER * BLOCK_M
+    if CAUSAL:
+        # both consumers take every block the producer loads for the 128-row tile; masks start at the first
+        # block reaching past this consumer's first row
+        n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * (2 * BLOCK_M)), BLOCK_N)
+        n_plain = gl.minimum(N_KV // BLOCK_N, (row0 + 1) // BLOCK_N)
+    mbarrier.wait(q_ready, t & 1)
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
+    if OVERLAP:
+        # block 0: scores and softmax; its PV is issued together with block 1's scores
+        s_idx = i % STAGES
+        mbarrier.wait(k_ready.index(s_idx), (i // STAGES) & 1)
+        s = warpgroup_mma(q, k_smem.index(s_idx).permute((1, 0)),
+                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
+                          is_async=True)
+        s = warpgroup_mma_wait(0, deps=[s])
+        mbarrier.arrive(k_free.index(s_idx))
+        if n_plain == 0:
+            p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True,
+                                                CAUSAL, BLOCK_N, s_layout)
+        else:
+            p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV, row0, False, CAUSAL, BLOCK_N,
+                                                s_layout)
+        p_op = gl.convert_layout(p.to(dtype), p_layout)
+        if CAUSAL:  # the unmasked blocks, then the diagonal ones: no branch in either loop
+            # at D = 256 the mask's registers do not fit beside an in-flight PV: retire it first there
+            DIAG_IN_FLIGHT: gl.constexpr = 0 if HEAD_DIM > 128 else 1
+            split = gl.maximum(n_plain, 1)
+            for j in range(1, split):
+                acc, p_op, m_i, l_i = _overlap_step(
+                    q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
+                    False, N_KV, 0, row0, 0, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows, p_layout)
+            for j in range(split, n_blocks):
+                acc, p_op, m_i, l_i = _overlap_step(
+                    q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
+                    True, N_KV, 0, row0, 1, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows, p_layout,
+                    DIAG_IN_FLIGHT)
+        else:
+            for j in range(1, n_blocks):
+                acc, p_op, m_i, l_i = _overlap_step(
+                    q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
+                    j >= n_plain, N_KV, tail, row0, 2, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows,
+                    p_layout)
+        mbarrier.arrive(q_free)
+        v_idx = (i + n_blocks - 1) % STAGES
+        mbarrier.wait(v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
+        acc = warpgroup_mma(p_op, v_smem.index(v_idx), acc, is_async=True)
+        acc = warpgroup_mma_wait(0, deps=[acc])
+        mbarrier.arrive(v_free.index(v_idx))
+    else:
+        for j in range(0, n_blocks):
+            idx = (i + j) % STAGES
+            phase = ((i + j) // STAGES) & 1
+            mbarrier.wait(k_ready.index(idx), phase)
+            s = warpgroup_mma(q, k_smem.index(idx).permute((1, 0)),
                               gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
                               is_async=True)
             s = warpgroup_mma_wait(0, deps=[s])
-            mbarrier.arrive(k_free.index(s_idx))
-            if n_plain == 0:
-                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True,
+            mbarrier.arrive(k_free.index(idx))
+            if j >= n_plain:
+                n_valid = tail
+                if CAUSAL:
+                    n_valid = N_KV - j * BLOCK_N
+                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, n_valid, row0 - j * BLOCK_N, True,
                                                     CAUSAL, BLOCK_N, s_layout)
             else:
                 p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV, row0, False, CAUSAL, BLOCK_N,
                                                     s_layout)
-            p_op = gl.convert_layout(p.to(dtype), p_layout)
-            if CAUSAL:  # the unmasked blocks, then the diagonal ones: no branch in either loop
-                # at D = 256 the mask's registers do not fit beside an in-flight PV: retire it first there
-                DIAG_IN_FLIGHT: gl.constexpr = 0 if HEAD_DIM > 128 else 1
-                split = gl.maximum(n_plain, 1)
-                for j in range(1, split):
-                    acc, p_op, m_i, l_i = _overlap_step(
-                        q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
-                        False, N_KV, 0, row0, 0, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows, p_layout)
-                for j in range(split, n_blocks):
-                    acc, p_op, m_i, l_i = _overlap_step(
-                        q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
-                        True, N_KV, 0, row0, 1, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows, p_layout,
-                        DIAG_IN_FLIGHT)
-            else:
-                for j in range(1, n_blocks):
-                    acc, p_op, m_i, l_i = _overlap_step(
-                        q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
-                        j >= n_plain, N_KV, tail, row0, 2, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows,
-                        p_layout)
-            mbarrier.arrive(q_free)
-            v_idx = (i + n_blocks - 1) % STAGES
-            mbarrier.wait(v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
-            acc = warpgroup_mma(p_op, v_smem.index(v_idx), acc, is_async=True)
+            acc = acc * gl.convert_layout(alpha, o_rows)[:, None]
+            mbarrier.wait(v_ready.index(idx), phase)
+            acc = warpgroup_mma(gl.convert_layout(p.to(dtype), p_layout), v_smem.index(idx), acc,
+                                is_async=True)
             acc = warpgroup_mma_wait(0, deps=[acc])
-            mbarrier.arrive(v_free.index(v_idx))
-        else:
-            for j in range(0, n_blocks):
-                idx = (i + j) % STAGES
-                phase = ((i + j) // STAGES) & 1
-                mbarrier.wait(k_ready.index(idx), phase)
-                s = warpgroup_mma(q, k_smem.index(idx).permute((1, 0)),
-                                  gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
-                                  is_async=True)
-                s = warpgroup_mma_wait(0, deps=[s])
-                mbarrier.arrive(k_free.index(idx))
-                if j >= n_plain:
-                    n_valid = tail
-                    if CAUSAL:
-                        n_valid = N_KV - j * BLOCK_N
-                    p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, n_valid, row0 - j * BLOCK_N, True,
-                                                        CAUSAL, BLOCK_N, s_layout)
-                else:
-                    p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV, row0, False, CAUSAL, BLOCK_N,
-                                                        s_layout)
-                acc = acc * gl.convert_layout(alpha, o_rows)[:, None]
-                mbarrier.wait(v_ready.index(idx), phase)
-                acc = warpgroup_mma(gl.convert_layout(p.to(dtype), p_layout), v_smem.index(idx), acc,
-                                    is_async=True)
-                acc = warpgroup_mma_wait(0, deps=[acc])
-                mbarrier.arrive(v_free.index(idx))
-            mbarrier.arrive(q_free)
-        i += n_blocks
-        t += 1
-        # epilogue: normalise, store the rows that exist, natural-log LSE
-        rows = row0 + gl.arange(0, BLOCK_M, layout=o_rows)
-        cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-        out = acc / gl.convert_layout(l_i, o_rows)[:, None]
-        z = hz // H
-        h = hz % H
-        ptrs = O + z.to(gl.int64) * stride_oz + h.to(gl.int64) * stride_oh + rows[:, None].to(gl.int64) * stride_om
-        gl.store(ptrs + cols[None, :], out.to(dtype), mask=(rows < N_Q)[:, None])
-        lse_rows = row0 + gl.arange(0, BLOCK_M, layout=s_rows)
-        lse = (m_i + gl.log2(l_i)) * 0.6931471805599453
-        gl.store(LSE + hz.to(gl.int64) * N_Q + lse_rows, lse, mask=lse_rows < N_Q)
+            mbarrier.arrive(v_free.index(idx))
+        mbarrier.arrive(q_free)
+    return acc, m_i, l_i, i + n_blocks, t + 1
+
+
+
+# Split tail: a piece that does not start its tile stores its partial state in its CTA's slot, then each of the
+# consumer's 128 threads adds 1 to the slot's counter with release semantics; the owner (the CTA holding the
+# tile's first key block) acquires 128 and merges the slot into its registers. Counters come in two sets, used
+# by alternate launches: each launch zeroes the set the next one uses.
+_RELEASE = gl.constexpr("red.release.gpu.global.add.s32 [$1], 1;\nmov.b32 $0, 0;")
+_ACQUIRE = gl.constexpr("{\n.reg .pred %spin_p;\n.reg .b32 %spin_v;\nspin_wait:\n"
+                        "ld.acquire.gpu.global.b32 %spin_v, [$1];\nsetp.lt.s32 %spin_p, %spin_v, 128;\n"
+                        "@%spin_p bra spin_wait;\nmov.b32 $0, 0;\n}")
 
 
 @gluon.jit
-def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, GROUP, N_Q, N_KV, stride_oz, stride_oh,
-                       stride_om, n_m, n_tiles, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                       OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr, CAUSAL: gl.constexpr):
+def _partial_ptrs(WS, STATS, slot, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+    """(acc, max, sum) of slot `slot`: acc in the accumulator's register layout, the statistics in its rows'."""
+    BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
+    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    stat_rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, s_layout))
+    m_ptrs = STATS + slot * (2 * BLOCK_M) + stat_rows
+    return WS + slot * (BLOCK_M * HEAD_DIM) + rows[:, None] * HEAD_DIM + cols[None, :], m_ptrs, m_ptrs + BLOCK_M
+
+
+@gluon.jit
+def _write_partial(WS, STATS, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+    per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])  # one element in each of the 128 threads
+    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(WS, STATS, slot, HEAD_DIM, BLOCK_N)
+    gl.store(acc_ptrs, acc)
+    gl.store(m_ptrs, m_i)
+    gl.store(l_ptrs, l_i)
+    gl.inline_asm_elementwise(_RELEASE, "=r,l", [counter + gl.zeros([4 * 32], gl.int32, layout=per_thread)],
+                              dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _merge_partial(WS, STATS, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+    """acc, m_i, l_i merged with slot `slot` once all its writer's threads released it."""
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
+    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(WS, STATS, slot, HEAD_DIM, BLOCK_N)
+    # zero, once the counter reads 128 in this thread; the loads' addresses depend on it, so none runs earlier
+    zero = gl.inline_asm_elementwise(_ACQUIRE, "=r,l", [counter + gl.zeros_like(m_i).to(gl.int32)],
+                                     dtype=gl.int32, is_pure=False, pack=1)
+    m_p = gl.load(m_ptrs + zero, cache_modifier=".cg")
+    l_p = gl.load(l_ptrs + zero, cache_modifier=".cg")
+    acc_p = gl.load(acc_ptrs + gl.convert_layout(zero, o_rows)[:, None], cache_modifier=".cg")
+    m_new = gl.maximum(m_i, m_p)
+    a = gl.exp2(m_i - m_new)
+    b = gl.exp2(m_p - m_new)
+    acc = acc * gl.convert_layout(a, o_rows)[:, None] + acc_p * gl.convert_layout(b, o_rows)[:, None]
+    return acc, m_new, l_i * a + l_p * b
+
+
+@gluon.jit
+def _store_out(O, LSE, acc, m_i, l_i, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM: gl.constexpr,
+               BLOCK_N: gl.constexpr):
+    """Normalise, store the rows that exist, natural-log LSE."""
+    BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
+    rows = row0 + gl.arange(0, BLOCK_M, layout=o_rows)
+    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    out = acc / gl.convert_layout(l_i, o_rows)[:, None]
+    z = hz // H
+    h = hz % H
+    ptrs = O + z.to(gl.int64) * stride_oz + h.to(gl.int64) * stride_oh + rows[:, None].to(gl.int64) * stride_om
+    gl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=(rows < N_Q)[:, None])
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    lse_rows = row0 + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, s_layout))
+    lse = (m_i + gl.log2(l_i)) * 0.6931471805599453
+    gl.store(LSE + hz.to(gl.int64) * N_Q + lse_rows, lse, mask=lse_rows < N_Q)
+
+
+@gluon.jit
+def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS, FLAGS,
+              epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp,
+              CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr):
+    qk_scale = sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
+    nk = gl.cdiv(N_KV, BLOCK_N)
+    i = 0
+    t = 0
+    n_hz = n_tiles // n_m
+    if CAUSAL:
+        for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
+            hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
+            acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                                                v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
+                                                BLOCK_N, STAGES, OVERLAP, CAUSAL)
+            _store_out(O, LSE, acc, m_i, l_i, hz, m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER, H,
+                       N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
+    else:
+        G = gl.num_programs(0)
+        pid = gl.program_id(0)
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
+        u = pid * nk
+        if pid >= n_dp:
+            u = lo
+        while u < hi:
+            tile, b0, b1, u = _item(u, nk, base, lo, hi, G)
+            hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
+            # the owner (key block 0 of a split tile) merges the pieces of the CTAs after it up to the one
+            # holding the tile's last unit (the inverse of _tail_range's cut)
+            n_merge = 0
+            if b0 == 0 and b1 < nk:
+                n_merge = (((tile + 1) * nk - base) * G - 1) // ((n_tiles - n_dp) * nk) - pid
+            acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                                                v_free, m, b0, b1, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
+                                                BLOCK_N, STAGES, OVERLAP, CAUSAL)
+            counters = FLAGS + (epoch % 2) * (2 * G)
+            if HEAD_DIM <= SPLIT_MAX_HEAD_DIM and b0 > 0:  # a later piece of a split tile: to this CTA's slot
+                _write_partial(WS, STATS, counters + pid * 2 + CONSUMER, pid * 2 + CONSUMER, acc, m_i, l_i, HEAD_DIM,
+                               BLOCK_N)
+            else:
+                if HEAD_DIM <= SPLIT_MAX_HEAD_DIM:
+                    for c in range(pid + 1, pid + 1 + n_merge):
+                        acc, m_i, l_i = _merge_partial(WS, STATS, counters + c * 2 + CONSUMER, c * 2 + CONSUMER,
+                                                       acc, m_i, l_i, HEAD_DIM, BLOCK_N)
+                _store_out(O, LSE, acc, m_i, l_i, hz, m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER,
+                           H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
+
+
+# Not specialised: epoch changes every launch; N_KV == 1 (a single key) specialised to a constant crashes Triton
+# 3.6's LLVM lowering of the split path (ConvertTritonGPUToLLVM, SmallVector index assertion)
+@gluon.jit(do_not_specialize=["epoch", "N_KV", "n_dp"])
+def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
+                       stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, HEAD_DIM: gl.constexpr,
+                       BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
+                       CAUSAL: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
     q_smem = gl.allocate_shared_memory(dtype, desc_q.block_type.shape, desc_q.layout)
     k_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
@@ -273,13 +443,13 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, GROUP, N_Q, 
         mbarrier.init(v_free.index(s), count=2)
     gl.warp_specialize([
         (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
-                     v_free, H, GROUP, N_Q, N_KV, n_m, n_tiles, BLOCK_N, STAGES, CAUSAL)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, sm_scale, H,
-                     N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, 0, HEAD_DIM, BLOCK_N, STAGES,
-                     OVERLAP, CAUSAL)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, sm_scale, H,
-                     N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, 1, HEAD_DIM, BLOCK_N, STAGES,
-                     OVERLAP, CAUSAL)),
+                     v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL)),
+        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS,
+                     FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, 0,
+                     HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL)),
+        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS,
+                     FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, 1,
+                     HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL)),
     ], [4, 4], [CONSUMER_REGS, CONSUMER_REGS])
 
 
@@ -289,19 +459,24 @@ class Config:
     stages: int
     overlap: bool
     consumer_regs: int = 240
+    split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
 
     def label(self) -> str:
-        return f"ws M128xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}/r{self.consumer_regs}"
+        return (f"ws M128xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}/r{self.consumer_regs}"
+                f"{'/split' if self.split else ''}")
 
 
-def candidate_configs(head_dim: int) -> list[Config]:
-    """K and V rings that fit 227 KB of shared memory next to the 128-row Q tile."""
+def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
+    """K and V rings that fit 227 KB of shared memory next to the 128-row Q tile; dense, each overlapped one also
+    with its last waves split (causal tiles are already ordered longest first, so there is no even tail to cut)."""
     out = []
     for bn, stages, overlap in [(128, 2, True), (128, 3, True), (128, 2, False), (64, 2, True), (64, 3, True),
                                 (64, 4, True)]:
         if (128 + 2 * stages * bn) * head_dim * 2 > 227 * 1024:
             continue
         out.append(Config(bn, stages, overlap))
+        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM.value:
+            out.append(Config(bn, stages, overlap, split=True))
     return out
 
 
@@ -309,11 +484,52 @@ def default_config(head_dim: int) -> Config:
     return Config(128 if head_dim <= 128 else 64, 2, True)
 
 
-
 def _num_sms(device) -> int:
     import torch
 
     return torch.cuda.get_device_properties(device).multi_processor_count
+
+
+def work_split(n_tiles: int, n_kv_blocks: int, n_ctas: int, split: bool) -> tuple[int, int]:
+    """(CTAs launched, tiles done whole). Split (stream-K's "data-parallel + one wave"): all whole waves but the
+    last stay whole; the last whole wave and the partial one are cut along the keys into one even share per CTA,
+    each between one and two tiles long, so a tile has at most two pieces when there are more tiles than CTAs.
+    FLUX's 864 tiles on 132 SMs: 5 whole waves (660 tiles), then 204 tiles x 36 key blocks as 132 shares of
+    55-56 blocks. Not split when the tiles fill the waves, or when the cut part has fewer key blocks than there
+    are CTAs (an owner waits for a piece from every CTA after it up to its tile's end)."""
+    if not split or n_tiles % n_ctas == 0:
+        return min(n_tiles, n_ctas), n_tiles
+    n_dp = max(n_tiles // n_ctas - 1, 0) * n_ctas
+    if (n_tiles - n_dp) * n_kv_blocks < n_ctas:
+        return min(n_tiles, n_ctas), n_tiles
+    return n_ctas, n_dp
+
+
+class _Workspace:
+    """Partial state of split tiles, per device and stream: a slot of (64 x D fp32 acc, 64 max, 64 sums) per CTA
+    and consumer, and two sets of a counter per slot (see _RELEASE), zeroed once here and then by the launches
+    themselves; launches on one stream run in order, so they never share a set."""
+    _cache: dict = {}
+
+    def __init__(self, device, n_ctas: int, head_dim: int):
+        import torch
+
+        slots = n_ctas * 2
+        self.acc = torch.empty(slots * ROWS_PER_CONSUMER.value * head_dim, dtype=torch.float32, device=device)
+        self.stats = torch.empty(slots * 2 * ROWS_PER_CONSUMER.value, dtype=torch.float32, device=device)
+        self.flags = torch.zeros(2 * slots, dtype=torch.int32, device=device)
+        self.epoch = 0
+
+    @classmethod
+    def get(cls, device, n_ctas: int, head_dim: int) -> "_Workspace":
+        import torch
+
+        key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, head_dim)
+        if key not in cls._cache:
+            cls._cache[key] = cls(device, n_ctas, head_dim)
+        ws = cls._cache[key]
+        ws.epoch = ws.epoch % (2**31 - 1) + 1
+        return ws
 
 
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
@@ -336,11 +552,14 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
 
     n_m = -(-NQ // q_rows)
     n_tiles = n_m * B * H
-    grid = (min(n_tiles, _num_sms(q.device)),)
-    kernel = attn_fwd_ws_kernel[grid](desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o, lse, scale, H,
-                                      H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles,
-                                      HEAD_DIM=D, BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap,
-                                      CONSUMER_REGS=cfg.consumer_regs, CAUSAL=bool(causal), num_warps=4)
+    n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
+                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value)
+    ws = _Workspace.get(q.device, n_ctas, D)
+    kernel = attn_fwd_ws_kernel[(n_ctas,)](
+        desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o, lse, ws.acc, ws.stats, ws.flags, ws.epoch,
+        scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
+        BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
+        CAUSAL=bool(causal), num_warps=4)
     return o, lse, kernel
 
 
@@ -356,5 +575,6 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
     config or None)."""
     from .timing import kernel_spills, tune_forward
 
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal), configs or candidate_configs(q.shape[3]),
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal),
+                        configs or candidate_configs(q.shape[3], causal),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]))

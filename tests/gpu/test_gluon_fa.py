@@ -32,3 +32,37 @@ def test_configs_match_float64(shape):
         out, lse = gluon_fa.forward(q, k, v, None, cfg)
         assert _rel(out, ref) < TOLERANCE["bfloat16"], cfg
         assert _rel(lse, ref_lse) < 1e-5, cfg
+
+
+# (B, Hq, Hkv, Sq, Sk, D, dtype): shapes whose tiles leave a partial last wave on the H100's 132 SMs, so the split
+# configs cut it: 192 tiles x 8 key blocks over 132 CTAs (1,24,1024), fewer tiles than CTAs, so a tile has up to
+# 4 pieces (1,8,1000: 64 tiles), Sq != Sk with a ragged last key block, GQA, head dim 64, fp16, FLUX's shape.
+SPLIT_SHAPES = [(1, 24, 24, 1024, 1024, 128, torch.bfloat16), (1, 8, 8, 1000, 1031, 128, torch.bfloat16),
+                (2, 32, 8, 1100, 3000, 64, torch.float16), (1, 12, 4, 2000, 700, 128, torch.bfloat16),
+                (1, 24, 24, 4608, 4608, 128, torch.float16)]
+
+
+@pytest.mark.parametrize("shape", SPLIT_SHAPES, ids=lambda s: "x".join(map(str, s[:6])) + f"-{str(s[6])[6:]}")
+def test_split_tail_matches_float64_and_the_unsplit_kernel(shape):
+    B, Hq, Hkv, SQ, SK, D, dtype = shape
+    n_tiles, sms = -(-SQ // 128) * B * Hq, torch.cuda.get_device_properties(0).multi_processor_count
+    g = torch.Generator(device="cuda").manual_seed(SQ * 7 + SK)
+    q = torch.randn(B, Hq, SQ, D, device="cuda", dtype=dtype, generator=g)
+    k = torch.randn(B, Hkv, SK, D, device="cuda", dtype=dtype, generator=g)
+    v = torch.randn(B, Hkv, SK, D, device="cuda", dtype=dtype, generator=g)
+    k_rep, v_rep = (x.repeat_interleave(Hq // Hkv, dim=1) for x in (k, v))
+    ref, ref_lse = attention_float64(q, k_rep, v_rep, 1 / math.sqrt(D))
+    split = [c for c in gluon_fa.candidate_configs(D) if c.split]
+    assert split
+    for cfg in split:
+        n_ctas, n_dp = gluon_fa.work_split(n_tiles, -(-SK // cfg.block_n), sms, True)
+        assert n_dp < n_tiles, (cfg, n_tiles)  # the shape really is split
+        for _ in range(3):  # launches after the first use the other counter set, zeroed by the one before
+            out, lse = gluon_fa.forward(q, k, v, None, cfg)
+            torch.cuda.synchronize()
+            assert _rel(out, ref) < TOLERANCE[str(dtype)[6:]], cfg
+            assert _rel(lse, ref_lse) < 1e-5, cfg
+        whole, whole_lse = gluon_fa.forward(q, k, v, None, gluon_fa.Config(cfg.block_n, cfg.stages, cfg.overlap))
+        # the same sums in another order: within a few units of the last place of the output dtype
+        assert (out.float() - whole.float()).abs().max().item() < 4 * torch.finfo(dtype).eps * v.abs().max().item()
+        assert (lse - whole_lse).abs().max().item() < 1e-4

@@ -19,14 +19,14 @@ SHAPES = [(1, 4, 2, 200, 77, 128), (2, 4, 1, 77, 300, 64), (1, 8, 2, 1000, 1031,
 KERNELS = {"triton_fa2": "triton_fa", "gluon_fa3": "gluon_fa", "cuda_mma_fa2": "cuda_fa"}
 
 
-def _configs(module, d):
+def _configs(module, d, causal=False):
     if module.__name__.endswith("cuda_fa"):
         return list(range(module.configs(d)))
     if module.__name__.endswith("triton_fa"):  # 14 configs x 3 head dims x causal x GQA is too many compiles:
         # the default, two query halves (SPLIT 2), a 64-row tile; those that fit at this head dim
         cfgs = [module.Config(256, 64, 2, 8, 3), module.Config(64, 64, 1, 4, 3)]
         return [module.default_config(d, False)] + [c for c in cfgs if c in module.candidate_configs(d)]
-    return module.candidate_configs(d)
+    return module.candidate_configs(d, causal)
 
 
 @pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
@@ -45,7 +45,7 @@ def test_every_config_matches_float64(name, shape, causal):
     k = torch.randn(B, Hkv, Sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
     v = torch.randn(B, Hkv, Sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
     ref, ref_lse = naive_attention(q, k, v, 0.125, causal)
-    for cfg in _configs(module, D):
+    for cfg in _configs(module, D, causal):
         try:
             out, lse = module.forward(q, k, v, 0.125, cfg, causal=causal)
         except RuntimeError as e:   # a tile that does not fit this GPU is tune's business, not a wrong answer
@@ -70,7 +70,7 @@ def test_tune_causal_gqa_picks_a_config_that_runs(name):
     k, v = (torch.randn(1, 2, 1024, 128, device="cuda", dtype=torch.bfloat16) for _ in "kv")
     rows, best = module.tune(q, k, v, 0.125, causal=True)
     # tune tries every candidate (the subset of _configs is for the correctness sweep's compile time)
-    every = module.candidate_configs(128) if name == "triton_fa2" else _configs(module, 128)
+    every = module.candidate_configs(128) if name == "triton_fa2" else _configs(module, 128, causal=True)
     assert best is not None and len(rows) == len(every)
     for r in rows:   # every config either timed or said why not
         assert (r["ms"] == r["ms"]) != bool(r["error"]), r
