@@ -83,6 +83,8 @@ def test_candidate_configs_fit_shared_memory():
     ((192, 8, 132, True), (132, 0)),
     # fewer tiles than CTAs: 96 tiles x 4 blocks = 384 >= 132 units, all of it cut
     ((96, 4, 132, True), (132, 0)),
+    # 66 tiles x 2 blocks = 132 units: exactly one per CTA, still split
+    ((66, 2, 132, True), (132, 0)),
     # 8 tiles x 8 blocks = 64 units < 132 CTAs: some CTA would get no share, so not split; 8 CTAs
     ((8, 8, 132, True), (8, 8)),
     # 1,056 = 8 x 132 tiles fill the waves: nothing to cut

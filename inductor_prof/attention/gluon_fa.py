@@ -12,6 +12,10 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
 * persistent grid: one CTA per SM walks tiles, so one tile's epilogue overlaps the next tile's loads.
+* split last waves (Config.split, dense, head dim <= 128): a whole number of waves leaves the last one partly
+  idle (FLUX: 864 tiles on 132 SMs, 6.5 waves). The last whole wave and the partial one are cut along the keys
+  into one even share per CTA (stream-K's "data-parallel + one wave"); the CTA holding a tile's first key block
+  merges the other piece's (acc, max, sum) in registers, handed over through global memory (_RELEASE).
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
