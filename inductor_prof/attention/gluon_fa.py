@@ -556,8 +556,10 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
 
     n_m = -(-NQ // q_rows)
     n_tiles = n_m * B * H
+    # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
-                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value)
+                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value
+                              and not torch.cuda.is_current_stream_capturing())
     ws = _Workspace.get(q.device, n_ctas, D)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
         desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o, lse, ws.acc, ws.stats, ws.flags, ws.epoch,
