@@ -52,6 +52,12 @@ def _tile(tile, n_m, n_hz, CAUSAL: gl.constexpr, HEAD_DIM: gl.constexpr):
 
 
 @gluon.jit
+def _first_row(m, CONSUMER: gl.constexpr):
+    """First query row (within its head) of consumer CONSUMER's 64 rows in 128-row tile m."""
+    return m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER
+
+
+@gluon.jit
 def _kv_row(hz, H, GROUP, N_KV):
     """First row of the K/V head that query head hz % H reads (GQA: head h // GROUP of H // GROUP)."""
     return ((hz // H) * (H // GROUP) + (hz % H) // GROUP) * N_KV
@@ -213,7 +219,7 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
     n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
     tail = N_KV - (nk - 1) * BLOCK_N  # valid columns in the last block
     q = q_smem.slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
-    row0 = m * (2 * BLOCK_M) + CONSUMER * BLOCK_M
+    row0 = _first_row(m, CONSUMER)
     if CAUSAL:
         # both consumers take every block the producer loads for the 128-row tile; masks start at the first
         # block reaching past this consumer's first row
@@ -388,7 +394,7 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
                                                 BLOCK_N, STAGES, OVERLAP, CAUSAL)
-            _store_out(O, LSE, acc, m_i, l_i, hz, m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER, H,
+            _store_out(O, LSE, acc, m_i, l_i, hz, _first_row(m, CONSUMER), H,
                        N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
     else:
         G = gl.num_programs(0)
@@ -417,7 +423,7 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                     for c in range(pid + 1, pid + 1 + n_merge):
                         acc, m_i, l_i = _merge_partial(WS, STATS, counters + c * 2 + CONSUMER, c * 2 + CONSUMER,
                                                        acc, m_i, l_i, HEAD_DIM, BLOCK_N)
-                _store_out(O, LSE, acc, m_i, l_i, hz, m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER,
+                _store_out(O, LSE, acc, m_i, l_i, hz, _first_row(m, CONSUMER),
                            H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
 
 
@@ -525,7 +531,8 @@ class _Workspace:
         self.epoch = 0
 
     @classmethod
-    def get(cls, device, n_ctas: int, head_dim: int) -> "_Workspace":
+    def for_launch(cls, device, n_ctas: int, head_dim: int) -> "_Workspace":
+        """The workspace of this device, stream and size, its epoch advanced for the launch about to be made."""
         import torch
 
         key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, head_dim)
@@ -560,7 +567,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value
                               and not torch.cuda.is_current_stream_capturing())
-    ws = _Workspace.get(q.device, n_ctas, D)
+    ws = _Workspace.for_launch(q.device, n_ctas, D)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
         desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o, lse, ws.acc, ws.stats, ws.flags, ws.epoch,
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
