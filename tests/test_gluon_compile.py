@@ -23,18 +23,18 @@ BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"
 
 
 def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
-    def desc(rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
+    def desc(rows, layout_rows=None):
+        layout = gl.NVMMASharedLayout.get_default_for([layout_rows or rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
     sig = {"desc_q": desc(128), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
-           "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32", "sm_scale": "fp32", "H": "i32",
+           "desc_o": desc(64, 128), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32", "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "HEAD_DIM": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
-           "CAUSAL": "constexpr"}
+           "CAUSAL": "constexpr", "Q_BUFS": "constexpr"}
     src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
-        "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal})
+        "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers})
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
 
 
@@ -52,7 +52,9 @@ def _resource_usage(kernel) -> dict:
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
 @pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
-@pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)), (128, gluon_fa.Config(128, 2, False)),
+@pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)),
+                                          (128, gluon_fa.Config(128, 2, False, q_buffers=2)),
+                                          (128, gluon_fa.Config(128, 3, True)),  # one Q buffer, register stores
                                           (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
@@ -64,6 +66,8 @@ def test_compiles_for_sm90(head_dim, cfg, causal):
     assert "setmaxnreg.inc.sync.aligned.u32" in ptx  # consumers take the registers the producer gives up
     waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", ptx))
     assert ("1" in waits) == cfg.overlap, waits
+    # two Q buffers: the output leaves through shared memory by TMA store (tensor, global <- shared)
+    assert ("cp.async.bulk.tensor.2d.global.shared" in ptx) == (cfg.q_buffers == 2)
 
 
 def test_candidate_configs_fit_shared_memory():
@@ -71,7 +75,23 @@ def test_candidate_configs_fit_shared_memory():
         cfgs = gluon_fa.candidate_configs(d)
         assert cfgs and gluon_fa.default_config(d) in cfgs
         for c in cfgs:
-            assert (128 + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+            assert (128 * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+
+
+@pytest.mark.parametrize("head_dim,block_n,stages,expected", [
+    # D128, 2 stages of 128 keys: K+V ring 2*2*128*128*2 B = 128 KiB, a 128-row Q tile 32 KiB: 128+64 = 192 KiB fit
+    (128, 128, 2, 2),
+    # 3 stages: ring 192 KiB; 192+64 = 256 KiB does not fit in 227, 192+32 = 224 does
+    (128, 128, 3, 1),
+    # D256, 2 stages of 64 keys: ring 2*2*64*256*2 = 128 KiB, Q tile 64 KiB: 256 KiB no, 192 KiB yes
+    (256, 64, 2, 1),
+    # D256, 2 stages of 128 keys: the ring alone is 256 KiB
+    (256, 128, 2, 0),
+    # D64, 4 stages of 64 keys: ring 64 KiB, Q tile 16 KiB
+    (64, 64, 4, 2),
+])
+def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
+    assert gluon_fa._q_buffers(head_dim, block_n, stages) == expected
 
 
 @pytest.mark.parametrize("args,expected", [
@@ -97,6 +117,7 @@ def test_work_split(args, expected):
 def test_split_configs_only_for_dense_overlapped_kernels():
     dense, causal = gluon_fa.candidate_configs(128), gluon_fa.candidate_configs(128, causal=True)
     assert not any(c.split for c in causal + gluon_fa.candidate_configs(256))
-    assert {c for c in dense if c.split} == {gluon_fa.Config(c.block_n, c.stages, True, split=True)
-                                             for c in causal if c.overlap}
+    assert {c for c in dense if c.split} == {gluon_fa.Config(c.block_n, c.stages, True, split=True,
+                                                             q_buffers=c.q_buffers) for c in causal if c.overlap}
     assert gluon_fa.Config(128, 2, True, split=True).label() == "ws M128xN128/s2/overlap/r240/split"
+    assert gluon_fa.Config(128, 2, True, split=True, q_buffers=2).label() == "ws M128xN128/s2/overlap/r240/q2/split"

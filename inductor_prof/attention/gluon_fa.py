@@ -28,10 +28,13 @@ from dataclasses import dataclass
 
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
-from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
+                                                               warpgroup_mma_wait)
 
-# Triton 3.6 (the H100 machine) names the TMA load async_copy_global_to_shared; later releases async_load
+# Triton 3.6 (the H100 machine) names the TMA copies async_copy_global_to_shared / _shared_to_global; later
+# releases async_load / async_store
 _tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
+_tma_store = getattr(tma, "async_store", None) or tma.async_copy_shared_to_global
 ROWS_PER_CONSUMER = gl.constexpr(64)  # one wgmma M per 4-warp consumer
 # the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
 SPLIT_MAX_HEAD_DIM = gl.constexpr(128)
@@ -81,9 +84,11 @@ def _item(u, nk, base, lo, hi, G):
 
 
 @gluon.jit
-def _tail_range(n_tiles, n_dp, nk):
+def _tail_range(n_tiles, n_dp, nk, HEAD_DIM: gl.constexpr):
     """(base, lo, hi): the split tail's first unit and this CTA's share of it, an even cut of the units left
-    after the n_dp whole tiles."""
+    after the n_dp whole tiles; empty where splitting is compiled out (n_dp is then n_tiles)."""
+    if HEAD_DIM > SPLIT_MAX_HEAD_DIM:
+        return n_tiles * nk, n_tiles * nk, n_tiles * nk
     G = gl.num_programs(0)
     pid = gl.program_id(0)
     base = n_dp * nk
@@ -92,59 +97,102 @@ def _tail_range(n_tiles, n_dp, nk):
 
 
 @gluon.jit
+def _load_q(desc_q, q_smem, q_ready, q_free, hz, m, t, N_Q, Q_BUFS: gl.constexpr):
+    """Q of the tile-th tile this CTA takes into buffer t % Q_BUFS, once both consumers freed it (see
+    _free_q)."""
+    q_rows: gl.constexpr = desc_q.block_type.shape[0]
+    b = t % Q_BUFS
+    mbarrier.wait(q_free.index(b), ((t // Q_BUFS) & 1) ^ 1)  # a fresh barrier passes a wait on phase 1
+    mbarrier.expect(q_ready.index(b), desc_q.block_type.nbytes)
+    _tma_load(desc_q, [hz * N_Q + m * q_rows, 0], q_ready.index(b), q_smem.index(b))
+
+
+@gluon.jit
+def _load_kv(desc_k, desc_v, k_smem, v_smem, k_ready, k_free, v_ready, v_free, row, i, STAGES: gl.constexpr):
+    """Key block at K/V row `row` into ring slot i % STAGES; returns i + 1."""
+    s = i % STAGES
+    free_phase = ((i // STAGES) & 1) ^ 1
+    mbarrier.wait(k_free.index(s), free_phase)
+    mbarrier.expect(k_ready.index(s), desc_k.block_type.nbytes)
+    _tma_load(desc_k, [row, 0], k_ready.index(s), k_smem.index(s))
+    mbarrier.wait(v_free.index(s), free_phase)
+    mbarrier.expect(v_ready.index(s), desc_v.block_type.nbytes)
+    _tma_load(desc_v, [row, 0], v_ready.index(s), v_smem.index(s))
+    return i + 1
+
+
+@gluon.jit
 def _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
-                  v_free, hz, m, b0, b1, i, t, H, GROUP, N_KV, N_Q, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                  CAUSAL: gl.constexpr):
-    """Q of the tile and its key blocks b0 .. b1-1 (causal: up to the tile's last row) into the rings."""
+                  v_free, hz, m, b0, b1, i, t, next_hz, next_m, has_next, H, GROUP, N_KV, N_Q, BLOCK_N: gl.constexpr,
+                  STAGES: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
+    """The tile's key blocks b0 .. b1-1 (causal: up to the tile's last row) into the rings, and its Q. With two Q
+    buffers the next tile's Q goes right after the first key block, a whole tile before it is needed (its latency
+    under load is several microseconds); with one, the tile's own Q goes first."""
     q_rows: gl.constexpr = desc_q.block_type.shape[0]
     kv_row = _kv_row(hz, H, GROUP, N_KV)
     n_kv = gl.minimum(N_KV, b1 * BLOCK_N)
     if CAUSAL:  # key blocks past the tile's last row are never loaded
         n_kv = gl.minimum(N_KV, (m + 1) * q_rows)
-    # the Q buffer is free once both consumers issued the last QK^T of the previous tile
-    mbarrier.wait(q_free, (t & 1) ^ 1)
-    mbarrier.expect(q_ready, desc_q.block_type.nbytes)
-    _tma_load(desc_q, [hz * N_Q + m * q_rows, 0], q_ready, q_smem)
-    for start_n in range(b0 * BLOCK_N, n_kv, BLOCK_N):
-        s = i % STAGES
-        free_phase = ((i // STAGES) & 1) ^ 1  # a fresh barrier passes a wait on phase 1
-        mbarrier.wait(k_free.index(s), free_phase)
-        mbarrier.expect(k_ready.index(s), desc_k.block_type.nbytes)
-        _tma_load(desc_k, [kv_row + start_n, 0], k_ready.index(s), k_smem.index(s))
-        mbarrier.wait(v_free.index(s), free_phase)
-        mbarrier.expect(v_ready.index(s), desc_v.block_type.nbytes)
-        _tma_load(desc_v, [kv_row + start_n, 0], v_ready.index(s), v_smem.index(s))
-        i += 1
+    if Q_BUFS == 1:
+        _load_q(desc_q, q_smem, q_ready, q_free, hz, m, t, N_Q, Q_BUFS)
+    i = _load_kv(desc_k, desc_v, k_smem, v_smem, k_ready, k_free, v_ready, v_free, kv_row + b0 * BLOCK_N, i, STAGES)
+    if Q_BUFS == 2:
+        if has_next:
+            _load_q(desc_q, q_smem, q_ready, q_free, next_hz, next_m, t + 1, N_Q, Q_BUFS)
+    for start_n in range((b0 + 1) * BLOCK_N, n_kv, BLOCK_N):
+        i = _load_kv(desc_k, desc_v, k_smem, v_smem, k_ready, k_free, v_ready, v_free, kv_row + start_n, i, STAGES)
     return i, t + 1
 
 
 @gluon.jit
 def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free,
               FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N: gl.constexpr,
-              STAGES: gl.constexpr, CAUSAL: gl.constexpr):
+              STAGES: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
     i = 0  # key blocks issued so far, across tiles: ring slot i % STAGES, lap i // STAGES
     t = 0  # tiles started
     n_hz = n_tiles // n_m
     nk = gl.cdiv(N_KV, BLOCK_N)
+    HEAD_DIM: gl.constexpr = desc_q.block_type.shape[1]
+    G = gl.num_programs(0)
     if CAUSAL:
-        for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
-            hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
+        hz, m = _tile(gl.program_id(0), n_m, n_hz, CAUSAL, HEAD_DIM)
+        if Q_BUFS == 2:
+            if gl.program_id(0) < n_tiles:
+                _load_q(desc_q, q_smem, q_ready, q_free, hz, m, 0, N_Q, Q_BUFS)
+        for tile in range(gl.program_id(0), n_tiles, G):
+            next_hz, next_m = _tile(tile + G, n_m, n_hz, CAUSAL, HEAD_DIM)
             i, t = _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free,
-                                 v_ready, v_free, hz, m, 0, nk, i, t, H, GROUP, N_KV, N_Q, BLOCK_N, STAGES, CAUSAL)
+                                 v_ready, v_free, hz, m, 0, nk, i, t, next_hz, next_m, tile + G < n_tiles, H, GROUP,
+                                 N_KV, N_Q, BLOCK_N, STAGES, CAUSAL, Q_BUFS)
+            hz = next_hz
+            m = next_m
     else:
         # this CTA's two counters in the set the next launch uses (see _RELEASE)
         two: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
         gl.store(FLAGS + ((epoch + 1) % 2) * (2 * gl.num_programs(0)) + gl.program_id(0) * 2 + gl.arange(0, 2, two),
                  gl.zeros([2], gl.int32, two))
-        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk, HEAD_DIM)
         u = gl.program_id(0) * nk
         if gl.program_id(0) >= n_dp:
             u = lo
+        # the item at u and the one after it (whose Q is loaded during this one)
+        tile, b0, b1, nxt = _item(u, nk, base, lo, hi, G)
+        hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
+        if Q_BUFS == 2:
+            if u < hi:
+                _load_q(desc_q, q_smem, q_ready, q_free, hz, m, 0, N_Q, Q_BUFS)
         while u < hi:
-            tile, b0, b1, u = _item(u, nk, base, lo, hi, gl.num_programs(0))
-            hz, m = _tile(tile, n_m, n_hz, CAUSAL, desc_q.block_type.shape[1])
+            next_tile, next_b0, next_b1, after = _item(nxt, nk, base, lo, hi, G)
+            next_hz, next_m = _tile(next_tile, n_m, n_hz, CAUSAL, HEAD_DIM)
             i, t = _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free,
-                                 v_ready, v_free, hz, m, b0, b1, i, t, H, GROUP, N_KV, N_Q, BLOCK_N, STAGES, CAUSAL)
+                                 v_ready, v_free, hz, m, b0, b1, i, t, next_hz, next_m, nxt < hi, H, GROUP, N_KV,
+                                 N_Q, BLOCK_N, STAGES, CAUSAL, Q_BUFS)
+            u = nxt
+            nxt = after
+            b0 = next_b0
+            b1 = next_b1
+            hz = next_hz
+            m = next_m
 
 
 
@@ -202,9 +250,18 @@ def _overlap_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op
 
 
 @gluon.jit
+def _free_q(q_free, t, Q_BUFS: gl.constexpr):
+    """One Q buffer: freed once both consumers issued the tile's last QK^T. Two: a buffer also holds its tile's
+    output until the TMA store has read it, so the previous tile's is freed during this one, after that store."""
+    if Q_BUFS == 2:
+        tma.store_wait(0)
+        mbarrier.arrive(q_free.index((t + 1) % 2), pred=t > 0)
+
+
+@gluon.jit
 def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, m, b0, b1, nk, i, t,
                   qk_scale, N_KV, CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr,
-                  STAGES: gl.constexpr, OVERLAP: gl.constexpr, CAUSAL: gl.constexpr):
+                  STAGES: gl.constexpr, OVERLAP: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
     """This consumer's 64 rows of tile row m over key blocks b0 .. b1-1 (causal: up to its diagonal):
     (unnormalised acc, running max in base 2, row sums, blocks consumed, tiles consumed)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
@@ -218,14 +275,14 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
     n_blocks = b1 - b0
     n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
     tail = N_KV - (nk - 1) * BLOCK_N  # valid columns in the last block
-    q = q_smem.slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
+    q = q_smem.index(t % Q_BUFS).slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
     row0 = _first_row(m, CONSUMER)
     if CAUSAL:
         # both consumers take every block the producer loads for the 128-row tile; masks start at the first
         # block reaching past this consumer's first row
         n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * (2 * BLOCK_M)), BLOCK_N)
         n_plain = gl.minimum(N_KV // BLOCK_N, (row0 + 1) // BLOCK_N)
-    mbarrier.wait(q_ready, t & 1)
+    mbarrier.wait(q_ready.index(t % Q_BUFS), (t // Q_BUFS) & 1)
     m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([BLOCK_M], gl.float32, layout=gl.SliceLayout(1, s_layout))
     acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
@@ -238,6 +295,7 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
                           is_async=True)
         s = warpgroup_mma_wait(0, deps=[s])
         mbarrier.arrive(k_free.index(s_idx))
+        _free_q(q_free, t, Q_BUFS)
         if n_plain == 0:
             p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True,
                                                 CAUSAL, BLOCK_N, s_layout)
@@ -264,13 +322,15 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
                     q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
                     j >= n_plain, N_KV, tail, row0, 2, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows,
                     p_layout)
-        mbarrier.arrive(q_free)
+        if Q_BUFS == 1:
+            mbarrier.arrive(q_free.index(0))
         v_idx = (i + n_blocks - 1) % STAGES
         mbarrier.wait(v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
         acc = warpgroup_mma(p_op, v_smem.index(v_idx), acc, is_async=True)
         acc = warpgroup_mma_wait(0, deps=[acc])
         mbarrier.arrive(v_free.index(v_idx))
     else:
+        _free_q(q_free, t, Q_BUFS)
         for j in range(0, n_blocks):
             idx = (i + j) % STAGES
             phase = ((i + j) // STAGES) & 1
@@ -295,7 +355,8 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
                                 is_async=True)
             acc = warpgroup_mma_wait(0, deps=[acc])
             mbarrier.arrive(v_free.index(idx))
-        mbarrier.arrive(q_free)
+        if Q_BUFS == 1:
+            mbarrier.arrive(q_free.index(0))
     return acc, m_i, l_i, i + n_blocks, t + 1
 
 
@@ -357,20 +418,39 @@ def _merge_partial(WS, STATS, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constex
 
 
 @gluon.jit
-def _store_out(O, LSE, acc, m_i, l_i, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM: gl.constexpr,
-               BLOCK_N: gl.constexpr):
-    """Normalise, store the rows that exist, natural-log LSE."""
+def _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM: gl.constexpr):
+    """The output rows that exist, from registers (a head's ragged last rows)."""
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    rows = row0 + gl.arange(0, ROWS_PER_CONSUMER, layout=gl.SliceLayout(1, o_layout))
+    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    z = hz // H
+    h = hz % H
+    ptrs = O + z.to(gl.int64) * stride_oz + h.to(gl.int64) * stride_oh + rows[:, None].to(gl.int64) * stride_om
+    gl.store(ptrs + cols[None, :], out, mask=(rows < N_Q)[:, None])
+
+
+@gluon.jit
+def _store_out(O, LSE, desc_o, o_smem, acc, m_i, l_i, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om,
+               HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, Q_BUFS: gl.constexpr):
+    """Normalise, store the rows that exist, natural-log LSE. Two Q buffers: the output goes through this
+    consumer's rows of the tile's Q buffer (dead after its last QK^T) and a TMA store that runs while the next tile
+    starts; register stores took ~2.5 us a tile (measured with clock64 probes)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
-    rows = row0 + gl.arange(0, BLOCK_M, layout=o_rows)
-    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    out = acc / gl.convert_layout(l_i, o_rows)[:, None]
-    z = hz // H
-    h = hz % H
-    ptrs = O + z.to(gl.int64) * stride_oz + h.to(gl.int64) * stride_oh + rows[:, None].to(gl.int64) * stride_om
-    gl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=(rows < N_Q)[:, None])
+    # one reciprocal per row, not a division per element
+    out = (acc * gl.convert_layout(1.0 / l_i, o_rows)[:, None]).to(O.dtype.element_ty)
+    if Q_BUFS == 2:
+        if row0 + BLOCK_M <= N_Q:  # q, k, v, o are contiguous (B*H*N, D): the rows lie inside this head
+            o_smem.store(out)
+            fence_async_shared()
+            _tma_store(desc_o, [hz * N_Q + row0, 0], o_smem)
+        else:
+            _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM)
+    else:
+        _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM)
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     lse_rows = row0 + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, s_layout))
@@ -379,10 +459,16 @@ def _store_out(O, LSE, acc, m_i, l_i, hz, row0, H, N_Q, stride_oz, stride_oh, st
 
 
 @gluon.jit
-def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS, FLAGS,
-              epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp,
+def _o_smem(q_smem, t, CONSUMER: gl.constexpr, Q_BUFS: gl.constexpr):
+    """This consumer's rows of the t-th tile's Q buffer, where its output is staged for the TMA store."""
+    return q_smem.index(t % Q_BUFS).slice(CONSUMER * ROWS_PER_CONSUMER, ROWS_PER_CONSUMER, dim=0)
+
+
+@gluon.jit
+def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS, STATS,
+              FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp,
               CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr):
+              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
     qk_scale = sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
     nk = gl.cdiv(N_KV, BLOCK_N)
     i = 0
@@ -393,13 +479,13 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
             hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
-                                                BLOCK_N, STAGES, OVERLAP, CAUSAL)
-            _store_out(O, LSE, acc, m_i, l_i, hz, _first_row(m, CONSUMER), H,
-                       N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
+                                                BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
+            _store_out(O, LSE, desc_o, _o_smem(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
+                       _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N, Q_BUFS)
     else:
         G = gl.num_programs(0)
         pid = gl.program_id(0)
-        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk, HEAD_DIM)
         u = pid * nk
         if pid >= n_dp:
             u = lo
@@ -413,7 +499,7 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                 n_merge = (((tile + 1) * nk - base) * G - 1) // ((n_tiles - n_dp) * nk) - pid
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, b0, b1, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
-                                                BLOCK_N, STAGES, OVERLAP, CAUSAL)
+                                                BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
             counters = FLAGS + (epoch % 2) * (2 * G)
             if HEAD_DIM <= SPLIT_MAX_HEAD_DIM and b0 > 0:  # a later piece of a split tile: to this CTA's slot
                 _write_partial(WS, STATS, counters + pid * 2 + CONSUMER, pid * 2 + CONSUMER, acc, m_i, l_i, HEAD_DIM,
@@ -423,29 +509,32 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                     for c in range(pid + 1, pid + 1 + n_merge):
                         acc, m_i, l_i = _merge_partial(WS, STATS, counters + c * 2 + CONSUMER, c * 2 + CONSUMER,
                                                        acc, m_i, l_i, HEAD_DIM, BLOCK_N)
-                _store_out(O, LSE, acc, m_i, l_i, hz, _first_row(m, CONSUMER),
-                           H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
+                _store_out(O, LSE, desc_o, _o_smem(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
+                           _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N,
+                           Q_BUFS)
+    tma.store_wait(0)  # the last output store reads shared memory that ends with the kernel
 
 
 # Not specialised: epoch changes every launch; N_KV == 1 (a single key) specialised to a constant crashes Triton
 # 3.6's LLVM lowering of the split path (ConvertTritonGPUToLLVM, SmallVector index assertion)
 @gluon.jit(do_not_specialize=["epoch", "N_KV", "n_dp"])
-def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
+def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
                        stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, HEAD_DIM: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
-                       CAUSAL: gl.constexpr):
+                       CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
-    q_smem = gl.allocate_shared_memory(dtype, desc_q.block_type.shape, desc_q.layout)
+    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS] + desc_q.block_type.shape, desc_q.layout)
     k_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
     v_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
-    q_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    q_free = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [Q_BUFS, 1], mbarrier.MBarrierLayout())
+    q_free = gl.allocate_shared_memory(gl.int64, [Q_BUFS, 1], mbarrier.MBarrierLayout())
     k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     k_free = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     v_free = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(q_ready, count=1)
-    mbarrier.init(q_free, count=2)
+    for b in gl.static_range(Q_BUFS):
+        mbarrier.init(q_ready.index(b), count=1)
+        mbarrier.init(q_free.index(b), count=2)
     for s in gl.static_range(STAGES):
         mbarrier.init(k_ready.index(s), count=1)
         mbarrier.init(k_free.index(s), count=2)
@@ -453,13 +542,14 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, LSE, WS, STATS, FLAGS, epoch, 
         mbarrier.init(v_free.index(s), count=2)
     gl.warp_specialize([
         (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
-                     v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS,
-                     FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, 0,
-                     HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, LSE, WS, STATS,
-                     FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, 1,
-                     HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL)),
+                     v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL,
+                     Q_BUFS)),
+        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS,
+                     STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles,
+                     n_dp, 0, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)),
+        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS,
+                     STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles,
+                     n_dp, 1, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)),
     ], [4, 4], [CONSUMER_REGS, CONSUMER_REGS])
 
 
@@ -470,28 +560,44 @@ class Config:
     overlap: bool
     consumer_regs: int = 240
     split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
+    q_buffers: int = 1  # 2: the next tile's Q loads during this one, and the output leaves by TMA store
 
     def label(self) -> str:
         return (f"ws M128xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}/r{self.consumer_regs}"
-                f"{'/split' if self.split else ''}")
+                f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}")
+
+
+SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
+
+
+def _q_buffers(head_dim: int, block_n: int, stages: int) -> int:
+    """Two 128-row Q buffers where they fit in shared memory beside the K and V rings (2-byte elements), else
+    one."""
+    ring = 2 * stages * block_n * head_dim * 2
+    q_tile = 2 * ROWS_PER_CONSUMER.value * head_dim * 2
+    if ring + 2 * q_tile <= SHARED_MEMORY_BYTES:
+        return 2
+    return 1 if ring + q_tile <= SHARED_MEMORY_BYTES else 0
 
 
 def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
-    """K and V rings that fit 227 KB of shared memory next to the 128-row Q tile; dense, each overlapped one also
-    with its last waves split (causal tiles are already ordered longest first, so there is no even tail to cut)."""
+    """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one also with its last
+    waves split (causal tiles are already ordered longest first, so there is no even tail to cut)."""
     out = []
     for bn, stages, overlap in [(128, 2, True), (128, 3, True), (128, 2, False), (64, 2, True), (64, 3, True),
                                 (64, 4, True)]:
-        if (128 + 2 * stages * bn) * head_dim * 2 > 227 * 1024:
+        q_bufs = _q_buffers(head_dim, bn, stages)
+        if not q_bufs:
             continue
-        out.append(Config(bn, stages, overlap))
+        out.append(Config(bn, stages, overlap, q_buffers=q_bufs))
         if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM.value:
-            out.append(Config(bn, stages, overlap, split=True))
+            out.append(Config(bn, stages, overlap, split=True, q_buffers=q_bufs))
     return out
 
 
 def default_config(head_dim: int) -> Config:
-    return Config(128 if head_dim <= 128 else 64, 2, True)
+    bn = 128 if head_dim <= 128 else 64
+    return Config(bn, 2, True, q_buffers=_q_buffers(head_dim, bn, 2))
 
 
 def _num_sms(device) -> int:
@@ -557,8 +663,8 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     gdt = gl.bfloat16 if q.dtype == torch.bfloat16 else gl.float16
     q_rows = 2 * ROWS_PER_CONSUMER.value
 
-    def desc(t, rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, D], gdt)
+    def desc(t, rows, layout_rows=None):
+        layout = gl.NVMMASharedLayout.get_default_for([layout_rows or rows, D], gdt)
         return TensorDescriptor(t, [t.shape[0] * t.shape[1] * t.shape[2], D], [D, 1], [rows, D], layout)
 
     n_m = -(-NQ // q_rows)
@@ -569,10 +675,12 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                               and not torch.cuda.is_current_stream_capturing())
     ws = _Workspace.for_launch(q.device, n_ctas, D)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
-        desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o, lse, ws.acc, ws.stats, ws.flags, ws.epoch,
+        desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
+        desc(o, ROWS_PER_CONSUMER.value, q_rows),  # a consumer's rows, staged in the Q buffer's layout
+        lse, ws.acc, ws.stats, ws.flags, ws.epoch,
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
-        CAUSAL=bool(causal), num_warps=4)
+        CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, num_warps=4)
     return o, lse, kernel
 
 
