@@ -89,6 +89,9 @@ def test_candidate_configs_fit_shared_memory():
     (256, 128, 2, 0),
     # D64, 4 stages of 64 keys: ring 64 KiB, Q tile 16 KiB
     (64, 64, 4, 2),
+    # exactly full (a made-up head dim): ring 2*2*64*227*2 = 116,224 B + two Q tiles 2*128*227*2 = 116,224 B
+    # = 232,448 B = 227 KiB, which fits
+    (227, 64, 2, 2),
 ])
 def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
     assert gluon_fa._q_buffers(head_dim, block_n, stages) == expected

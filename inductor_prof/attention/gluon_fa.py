@@ -12,6 +12,10 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
 * persistent grid: one CTA per SM walks tiles, so one tile's epilogue overlaps the next tile's loads.
+* two Q buffers (Config.q_buffers, where shared memory allows: head dim <= 128 with two K/V stages): the next
+  tile's Q loads a whole tile ahead, and each consumer stages its output in its rows of the tile's Q buffer (dead
+  after its last QK^T) for a TMA store that runs on while the next tile starts. clock64 probes at 4608 queries x
+  512 keys found register stores of the output ~2.5 us a tile and the Q load exposed at each tile's start.
 * split last waves (Config.split, dense, head dim <= 128): a whole number of waves leaves the last one partly
   idle (FLUX: 864 tiles on 132 SMs, 6.5 waves). The last whole wave and the partial one are cut along the keys
   into one even share per CTA (stream-K's "data-parallel + one wave"); the CTA holding a tile's first key block
