@@ -143,31 +143,6 @@ def test_time_configs_records_failures_and_picks_fastest():
     assert time_configs(lambda c: 1 / 0, ["x"], bench=lambda fn: fn())[1] is None
 
 
-
-@pytest.mark.parametrize("runs,expected", [
-    ([3, 5], [0, 1, 0, 1, 0, 1, 1, 1]),       # both while both need runs, then the one still short
-    ([2, 0, 1], [0, 2, 0]),                   # a call needing no more runs is skipped
-    ([], []),
-])
-def test_interleaved_order_is_round_robin(runs, expected):
-    from inductor_prof.attention.timing import interleaved_order
-
-    assert interleaved_order(runs) == expected
-
-
-@pytest.mark.parametrize("first_ms,expected", [
-    (0.4, 200),   # 100 ms / 0.4 ms = 250 runs, capped at 200
-    (10.0, 10),   # 100 / 10
-    (60.0, 3),    # 100 / 60 = 1.7, raised to the minimum of 3
-    (0.0, 200),   # a zero first time must not divide by zero
-])
-def test_runs_fill_the_budget_within_bounds(first_ms, expected):
-    from inductor_prof.attention.timing import runs_for
-
-    assert runs_for(first_ms, rep_ms=100.0) == expected
-
-
-
 # What the H100 recorded (examples/runs/llama-h100/attention.csv, sdpa_efficient at causal GQA 32/8): torch's
 # error, then the first line of each warning, cut before the reason: "RuntimeError: RuntimeError: No available
 # kernel. Aborting execution. (Memory efficient kernel not used because: (Triggered internally at

@@ -124,7 +124,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     import torch
 
     from .reference import attention_float64
-    from .timing import time_interleaved
+    from .timing import time_ms
 
     model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
     rows = []
@@ -136,7 +136,6 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     qc, kc, vc = _inputs(shape, opts.seed, opts.device)
     ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)
     qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
-    timed = []  # (row index, backend, call, config label, check values): timed together once all are checked
     for b in backends:
         if on_backend:
             on_backend(b.name)
@@ -159,17 +158,12 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         if opts.tune and b.name in TUNED:
             config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"])
             result.chosen[(b.name, shape.label)] = config
-        timed.append((len(rows), b, lambda b=b, config=config: b(qt, kt, vt, scale, config, **sem), label, values))
-        rows.append(None)
-    calls_to_time = [t[2] for t in timed]
-    if opts.device == "cuda":  # round robin: the backends share whatever drift the GPU's clocks go through
-        times = time_interleaved(calls_to_time, rep_ms=opts.rep_ms)
-    else:  # looked up when called (tests swap it)
-        times = [globals()["wall_ms"](fn, rep_ms=opts.rep_ms) for fn in calls_to_time]
-    for (at, b, _, label, values), ms in zip(timed, times):
+        timer = time_ms if opts.device == "cuda" else globals()["wall_ms"]   # looked up when called (tests swap it)
+        ms = timer(lambda: b(qt, kt, vt, scale, config, **sem), rep_ms=opts.rep_ms)
         tflops = shape.flops / ms / 1e9
-        rows[at] = _row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=label,
-                        pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"), **values)
+        rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=label,
+                         pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"),
+                         **values))
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
     for r in rows:
         r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")

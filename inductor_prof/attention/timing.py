@@ -1,5 +1,4 @@
-"""Median device time of a call (or of several, timed round robin): CUDA events around each run, L2 flushed before
-each, repeats sized to a budget.
+"""Median device time of a call: CUDA events around each run, L2 flushed before each, repeats sized to a budget.
 
 Like triton.testing.do_bench (which also zeroes a 256 MB buffer between runs), plus a GPU sleep queued before
 the start event so host launch overhead stays out of device time, and with a minimum of runs
@@ -26,32 +25,14 @@ def _flush_buffer():
     return torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
 
 
-def runs_for(first_ms: float, rep_ms: float, min_runs: int = 3, max_runs: int = 200) -> int:
-    """Runs of a call whose first run took first_ms: enough to fill rep_ms, within [min_runs, max_runs]."""
-    return int(min(max_runs, max(min_runs, rep_ms / max(first_ms, 1e-3))))
-
-
-def interleaved_order(runs: list[int]) -> list[int]:
-    """Round robin over calls that need runs[i] runs each: one run of every call still short of its count per
-    round, in call order. [3, 5] -> 0 1 0 1 0 1 1 1."""
-    order = []
-    for r in range(max(runs, default=0)):
-        order += [i for i, n in enumerate(runs) if n > r]
-    return order
-
-
-def time_interleaved(fns, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -> list[float]:
-    """Median device ms of each call, the calls timed round robin (each its own number of runs, as time_ms would
-    give it): a drift in clocks or temperature while they are measured falls on all of them alike. Timed one after
-    the other at 16,384 tokens, a kernel measured after another's long tuning came out ~7% slower."""
+def time_ms(fn, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -> float:
     import torch
 
     flush = _flush_buffer()
-    for fn in fns:
-        fn()  # warm-up: compilation, autotuning, handle creation stay out of the numbers
+    fn()  # warm-up: compilation, autotuning, handle creation stay out of the numbers
     torch.cuda.synchronize()
 
-    def one(fn) -> float:
+    def one() -> float:
         flush.zero_()
         # keep the GPU busy while the host enqueues: Python-side launch work (descriptors, dispatch) must
         # not fall inside the timed region, which measures device time only
@@ -63,15 +44,10 @@ def time_interleaved(fns, rep_ms: float = 100.0, min_runs: int = 3, max_runs: in
         end.synchronize()
         return start.elapsed_time(end)
 
-    times = [[one(fn)] for fn in fns]
-    runs = [runs_for(t[0], rep_ms, min_runs, max_runs) - 1 for t in times]
-    for i in interleaved_order(runs):
-        times[i].append(one(fns[i]))
-    return [statistics.median(t) for t in times]
-
-
-def time_ms(fn, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -> float:
-    return time_interleaved([fn], rep_ms, min_runs, max_runs)[0]
+    times = [one()]
+    runs = int(min(max_runs, max(min_runs, rep_ms / max(times[0], 1e-3))))
+    times += [one() for _ in range(runs - 1)]
+    return statistics.median(times)
 
 
 @contextlib.contextmanager
