@@ -102,7 +102,7 @@ def _tail_range(n_tiles, n_dp, nk, HEAD_DIM: gl.constexpr):
 
 @gluon.jit
 def _load_q(desc_q, q_smem, q_ready, q_free, hz, m, t, N_Q, Q_BUFS: gl.constexpr):
-    """Q of the tile-th tile this CTA takes into buffer t % Q_BUFS, once both consumers freed it (see
+    """Q of tile (hz, m), the t-th this CTA takes, into buffer t % Q_BUFS once both consumers freed it (see
     _free_q)."""
     q_rows: gl.constexpr = desc_q.block_type.shape[0]
     b = t % Q_BUFS
