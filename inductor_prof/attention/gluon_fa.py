@@ -265,6 +265,13 @@ def _free_q(q_free, t, Q_BUFS: gl.constexpr):
 
 
 @gluon.jit
+def _q_rows(q_smem, t, CONSUMER: gl.constexpr, Q_BUFS: gl.constexpr):
+    """This consumer's 64 rows of the t-th tile's Q buffer: its QK^T operand, then (two buffers) where its output
+    is staged for the TMA store."""
+    return q_smem.index(t % Q_BUFS).slice(CONSUMER * ROWS_PER_CONSUMER, ROWS_PER_CONSUMER, dim=0)
+
+
+@gluon.jit
 def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, m, b0, b1, nk, i, t,
                   qk_scale, N_KV, CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr,
                   STAGES: gl.constexpr, OVERLAP: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
@@ -281,7 +288,7 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
     n_blocks = b1 - b0
     n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
     tail = N_KV - (nk - 1) * BLOCK_N  # valid columns in the last block
-    q = q_smem.index(t % Q_BUFS).slice(CONSUMER * BLOCK_M, BLOCK_M, dim=0)
+    q = _q_rows(q_smem, t, CONSUMER, Q_BUFS)
     row0 = _first_row(m, CONSUMER)
     if CAUSAL:
         # both consumers take every block the producer loads for the 128-row tile; masks start at the first
@@ -465,12 +472,6 @@ def _store_out(O, LSE, desc_o, o_smem, acc, m_i, l_i, hz, row0, H, N_Q, stride_o
 
 
 @gluon.jit
-def _o_smem(q_smem, t, CONSUMER: gl.constexpr, Q_BUFS: gl.constexpr):
-    """This consumer's rows of the t-th tile's Q buffer, where its output is staged for the TMA store."""
-    return q_smem.index(t % Q_BUFS).slice(CONSUMER * ROWS_PER_CONSUMER, ROWS_PER_CONSUMER, dim=0)
-
-
-@gluon.jit
 def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS, STATS,
               FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp,
               CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
@@ -486,7 +487,7 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
                                                 BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
-            _store_out(O, LSE, desc_o, _o_smem(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
+            _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
                        _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N, Q_BUFS)
     else:
         G = gl.num_programs(0)
@@ -515,7 +516,7 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                     for c in range(pid + 1, pid + 1 + n_merge):
                         acc, m_i, l_i = _merge_partial(WS, STATS, counters + c * 2 + CONSUMER, c * 2 + CONSUMER,
                                                        acc, m_i, l_i, HEAD_DIM, BLOCK_N)
-                _store_out(O, LSE, desc_o, _o_smem(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
+                _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
                            _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N,
                            Q_BUFS)
     tma.store_wait(0)  # the last output store reads shared memory that ends with the kernel
