@@ -28,6 +28,7 @@ def refusal(error: str, warned: list[str]) -> str:
     first = error.strip().splitlines()[0] if error.strip() else "refused"
     return f"{first} ({why})" if why else first
 
+
 def _gqa(q, k) -> dict:
     """enable_gqa for SDPA and FlexAttention when k has fewer heads than q; nothing otherwise (older torch)."""
     return {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}

@@ -38,7 +38,8 @@ def _compile_row(summary: dict) -> list[tuple[str, str]]:
     c = summary.get("compile") or {}
     if "graphs_compiled" not in c:
         return []
-    text = f"{c.get('how', '?')}, {'dynamic' if c.get('dynamic') else 'static'} shapes, {c['graphs_compiled']} graph" + ("s" if c["graphs_compiled"] != 1 else "")
+    n = c["graphs_compiled"]
+    text = f"{c.get('how', '?')}, {'dynamic' if c.get('dynamic') else 'static'} shapes, {n} graph{'s' if n != 1 else ''}"
     firsts = c.get("first_step_ms_by_size") or {}
     if firsts:
         text += "; first step " + ", ".join(f"{_ms_or_s(ms)} at {size}" for size, ms in firsts.items())
