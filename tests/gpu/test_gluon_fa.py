@@ -8,6 +8,7 @@ import torch
 from inductor_prof.attention import gluon_fa, registry
 from inductor_prof.attention.bench import TOLERANCE
 from inductor_prof.attention.reference import attention_float64
+from inductor_prof.attention.timing import kernel_spills
 
 if not torch.cuda.is_available() or not registry.backends(["gluon_fa3"])[0].available:
     pytest.skip(registry.backends(["gluon_fa3"])[0].reason or "no CUDA", allow_module_level=True)
@@ -34,6 +35,17 @@ def test_configs_match_float64(shape):
         assert _rel(lse, ref_lse) < 1e-5, cfg
 
 
+@pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+def test_every_candidate_config_compiles_without_spills_here(head_dim, causal):
+    # 24 heads x 1,024 queries: 192 (M128) or 144 (M192) tiles on 132 SMs, so dense split configs do split and
+    # their split variant is the one compiled
+    q, k, v = (torch.randn(1, 24, 1024, head_dim, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    for cfg in gluon_fa.candidate_configs(head_dim, causal):
+        _, _, kernel = gluon_fa.launch(q, k, v, None, cfg, causal)
+        assert kernel_spills(kernel) == 0, cfg.label()
+
+
 # (B, Hq, Hkv, Sq, Sk, D, dtype): shapes whose tiles leave a partial last wave on the H100's 132 SMs, so the split
 # configs cut it: 192 tiles x 8 key blocks over 132 CTAs (1,24,1024), fewer tiles than CTAs, so a tile has up to
 # 4 pieces (1,8,1000: 64 tiles), Sq != Sk with a ragged last key block, GQA, head dim 64, fp16, FLUX's shape.
@@ -57,12 +69,14 @@ def test_split_tail_matches_float64_and_the_unsplit_kernel(shape):
     for cfg in split:
         n_ctas, n_dp = gluon_fa.work_split(n_tiles, -(-SK // cfg.block_n), sms, True)
         assert n_dp < n_tiles, (cfg, n_tiles)  # the shape really is split
-        for _ in range(3):  # launches after the first use the other counter set, zeroed by the one before
+        for _ in range(3):
+            # a split launch uses the counter set the split launch before it zeroed; the unsplit launch between
+            # them (same CTAs, so the same workspace) must neither use a set nor move the epoch on
             out, lse = gluon_fa.forward(q, k, v, None, cfg)
             torch.cuda.synchronize()
             assert _rel(out, ref) < TOLERANCE[str(dtype)[6:]], cfg
             assert _rel(lse, ref_lse) < 1e-5, cfg
-        whole, whole_lse = gluon_fa.forward(q, k, v, None, gluon_fa.Config(cfg.block_n, cfg.stages, cfg.overlap))
+            whole, whole_lse = gluon_fa.forward(q, k, v, None, gluon_fa.Config(cfg.block_n, cfg.stages, cfg.overlap))
         # the same sums in another order: within a few units of the last place of the output dtype
         assert (out.float() - whole.float()).abs().max().item() < 4 * torch.finfo(dtype).eps * v.abs().max().item()
         assert (lse - whole_lse).abs().max().item() < 1e-4
