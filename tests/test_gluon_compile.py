@@ -58,20 +58,23 @@ def _resource_usage(kernel) -> dict:
                                           (128, gluon_fa.Config(128, 2, False, q_buffers=2)),
                                           (128, gluon_fa.Config(128, 3, True)),  # one Q buffer, register stores
                                           (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256)),
-                                          # three consumers, 192-row tiles
-                                          (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3))],
+                                          # three consumers, 192-row tiles; one, 64-row tiles
+                                          (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
+                                          (256, gluon_fa.Config(64, 2, True, q_buffers=2, consumers=1))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
-    if cfg.consumers == 3 and causal and not triton.__version__.startswith("3.6"):
-        # the H100 image's Triton 3.6 keeps it in registers; tests/gpu/test_gluon_fa.py checks every config there
-        pytest.skip(f"Triton {triton.__version__}'s ptxas spills the 192-row causal kernel (32 B of stack)")
+    if cfg.consumers != 2 and causal and not triton.__version__.startswith("3.6"):
+        # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_fa.py checks every config there
+        pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
+                    "(32 and 24 B of stack)")
     kernel = _compile(head_dim, cfg, causal)
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM
     ptx = kernel.asm["ptx"]
-    # consumers take the registers the producer gives up: 4 producer warps + 4 per consumer
-    assert re.search(rf"setmaxnreg\.inc\.sync\.aligned\.u32\s+{cfg.consumer_regs};", ptx)
+    # consumers run with consumer_regs registers: 4 producer warps + 4 per consumer launch with 64 K / threads
+    # each (168 at 12 warps, 128 at 16: raised; 256 at 8 warps, one consumer: lowered to 240)
+    assert re.search(rf"setmaxnreg\.(inc|dec)\.sync\.aligned\.u32\s+{cfg.consumer_regs};", ptx)
     assert kernel.metadata.num_warps == 4 + 4 * cfg.consumers
     waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", ptx))
     assert ("1" in waits) == cfg.overlap, waits
@@ -122,12 +125,27 @@ def test_q_buffers_of_three_consumers(head_dim, block_n, stages, expected):
     assert gluon_fa._q_buffers(head_dim, block_n, stages, consumers=3) == expected
 
 
+def test_q_buffers_of_one_consumer():
+    # D256, 2 stages of 64 keys: ring 128 KiB; a 64-row Q tile 64*256*2 = 32 KiB: 128+64 = 192 KiB fits
+    assert gluon_fa._q_buffers(256, 64, 2, consumers=1) == 2
+    # 3 stages: ring 192 KiB; 192+64 = 256 no, 192+32 = 224 yes
+    assert gluon_fa._q_buffers(256, 64, 3, consumers=1) == 1
+
+
 def test_three_consumers_only_at_head_dim_64_and_without_overlap_or_split():
     # 160 registers a consumer hold 64x128 fp32 scores + a 64x64 accumulator, not PV in flight beside them
     three = {c.label() for c in gluon_fa.candidate_configs(64) if c.consumers == 3}
     assert three == {"ws M192xN128/s2/r160/q2", "ws M192xN128/s3/r160/q2"}
     assert {c.label() for c in gluon_fa.candidate_configs(64, causal=True) if c.consumers == 3} == three
     assert not any(c.consumers == 3 for d in (128, 256) for c in gluon_fa.candidate_configs(d))
+
+
+def test_one_consumer_only_at_head_dim_256():
+    # 8 heads x 1,024 tokens: 64 tiles of 128 rows leave 68 of 132 SMs idle; 64-row tiles make 128
+    for causal in (False, True):
+        one = [c.label() for c in gluon_fa.candidate_configs(256, causal) if c.consumers == 1]
+        assert one == ["ws M64xN64/s2/overlap/r240/q2"]
+        assert not any(c.consumers == 1 for d in (64, 128) for c in gluon_fa.candidate_configs(d, causal))
 
 
 @pytest.mark.parametrize("args,expected", [

@@ -4,7 +4,7 @@ Plain `tl` code cannot say what the fast Hopper kernels do (measured in scripts/
 pipeliner puts CTA-wide barriers around each TMA refill, so both warpgroups run softmax at the same moment while
 the tensor cores idle, and its automatic warp specialisation did not help. Gluon lets the kernel state it:
 
-* warp specialisation: a 4-warp producer partition issues TMA loads into K and V rings; two (or three:
+* warp specialisation: a 4-warp producer partition issues TMA loads into K and V rings; two (one or three:
   Config.consumers) 4-warp consumer partitions each own 64 query rows. Stages are handed over with mbarriers,
   never a CTA-wide barrier, so the consumers drift apart and one's softmax runs while another's wgmma does
   (FA3's ping-pong, left to the warp schedulers).
@@ -23,7 +23,8 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   Compiled in only where a launch splits (SPLIT); other launches walk whole tiles with less index state.
 * three consumers (head dim 64): 192-row tiles, FA3's choice there. Softmax's exp2 on the MUFU costs as much
   as the MMAs at head dim 64, and a third warpgroup gives the SM another softmax to run beside the other two's
-  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8).
+  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8). One consumer
+  (head dim 256): 64-row tiles, twice as many, where 128-row ones of a short sequence leave SMs idle.
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
@@ -573,7 +574,7 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
         mbarrier.init(k_free.index(s), count=N_CONS)
         mbarrier.init(v_ready.index(s), count=1)
         mbarrier.init(v_free.index(s), count=N_CONS)
-    # Gluon takes the partitions as a literal list (a tuple of functions does not compile), hence two spelled out
+    # Gluon takes the partitions as a literal list (a tuple of functions does not compile), hence three spelled out
     if N_CONS == 3:
         gl.warp_specialize([
             (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
@@ -589,6 +590,15 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
                          WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
                          n_tiles, n_dp, 2, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
         ], [4, 4, 4], [CONSUMER_REGS, CONSUMER_REGS, CONSUMER_REGS])
+    elif N_CONS == 1:
+        gl.warp_specialize([
+            (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
+                         v_free, FLAGS, epoch, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, BLOCK_N, STAGES, CAUSAL,
+                         Q_BUFS, SPLIT)),
+            (_consumer, (q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free, O, desc_o, LSE,
+                         WS, STATS, FLAGS, epoch, sm_scale, H, N_Q, N_KV, stride_oz, stride_oh, stride_om, n_m,
+                         n_tiles, n_dp, 0, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS, SPLIT)),
+        ], [4], [CONSUMER_REGS])
     else:
         gl.warp_specialize([
             (_producer, (desc_q, desc_k, desc_v, q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
@@ -638,10 +648,18 @@ def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2) -> 
 # (block_n, stages, overlap, consumers, consumer registers). Three consumers (192-row tiles, FA3's choice at head dim
 # 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160 + 128 x 32 for the
 # producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the next QK^T;
-# overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge
+# overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge. One consumer (64-row
+# tiles) at head dim 256 doubles the tiles where a short sequence leaves SMs idle (8 heads x 1,024 tokens: 64
+# tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9).
 _SHAPES = [(128, 2, True, 2, 240), (128, 3, True, 2, 240), (128, 2, False, 2, 240), (64, 2, True, 2, 240),
-           (64, 3, True, 2, 240), (64, 4, True, 2, 240), (128, 2, False, 3, 160), (128, 3, False, 3, 160)]
+           (64, 3, True, 2, 240), (64, 4, True, 2, 240), (128, 2, False, 3, 160), (128, 3, False, 3, 160),
+           (64, 2, True, 1, 240)]
 THREE_CONSUMERS_MAX_HEAD_DIM = 64
+ONE_CONSUMER_MIN_HEAD_DIM = 256
+
+
+def _consumers_fit(consumers: int, head_dim: int) -> bool:
+    return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
 
 
 def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
@@ -650,7 +668,7 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
     out = []
     for bn, stages, overlap, consumers, regs in _SHAPES:
         q_bufs = _q_buffers(head_dim, bn, stages, consumers)
-        if not q_bufs or (consumers == 3 and head_dim > THREE_CONSUMERS_MAX_HEAD_DIM):
+        if not q_bufs or not _consumers_fit(consumers, head_dim):
             continue
         cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers)
         out.append(cfg)
