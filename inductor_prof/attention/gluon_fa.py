@@ -46,8 +46,6 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 _tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
 _tma_store = getattr(tma, "async_store", None) or tma.async_copy_shared_to_global
 ROWS_PER_CONSUMER = gl.constexpr(64)  # one wgmma M per 4-warp consumer
-# the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
-SPLIT_MAX_HEAD_DIM = gl.constexpr(128)
 
 
 @gluon.jit
@@ -656,9 +654,12 @@ _SHAPES = [(128, 2, True, 2, 240), (128, 3, True, 2, 240), (128, 2, False, 2, 24
            (64, 2, True, 1, 240)]
 THREE_CONSUMERS_MAX_HEAD_DIM = 64
 ONE_CONSUMER_MIN_HEAD_DIM = 256
+# the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
+SPLIT_MAX_HEAD_DIM = 128
 
 
 def _consumers_fit(consumers: int, head_dim: int) -> bool:
+    """Three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM, one only from ONE_CONSUMER_MIN_HEAD_DIM, two at any."""
     return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
 
 
@@ -672,7 +673,7 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
             continue
         cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers)
         out.append(cfg)
-        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM.value:
+        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM:
             out.append(replace(cfg, split=True))
     return out
 
@@ -755,7 +756,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_tiles = n_m * B * H
     # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
-                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM.value
+                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
     ws = _Workspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
