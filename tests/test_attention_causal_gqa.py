@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from inductor_prof.attention import triton_fa
 from inductor_prof.attention.timing import captured_stderr, time_configs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,6 +33,15 @@ for B, Hq, Hkv, Sq, Sk, D in {cases}:
             ref, ref_lse = naive_attention(q, k, v, 0.3, causal)
             res.append([[B, Hq, Hkv, Sq, Sk, D, causal, cfg is None], float((out.double() - ref).norm() / ref.norm()),
                         float((lse.double() - ref_lse).abs().max()), bool(torch.isfinite(out).all())])
+# causal tiles in groups of heads, the last group smaller (6 heads as 4 + 2, 5 as 3 + 2): every tile once
+grouped = []
+for B, Hq, Hkv, Sq, Sk, D in [(2, 3, 3, 45, 45, 64), (1, 5, 1, 70, 64, 128)]:
+    g = torch.Generator().manual_seed(Sq)
+    q = torch.randn(B, Hq, Sq, D, generator=g, dtype=torch.float16)
+    k, v = (torch.randn(B, Hkv, Sk, D, generator=g, dtype=torch.float16) for _ in "kv")
+    out, lse, _ = triton_fa.launch(q, k, v, 0.3, None, True, group=4 if B == 2 else 3)
+    ref, ref_lse = naive_attention(q, k, v, 0.3, True)
+    grouped.append([float((out.double() - ref).norm() / ref.norm()), float((lse.double() - ref_lse).abs().max())])
 # loop bound: 20 queries in one 32-row tile read keys < 32 only, so NaN keys/values from 32 on must not matter
 g = torch.Generator().manual_seed(5)
 q = torch.randn(1, 2, 20, 64, generator=g, dtype=torch.float16)
@@ -40,7 +50,7 @@ ref, _ = naive_attention(q, k[:, :, :20], v[:, :, :20], 0.3, True)   # query i <
 k[:, :, 32:], v[:, :, 32:] = float("nan"), float("nan")
 out, _ = triton_fa.forward(q, k, v, 0.3, causal=True)
 skip = float((out.double() - ref).norm() / ref.norm())
-print(json.dumps({{"cases": res, "skip": skip}}))
+print(json.dumps({{"cases": res, "skip": skip, "grouped": grouped}}))
 """
 
 
@@ -65,6 +75,49 @@ def test_causal_and_gqa_match_float64_in_interpreter(interpreted):
 def test_causal_skips_key_blocks_past_the_tile(interpreted):
     # NaN in keys 32.. would reach the output if the tile of queries 0..31 read them
     assert interpreted["skip"] < 2e-3
+
+
+def test_causal_tiles_in_groups_of_heads_match_float64(interpreted):
+    for rel, lse_err in interpreted["grouped"]:
+        # a tile run twice or never leaves garbage (out is torch.empty_like) far above fp16's ~2.5e-4
+        assert rel < 2e-3 and lse_err < 1e-3
+
+
+def test_causal_tile_order_is_longest_first_within_groups_of_heads():
+    """3 query tiles a head, 5 heads, groups of 2: heads 0-1, then 2-3, then 4 alone; within a group the heads take
+    turns at tile 2 (the last, longest), then 1, then 0. Written out by hand."""
+    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "triton_tile_order.py"), "3", "5", "2"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert json.loads(out.stdout) == [[0, 2], [1, 2], [0, 1], [1, 1], [0, 0], [1, 0],
+                                      [2, 2], [3, 2], [2, 1], [3, 1], [2, 0], [3, 0],
+                                      [4, 2], [4, 1], [4, 0]]
+
+
+# H100: 50 MiB of L2 (half of it, 26,214,400 B, for the group's K and V) and 132 SMs
+L2, SMS = 52_428_800, 132
+
+
+@pytest.mark.parametrize("args,expected", [
+    # FLUX causal, M128: 36 tiles a head, K+V 2 x 4608 x 128 x 2 B = 2,359,296 B a head: 11 heads fit (11.1);
+    # two waves need ceil(264 / 36) = 8; 11 -> 3 groups -> evened out to 24 / 3 = 8
+    ((24, 36, 2_359_296, L2, SMS, True), 8),
+    # GQA 32/8 at 2,048, D 64: K+V 2 x 2048 x 64 x 2 B = 524,288 B shared by 4 query heads = 131,072 a head:
+    # 200 fit, so all 64 heads in one group
+    ((64, 32, 131_072, L2, SMS, True), 64),
+    # (1,24,16384,128): K+V 8,388,608 B a head, 3 fit (3.1); two waves of 128-tile heads need 3: 8 groups of 3
+    ((24, 128, 8_388_608, L2, SMS, True), 3),
+    # K/V too big for any to fit: two waves still (ceil(264 / 32) = 9), capped at the 8 heads there are
+    ((8, 32, 30_000_000, L2, SMS, True), 8),
+    # 22 fit (26,214,400 / 1,160,000 = 22.6; two waves of 64-tile heads need 5): 24 heads would be 22 + 2 (2 heads
+    # of long tiles alone at the end), so 2 groups of 12
+    ((24, 64, 1_160_000, L2, SMS, True), 12),
+    # dense tiles are all alike: the plain order
+    ((24, 36, 2_359_296, L2, SMS, False), 1),
+])
+def test_heads_per_group(args, expected):
+    assert triton_fa.heads_per_group(*args) == expected
 
 
 def test_a_config_that_spills_is_recorded_and_not_chosen():

@@ -683,12 +683,6 @@ def default_config(head_dim: int) -> Config:
     return Config(bn, 2, True, q_buffers=_q_buffers(head_dim, bn, 2))
 
 
-def _num_sms(device) -> int:
-    import torch
-
-    return torch.cuda.get_device_properties(device).multi_processor_count
-
-
 def work_split(n_tiles: int, n_kv_blocks: int, n_ctas: int, split: bool) -> tuple[int, int]:
     """(CTAs launched, tiles done whole). Split (stream-K's "data-parallel + one wave"): all whole waves but the
     last stay whole; the last whole wave and the partial one are cut along the keys into one even share per CTA,
@@ -739,7 +733,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     import torch
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-    from .triton_fa import prepare
+    from .triton_fa import num_sms, prepare
 
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
@@ -755,7 +749,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_m = -(-NQ // q_rows)
     n_tiles = n_m * B * H
     # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
-    n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), _num_sms(q.device),
+    n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), num_sms(q.device),
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles

@@ -4,7 +4,8 @@ Q, K, V are read through 2-D tensor descriptors over (B*H*S, D), so every tile l
 that run past a head's sequence read the next head's rows (or TMA's zero fill at the tensor's end); those
 key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
 CAUSAL (top-left, query i sees keys j <= i): blocks wholly below the tile's first row run unmasked, the diagonal
-blocks masked, blocks past its last row are never loaded. GQA: k/v have H // GROUP heads, query head h reads h // GROUP.
+blocks masked, blocks past its last row are never loaded; tiles launch longest first within groups of heads
+(heads_per_group). GQA: k/v have H // GROUP heads, query head h reads h // GROUP.
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
 of wgmma + softmax to overlap (a manual ping-pong; measured slower).
 
@@ -63,12 +64,26 @@ def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, st
 
 
 @triton.jit
+def _tile(pid, N_M, N_HZ, HEADS_PER_GROUP):
+    """(batch*head, query tile) of the pid-th program: groups of HEADS_PER_GROUP heads (the last may be smaller)
+    one after another; within a group the heads take turns, last (longest) query tile first."""
+    per_group = HEADS_PER_GROUP * N_M
+    first = (pid // per_group) * HEADS_PER_GROUP
+    heads = tl.minimum(HEADS_PER_GROUP, N_HZ - first)
+    r = pid % per_group
+    return first + r % heads, N_M - 1 - r // heads
+
+
+@triton.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
-                    stride_oz, stride_oh, stride_om,
+                    stride_oz, stride_oh, stride_om, N_M, N_HZ, HEADS_PER_GROUP,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr):
-    start_m = tl.program_id(0)
-    off_hz = tl.program_id(1)
+    if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
+        off_hz, start_m = _tile(tl.program_id(0) + tl.program_id(1) * N_M, N_M, N_HZ, HEADS_PER_GROUP)
+    else:  # a 1-D grid with that index arithmetic ran FLUX's dense shape 5% slower (492-495 vs 464-469 us)
+        start_m = tl.program_id(0)
+        off_hz = tl.program_id(1)
     off_z = off_hz // H
     off_h = off_hz % H
     SUB_M: tl.constexpr = BLOCK_M // SPLIT
@@ -195,20 +210,56 @@ def prepare(q, k, v, scale: float | None):
     return q, k, v, scale, torch.empty_like(q), lse
 
 
-def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
-    """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills."""
+def num_sms(device) -> int:
+    import torch
+
+    return torch.cuda.get_device_properties(device).multi_processor_count
+
+
+def l2_bytes(device) -> int:
+    import torch
+
+    return torch.cuda.get_device_properties(device).L2_cache_size
+
+
+def heads_per_group(n_heads: int, n_m: int, kv_bytes_per_head: float, l2: int, n_sms: int, causal: bool) -> int:
+    """Query heads whose causal tiles interleave, longest first (dense tiles are all alike: 1, the plain order).
+    Longest first over many heads makes each wave of tiles about one length, so the short ones fill the end; but
+    every running tile streams its head's K and V, so a group holds only the heads whose K and V fit in half of L2
+    (kv_bytes_per_head: bytes of K and V one query head reads, shared under GQA), and at least two waves of tiles
+    (2 x SMs). Groups are then evened out: a small last group of long tiles would run alone at the end.
+    Measured on the H100 (FLUX's causal shape, 24 heads of 36 tiles, 2.4 MB of K/V each): groups of 8 265 us,
+    all 24 at once 270, 22 + 2 309, one head at a time 296; cuDNN 253."""
+    if not causal:
+        return 1
+    fit = int(l2 / 2 // kv_bytes_per_head)
+    waves = -(-2 * n_sms // n_m)
+    group = min(n_heads, max(fit, waves))
+    n_groups = -(-n_heads // group)
+    return -(-n_heads // n_groups)
+
+
+def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False,
+           group: int | None = None):
+    """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills.
+    group: heads per group of tiles (default heads_per_group's)."""
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
     interpret = os.environ.get("TRITON_INTERPRET") == "1"
     cfg = config or default_config(D, interpret)
     dq, dk, dv = _descriptors(q, k, v, cfg)
-    grid = (triton.cdiv(NQ, cfg.block_m), B * H)
-    kernel = attn_fwd_kernel[grid](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0), o.stride(1),
-                                   o.stride(2), HEAD_DIM=D, BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n,
-                                   SPLIT=cfg.split, NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
-                                   num_warps=cfg.num_warps, num_stages=cfg.num_stages,
-                                   **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
+    n_m = triton.cdiv(NQ, cfg.block_m)
+    kv_bytes = 2 * NK * D * k.element_size() / (H // k.shape[1])
+    on_gpu = q.is_cuda
+    group = group or heads_per_group(B * H, n_m, kv_bytes, l2_bytes(q.device) if on_gpu else 0,
+                                     num_sms(q.device) if on_gpu else 1, causal)
+    kernel = attn_fwd_kernel[(n_m, B * H)](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0),
+                                             o.stride(1), o.stride(2), n_m, B * H, group, HEAD_DIM=D,
+                                             BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
+                                             NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
+                                             num_warps=cfg.num_warps, num_stages=cfg.num_stages,
+                                             **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
     return o, lse, kernel
 
 
