@@ -56,17 +56,17 @@ def _resource_usage(kernel) -> dict:
 @pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
 @pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)),
                                           (128, gluon_fa.Config(128, 2, False, q_buffers=2)),
-                                          (128, gluon_fa.Config(128, 3, True)),  # one Q buffer, register stores
+                                          (128, gluon_fa.Config(128, 3, True)),  # one Q buffer
                                           (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256)),
                                           # three consumers, 192-row tiles; one, 64-row tiles
                                           (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
                                           (256, gluon_fa.Config(64, 2, True, q_buffers=2, consumers=1))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
-    if cfg.consumers != 2 and causal and not triton.__version__.startswith("3.6"):
+    if (cfg.consumers != 2 or head_dim == 256) and causal and not triton.__version__.startswith("3.6"):
         # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_fa.py checks every config there
         pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
-                    "(32 and 24 B of stack)")
+                    "(32 and 24 B of stack) and, with the output staged in Q, of head dim 256 (32 B)")
     kernel = _compile(head_dim, cfg, causal)
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
@@ -78,8 +78,14 @@ def test_compiles_for_sm90(head_dim, cfg, causal):
     assert kernel.metadata.num_warps == 4 + 4 * cfg.consumers
     waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", ptx))
     assert ("1" in waits) == cfg.overlap, waits
-    # two Q buffers: the output leaves through shared memory by TMA store (tensor, global <- shared)
-    assert ("cp.async.bulk.tensor.2d.global.shared" in ptx) == (cfg.q_buffers == 2)
+    # with one Q buffer or two, the output leaves through shared memory by TMA store (tensor, global <- shared)
+    assert "cp.async.bulk.tensor.2d.global.shared" in ptx
+    if cfg.q_buffers == 1:
+        # the one Q buffer holds the staged output: after each store, the next of (wait until the store has read
+        # shared memory, arrive on a barrier) must be the wait, or the producer's next Q load overwrites the output
+        events = re.findall(r"cp\.async\.bulk\.tensor\.2d\.global\.shared|wait_group\.read|mbarrier\.arrive\b", ptx)
+        after_store = [b for a, b in zip(events, events[1:]) if a.startswith("cp.async.bulk.tensor")]
+        assert after_store and set(after_store) == {"wait_group.read"}, after_store
 
 
 def test_candidate_configs_fit_shared_memory():

@@ -12,10 +12,11 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
 * persistent grid: one CTA per SM walks tiles, so one tile's epilogue overlaps the next tile's loads.
-* two Q buffers (Config.q_buffers, where shared memory allows: head dim <= 128 with two K/V stages): the next
-  tile's Q loads a whole tile ahead, and each consumer stages its output in its rows of the tile's Q buffer (dead
-  after its last QK^T) for a TMA store that runs on while the next tile starts. clock64 probes at 4608 queries x
-  512 keys found register stores of the output ~2.5 us a tile and the Q load exposed at each tile's start.
+* output staged in Q: each consumer writes its output into its rows of the tile's Q buffer (dead after its last
+  QK^T) for a TMA store. clock64 probes at 4608 queries x 512 keys found register stores of the output ~2.5 us a
+  tile and the Q load exposed at each tile's start. Two Q buffers (Config.q_buffers, where shared memory allows:
+  head dim <= 128 with two K/V stages): the next tile's Q loads a whole tile ahead and the store runs on while the
+  next tile starts. One: the buffer is freed once the store has read it.
 * split last waves (Config.split, dense, head dim <= 128): a whole number of waves leaves the last one partly
   idle (FLUX: 864 tiles on 132 SMs, 6.5 waves). The last whole wave and the partial one are cut along the keys
   into one even share per CTA (stream-K's "data-parallel + one wave"); the CTA holding a tile's first key block
@@ -291,17 +292,26 @@ def _serial_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, m_i, 
 
 @gluon.jit
 def _free_q(q_free, t, Q_BUFS: gl.constexpr):
-    """One Q buffer: freed once both consumers issued the tile's last QK^T. Two: a buffer also holds its tile's
-    output until the TMA store has read it, so the previous tile's is freed during this one, after that store."""
+    """Two Q buffers: a buffer holds its tile's output until the TMA store has read it, so the previous tile's is
+    freed during this one (after its first QK^T), once that store is done."""
     if Q_BUFS == 2:
         tma.store_wait(0)
         mbarrier.arrive(q_free.index((t + 1) % 2), pred=t > 0)
 
 
 @gluon.jit
+def _free_single_q(q_free, Q_BUFS: gl.constexpr):
+    """One Q buffer: freed once this consumer's output store has read it. Freeing it before the epilogue (after
+    the last QK^T) and storing from registers was 0.90x of cuDNN at (1,8,2048,256); staged, 1.00x (H100)."""
+    if Q_BUFS == 1:
+        tma.store_wait(0)
+        mbarrier.arrive(q_free.index(0))
+
+
+@gluon.jit
 def _q_rows(q_smem, t, CONSUMER: gl.constexpr, Q_BUFS: gl.constexpr):
-    """This consumer's 64 rows of the t-th tile's Q buffer: its QK^T operand, then (two buffers) where its output
-    is staged for the TMA store."""
+    """This consumer's 64 rows of the t-th tile's Q buffer: its QK^T operand, then where its output is staged for
+    the TMA store."""
     return q_smem.index((t % Q_BUFS) * (q_smem.shape[0] // Q_BUFS) + CONSUMER)
 
 
@@ -370,8 +380,6 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
                     q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, p_op, m_i, l_i, qk_scale, i, j,
                     j >= n_plain, N_KV, tail, row0, 2, CAUSAL, BLOCK_M, BLOCK_N, STAGES, dtype, s_layout, o_rows,
                     p_layout)
-        if Q_BUFS == 1:
-            mbarrier.arrive(q_free.index(0))
         v_idx = (i + n_blocks - 1) % STAGES
         mbarrier.wait(v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
         acc = warpgroup_mma(p_op, v_smem.index(v_idx), acc, is_async=True)
@@ -389,8 +397,6 @@ def _consume_tile(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_re
                 acc, m_i, l_i = _serial_step(q, k_smem, v_smem, k_ready, k_free, v_ready, v_free, acc, m_i, l_i,
                                              qk_scale, i, j, N_KV, row0, False, CAUSAL, BLOCK_M, BLOCK_N, STAGES,
                                              dtype, s_layout, o_rows, p_layout)
-        if Q_BUFS == 1:
-            mbarrier.arrive(q_free.index(0))
     return acc, m_i, l_i, i + n_blocks, t + 1
 
 
@@ -466,23 +472,20 @@ def _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_
 
 @gluon.jit
 def _store_out(O, LSE, desc_o, o_smem, acc, m_i, l_i, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om,
-               HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr, Q_BUFS: gl.constexpr):
-    """Normalise, store the rows that exist, natural-log LSE. Two Q buffers: the output goes through this
-    consumer's rows of the tile's Q buffer (dead after its last QK^T) and a TMA store that runs while the next tile
-    starts; register stores took ~2.5 us a tile (measured with clock64 probes)."""
+               HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+    """Normalise, store the rows that exist, natural-log LSE. The output goes through this consumer's rows of the
+    tile's Q buffer (dead after its last QK^T) and a TMA store (see _free_q and _free_single_q for when the buffer
+    is handed back); register stores took ~2.5 us a tile (measured with clock64 probes)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
     # one reciprocal per row, not a division per element
     out = (acc * gl.convert_layout(1.0 / l_i, o_rows)[:, None]).to(O.dtype.element_ty)
-    if Q_BUFS == 2:
-        if row0 + BLOCK_M <= N_Q:  # q, k, v, o are contiguous (B*H*N, D): the rows lie inside this head
-            o_smem.store(out)
-            fence_async_shared()
-            _tma_store(desc_o, [hz * N_Q + row0, 0], o_smem)
-        else:
-            _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM)
+    if row0 + BLOCK_M <= N_Q:  # q, k, v, o are contiguous (B*H*N, D): the rows lie inside this head
+        o_smem.store(out)
+        fence_async_shared()
+        _tma_store(desc_o, [hz * N_Q + row0, 0], o_smem)
     else:
         _store_rows(O, out, hz, row0, H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM)
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -511,8 +514,8 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                 v_free, m, 0, nk, nk, i, t, qk_scale, N_KV, CONSUMER, HEAD_DIM,
                                                 BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS)
             _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
-                       _first_row(m, CONSUMER, TILE_M), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N,
-                       Q_BUFS)
+                       _first_row(m, CONSUMER, TILE_M), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM, BLOCK_N)
+            _free_single_q(q_free, Q_BUFS)
     else:
         G = gl.num_programs(0)
         pid = gl.program_id(0)
@@ -542,7 +545,8 @@ def _consumer(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready,
                                                    BLOCK_N)
                 _store_out(O, LSE, desc_o, _q_rows(q_smem, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
                            _first_row(m, CONSUMER, TILE_M), H, N_Q, stride_oz, stride_oh, stride_om, HEAD_DIM,
-                           BLOCK_N, Q_BUFS)
+                           BLOCK_N)
+            _free_single_q(q_free, Q_BUFS)  # a piece that wrote a partial frees it too
     tma.store_wait(0)  # the last output store reads shared memory that ends with the kernel
 
 
@@ -618,7 +622,7 @@ class Config:
     overlap: bool
     consumer_regs: int = 240
     split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
-    q_buffers: int = 1  # 2: the next tile's Q loads during this one, and the output leaves by TMA store
+    q_buffers: int = 1  # 2: the next tile's Q loads during this one, and its output store runs on into the next
     consumers: int = 2  # 64-row consumer warpgroups: the tile has 64 x consumers query rows
 
     @property
