@@ -164,6 +164,27 @@ def test_bench_shape_tflops_and_speedup_direction(monkeypatch):
     assert by["fast"]["calls_per_step"] == 38 and by["fast"]["shape"] == "(1,2,64x96,32)"
 
 
+def test_backends_are_timed_in_rotated_rounds_and_keep_their_median_round(monkeypatch):
+    """Three backends, three rounds: round r starts at backend r, so the order is abc, bca, cab; each keeps the
+    median of its three rounds (not the mean, not the last round)."""
+    calls = []
+    per_round = {"a": [3.0, 1.0, 2.0], "b": [10.0, 40.0, 20.0], "c": [7.0, 5.0, 6.0]}
+
+    def fake_time_ms(fn, rep_ms=100.0, **kw):
+        name = fn()
+        calls.append((name, rep_ms))
+        return per_round[name][sum(1 for n, _ in calls if n == name) - 1]
+    monkeypatch.setattr(bench, "wall_ms", fake_time_ms)
+    monkeypatch.setattr(bench, "check", lambda *a, **kw: {"ok": True})
+    backends = [Backend(n, "own", lambda q, k, v, s, n=n: n, True) for n in "abc"]
+    rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", backends, BenchOptions(device="cpu", tune=False, rep_ms=30.0),
+                       BenchResult())
+    assert [n for n, _ in calls] == list("abc" "bca" "cab")
+    assert {r for _, r in calls} == {10.0}           # 30 ms of repeats split over 3 rounds
+    # medians: a of (3, 1, 2) = 2; b of (10, 40, 20) = 20 (the mean would be 23.3); c of (7, 5, 6) = 6
+    assert [(r["backend"], r["ms"]) for r in rows] == [("a", 2.0), ("b", 20.0), ("c", 6.0)]
+
+
 def test_bench_shape_unknown_op_compares_with_plain_sdpa(monkeypatch):
     monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms=100.0, **kw: 4.0)
     b = Backend("x", "own", lambda q, k, v, s: (q, None), True)

@@ -128,6 +128,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
 
     model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
     rows = []
+    timed = []  # (row index, backend, config, its label, check's values): those that passed, timed together below
     try:
         sem = semantics(shape, opts.device)
     except (ValueError, OSError) as e:
@@ -158,17 +159,39 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         if opts.tune and b.name in TUNED:
             config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"])
             result.chosen[(b.name, shape.label)] = config
-        timer = time_ms if opts.device == "cuda" else globals()["wall_ms"]   # looked up when called (tests swap it)
-        ms = timer(lambda: b(qt, kt, vt, scale, config, **sem), rep_ms=opts.rep_ms)
-        tflops = shape.flops / ms / 1e9
-        rows.append(_row(b, shape, calls, model_backend, ms=ms, tflops=tflops, config=label,
-                         pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"),
-                         **values))
+        timed.append((len(rows), b, config, label, values))
+        rows.append({})  # filled in once every backend has been timed
+    timer = time_ms if opts.device == "cuda" else globals()["wall_ms"]   # looked up when called (tests swap it)
+    ms = _interleaved_ms(timer, [lambda b=b, config=config: b(qt, kt, vt, scale, config, **sem)
+                                 for _, b, config, _, _ in timed], opts.rep_ms)
+    for (i, b, _, label, values), t in zip(timed, ms):
+        tflops = shape.flops / t / 1e9
+        rows[i] = _row(b, shape, calls, model_backend, ms=t, tflops=tflops, config=label,
+                       pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"), **values)
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
     for r in rows:
         r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
     del qc, kc, vc, ref, ref_lse
     return rows
+
+
+# At 16,384 tokens the H100 reaches its power cap (nvidia-smi: throttle reason 0x4, SM clock 1980 -> 1800 MHz) and
+# cuDNN's own time moved 6% between two rounds a minute apart; timing the backends one after another lets that
+# drift land on one of them. So each is timed in TIMING_ROUNDS rounds, in an order rotated every round, and
+# keeps its median round.
+TIMING_ROUNDS = 3
+
+
+def _interleaved_ms(timer, fns: list, rep_ms: float) -> list[float]:
+    """The median over TIMING_ROUNDS rounds of timer(fn, rep_ms / rounds) for each fn; round r starts at fn r."""
+    import statistics
+
+    times: list[list[float]] = [[] for _ in fns]
+    for r in range(TIMING_ROUNDS):
+        for j in range(len(fns)):
+            i = (r + j) % len(fns)
+            times[i].append(timer(fns[i], rep_ms=rep_ms / TIMING_ROUNDS))
+    return [statistics.median(t) for t in times]
 
 
 def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3) -> float:
