@@ -11,16 +11,16 @@ from inductor_prof.attention import triton_fa
 
 
 @triton.jit
-def _order(OUT, N_M, N_HZ, GROUP):
-    pid = tl.program_id(0) + tl.program_id(1) * N_M  # launch order, as attn_fwd_kernel numbers it
-    hz, m = triton_fa._tile(pid, N_M, N_HZ, GROUP)
+def _order(OUT, N_M, GROUP):
+    pid = tl.program_id(0) + tl.program_id(1) * N_M  # launch order, x fastest
+    hz, m = triton_fa._tile(GROUP)
     tl.store(OUT + 2 * pid, hz)
     tl.store(OUT + 2 * pid + 1, m)
 
 
 def order(n_m: int, n_hz: int, group: int) -> list[list[int]]:
     out = torch.full((n_m * n_hz * 2,), -1, dtype=torch.int32)
-    _order[(n_m, n_hz)](out, n_m, n_hz, group)
+    _order[(n_m, n_hz)](out, n_m, group)
     return out.view(-1, 2).tolist()
 
 

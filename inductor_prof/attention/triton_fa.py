@@ -64,23 +64,26 @@ def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, st
 
 
 @triton.jit
-def _tile(pid, N_M, N_HZ, HEADS_PER_GROUP):
-    """(batch*head, query tile) of the pid-th program: groups of HEADS_PER_GROUP heads (the last may be smaller)
-    one after another; within a group the heads take turns, last (longest) query tile first."""
-    per_group = HEADS_PER_GROUP * N_M
+def _tile(HEADS_PER_GROUP):
+    """(batch*head, query tile) of this program of a launch over the grid (query tiles, batch*heads), numbered in
+    launch order: groups of HEADS_PER_GROUP heads (the last may be smaller) one after another; within a group the
+    heads take turns, last (longest) query tile first."""
+    n_m = tl.num_programs(0)
+    pid = tl.program_id(0) + tl.program_id(1) * n_m
+    per_group = HEADS_PER_GROUP * n_m
     first = (pid // per_group) * HEADS_PER_GROUP
-    heads = tl.minimum(HEADS_PER_GROUP, N_HZ - first)
+    heads = tl.minimum(HEADS_PER_GROUP, tl.num_programs(1) - first)
     r = pid % per_group
-    return first + r % heads, N_M - 1 - r // heads
+    return first + r % heads, n_m - 1 - r // heads
 
 
 @triton.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
-                    stride_oz, stride_oh, stride_om, N_M, N_HZ, HEADS_PER_GROUP,
+                    stride_oz, stride_oh, stride_om, HEADS_PER_GROUP,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr):
     if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
-        off_hz, start_m = _tile(tl.program_id(0) + tl.program_id(1) * N_M, N_M, N_HZ, HEADS_PER_GROUP)
+        off_hz, start_m = _tile(HEADS_PER_GROUP)
     else:  # a 1-D grid with that index arithmetic ran FLUX's dense shape 5% slower (492-495 vs 464-469 us)
         start_m = tl.program_id(0)
         off_hz = tl.program_id(1)
@@ -255,7 +258,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     group = group or heads_per_group(B * H, n_m, kv_bytes, l2_bytes(q.device) if on_gpu else 0,
                                      num_sms(q.device) if on_gpu else 1, causal)
     kernel = attn_fwd_kernel[(n_m, B * H)](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0),
-                                             o.stride(1), o.stride(2), n_m, B * H, group, HEAD_DIM=D,
+                                             o.stride(1), o.stride(2), group, HEAD_DIM=D,
                                              BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
                                              NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
                                              num_warps=cfg.num_warps, num_stages=cfg.num_stages,
