@@ -7,7 +7,8 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
 * warp specialisation: a 4-warp producer partition issues TMA loads into K and V rings; two (one or three:
   Config.consumers) 4-warp consumer partitions each own 64 query rows. Stages are handed over with mbarriers,
   never a CTA-wide barrier, so the consumers drift apart and one's softmax runs while another's wgmma does
-  (FA3's ping-pong, left to the warp schedulers).
+  (FA3's ping-pong, left to the warp schedulers: named barriers forcing the turns measured no faster at
+  (2,32/8,1024,64), 49.1 against 49.2 us with FA3's placement, 53.8 around the exp2s as cuDNN places them).
 * `OVERLAP`: inside a consumer, QK^T of block j and PV of block j-1 are both in flight; softmax(j) runs after
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
@@ -24,7 +25,9 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   Compiled in only where a launch splits (SPLIT); other launches walk whole tiles with less index state.
 * three consumers (head dim 64): 192-row tiles, FA3's choice there. Softmax's exp2 on the MUFU costs as much
   as the MMAs at head dim 64, and a third warpgroup gives the SM another softmax to run beside the other two's
-  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8). One consumer
+  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8). Computing
+  some exp2s with an FMA polynomial instead (FA4) was slower at every share tried (1 in 8: 50.1 against 49.2 us
+  at (2,32/8,1024,64)): each takes 8 instructions, and the MUFU is 43% busy there (ncu). One consumer
   (head dim 256): 64-row tiles, twice as many, where 128-row ones of a short sequence leave SMs idle.
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
