@@ -8,7 +8,8 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   Config.consumers) 4-warp consumer partitions each own 64 query rows. Stages are handed over with mbarriers,
   never a CTA-wide barrier, so the consumers drift apart and one's softmax runs while another's wgmma does
   (FA3's ping-pong, left to the warp schedulers: named barriers forcing the turns measured no faster at
-  (2,32/8,1024,64), 49.1 against 49.2 us with FA3's placement, 53.8 around the exp2s as cuDNN places them).
+  (2,32/8,1024,64), 49.1 against 49.2 us with FA3's placement, 53.8 around the exp2s as cuDNN places them; on
+  the serial step, cuDNN's whole schedule there, 50.0 against 48.8 for this overlapped loop).
 * `OVERLAP`: inside a consumer, QK^T of block j and PV of block j-1 are both in flight; softmax(j) runs after
   `wait(1)` retires only the first (FA3's intra-warpgroup pipelining). K and V have separate rings so the
   K stage of block j and the V stage of block j-1 are released independently.
