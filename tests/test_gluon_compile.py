@@ -37,7 +37,9 @@ def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal})
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+    maxnreg = gluon_fa.launch_maxnreg(cfg)  # what launch() passes: two CTAs per SM need 128 registers a thread
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                          options={"num_warps": 4, **({"maxnreg": maxnreg} if maxnreg else {})})
 
 
 def _resource_usage(kernel) -> dict:
@@ -60,7 +62,10 @@ def _resource_usage(kernel) -> dict:
                                           (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256)),
                                           # three consumers, 192-row tiles; one, 64-row tiles
                                           (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
-                                          (256, gluon_fa.Config(64, 2, True, q_buffers=2, consumers=1))],
+                                          (256, gluon_fa.Config(64, 2, True, q_buffers=2, consumers=1)),
+                                          # one, two CTAs per SM
+                                          (64, gluon_fa.Config(128, 2, True, 216, q_buffers=2, consumers=1,
+                                                               ctas_per_sm=2))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
     if (cfg.consumers != 2 or head_dim == 256) and causal and not triton.__version__.startswith("3.6"):
@@ -71,6 +76,11 @@ def test_compiles_for_sm90(head_dim, cfg, causal):
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM
+    if cfg.ctas_per_sm == 2:
+        # 65,536 registers of an SM over 2 CTAs x (4 producer + 4 consumer warps) x 32 threads = 128 a thread;
+        # shared memory: 228 KiB an SM (233,472 B), each CTA also keeps 1 KiB for the runtime
+        assert usage["reg"] == 128, usage
+        assert 2 * (kernel.metadata.shared + 1024) <= 233472, kernel.metadata.shared
     ptx = kernel.asm["ptx"]
     # consumers run with consumer_regs registers: 4 producer warps + 4 per consumer launch with 64 K / threads
     # each (168 at 12 warps, 128 at 16: raised; 256 at 8 warps, one consumer: lowered to 240)
@@ -93,9 +103,10 @@ def test_candidate_configs_fit_shared_memory():
         cfgs = gluon_fa.candidate_configs(d)
         assert cfgs and gluon_fa.default_config(d) in cfgs
         for c in cfgs:
-            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 <= 227 * 1024
+            # ctas_per_sm CTAs share an SM's 227 KiB and 65,536 registers
+            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 * c.ctas_per_sm <= 227 * 1024
             # 128 threads per consumer and for the producer, which keeps at least setmaxnreg's floor of 24
-            assert 128 * (c.consumers * c.consumer_regs + 24) <= 65536, c
+            assert 128 * (c.consumers * c.consumer_regs + 24) * c.ctas_per_sm <= 65536, c
 
 
 @pytest.mark.parametrize("head_dim,block_n,stages,expected", [
@@ -146,12 +157,38 @@ def test_three_consumers_only_at_head_dim_64_and_without_overlap_or_split():
     assert not any(c.consumers == 3 for d in (128, 256) for c in gluon_fa.candidate_configs(d))
 
 
-def test_one_consumer_only_at_head_dim_256():
+def test_one_consumer_at_head_dim_256_and_two_ctas_of_it_at_64():
     # 8 heads x 1,024 tokens: 64 tiles of 128 rows leave 68 of 132 SMs idle; 64-row tiles make 128
     for causal in (False, True):
         one = [c.label() for c in gluon_fa.candidate_configs(256, causal) if c.consumers == 1]
         assert one == ["ws M64xN64/s2/overlap/r240/q2"]
-        assert not any(c.consumers == 1 for d in (64, 128) for c in gluon_fa.candidate_configs(d, causal))
+        # head dim 64: two CTAs per SM, never split (a split piece measured slower there)
+        two = [c.label() for c in gluon_fa.candidate_configs(64, causal) if c.consumers == 1]
+        assert two == ["ws M64xN128/s2/overlap/r216/q2/2cta"]
+        assert not any(c.consumers == 1 for c in gluon_fa.candidate_configs(128, causal))
+        assert all(c.ctas_per_sm == 1 for d in (128, 256) for c in gluon_fa.candidate_configs(d, causal))
+
+
+@pytest.mark.parametrize("consumers,ctas,expected", [
+    # 2 CTAs x 2 warpgroups (producer + consumer) x 128 threads = 512 threads: 65,536 / 512 = 128
+    (1, 2, 128),
+    # 2 CTAs x 3 warpgroups = 768 threads: 85.3 a thread, down to ptxas's multiple of 8: 80
+    (2, 2, 80),
+    # one CTA: left to ptxas
+    (2, 1, None),
+])
+def test_launch_maxnreg(consumers, ctas, expected):
+    assert gluon_fa.launch_maxnreg(gluon_fa.Config(128, 2, True, consumers=consumers, ctas_per_sm=ctas)) == expected
+
+
+def test_q_buffers_of_two_ctas_per_sm():
+    # half of 227 KiB each (116,224 B). D64, one consumer, 2 stages of 128 keys: ring 2*2*128*64*2 = 64 KiB, a
+    # 64-row Q tile 8 KiB: 64+16 = 80 KiB fits
+    assert gluon_fa._q_buffers(64, 128, 2, consumers=1, ctas_per_sm=2) == 2
+    # 3 stages: ring 96 KiB; 96+16 = 112 KiB = 114,688 B still fits in 116,224
+    assert gluon_fa._q_buffers(64, 128, 3, consumers=1, ctas_per_sm=2) == 2
+    # D128, 2 stages of 128 keys: the ring alone is 128 KiB
+    assert gluon_fa._q_buffers(128, 128, 2, consumers=1, ctas_per_sm=2) == 0
 
 
 @pytest.mark.parametrize("args,expected", [

@@ -26,10 +26,16 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   Compiled in only where a launch splits (SPLIT); other launches walk whole tiles with less index state.
 * three consumers (head dim 64): 192-row tiles, FA3's choice there. Softmax's exp2 on the MUFU costs as much
   as the MMAs at head dim 64, and a third warpgroup gives the SM another softmax to run beside the other two's
-  MMAs; the tuner picks it from 2,048 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8). Computing
+  MMAs; the tuner picks it from 4,096 tokens up in examples/sweeps/attention-h100.csv (GQA 32/8). Computing
   some exp2s with an FMA polynomial instead (FA4) was slower at every share tried (1 in 8: 50.1 against 49.2 us
   at (2,32/8,1024,64)): each takes 8 instructions, and the MUFU is 43% busy there (ncu). One consumer
   (head dim 256): 64-row tiles, twice as many, where 128-row ones of a short sequence leave SMs idle.
+* two CTAs per SM (Config.ctas_per_sm, head dim 64): one consumer each, 128 registers a thread at launch
+  (launch_maxnreg), 216 for the consumer. A tile's start and end (first QK^T waited on, last PV, epilogue)
+  cost about 2.7 key blocks of a persistent CTA's time at (2,32/8,1024,64), 2.2 in cuDNN's; with two CTAs the
+  other one's loop runs beside them. Measured on the H100 against the tuned one-CTA kernel: (2,32/8,1024,64)
+  49.5 -> 48.4 us (cuDNN 46.2), 512 tokens 20.1 -> 18.6 (18.0), causal 2,048 99.8 -> 97.7 (102.9). Each CTA
+  streams its own K and V, twice the shared-memory fills: at head dim 128 it lost (1,024 tokens 35.8 -> 38.5).
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.
@@ -628,6 +634,7 @@ class Config:
     split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
     q_buffers: int = 1  # 2: the next tile's Q loads during this one, and its output store runs on into the next
     consumers: int = 2  # 64-row consumer warpgroups: the tile has 64 x consumers query rows
+    ctas_per_sm: int = 1  # 2: the persistent grid has two CTAs on each SM (see launch_maxnreg)
 
     @property
     def tile_m(self) -> int:
@@ -636,52 +643,76 @@ class Config:
     def label(self) -> str:
         return (f"ws M{self.tile_m}xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}"
                 f"/r{self.consumer_regs}"
-                f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}")
+                f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}"
+                f"{f'/{self.ctas_per_sm}cta' if self.ctas_per_sm > 1 else ''}")
+
+
+REGISTERS_PER_SM = 65536  # 32-bit registers of an H100 SM
+
+
+def launch_maxnreg(cfg: Config) -> int | None:
+    """Registers per thread a CTA launches with so that cfg.ctas_per_sm of them fit on an SM (a multiple of 8,
+    as ptxas allocates); None for one CTA, left to ptxas. The partitions then move registers between them with
+    setmaxnreg within that CTA's share: the consumers get consumer_regs, the producer the rest."""
+    if cfg.ctas_per_sm == 1:
+        return None
+    threads = 128 * (1 + cfg.consumers)
+    return REGISTERS_PER_SM // (cfg.ctas_per_sm * threads) // 8 * 8
 
 
 SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
 
 
-def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2) -> int:
-    """Two Q tile buffers where they fit in shared memory beside the K and V rings (2-byte elements), else one."""
+def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2, ctas_per_sm: int = 1) -> int:
+    """Two Q tile buffers where they fit in shared memory beside the K and V rings (2-byte elements), else one;
+    with two CTAs per SM, in half of it."""
+    room = SHARED_MEMORY_BYTES // ctas_per_sm
     ring = 2 * stages * block_n * head_dim * 2
     q_tile = consumers * ROWS_PER_CONSUMER.value * head_dim * 2
-    if ring + 2 * q_tile <= SHARED_MEMORY_BYTES:
+    if ring + 2 * q_tile <= room:
         return 2
-    return 1 if ring + q_tile <= SHARED_MEMORY_BYTES else 0
+    return 1 if ring + q_tile <= room else 0
 
 
-# (block_n, stages, overlap, consumers, consumer registers). Three consumers (192-row tiles, FA3's choice at head dim
+# (block_n, stages, overlap, consumers, consumer registers, CTAs per SM). Three consumers (192-row tiles, FA3's choice at head dim
 # 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160 + 128 x 32 for the
 # producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the next QK^T;
 # overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge. One consumer (64-row
 # tiles) at head dim 256 doubles the tiles where a short sequence leaves SMs idle (8 heads x 1,024 tokens: 64
-# tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9).
-_SHAPES = [(128, 2, True, 2, 240), (128, 3, True, 2, 240), (128, 2, False, 2, 240), (64, 2, True, 2, 240),
-           (64, 3, True, 2, 240), (64, 4, True, 2, 240), (128, 2, False, 3, 160), (128, 3, False, 3, 160),
-           (64, 2, True, 1, 240)]
+# tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9). One consumer with two CTAs per SM
+# (head dim 64): 128 registers a thread at launch, 216 for the consumer; each CTA streams its own K and V, and
+# one CTA's tile start and end run beside the other's loop (see the module docstring for the figures).
+_SHAPES = [(128, 2, True, 2, 240, 1), (128, 3, True, 2, 240, 1), (128, 2, False, 2, 240, 1),
+           (64, 2, True, 2, 240, 1), (64, 3, True, 2, 240, 1), (64, 4, True, 2, 240, 1),
+           (128, 2, False, 3, 160, 1), (128, 3, False, 3, 160, 1), (64, 2, True, 1, 240, 1),
+           (128, 2, True, 1, 216, 2)]
 THREE_CONSUMERS_MAX_HEAD_DIM = 64
 ONE_CONSUMER_MIN_HEAD_DIM = 256
+TWO_CTAS_MAX_HEAD_DIM = 64
 # the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
 SPLIT_MAX_HEAD_DIM = 128
 
 
-def _consumers_fit(consumers: int, head_dim: int) -> bool:
-    """Three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM, one only from ONE_CONSUMER_MIN_HEAD_DIM, two at any."""
+def _consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
+    """Three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM; one only from ONE_CONSUMER_MIN_HEAD_DIM, or with
+    two CTAs per SM up to TWO_CTAS_MAX_HEAD_DIM; two at any."""
+    if ctas_per_sm > 1:
+        return consumers == 1 and head_dim <= TWO_CTAS_MAX_HEAD_DIM
     return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
 
 
 def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
-    """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one also with its last
-    waves split (causal tiles are already ordered longest first, so there is no even tail to cut)."""
+    """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one of one CTA per SM
+    also with its last waves split (causal tiles are already ordered longest first, so there is no even tail to
+    cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64))."""
     out = []
-    for bn, stages, overlap, consumers, regs in _SHAPES:
-        q_bufs = _q_buffers(head_dim, bn, stages, consumers)
-        if not q_bufs or not _consumers_fit(consumers, head_dim):
+    for bn, stages, overlap, consumers, regs, ctas in _SHAPES:
+        q_bufs = _q_buffers(head_dim, bn, stages, consumers, ctas)
+        if not q_bufs or not _consumers_fit(consumers, ctas, head_dim):
             continue
-        cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers)
+        cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers, ctas_per_sm=ctas)
         out.append(cfg)
-        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM:
+        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM and ctas == 1:
             out.append(replace(cfg, split=True))
     return out
 
@@ -757,7 +788,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_m = -(-NQ // q_rows)
     n_tiles = n_m * B * H
     # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
-    n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), num_sms(q.device),
+    n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), cfg.ctas_per_sm * num_sms(q.device),
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
@@ -769,7 +800,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split,
-        num_warps=4)
+        num_warps=4, **({"maxnreg": launch_maxnreg(cfg)} if cfg.ctas_per_sm > 1 else {}))
     return o, lse, kernel
 
 
