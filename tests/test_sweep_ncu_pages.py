@@ -25,6 +25,26 @@ def _num(row, metric) -> float:
     return float(row[metric].replace(",", ""))
 
 
+PCT = ("smsp__issue_active.avg.pct_of_peak_sustained_active",
+       "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+       "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active")  # issue active, tensor pipe, MUFU
+
+
+def _stalls(row, *reasons) -> tuple[float, ...]:
+    return tuple(_num(row, f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio") for r in reasons)
+
+
+def _readme_says(*phrases) -> None:
+    text = " ".join((SWEEPS / "README.md").read_text().split())
+    for phrase in phrases:
+        assert phrase in text, phrase
+
+
+def _pct_pairs(g, c) -> list[tuple[float, float]]:
+    """(gluon, cuDNN) of each PCT metric, to one decimal as the README quotes them."""
+    return [(round(_num(g, m), 1), round(_num(c, m), 1)) for m in PCT]
+
+
 def test_page_holds_the_figures_the_readme_quotes():
     k = _kernels()
     g, c = k["gluon"], k["cudnn"]
@@ -34,26 +54,19 @@ def test_page_holds_the_figures_the_readme_quotes():
     # smsp__inst_executed.sum: 17,005,844 -> 17.0 M; 18,052,200 -> 18.1 M
     assert round(_num(g, "smsp__inst_executed.sum") / 1e6, 1) == 17.0
     assert round(_num(c, "smsp__inst_executed.sum") / 1e6, 1) == 18.1
-    pct = {"smsp__issue_active.avg.pct_of_peak_sustained_active": (41.1, 48.5),
-           "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": (40.4, 45.0),
-           "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active": (42.5, 46.7)}
-    for metric, (want_g, want_c) in pct.items():
-        assert (round(_num(g, metric), 1), round(_num(c, metric), 1)) == (want_g, want_c), metric
-    stall = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
-    assert (_num(g, stall.format("long_scoreboard")), _num(g, stall.format("wait"))) == (1.89, 1.70)
-    assert (_num(c, stall.format("barrier")), _num(c, stall.format("wait"))) == (0.97, 0.81)
+    assert _pct_pairs(g, c) == [(41.1, 48.5), (40.4, 45.0), (42.5, 46.7)]
+    assert _stalls(g, "long_scoreboard", "wait") == (1.89, 1.70)
+    assert _stalls(c, "barrier", "wait") == (0.97, 0.81)
     for row in (g, c):  # both persistent: one CTA of three warpgroups per SM
         assert (_num(row, "launch__grid_size"), _num(row, "launch__block_size")) == (132, 384)
         assert _num(row, "launch__registers_per_thread") == 168
 
 
 def test_readme_quotes_the_page():
-    text = " ".join((SWEEPS / "README.md").read_text().split())
-    for phrase in ("gluon_fa3 takes 59.1 us to cuDNN's 53.3", "(17.0 M against 18.1 M)",
-                   "issues on 41.1% of cycles to cuDNN's 48.5%", "tensor pipe 40.4% against 45.0%",
-                   "MUFU 42.5% against 46.7%", "gluon_fa3 long_scoreboard 1.89, wait 1.70",
-                   "cuDNN barrier 0.97, wait 0.81"):
-        assert phrase in text, phrase
+    _readme_says("gluon_fa3 takes 59.1 us to cuDNN's 53.3", "(17.0 M against 18.1 M)",
+                 "issues on 41.1% of cycles to cuDNN's 48.5%", "tensor pipe 40.4% against 45.0%",
+                 "MUFU 42.5% against 46.7%", "gluon_fa3 long_scoreboard 1.89, wait 1.70",
+                 "cuDNN barrier 0.97, wait 0.81")
 
 
 def test_two_cta_page_holds_the_figures_the_readme_quotes():
@@ -66,18 +79,11 @@ def test_two_cta_page_holds_the_figures_the_readme_quotes():
     assert (_num(g, "launch__grid_size"), _num(g, "launch__block_size")) == (264, 256)
     assert _num(g, "launch__registers_per_thread") == 128
     # issue active 45.02 -> 45.0 (cuDNN 48.24 -> 48.2); tensor pipe 41.79 -> 41.8; MUFU 44.37 -> 44.4
-    pct = {"smsp__issue_active.avg.pct_of_peak_sustained_active": (45.0, 48.2),
-           "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": (41.8, 45.0),
-           "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active": (44.4, 46.6)}
-    for metric, (want_g, want_c) in pct.items():
-        assert (round(_num(g, metric), 1), round(_num(c, metric), 1)) == (want_g, want_c), metric
-    stall = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
-    assert (_num(g, stall.format("long_scoreboard")), _num(g, stall.format("wait"))) == (3.5, 1.73)
+    assert _pct_pairs(g, c) == [(45.0, 48.2), (41.8, 45.0), (44.4, 46.6)]
+    assert _stalls(g, "long_scoreboard", "wait") == (3.5, 1.73)
     # 15.33 warps active per SM cycle: two CTAs' 16 warps, nearly all resident all the time
     assert round(_num(g, "sm__warps_active.avg.per_cycle_active"), 1) == 15.3
-    text = " ".join((SWEEPS / "README.md").read_text().split())
-    for phrase in ("gluon_fa3 takes 57.1 us to cuDNN's 53.2", "264 CTAs of 256 threads, 128 registers",
-                   "issues on 45.0% of cycles to cuDNN's 48.2%", "tensor pipe 41.8% against 45.0%",
-                   "MUFU 44.4% against 46.6%", "15.3 warps active per SM",
-                   "long_scoreboard 3.50 (1.89 before), wait 1.73"):
-        assert phrase in text, phrase
+    _readme_says("gluon_fa3 takes 57.1 us to cuDNN's 53.2", "264 CTAs of 256 threads, 128 registers",
+                 "issues on 45.0% of cycles to cuDNN's 48.2%", "tensor pipe 41.8% against 45.0%",
+                 "MUFU 44.4% against 46.6%", "15.3 warps active per SM",
+                 "long_scoreboard 3.50 (1.89 before), wait 1.73")
