@@ -674,14 +674,14 @@ def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2, cta
     return 1 if ring + q_tile <= room else 0
 
 
-# (block_n, stages, overlap, consumers, consumer registers, CTAs per SM). Three consumers (192-row tiles, FA3's choice at head dim
-# 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160 + 128 x 32 for the
-# producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the next QK^T;
-# overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge. One consumer (64-row
-# tiles) at head dim 256 doubles the tiles where a short sequence leaves SMs idle (8 heads x 1,024 tokens: 64
-# tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9). One consumer with two CTAs per SM
-# (head dim 64): 128 registers a thread at launch, 216 for the consumer; each CTA streams its own K and V, and
-# one CTA's tile start and end run beside the other's loop (see the module docstring for the figures).
+# (block_n, stages, overlap, consumers, consumer registers, CTAs per SM). Three consumers (192-row tiles, FA3's
+# choice at head dim 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160
+# + 128 x 32 for the producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the
+# next QK^T; overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge. One consumer
+# (64-row tiles) at head dim 256 doubles the tiles where a short sequence leaves SMs idle (8 heads x 1,024 tokens:
+# 64 tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9). One consumer with two CTAs per SM
+# (head dim 64): 128 registers a thread at launch, 216 for the consumer; each CTA streams its own K and V, and one
+# CTA's tile start and end run beside the other's loop (see the module docstring for the figures).
 _SHAPES = [(128, 2, True, 2, 240, 1), (128, 3, True, 2, 240, 1), (128, 2, False, 2, 240, 1),
            (64, 2, True, 2, 240, 1), (64, 3, True, 2, 240, 1), (64, 4, True, 2, 240, 1),
            (128, 2, False, 3, 160, 1), (128, 3, False, 3, 160, 1), (64, 2, True, 1, 240, 1),
@@ -792,6 +792,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
+    maxnreg = launch_maxnreg(cfg)
     ws = _Workspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
         desc(q, ROWS_PER_CONSUMER.value), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
@@ -800,7 +801,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split,
-        num_warps=4, **({"maxnreg": launch_maxnreg(cfg)} if cfg.ctas_per_sm > 1 else {}))
+        num_warps=4, **({"maxnreg": maxnreg} if maxnreg else {}))
     return o, lse, kernel
 
 
