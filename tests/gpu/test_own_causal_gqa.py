@@ -24,9 +24,9 @@ KERNELS = {"triton_fa2": "triton_fa", "gluon_fa3": "gluon_fa", "cuda_mma_fa2": "
 def _configs(module, d, causal=False):
     if module.__name__.endswith("cuda_fa"):
         return list(range(module.configs(d)))
-    if module.__name__.endswith("triton_fa"):  # 14 configs x 3 head dims x causal x GQA is too many compiles:
-        # the default, two query halves (SPLIT 2), a 64-row tile; those that fit at this head dim
-        cfgs = [module.Config(256, 64, 2, 8, 3), module.Config(64, 64, 1, 4, 3)]
+    if module.__name__.endswith("triton_fa"):  # 15 configs x 3 head dims x causal x GQA is too many compiles:
+        # the default, two query halves (SPLIT 2), a 64-row tile, a 128-row tile of one warpgroup; those that fit
+        cfgs = [module.Config(256, 64, 2, 8, 3), module.Config(64, 64, 1, 4, 3), module.Config(128, 64, 1, 4, 3)]
         return [module.default_config(d, False)] + [c for c in cfgs if c in module.candidate_configs(d)]
     return module.candidate_configs(d, causal)
 
