@@ -37,9 +37,8 @@ def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal})
-    maxnreg = gluon_fa.launch_maxnreg(cfg)  # what launch() passes: two CTAs per SM need 128 registers a thread
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32),
-                          options={"num_warps": 4, **({"maxnreg": maxnreg} if maxnreg else {})})
+    # what launch() passes: two CTAs per SM need 128 registers a thread
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_fa.launch_options(cfg))
 
 
 def _resource_usage(kernel) -> dict:

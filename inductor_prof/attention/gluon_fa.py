@@ -662,6 +662,13 @@ def launch_maxnreg(cfg: Config) -> int | None:
     return REGISTERS_PER_SM // (cfg.ctas_per_sm * threads) // 8 * 8
 
 
+def launch_options(cfg: Config) -> dict:
+    """The compile options of cfg's launch: the producer's 4 warps (the consumers' come from warp_specialize), and
+    launch_maxnreg's cap where there is one."""
+    maxnreg = launch_maxnreg(cfg)
+    return {"num_warps": 4, **({"maxnreg": maxnreg} if maxnreg else {})}
+
+
 SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
 
 
@@ -794,7 +801,6 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
-    maxnreg = launch_maxnreg(cfg)
     ws = _Workspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
         desc(q, ROWS_PER_CONSUMER.value), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
@@ -803,7 +809,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split,
-        num_warps=4, **({"maxnreg": maxnreg} if maxnreg else {}))
+        **launch_options(cfg))
     return o, lse, kernel
 
 
