@@ -37,7 +37,7 @@ the tensor cores idle, and its automatic warp specialisation did not help. Gluon
   49.5 -> 48.4 us (cuDNN 46.2), 512 tokens 20.1 -> 18.6 (18.0), causal 2,048 99.8 -> 97.7 (102.9). Each CTA
   streams its own K and V, twice the shared-memory fills: at head dim 128 it lost (1,024 tokens 35.8 -> 38.5).
   At head dim 64 that is not the limit (ncu at 1,024 tokens: L2 throughput 24%); its serial step (0.92x of
-  cuDNN), 64-key blocks (0.82x) and one Q buffer (0.90x) were slower than the 0.95x config (session 14).
+  cuDNN), 64-key blocks (0.82x) and one Q buffer (0.90x) were slower than the 0.95x config (H100, 2026-11-22).
 
 Any lengths: K/V/Q tiles past a head's end read the next head's rows (or TMA zero fill at the tensor's end);
 the last key block is masked, and query rows past the end are never stored. Returns log-sum-exp.

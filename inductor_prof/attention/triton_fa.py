@@ -17,8 +17,8 @@ specialisation on Hopper (tl.range(warp_specialize=True), num_warps=4, in-kernel
 ran at the same speed (558 vs 563 TFLOP/s), and gave NaN outputs with BLOCK_N=64 at 3 and 4 stages.
 One warpgroup per 128-row tile (num_warps=4), two CTAs per SM, so the barriers never tie two softmaxes together:
 at head dim 128 it holds a 128 x 128 fp32 accumulator in 253-255 registers and lost (FLUX 0.72x of cuDNN against
-0.87x, causal (1,24,16384,128) 0.85x against 0.88x); at head dim 64 (194 registers) it is the fastest `tl` tile,
-(2,32/8,1024,64) 0.89x against 0.88x for 64-row tiles, 4,096 tokens 0.92x against 0.91x (H100, session 14).
+0.87x, causal (1,24,16384,128) 0.80x against 0.88x); at head dim 64 (194 registers) it is the fastest `tl` tile,
+(2,32/8,1024,64) 0.89x against 0.88x for 64-row tiles, 4,096 tokens 0.92x against 0.91x (H100, 2026-11-22).
 """
 from __future__ import annotations
 
