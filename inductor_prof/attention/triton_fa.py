@@ -13,8 +13,12 @@ Why this `tl` kernel stops near 0.87x of cuDNN on the H100 (gluon_fa.py is the k
 Triton 3.6's pipeliner refills K/V with CTA-wide barriers each iteration, and waits on the QK^T wgmma right
 after issuing it (only a dot whose result feeds nothing but its own next accumulation may stay in flight), so
 both warpgroups do softmax at the same moment while the tensor cores idle. Triton's automatic warp
-specialisation on Hopper (tl.range(warp_specialize=True), num_warps=4, in-kernel descriptors) compiled and
-ran at the same speed (558 vs 563 TFLOP/s), and gave NaN outputs with BLOCK_N=64 at 3 and 4 stages.
+specialisation on Hopper (tl.range(warp_specialize=True), num_warps=4, in-kernel descriptors) does build FA3's
+layout, a TMA producer and two 64-row consumer warpgroups handing stages over with mbarriers, but each consumer
+waits on every wgmma: FLUX's shape 0.866x of cuDNN against 0.863x for this kernel. Turns forced with named
+barriers (inline PTX) were slower: around the QK^T wgmma 0.68x, around the softmax 0.82x. Host descriptors hung,
+BLOCK_N=64 gave NaN (H100, 2026-11-22). Causal at 16,384 tokens runs at this kernel's dense ratio (0.905x
+against 0.897x), so the long causal gap is the dense one; a program per pair of tiles (short + long) gained nothing.
 One warpgroup per 128-row tile (num_warps=4), two CTAs per SM, so the barriers never tie two softmaxes together:
 at head dim 128 it holds a 128 x 128 fp32 accumulator in 253-255 registers and lost (FLUX 0.72x of cuDNN against
 0.87x, causal (1,24,16384,128) 0.80x against 0.88x); at head dim 64 (194 registers) it is the fastest `tl` tile,
