@@ -173,7 +173,9 @@ def attention_rows(att_a: pd.DataFrame, att_b: pd.DataFrame) -> pd.DataFrame:
 
     def ran(df: pd.DataFrame) -> pd.DataFrame:
         df = df[df["available"].astype(str).str.lower() == "true"] if "available" in df else df
-        return df[[c for c in cols if c in df.columns]]
+        # a key column empty in one run (no mask anywhere: read as float NaN) and text in the other: pandas
+        # refuses to merge float with text, so the keys are compared as objects
+        return df[[c for c in cols if c in df.columns]].astype({k: object for k in keys})
     m = ran(att_a).merge(ran(att_b), on=keys, how="outer", suffixes=("_a", "_b"))
     m["change_pct"] = [change_pct(a, b) for a, b in zip(m["ms_a"], m["ms_b"])]
     return m.reset_index(drop=True)
