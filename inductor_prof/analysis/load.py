@@ -56,8 +56,12 @@ class RunTables:
 
 
 def kernel_records(run: RunDir) -> list[dict]:
-    """kernels.json: one record per harvested kernel file (a name Inductor reused can have two)."""
-    return json.loads(run.kernels_json.read_text()) if run.kernels_json.exists() else []
+    """kernels.json: one record per harvested kernel file (a name Inductor reused can have two); none when it is
+    missing or damaged (load_run_tables warned of it)."""
+    try:
+        return _checked_records(json.loads(run.kernels_json.read_text())) if run.kernels_json.exists() else []
+    except (OSError, ValueError):
+        return []
 
 
 class Damaged(ValueError):
@@ -105,8 +109,8 @@ def _hatchet(path: Path, table: Path) -> tuple[pd.DataFrame, dict]:
     return frame_of(kernel_columns(root)), device
 
 
-def _kernel_records(path: Path) -> dict[str, dict]:
-    data = json.loads(path.read_text())
+def _checked_records(data) -> list[dict]:
+    """kernels.json's records, or Damaged saying what is wrong."""
     if not isinstance(data, list):
         raise Damaged(f"a list of kernel records expected, found {_kind(data)}")
     for i, k in enumerate(data):
@@ -118,8 +122,13 @@ def _kernel_records(path: Path) -> dict[str, dict]:
                 raise Damaged(f"record {i} has no {key!r}")
             if key in k and not isinstance(k[key], kinds):
                 raise Damaged(f"record {i}: {key!r} is {_kind(k[key])}")
+    return data
+
+
+def _kernel_records(path: Path) -> dict[str, dict]:
     by_name: dict[str, dict] = {}
-    for k in data:   # a name Inductor gave kernels of several graphs: the report's row has all their provenance
+    # a name Inductor gave kernels of several graphs: the report's row has all their provenance
+    for k in _checked_records(json.loads(path.read_text())):
         if k["name"] in by_name and k.get("provenance") and by_name[k["name"]].get("provenance"):
             k = {**k, "provenance": merge_provenance([by_name[k["name"]]["provenance"], k["provenance"]])}
         by_name[k["name"]] = k
