@@ -128,6 +128,24 @@ def refuse_inside_run(path: str | os.PathLike, option: str) -> None:
                             "(a run folder holds only what inductor-prof wrote)")
 
 
+def check_output(path: str | os.PathLike, option: str) -> None:
+    """An output file the user names (`--csv`) that cannot be written (a folder, a place no file can
+    be made) is one line naming the option, before any work. Creates nothing: a temporary file is made and
+    removed in the nearest folder that exists (writing makes the folders missing below it)."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "it is a folder")
+        folder = path.parent
+        while not folder.exists():
+            folder = folder.parent
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise UserError(f"cannot write {option} {path}: {e.strerror or e}") from e
+
+
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path beside `path`, renamed onto it only when the block completes: a crash or Ctrl-C never

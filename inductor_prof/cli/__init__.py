@@ -170,7 +170,7 @@ def report(
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
     from ..report import export, terminal
-    from ..rundir import refuse_inside_run
+    from ..rundir import check_output, refuse_inside_run
 
     if sort not in SORT_COLUMNS:
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
@@ -178,6 +178,7 @@ def report(
         raise UserError("--top must be 0 (all) or more")
     if csv:
         refuse_inside_run(csv, "--csv")
+        check_output(csv, "--csv")
     with stdout_to_stderr() if json_out else contextlib.nullcontext():
         tables = load_run_tables(run)
     df = tables.kernels
@@ -229,7 +230,7 @@ def attention(
     from ..envinfo import require_cuda
     from ..pipeline.attention import benchmark
     from ..report import terminal
-    from ..rundir import open_run, refuse_inside_run, write_csv
+    from ..rundir import check_output, open_run, refuse_inside_run, write_csv
 
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
     try:
@@ -246,6 +247,7 @@ def attention(
     run_dir = open_run(run) if run is not None else None
     if csv:
         refuse_inside_run(csv, "--csv")
+        check_output(csv, "--csv")
     if run_dir is None and not shapes:
         raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
     device = "cuda"
