@@ -1,6 +1,7 @@
 """`diff` in the terminal (rich): steps, categories, kernels, new/removed kernels, attention, the gate.
-Fits 100 columns: long kernel names are cut in the middle, keeping their numbered end. Run paths, kernel
-names and messages are user text: passed as rich Text, never parsed as markup."""
+Fits the terminal, COLUMNS, or 100 columns: long kernel names are cut in the middle, keeping their numbered
+end (shorter where the numbers would not fit otherwise). Run paths, kernel names and messages are user text:
+passed as rich Text, never parsed as markup."""
 from __future__ import annotations
 
 import math
@@ -13,6 +14,7 @@ from rich.text import Text
 
 from ..analysis.diff import NOISE_RULE, Diff
 
+MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
 _STYLE = {"slower": "red", "faster": "green", "new": "yellow", "removed": "cyan"}
 _MATCH_NOTE = {"kind+ops+shapes": "renumbered: same kind, ATen ops, shapes",
                "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops"}
@@ -89,8 +91,17 @@ def _kernel_cell(r, width: int) -> Text:
     if r.status == "matched" and r.name_b != r.name_a:
         cell.append("\n  B: " + middle(str(r.name_b), width - 5), style="dim")
     if r.matched_by in _MATCH_NOTE:
-        cell.append(f"\n  {_MATCH_NOTE[r.matched_by]}", style="dim")
+        note = f"  {_MATCH_NOTE[r.matched_by]}"
+        cell.append("\n" + (note if len(note) <= width else note[: width - 1] + "…"), style="dim")
     return cell
+
+
+def fitted_kernels_table(df: pd.DataFrame, title: str, width: int, console: Console) -> Table:
+    """kernels_table with kernel names cut to `width`, or shorter where the table would not fit the console:
+    the numbers are never the ones cut."""
+    t = kernels_table(df, title, width)
+    over = console.measure(t, options=console.options.update_width(10_000)).maximum - console.width  # unclamped
+    return kernels_table(df, title, max(MIN_NAME, width - over)) if over > 0 else t
 
 
 def kernels_table(df: pd.DataFrame, title: str, width: int) -> Table:
@@ -139,11 +150,11 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
         matched, other = k[k["status"] == "matched"], k[k["status"] != "matched"]
         shown = matched.head(top) if top else matched
         parts.append(Text(f"Kernels: {match_counts(k)}", style="bold"))
-        parts.append(kernels_table(shown, f"Matched kernels (ms per step, largest |Δ| first, {len(shown)} of "
-                                   f"{len(matched)}; share: % of the step)", width))
+        parts.append(fitted_kernels_table(shown, f"Matched kernels (ms per step, largest |Δ| first, {len(shown)} "
+                                          f"of {len(matched)}; share: % of the step)", width, console))
         if len(other):
-            parts.append(kernels_table(other.head(top) if top else other, "New (only in B) and removed (only in "
-                                       "A) kernels", width))
+            parts.append(fitted_kernels_table(other.head(top) if top else other, "New (only in B) and removed "
+                                              "(only in A) kernels", width, console))
     parts += _missing(diff, "kernels")
     if diff.attention is not None and len(diff.attention):
         parts.append(attention_table(diff.attention))
@@ -154,7 +165,8 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
 
 
 def make_console() -> Console:
-    """100 columns when the output is a file or a pipe."""
+    """The terminal's width, else COLUMNS (rich reads it), else 100 columns (a file or a pipe)."""
+    import os
     import sys
 
-    return Console() if sys.stdout.isatty() else Console(width=100)
+    return Console() if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit() else Console(width=100)
