@@ -1,23 +1,13 @@
 """`report RUN --html FILE` on a damaged copy of the recorded flux_small run: what the terminal report only warns
 of (a damaged kernels.json, a kernel file that is not UTF-8) must not stop the page either."""
-import shutil
-
 import pytest
 from typer.testing import CliRunner
 
-from recorded import data_path
 from inductor_prof.cli import app
+from test_damaged_run import KERNELS_LACK, run  # noqa: F401  (run: the fixture, a copy of flux_small)
 
 pytest.importorskip("bokeh")
 runner = CliRunner()
-KERNELS_LACK = "Inductor kernels are shown without kind, fused ATen ops and read/write split"
-
-
-@pytest.fixture
-def run(tmp_path):
-    path = tmp_path / "run"
-    shutil.copytree(data_path("flux_small"), path)
-    return path
 
 
 def _html(run, tmp_path):
