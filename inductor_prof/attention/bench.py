@@ -17,7 +17,7 @@ from typing import Callable
 
 from ..aten import ATTENTION_OPS
 from ..errors import one_line
-from . import library, masks
+from . import library, masks, memory
 from .registry import Backend, backends as all_backends
 from .shapes import Shape, to_dict
 
@@ -134,9 +134,14 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     except (ValueError, OSError) as e:
         return [_row(b, shape, calls, model_backend, available=False, reason=one_line(e)) for b in backends]
     scale = shape.scale or 1.0 / math.sqrt(shape.D)
-    qc, kc, vc = _inputs(shape, opts.seed, opts.device)
-    ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)
-    qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
+    try:
+        qc, kc, vc = _inputs(shape, opts.seed, opts.device)
+        ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)
+        qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
+    except (RuntimeError, MemoryError) as e:   # too large for this device (torch's OutOfMemoryError included)
+        reason = f"inputs or float64 reference: {one_line(e)}"
+        return [_row(b, shape, calls, model_backend, available=False, reason=reason) for b in backends]
+    n_scores = shape.B * shape.H * shape.Sq * shape.Sk
     for b in backends:
         if on_backend:
             on_backend(b.name)
@@ -146,6 +151,10 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         missing = shape.needs - b.supports
         if missing:
             why = f"cannot take {' + '.join(sorted(missing))} (takes: {', '.join(sorted(b.supports)) or 'dense only'})"
+            rows.append(_row(b, shape, calls, model_backend, available=False, reason=why))
+            continue
+        why = memory.too_big(b.score_bytes, n_scores, memory.free_bytes(opts.device) if b.score_bytes else None)
+        if why:
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=why))
             continue
         try:

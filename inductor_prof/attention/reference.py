@@ -39,28 +39,47 @@ def _kv_per_query_head(q, k, v):
     return (k, v) if g == 1 else (k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1))
 
 
-def attention_float64(q, k, v, scale: float | None = None, heads_per_chunk: int = 4, *, causal: bool = False,
-                      mask=None):
-    """(out, lse) in float64, a few heads at a time so the score matrix stays small."""
+SCORE_BLOCK_ELEMENTS = 1 << 27   # float64 scores held at once: 1 GiB, ~3 GiB with exp and the zeroed rows
+
+
+def chunk_shape(n_rows: int, Sq: int, Sk: int, budget: int = SCORE_BLOCK_ELEMENTS) -> tuple[int, int]:
+    """(heads, query rows) per float64 score block of at most `budget` elements (at least one row of one head):
+    a whole head's Sq x Sk scores at 16,384 tokens are 2 GiB, and a few heads at once ran a 23 GB CPU machine
+    out of memory, so long heads are cut along their query rows (softmax is per row: the cut is exact)."""
+    per_head = Sq * Sk
+    if per_head <= budget:
+        return min(n_rows, budget // per_head), Sq
+    return 1, max(1, budget // Sk)
+
+
+def attention_float64(q, k, v, scale: float | None = None, *, causal: bool = False, mask=None,
+                      budget: int = SCORE_BLOCK_ELEMENTS):
+    """(out, lse) in float64, a block of heads or of one head's query rows at a time (chunk_shape), so the
+    score matrix stays within `budget` elements."""
     import torch
 
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     k, v = _kv_per_query_head(q, k, v)
-    B, H = q.shape[:2]
+    B, H, Sq, Sk = q.shape[0], q.shape[1], q.shape[2], k.shape[2]
     qf, kf, vf = (t.reshape(B * H, *t.shape[2:]) for t in (q, k, v))
-    keep = _keep4(mask, causal, q.shape[2], k.shape[2], q.device)
-    outs, lses = [], []
-    for i in range(0, B * H, heads_per_chunk):
-        rows = torch.arange(i, min(i + heads_per_chunk, B * H), device=q.device)
-        s = torch.matmul(qf[rows].double(), kf[rows].double().transpose(-1, -2)) * scale
-        if keep is not None:
-            s = s.masked_fill(~_keep_rows(keep, rows, H), float("-inf"))
-        lse = torch.logsumexp(s, dim=-1)
-        p = torch.exp(s - lse[..., None])
-        p = torch.where(torch.isneginf(lse)[..., None], 0.0, p)   # a row with no key kept: out 0
-        outs.append(torch.matmul(p, vf[rows].double()))
-        lses.append(lse)
-    return torch.cat(outs).reshape(q.shape), torch.cat(lses).reshape(q.shape[:3])
+    keep = _keep4(mask, causal, Sq, Sk, q.device)
+    out = torch.empty(B * H, Sq, v.shape[-1], dtype=torch.float64, device=q.device)
+    lse = torch.empty(B * H, Sq, dtype=torch.float64, device=q.device)
+    n_heads, n_q = chunk_shape(B * H, Sq, Sk, budget)
+    for i in range(0, B * H, n_heads):
+        rows = torch.arange(i, min(i + n_heads, B * H), device=q.device)
+        kd, vd = kf[rows].double(), vf[rows].double()
+        for r0 in range(0, Sq, n_q):
+            r1 = min(Sq, r0 + n_q)
+            s = torch.matmul(qf[rows, r0:r1].double(), kd.transpose(-1, -2)) * scale
+            if keep is not None:
+                s = s.masked_fill(~_keep_rows(keep[:, :, r0:r1], rows, H), float("-inf"))
+            l = torch.logsumexp(s, dim=-1)
+            p = torch.exp(s - l[..., None])
+            p = torch.where(torch.isneginf(l)[..., None], 0.0, p)   # a row with no key kept: out 0
+            out[rows, r0:r1] = torch.matmul(p, vd)
+            lse[rows, r0:r1] = l
+    return out.reshape(*q.shape[:3], v.shape[-1]), lse.reshape(q.shape[:3])
 
 
 def blocked_attention(q, k, v, scale: float | None = None, block_m: int = 128, block_n: int = 128, *,

@@ -26,6 +26,7 @@ class Backend:
     description: str = ""
     gives_lse: bool = False
     supports: frozenset = frozenset()     # of "causal", "gqa", "mask"
+    score_bytes: float = 0    # bytes held per score of the whole (B, Hq, Sq, Sk) matrix; 0: never all at once
 
     def __call__(self, q, k, v, scale, config=None, *, causal: bool = False, mask=None):
         """config: a tile config from the backend's own `tune` (own kernels only; None: its default). causal and
@@ -35,6 +36,9 @@ class Backend:
 
 
 ALL = frozenset({"causal", "gqa", "mask"})
+# SDPA's math backend holds the scores, their softmax and its output at once: measured 10.3-10.5 bytes a score
+# (peak RSS, CPU, torch 2.13, (1,4,4096,64) bf16/fp16/fp32, causal and not), rounded up
+MATH_SCORE_BYTES = 12
 # The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)), not masks; a mask row says so.
 OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
 
@@ -108,6 +112,9 @@ def _own_cuda() -> Backend:
                    supports=OWN_SUPPORTS["cuda_mma_fa2"])
 
 
+NUMBA_NO_GPU = "numba sees no CUDA GPU (NUMBA_ENABLE_CUDASIM=1: numba's simulator, on the CPU)"
+
+
 def _own_numba() -> Backend:
     # numba's own module, not numba_fa: listing backends must not change numpy (numba_fa's shim does, while
     # a kernel is typed)
@@ -122,7 +129,7 @@ def _own_numba() -> Backend:
         from . import numba_fa
 
         return numba_fa.forward(q, k, v, s)
-    return Backend("numba_fa", "own", run, ok, "" if ok else "numba sees no CUDA GPU",
+    return Backend("numba_fa", "own", run, ok, "" if ok else NUMBA_NO_GPU,
                    "own numba CUDA kernel, scalar float32, one thread per query row", gives_lse=True)
 
 
@@ -146,7 +153,8 @@ def backends(names: list[str] | None = None) -> list[Backend]:
         # sdpa_math runs on a CPU too (the CPU tests' bench)
         ok, why = (True, "") if name == "sdpa_math" else (cuda_ok, cuda_why)
         out.append(Backend(name, "library", library.sdpa(name), ok, why, f"SDPA forced to {library.SDPA_BACKENDS[name]}",
-                           supports=ALL - {"mask"} if name == "sdpa_flash" else ALL))
+                           supports=ALL - {"mask"} if name == "sdpa_flash" else ALL,
+                           score_bytes=MATH_SCORE_BYTES if name == "sdpa_math" else 0))
     out.append(Backend("flex_compiled", "compiler", library.flex, cuda_ok, cuda_why,
                        "torch.compile(flex_attention): an Inductor Triton template, a BlockMask for the mask",
                        supports=ALL))
