@@ -150,8 +150,15 @@ def test_headroom_present_is_ranked():
     # columns as the ceilings analysis will add them; the values here are only inputs to the renderer
     df = df.assign(sol_ms_per_step=df["step_ms"] / 4, headroom_ms_per_step=df["step_ms"] * 3 / 4,
                    ceiling="compute", ceiling_why="GEMM")
-    tables.summary["headroom"] = {"per category ms": {"GEMM": 1.23456}, "list": [{"what": "idle", "ms": 2.0}]}
-    page = Page(html.render(tables, df))
+    # summary["headroom"] in analysis.headroom's layout; the values are only inputs to the renderer
+    tables.summary["headroom"] = {
+        "gpu_busy_ms_per_step": 120.5, "sol_step_ms": 80.25, "step_ms_wall": 130.0, "launch_gap_ms_per_step": 9.5,
+        "kernels_without_sol": 3, "by_category": {"GEMM": 1.23456}, "attention": [],
+        "next": [{"what": "nvjet <bias>", "category": "GEMM", "headroom_ms_per_step": 41.25, "why": "70% of compute"},
+                 {"what": "launch overhead and idle (wall step - GPU busy)", "category": "host",
+                  "headroom_ms_per_step": 9.5, "why": "CUDA graphs, fewer launches"}]}
+    text = html.render(tables, df)
+    page = Page(text)
     ranked = page.tables["headroom-table"]
     assert len(ranked["rows"]) == 25             # the top 25 of the 57 kernels, largest headroom first
     first = dict(zip(ranked["headers"], ranked["rows"][0]))
@@ -162,10 +169,19 @@ def test_headroom_present_is_ranked():
     assert first["ceiling"] == "compute" and first["why this ceiling"] == "GEMM"
     headroom = [float(r[ranked["headers"].index("headroom ms/step")]) for r in ranked["rows"]]
     assert headroom == sorted(headroom, reverse=True)
-    # summary["headroom"] nested as it comes: a dict as key/value rows, a list of dicts as a table
+    # the per-step figures under labels (3 decimals), never the raw keys; the next list as its own table
     rows = [r for t in page.tables.values() for r in [t["headers"], *t["rows"]]]
-    assert ["GEMM", "1.235"] in rows                           # 4 significant digits
-    assert ["what", "ms"] in rows and ["idle", "2"] in rows
+    for row in (["GPU busy, ms/step", "120.500"], ["speed of light, ms/step", "80.250"], ["wall step, ms", "130.000"],
+                ["launch overhead and idle, ms/step", "9.500"],
+                ["kernels without a speed of light (counted at their time)", "3"],
+                ["headroom in GEMM, ms/step", "1.235"]):
+        assert row in rows
+    nxt = page.tables["next-table"]
+    assert nxt["headers"] == ["what", "headroom ms/step", "why", "category"]
+    assert nxt["rows"] == [["nvjet <bias>", "41.250", "70% of compute", "GEMM"],
+                           ["launch overhead and idle (wall step - GPU busy)", "9.500", "CUDA graphs, fewer launches",
+                            "host"]]
+    assert "gpu_busy_ms_per_step" not in text and "kernels_without_sol" not in text
 
 
 def test_missing_tables_each_view_says_what(tmp_path):

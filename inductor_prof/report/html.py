@@ -77,6 +77,11 @@ HEADROOM_LIST_COLUMNS = [
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
     Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why"),
 ]
+# the per-step headroom's "where to look next" list (analysis.headroom: kernels, launch gap, attention backends)
+NEXT_COLUMNS = [
+    Col("what", "what"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("why", "why"),
+    Col("category", "category"),
+]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
     Col("TFLOP/s", "tflops", "{:.0f}"), Col("% peak", "pct_of_peak", "{:.1f}"),
@@ -110,11 +115,16 @@ def table(df: pd.DataFrame, cols: list[Col]) -> dict:
                       "cells": [_cell(r, c) for c in cols]} for _, r in df.iterrows()]}
 
 
-def _plain(v: Any) -> Any:
-    """A summary value for display: floats to 4 significant digits, containers kept for nesting."""
-    if isinstance(v, float):
-        return num(None if pd.isna(v) else v, "{:.4g}")
-    return v
+def per_step_view(h: dict) -> dict:
+    """summary["headroom"] (analysis.headroom) as labelled rows and its "where to look next" table."""
+    rows = [("GPU busy, ms/step", num(h.get("gpu_busy_ms_per_step"), "{:.3f}")),
+            ("speed of light, ms/step", num(h.get("sol_step_ms"), "{:.3f}")),
+            ("wall step, ms", num(h.get("step_ms_wall"), "{:.3f}")),
+            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
+            ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
+    rows += [(f"headroom in {cat}, ms/step", num(ms, "{:.3f}")) for cat, ms in (h.get("by_category") or {}).items()]
+    nxt = h.get("next") or []
+    return {"rows": rows, "next": table(pd.DataFrame(nxt), NEXT_COLUMNS) if nxt else None}
 
 
 def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
@@ -125,7 +135,7 @@ def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
         ranked = table(df[df["headroom_ms_per_step"] > 0].sort_values("headroom_ms_per_step", ascending=False)
                        .head(top), HEADROOM_LIST_COLUMNS)
     return {"columns": have, "missing": [c for c in HEADROOM_COLUMNS if c not in df.columns],
-            "ranked": ranked, "summary": summary.get("headroom")}
+            "ranked": ranked, "summary": per_step_view(summary["headroom"]) if summary.get("headroom") else None}
 
 
 def _source(path: Path | None) -> str | None:
@@ -208,7 +218,7 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
         run=str(tables.run.root), summary=summary_rows(tables.summary), plot=lambda k: Markup(divs[k]),
         has_plot=divs.__contains__, missing=missing, bokeh_js=Markup(bokeh_js), plot_script=Markup(plot_script),
         kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=table(df, KERNEL_COLUMNS),
-        ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, plain=_plain,
+        ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None,
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom_view(df, tables.summary), sizes=sizes_view(tables, df), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
