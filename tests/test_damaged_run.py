@@ -211,3 +211,12 @@ def test_library_ops_modules_not_a_list_is_a_warning(tmp_path):
     assert _warnings(run) == [       # was: JSONDecodeError, exit 1, naming no file
         f"warning: {ops} is damaged (line 2: 'modules' is not a JSON list of module paths); library kernels "
         "(cuBLAS, cuDNN...) are shown without flops and bytes"]
+
+
+@pytest.mark.parametrize("path", ["library_ops.csv", "ncu/ncu.csv"])
+def test_header_only_csv_is_an_empty_table_not_damage(run, path):
+    # a header and no rows (nothing listed) reads every column as text; it is not "column 'flops' is not numeric"
+    f = run / path
+    f.write_text(f.read_text().splitlines()[0] + "\n")
+    warnings = _warnings(run)
+    assert not any("damaged" in w for w in warnings), warnings

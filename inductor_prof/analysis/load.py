@@ -142,6 +142,8 @@ def _csv(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_options
         missing = [c for c in columns if c not in df.columns]
         if missing:
             raise Damaged(f"no column {', '.join(map(repr, missing))}")
+        if not len(df):   # a header and no rows (nothing to list) is a table, not damage: its columns read as text
+            return df.astype({c: float for c in numeric if c in df.columns})
         for c in numeric:
             if c in df.columns and not pd.api.types.is_numeric_dtype(df[c]):
                 raise Damaged(f"column {c!r} is not numeric")
