@@ -183,3 +183,16 @@ def test_forced_sdpa_refusal_names_its_type_once(monkeypatch):
     with pytest.raises(RuntimeError) as e:
         sdpa("sdpa_efficient")(q, q[:, :2], q[:, :2], 0.25)
     assert one_line(e.value, None) == f"RuntimeError: {REASON}"    # was "RuntimeError: RuntimeError: ..."
+
+
+def test_numba_without_a_gpu_says_how_to_simulate(monkeypatch):
+    from numba import cuda
+
+    from inductor_prof.attention import registry
+
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    if cuda.is_available():
+        pytest.skip("numba sees a GPU (or its simulator) in this process")
+    b = registry.backends(["numba_fa"])[0]
+    assert not b.available
+    assert b.reason == "numba sees no CUDA GPU (NUMBA_ENABLE_CUDASIM=1: numba's simulator, on the CPU)"

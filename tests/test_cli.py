@@ -138,3 +138,8 @@ def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
         raise AssertionError("expected UserError")
     except UserError as e:
         assert str(e) == "the flux target needs diffusers: pip install 'inductor-prof[flux]'"
+
+
+def test_attention_negative_timing_budget_is_refused():
+    r = runner.invoke(app, ["attention", "--shape", "1,2,64,64", "--rep-ms", "-1"])
+    assert r.exit_code == 2 and "--rep-ms" in r.output and "Traceback" not in r.output

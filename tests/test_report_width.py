@@ -78,7 +78,8 @@ NCU_CELLS = {
 }
 ATTENTION_CELLS = {
     "ms": lambda a: num(a["ms"], "{:.3f}"),
-    "TFLOP/s": lambda a: num(a["tflops"], "{:.0f}"),
+    # whole from 10 up, two significant digits below (numba's scalar kernel: 1.7, not 2)
+    "TFLOP/s": lambda a: num(a["tflops"], "{:.0f}" if (a["tflops"] or 0) >= 10 else "{:.2g}"),
     "% peak": lambda a: num(a["pct_of_peak"], "{:.1f}"),
     "vs model": lambda a: num(a["speedup_vs_model"], "{:.2f}x"),
     "rel err": lambda a: num(a["rel_err"], "{:.1e}"),

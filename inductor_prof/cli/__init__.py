@@ -215,7 +215,7 @@ def attention(
     dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
     backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
     no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
-    rep_ms: float = typer.Option(100.0, "--rep-ms", help="timing budget per backend and shape, ms"),
+    rep_ms: float = typer.Option(100.0, "--rep-ms", min=0.0, help="timing budget per backend and shape, ms"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
     json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
     list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),

@@ -10,6 +10,13 @@ def num(v, fmt: str = "{:.1f}") -> str:
     return fmt.format(v)
 
 
+def rate(v) -> str:
+    """A throughput (TFLOP/s): whole from 10 up, two significant digits below, so a CPU's 0.023 is not "0"."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{v:.0f}" if abs(v) >= 10 else f"{v:.2g}"
+
+
 def text(v) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
-from .format import num as _num, short as _short, summary_rows, text as _text
+from .format import num as _num, rate, short as _short, summary_rows, text as _text
 from .layout import Col, fit, fit_names
 
 PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
@@ -123,7 +123,7 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: 
         col("dtype", (str(r["dtype"]) for r in rows), 0.2 if varies("dtype") else 9),
         col("calls/step", (_num(r.get("calls_per_step") or None, "{:.0f}") for r in rows), 10, right=True),
         col("ms", measured("ms", "{:.3f}"), 1, right=True),
-        col("TFLOP/s", measured("tflops", "{:.0f}"), 2, right=True),
+        col("TFLOP/s", (rate(r["tflops"]) if a else "-" for r, a in zip(rows, avail)), 2, right=True),
         col("% peak", measured("pct_of_peak", "{:.1f}"), 5, right=True),
         col("vs model", measured("speedup_vs_model", "{:.2f}x"), 3, right=True),
         col("rel err", measured("rel_err", "{:.1e}"), 8, right=True),
