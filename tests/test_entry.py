@@ -1,0 +1,30 @@
+"""Ctrl-C before a command's own handler runs (while the CLI is imported): one line, exit 130, no traceback;
+the installed command goes through that entry."""
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from inductor_prof import entry
+
+
+def test_interrupt_while_importing_is_one_line(capsys):
+    def load():
+        raise KeyboardInterrupt
+    with pytest.raises(SystemExit) as e:
+        entry.main(load)
+    assert e.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_interrupt_while_running_is_one_line(capsys):
+    def run():
+        raise KeyboardInterrupt
+    with pytest.raises(SystemExit) as e:
+        entry.main(lambda: run)
+    assert e.value.code == 130 and capsys.readouterr().err == "interrupted\n"
+
+
+def test_installed_command_is_the_entry():
+    meta = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert meta["project"]["scripts"]["inductor-prof"] == "inductor_prof.entry:main"
