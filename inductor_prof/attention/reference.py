@@ -89,7 +89,7 @@ def blocked_attention(q, k, v, scale: float | None = None, block_m: int = 128, b
 
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     k, v = _kv_per_query_head(q, k, v)
-    B, H, Sq, Sk = q.shape[0], q.shape[1], q.shape[2], k.shape[2]
+    Sq, Sk = q.shape[2], k.shape[2]
     keep = _keep4(mask, causal, Sq, Sk, q.device)
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)

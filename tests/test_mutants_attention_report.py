@@ -1,0 +1,88 @@
+"""The attention table (report/terminal.py) and chart (report/charts.py) of a recorded run, pinned where a mutation
+audit found them unpinned: each column's header, alignment and cells, which columns a narrow console keeps, and
+the chart's bars, colours and hover text. Data: examples/runs/flux-h100/attention.csv (FLUX.1-dev on an H100)."""
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from inductor_prof.report import charts
+from inductor_prof.report.terminal import attention_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def att():
+    return pd.read_csv(ROOT / "examples" / "runs" / "flux-h100" / "attention.csv")
+
+
+def cells(table):
+    return {str(c.header): list(c._cells) for c in table.columns}
+
+
+def test_full_width(att):
+    att.loc[att["backend"] == "sdpa_flash", "ok"] = False     # a failed check, to show its cell
+    t = attention_table(att)
+    assert str(t.title) == "Attention backends"
+    assert [(str(c.header), c.justify) for c in t.columns] == [
+        ("backend", "left"), ("origin", "left"), ("shape", "left"), ("dtype", "left"), ("calls/step", "right"),
+        ("ms", "right"), ("TFLOP/s", "right"), ("% peak", "right"), ("vs model", "right"), ("rel err", "right"),
+        ("ok", "left"), ("config / why not", "left")]
+    got = cells(t)
+    i = att.index[att["backend"] == "triton_fa2"][0]
+    # triton_fa2's row: 0.4679 ms, 557.6 TFLOP/s, 52.09% of peak, 0.865x cuDNN, rel err 0.00228, 57 calls a step
+    assert {h: str(v[i]) for h, v in got.items()} == {
+        "backend": "triton_fa2", "origin": "own", "shape": "(1,24,4608,128)", "dtype": "bfloat16",
+        "calls/step": "57", "ms": "0.468", "TFLOP/s": "558", "% peak": "52.1", "vs model": "0.87x",
+        "rel err": "2.3e-03", "ok": "yes", "config / why not": "M128xN128/split1/w8/s3"}
+    assert got["ok"][i].style == "green"
+    j = att.index[att["backend"] == "sdpa_flash"][0]
+    assert (str(got["ok"][j]), got["ok"][j].style) == ("NO", "red")
+    k = att.index[att["backend"] == "xformers"][0]      # not installed there: its reason instead of numbers
+    assert [str(got[h][k]) for h in ("ms", "TFLOP/s", "% peak", "vs model", "rel err", "ok", "config / why not")] == \
+        ["-", "-", "-", "-", "-", "n/a", "ModuleNotFoundError: No module named 'xformers'"]
+    assert got["ok"][k].style == ""        # plain, not coloured
+
+
+def test_a_narrow_console_keeps_the_timing_columns(att):
+    # width 51: "backend" 18 cells (transformer_engine) + 3 edges, from 1: 22; ms 7 (303.376) -> 32; TFLOP/s 7 (its
+    # header) -> 42; vs model 5 ("model", "0.87x") -> 50; nothing else fits in the 1 left
+    assert [str(c.header) for c in attention_table(att, width=51).columns] == ["backend", "ms", "TFLOP/s", "vs model"]
+
+
+def test_a_shape_that_varies_comes_right_after_the_backend(att):
+    other = pd.read_csv(ROOT / "examples" / "runs" / "flux-h100-768x1344" / "attention.csv")
+    both = pd.concat([att, other], ignore_index=True)
+    # the shapes differ (4608 and 4544 tokens): shape, 15 cells, goes in second: 22 + 18 = 40, ms -> 50
+    assert [str(c.header) for c in attention_table(both, width=51).columns] == ["backend", "shape", "ms"]
+
+
+def test_attention_chart(att):
+    att.loc[att["backend"] == "sdpa_flash", "ok"] = False
+    p = charts.attention_chart(att)
+    (bars,) = p.renderers
+    data = bars.data_source.data
+    ran = att[att["available"]]       # the 11 that ran; the 4 external packages were not installed
+    assert list(data["backend"]) == list(ran["backend"]) and len(ran) == 11
+    assert list(data["x"]) == [("(1,24,4608,128)", b) for b in ran["backend"]]
+    colour = dict(zip(data["backend"], data["colour"]))
+    what = dict(zip(data["backend"], data["what"]))
+    # the model's backend (sdpa_cudnn) orange, a backend that failed its check grey, the rest blue
+    assert (colour["sdpa_cudnn"], what["sdpa_cudnn"]) == ("#d95f02", "the model's backend")
+    assert (colour["sdpa_flash"], what["sdpa_flash"]) == ("#bbbbbb", "other backend, inaccurate")
+    assert (colour["triton_fa2"], what["triton_fa2"]) == ("#1f77b4", "other backend")
+    assert list(data["tflops"]) == list(ran["tflops"]) and list(data["ms"]) == list(ran["ms"])
+    assert list(data["speedup_vs_model"]) == list(ran["speedup_vs_model"])
+    assert (bars.glyph.x, bars.glyph.top, bars.glyph.fill_color) == ("x", "tflops", "colour")
+    (hover,) = [t for t in p.tools if type(t).__name__ == "HoverTool"]
+    assert hover.tooltips == [("backend", "@backend"), ("shape", "@shape"), ("TFLOP/s", "@tflops{0}"),
+                              ("ms", "@ms{0.000}"), ("vs model", "@speedup_vs_model{0.00}x"),
+                              ("rel err", "@rel_err{0.0e}"), ("", "@what")]
+    assert p.yaxis[0].axis_label == "TFLOP/s" and p.y_range.start == 0
+
+
+def test_attention_chart_without_rows(att):
+    assert charts.attention_chart(None).startswith("no attention benchmark in this run (attention.csv absent")
+    # rows, none of which ran (a tflops without available does not count either)
+    none_ran = att.assign(available=False)
+    assert charts.attention_chart(none_ran) == "no attention backend could run in this run (see the reasons below)"
