@@ -43,7 +43,7 @@ def test_a_machine_without_a_gpu(monkeypatch):
         "triton_fa2": ("own", False, no_gpu, True, CG),
         "gluon_fa3": ("own", False, no_gpu, True, CG),
         "cuda_mma_fa2": ("own", False, no_gpu, True, CG),
-        "numba_fa": ("own", False, "numba sees no CUDA GPU", True, frozenset()),   # dense only
+        "numba_fa": ("own", False, registry.NUMBA_NO_GPU, True, frozenset()),   # dense only
         "torch_blocked": ("own", True, "", True, ALL),
         "sdpa": ("library", False, no_gpu, False, ALL),
         "sdpa_flash": ("library", False, no_gpu, False, CG),       # FlashAttention's kernel takes no mask
@@ -101,7 +101,7 @@ def test_a_gpu_without_a_cuda_toolkit_or_gluon(monkeypatch):
         False, "no CUDA toolkit (nvcc) to build the extension")
     assert (got["gluon_fa3"].available, got["gluon_fa3"].reason) == (
         False, "no triton.experimental.gluon.language.nvidia.hopper")
-    assert (got["numba_fa"].available, got["numba_fa"].reason) == (False, "numba sees no CUDA GPU")
+    assert (got["numba_fa"].available, got["numba_fa"].reason) == (False, registry.NUMBA_NO_GPU)
 
 
 def test_numba_not_importable(monkeypatch):
