@@ -36,3 +36,20 @@ def test_launch_maxnreg_is_a_whole_number():
     # 65,536 registers / (2 CTAs x 256 threads) = 128, a multiple of 8; an int (a compile option)
     got = gluon_fa.launch_maxnreg(Config(128, 2, True, consumers=1, ctas_per_sm=2))
     assert got == 128 and type(got) is int
+
+
+def test_launch_options():
+    # the producer's 4 warps; a register cap only with two CTAs an SM
+    assert gluon_fa.launch_options(Config(128, 2, True)) == {"num_warps": 4}
+    assert gluon_fa.launch_options(Config(128, 2, True, consumers=1, ctas_per_sm=2)) == {"num_warps": 4,
+                                                                                        "maxnreg": 128}
+
+
+def test_workspace_sizes():
+    import torch
+
+    # 3 CTAs x 2 consumers = 6 slots: a 64 x 128 fp32 accumulator, 64 maxima and 64 sums each, two counters each
+    ws = gluon_fa._Workspace("cpu", 3, 128, 2)
+    assert (ws.acc.numel(), ws.stats.numel(), ws.flags.numel(), ws.epoch) == (6 * 64 * 128, 6 * 128, 12, 0)
+    assert ws.acc.dtype == ws.stats.dtype == torch.float32 and ws.flags.dtype == torch.int32
+    assert not ws.flags.any()         # counters start at zero: launches rely on it
