@@ -51,14 +51,14 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     backends = [recording("triton_fa2", blocked, seen), registry.Backend("broken", "own", broken, True,
                                                                          description="b", supports=registry.ALL),
                 recording("sdpa_math", sdpa_math, seen, "library"),
-                registry.Backend("dense_only", "own", None, True, description="d"),
-                registry.Backend("absent", "library", None, False, "not installed", "a")]
+                registry.Backend("absent", "library", None, False, "not installed", "a"),
+                registry.Backend("dense_only", "own", None, True, description="d")]
     progress = []
     result = BenchResult()
     rows = bench.bench_shape(shape, 7, "aten::_scaled_dot_product_flash_attention_for_cpu", backends,
                              BenchOptions(device="cpu", tune=True, peak_tflops=4.608e-6, rep_ms=30.0), result,
                              progress.append)
-    assert progress == ["triton_fa2", "broken", "sdpa_math", "dense_only", "absent"]
+    assert progress == ["triton_fa2", "broken", "sdpa_math", "absent", "dense_only"]
     by = {r["backend"]: r for r in rows}
     assert list(by) == progress
     # tuning: at the timing inputs' scale 1/sqrt(16), causal; the fastest that ran (C) is the label, the

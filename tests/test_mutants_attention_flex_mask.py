@@ -62,15 +62,20 @@ def test_block_mask():
 
 def test_block_mask_per_head_and_per_batch_masks():
     flex_mask._CACHE.clear()
-    q = torch.zeros(2, 3, 256, 16)
-    # arbitrary, per head (the same for both batches): head h keeps key block h % 2 only -> a head dim, no batch dim
-    keep = torch.zeros(1, 3, 256, 256, dtype=torch.bool)
-    for h in range(3):
-        keep[0, h, :, 128 * (h % 2):128 * (h % 2 + 1)] = True
+    q = torch.zeros(2, 2, 256, 16)
+    # arbitrary, per head (the same for both batches): head h keeps key block h only -> a head dim, no batch dim
+    keep = torch.zeros(1, 2, 256, 256, dtype=torch.bool)
+    for h in range(2):
+        keep[0, h, :, 128 * h:128 * (h + 1)] = True
     keep[0, 0, 0, 200] = True       # not a padding pattern: stays arbitrary
     bm = flex_mask.block_mask(q, q, False, keep)
-    assert bm.shape == (1, 3, 256, 256)
-    assert bm.to_dense().int().tolist() == [[[[1, 1], [1, 0]], [[0, 1], [0, 1]], [[1, 0], [1, 0]]]]
+    assert bm.shape == (1, 2, 256, 256)
+    assert bm.to_dense().int().tolist() == [[[[1, 1], [1, 0]], [[0, 1], [0, 1]]]]
+    # arbitrary, per batch (the same for both heads): batch b keeps key block b -> a batch dim, no head dim
+    per_b = keep.transpose(0, 1)                                   # (2, 1, Sq, Sk)
+    bb = flex_mask.block_mask(q, q, False, per_b)
+    assert bb.shape == (2, 1, 256, 256)
+    assert bb.to_dense().int().tolist() == [[[[1, 1], [1, 0]]], [[[0, 1], [0, 1]]]]
     # arbitrary 2-D (Sq, Sk): the same everywhere; the lower-left key block only (plus one pair in the upper left)
     flat = torch.zeros(256, 256, dtype=torch.bool)
     flat[128:, :128] = True
