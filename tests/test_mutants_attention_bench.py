@@ -50,15 +50,15 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
         raise RuntimeError("kernel fell over\nsecond line")
     backends = [recording("triton_fa2", blocked, seen), registry.Backend("broken", "own", broken, True,
                                                                          description="b", supports=registry.ALL),
-                recording("sdpa_math", sdpa_math, seen, "library"),
                 registry.Backend("absent", "library", None, False, "not installed", "a"),
-                registry.Backend("dense_only", "own", None, True, description="d")]
+                registry.Backend("dense_only", "own", None, True, description="d"),
+                recording("sdpa_math", sdpa_math, seen, "library")]   # each refusal followed by one that runs
     progress = []
     result = BenchResult()
     rows = bench.bench_shape(shape, 7, "aten::_scaled_dot_product_flash_attention_for_cpu", backends,
                              BenchOptions(device="cpu", tune=True, peak_tflops=4.608e-6, rep_ms=30.0), result,
                              progress.append)
-    assert progress == ["triton_fa2", "broken", "sdpa_math", "absent", "dense_only"]
+    assert progress == ["triton_fa2", "broken", "absent", "dense_only", "sdpa_math"]
     by = {r["backend"]: r for r in rows}
     assert list(by) == progress
     # tuning: at the timing inputs' scale 1/sqrt(16), causal; the fastest that ran (C) is the label, the
@@ -75,7 +75,7 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     assert math.isnan(b["ms"]) and math.isnan(b["tflops"])
     # calls: the check (config None) at 0.25, then the timed ones (wall_ms stand-in: one call per round, 3 rounds)
     # with the tuned config for the own kernel
-    assert seen[:2] == [("triton_fa2", 0.25, None, True), ("sdpa_math", 0.25, None, True)]
+    assert seen[:2] == [("triton_fa2", 0.25, None, True), ("sdpa_math", 0.25, None, True)]   # "broken" raised
     assert sorted(set(seen[2:])) == [("sdpa_math", 0.25, None, True), ("triton_fa2", 0.25, "cfgC", True)]
     assert len(seen) == 2 + 2 * bench.TIMING_ROUNDS
     t = by["triton_fa2"]
