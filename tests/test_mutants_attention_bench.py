@@ -163,6 +163,15 @@ def test_semantics():
     assert keep.tolist() == [[[[True, True, False]] * 2], [[[True, True, True]] * 2]]
 
 
+def test_semantics_replays_a_saved_mask(tmp_path):
+    from inductor_prof.attention import maskfile
+
+    keep = torch.tensor([[[[True, False, True], [False, True, True]]]])
+    maskfile.save(keep, tmp_path / "m.npz")
+    sem = bench.semantics(Shape(1, 1, 2, 3, 16, mask=MaskSpec("arbitrary", file=str(tmp_path / "m.npz"))), "cpu")
+    assert sem["causal"] is False and sem["mask"].tolist() == keep.tolist()
+
+
 def test_inputs_are_seeded_shaped_and_typed():
     shape = Shape(2, 4, 6, 5, 16, "float16", Hkv=2)
     q, k, v = bench._inputs(shape, 3, "cpu")
