@@ -37,30 +37,34 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
         fn()
         return ms[seen[-1][0]]
     monkeypatch.setattr(bench, "wall_ms", timer)
-    tuned = []
+    tuned, timing_inputs = [], []
 
     def tune(q, k, v, scale, causal=False):
         tuned.append((scale, causal))
+        timing_inputs.append((q, k, v))
         return [{"config": "A", "ms": 2.0, "error": ""}, {"config": "B", "ms": NAN, "error": "boom"},
                 {"config": "C", "ms": 1.0, "error": ""}], "cfgC"
     monkeypatch.setattr(triton_fa, "tune", tune)
 
     def broken(*a, **kw):
         raise RuntimeError("kernel fell over\nsecond line")
-    backends = [recording("triton_fa2", blocked, seen), recording("sdpa_math", sdpa_math, seen, "library"),
-                registry.Backend("dense_only", "own", None, True, description="d"),
+    backends = [recording("triton_fa2", blocked, seen), registry.Backend("broken", "own", broken, True,
+                                                                         description="b", supports=registry.ALL),
                 registry.Backend("absent", "library", None, False, "not installed", "a"),
-                registry.Backend("broken", "own", broken, True, description="b", supports=registry.ALL)]
+                registry.Backend("dense_only", "own", None, True, description="d"),
+                recording("sdpa_math", sdpa_math, seen, "library")]   # each refusal followed by one that runs
     progress = []
     result = BenchResult()
     rows = bench.bench_shape(shape, 7, "aten::_scaled_dot_product_flash_attention_for_cpu", backends,
                              BenchOptions(device="cpu", tune=True, peak_tflops=4.608e-6, rep_ms=30.0), result,
                              progress.append)
-    assert progress == ["triton_fa2", "sdpa_math", "dense_only", "absent", "broken"]
+    assert progress == ["triton_fa2", "broken", "absent", "dense_only", "sdpa_math"]
     by = {r["backend"]: r for r in rows}
     assert list(by) == progress
     # tuning: at the timing inputs' scale 1/sqrt(16), causal; the fastest that ran (C) is the label, the
     # config it returned is timed and kept
+    # tuned on the timing inputs (seed + 1), not the check's
+    assert all(torch.equal(a, b) for a, b in zip(timing_inputs[0], bench._inputs(shape, 1, "cpu")))
     assert tuned == [(0.25, True)] and result.chosen == {("triton_fa2", "(1,2,8,16),causal"): "cfgC"}
     a, b, c = result.tuning
     head = {"backend": "triton_fa2", "shape": "(1,2,8,16),causal", "dtype": "float16"}
@@ -71,7 +75,7 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     assert math.isnan(b["ms"]) and math.isnan(b["tflops"])
     # calls: the check (config None) at 0.25, then the timed ones (wall_ms stand-in: one call per round, 3 rounds)
     # with the tuned config for the own kernel
-    assert seen[:2] == [("triton_fa2", 0.25, None, True), ("sdpa_math", 0.25, None, True)]
+    assert seen[:2] == [("triton_fa2", 0.25, None, True), ("sdpa_math", 0.25, None, True)]   # "broken" raised
     assert sorted(set(seen[2:])) == [("sdpa_math", 0.25, None, True), ("triton_fa2", 0.25, "cfgC", True)]
     assert len(seen) == 2 + 2 * bench.TIMING_ROUNDS
     t = by["triton_fa2"]
@@ -80,6 +84,7 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
         (0.5, "C", 7, "sdpa_math", True, "")
     assert t["tflops"] == pytest.approx(9.216e-6, rel=1e-12) and t["pct_of_peak"] == pytest.approx(200.0)
     assert t["speedup_vs_model"] == 4.0 and by["sdpa_math"]["speedup_vs_model"] == 1.0
+    assert by["sdpa_math"]["config"] == ""           # not tuned: no config
     assert t["ok"] and t["rel_err"] < 2e-3 and t["lse_err"] < 1e-2 and by["sdpa_math"]["ok"]
     assert math.isnan(by["sdpa_math"]["lse_err"])                       # SDPA gives no lse
     assert (t["origin"], t["description"], t["scale"], t["flops"]) == ("own", "triton_fa2 desc", 0.25, 4608)
@@ -114,11 +119,37 @@ def test_a_shape_that_cannot_be_replayed_is_a_row_per_backend():
 
 def test_the_shapes_scale_is_used_when_the_model_gave_one(monkeypatch):
     monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms: (fn(), 1.0)[1])
-    seen = []
+    seen, qs = [], []
     (blocked,) = registry.backends(["torch_blocked"])
-    bench.bench_shape(Shape(1, 1, 4, 4, 16, "float16", scale=0.5), 1, "", [recording("x", blocked, seen)],
-                      BenchOptions(device="cpu", tune=False), BenchResult())
+    x = recording("x", blocked, seen)
+    fn = x.fn
+    x.fn = lambda q, *a, **kw: (qs.append(q), fn(q, *a, **kw))[1]
+    shape = Shape(1, 1, 4, 4, 16, "float16", scale=0.5)
+    (row,) = bench.bench_shape(shape, 1, "", [x], BenchOptions(device="cpu", tune=False, seed=5), BenchResult())
     assert {s for _, s, _, _ in seen} == {0.5}
+    assert row["ok"] and row["rel_err"] < 2e-3        # the float64 reference at the same scale
+    # checked on the seed's inputs, timed on the next seed's
+    assert torch.equal(qs[0], bench._inputs(shape, 5, "cpu")[0])
+    assert all(torch.equal(q, bench._inputs(shape, 6, "cpu")[0]) for q in qs[1:]) and len(qs) == 4
+
+
+def test_a_backend_missing_two_semantics_names_both():
+    shape = Shape(1, 2, 8, 8, 16, Hkv=1, mask=MaskSpec("causal_padding", key_lengths=(4,)))
+    b = registry.Backend("g", "own", None, True)       # dense only
+    (row,) = bench.bench_shape(shape, 1, "", [b], BenchOptions(device="cpu", tune=False), BenchResult())
+    # causal + padding counts as a mask (shape.needs), the 2 query heads on 1 kv head as GQA
+    assert row["reason"] == "cannot take gqa + mask (takes: dense only)"
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_tune_when_every_config_failed(monkeypatch, causal):
+    got = []
+    monkeypatch.setattr(triton_fa, "tune", lambda q, k, v, scale, **kw: (got.append(kw), ([
+        {"config": "A", "ms": NAN, "error": "x"}], None))[1])
+    result = BenchResult()
+    shape = Shape(1, 1, 4, 4, 16, "float16", mask=MaskSpec("causal") if causal else MaskSpec())
+    assert bench._tune("triton_fa2", shape, None, None, None, 0.25, result, causal) == (None, "")
+    assert got == [{"causal": True} if causal else {}] and len(result.tuning) == 1
 
 
 def test_semantics():
@@ -130,6 +161,15 @@ def test_semantics():
     assert sem["causal"] is False
     keep = sem["mask"].expand(2, 1, 2, 3)
     assert keep.tolist() == [[[[True, True, False]] * 2], [[[True, True, True]] * 2]]
+
+
+def test_semantics_replays_a_saved_mask(tmp_path):
+    from inductor_prof.attention import maskfile
+
+    keep = torch.tensor([[[[True, False, True], [False, True, True]]]])
+    maskfile.save(keep, tmp_path / "m.npz")
+    sem = bench.semantics(Shape(1, 1, 2, 3, 16, mask=MaskSpec("arbitrary", file=str(tmp_path / "m.npz"))), "cpu")
+    assert sem["causal"] is False and sem["mask"].tolist() == keep.tolist()
 
 
 def test_inputs_are_seeded_shaped_and_typed():
@@ -172,6 +212,9 @@ def test_check_leaves_rows_with_no_key_out():
     assert got == {"rel_err": 0.0, "lse_err": 2 ** -7, "ok": True} and seen == [0.125]
     got = bench.check(fixed(out, torch.tensor([[[0.5 + 2 ** -6, NAN]]])), shape, None, None, None, ref, ref_lse, 1)
     assert got == {"rel_err": 0.0, "lse_err": 2 ** -6, "ok": False}
+    # a wrong shape with rows left out: not ok, no error
+    got = bench.check(fixed(out[:, :, :1], None), shape, None, None, None, ref, ref_lse, 1)
+    assert got["ok"] is False and math.isnan(got["rel_err"])
     # every row live: a NaN anywhere fails
     got = bench.check(fixed(out, None), shape, None, None, None, ref, torch.zeros(1, 1, 2, dtype=torch.float64), 1)
     assert got["ok"] is False and math.isnan(got["rel_err"])
@@ -197,7 +240,8 @@ def test_wall_ms_is_the_median_of_three_timed_runs_in_ms(monkeypatch):
 
 def test_run_on_cpu_reports_progress_and_turns_tuning_off(monkeypatch):
     monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms: (fn(), 1.0)[1])
-    shapes = [(Shape(1, 1, 4, 4, 16), 2, ""), (Shape(1, 1, 8, 8, 16), 3, "")]
+    op = "aten::_scaled_dot_product_flash_attention_for_cpu"       # the model's backend: sdpa_math
+    shapes = [(Shape(1, 1, 4, 4, 16), 2, op), (Shape(1, 1, 8, 8, 16), 3, op)]
     opts = BenchOptions(backends=["torch_blocked", "sdpa_math"], device="cpu", tune=True)
     progress = []
     result = bench.run(shapes, opts, lambda *a: progress.append(a))
@@ -205,5 +249,5 @@ def test_run_on_cpu_reports_progress_and_turns_tuning_off(monkeypatch):
     assert progress == [(0, 4, "torch_blocked (1,1,4,16)"), (1, 4, "sdpa_math (1,1,4,16)"),
                         (2, 4, "torch_blocked (1,1,8,16)"), (3, 4, "sdpa_math (1,1,8,16)"), (4, 4, "done")]
     assert [(r["backend"], r["shape"], r["calls_per_step"], r["model_backend"]) for r in result.rows] == [
-        ("torch_blocked", "(1,1,4,16)", 2, "sdpa"), ("sdpa_math", "(1,1,4,16)", 2, "sdpa"),
-        ("torch_blocked", "(1,1,8,16)", 3, "sdpa"), ("sdpa_math", "(1,1,8,16)", 3, "sdpa")]
+        ("torch_blocked", "(1,1,4,16)", 2, "sdpa_math"), ("sdpa_math", "(1,1,4,16)", 2, "sdpa_math"),
+        ("torch_blocked", "(1,1,8,16)", 3, "sdpa_math"), ("sdpa_math", "(1,1,8,16)", 3, "sdpa_math")]

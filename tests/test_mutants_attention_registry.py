@@ -187,3 +187,25 @@ def test_mask_file_loads_as_a_bool_tensor(tmp_path):
     maskfile.save(keep, tmp_path / "m.npz")
     got = maskfile.load(tmp_path / "m.npz")
     assert got.dtype == torch.bool and got.tolist() == keep.tolist()
+
+
+def test_without_torch_nothing_needs_a_gpu(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)      # `import torch` raises ImportError
+    ok, why = registry._cuda()
+    assert ok is False and why.startswith("torch: ")
+
+
+def test_each_library_backend_calls_its_own_adapter(monkeypatch):
+    got = machine(monkeypatch)
+    assert got["flex_compiled"].fn is library.flex
+    assert {n: got[n].fn for n in EXTERNAL_MODULES} == {"flash_attn2": library.flash_attn2,
+                                                        "flash_attn3": library.flash_attn3,
+                                                        "xformers": library.xformers,
+                                                        "transformer_engine": library.transformer_engine}
+    q = torch.zeros(1, 1, 4, 8)
+    # PyTorch's own choice runs on a CPU; SDPA forced to the memory-efficient kernel has none there
+    assert got["sdpa"].fn(q, q, q, 1.0)[0].shape == (1, 1, 4, 8)
+    with pytest.raises(RuntimeError):
+        got["sdpa_efficient"].fn(q, q, q, 1.0)

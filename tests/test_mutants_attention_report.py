@@ -57,6 +57,20 @@ def test_a_shape_that_varies_comes_right_after_the_backend(att):
     assert [str(c.header) for c in attention_table(both, width=51).columns] == ["backend", "shape", "ms"]
 
 
+def test_a_varying_dtype_comes_after_the_shape():
+    sweep = pd.read_csv(ROOT / "examples" / "sweeps" / "attention-h100.csv")     # bf16 and fp16 rows
+    # width 52: backend 10 cells (triton_fa2) + 3, from 1: 14; shape 24 ((2,32/8,16384,64),causal) -> 41; dtype 8
+    # (bfloat16) -> 52: full
+    assert [str(c.header) for c in attention_table(sweep, width=52).columns] == ["backend", "shape", "dtype"]
+
+
+def test_reasons_wrap_in_at_most_60_cells():
+    llama = pd.read_csv(ROOT / "examples" / "runs" / "llama-h100" / "attention.csv")   # reasons up to 300 chars
+    t = attention_table(llama, width=250)
+    (why,) = [c for c in t.columns if str(c.header) == "config / why not"]
+    assert why.width == 60
+
+
 def test_attention_chart(att):
     att.loc[att["backend"] == "sdpa_flash", "ok"] = False
     p = charts.attention_chart(att)
@@ -82,7 +96,8 @@ def test_attention_chart(att):
 
 
 def test_attention_chart_without_rows(att):
-    assert charts.attention_chart(None).startswith("no attention benchmark in this run (attention.csv absent")
+    assert charts.attention_chart(None) == ("no attention benchmark in this run (attention.csv absent: "
+                                            "`inductor-prof attention RUN` makes it)")
     # rows, none of which ran (a tflops without available does not count either)
     none_ran = att.assign(available=False)
     assert charts.attention_chart(none_ran) == "no attention backend could run in this run (see the reasons below)"

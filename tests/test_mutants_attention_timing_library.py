@@ -88,7 +88,8 @@ def test_import_error():
 def test_flash_causal_only_when_the_lengths_agree():
     q, k = torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 6, 8)
     assert library._flash_causal(q, q, True) is True and library._flash_causal(q, k, False) is False
-    with pytest.raises(ValueError, match="^flash-attn's causal mask is bottom-right aligned"):
+    with pytest.raises(ValueError, match="^flash-attn's causal mask is bottom-right aligned: differs from SDPA's "
+                                         "when Sq != Sk$"):
         library._flash_causal(q, k, True)
 
 
@@ -129,7 +130,8 @@ def fake(monkeypatch, module, **attrs):
 
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("adapter, module, tuple_out", [(library.flash_attn2, "flash_attn", False),
-                                                        (library.flash_attn3, "flash_attn_interface", True)])
+                                                        (library.flash_attn3, "flash_attn_interface", True),
+                                                        (library.flash_attn3, "flash_attn_interface", False)])
 def test_flash_attn_adapters(monkeypatch, adapter, module, tuple_out, causal):
     def flash_attn_func(q, k, v, softmax_scale=None, causal=False):   # flash-attn's call, (B, S, H, D)
         out = exact(q, k, v, softmax_scale, causal)
@@ -140,6 +142,8 @@ def test_flash_attn_adapters(monkeypatch, adapter, module, tuple_out, causal):
     assert lse is None and torch.allclose(out, attention_float64(q, k, v, SCALE, causal=causal)[0], atol=1e-12)
     with pytest.raises(ValueError, match="bottom-right"):
         adapter(q, k[:, :, :4], v[:, :, :4], SCALE, causal=True)
+    # the registry passes causal only when set: without it, dense
+    assert torch.allclose(adapter(q, k, v, SCALE)[0], attention_float64(q, k, v, SCALE)[0], atol=1e-12)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -154,6 +158,7 @@ def test_xformers_adapter(monkeypatch, causal):
     q, k, v = inputs(Hq=2)
     out, lse = library.xformers(q, k, v, SCALE, causal=causal)
     assert lse is None and torch.allclose(out, attention_float64(q, k, v, SCALE, causal=causal)[0], atol=1e-12)
+    assert torch.allclose(library.xformers(q, k, v, SCALE)[0], attention_float64(q, k, v, SCALE)[0], atol=1e-12)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -177,6 +182,9 @@ def test_transformer_engine_adapter(monkeypatch, causal):
     assert made == [(4, 8, 2, "bshd", "causal" if causal else "no_mask", SCALE)]
     with pytest.raises(ValueError, match="^Transformer Engine's 'causal' differs"):
         library.transformer_engine(q, k[:, :, :4], v[:, :, :4], SCALE, causal=True)
+    library.transformer_engine(q, k, v, SCALE)     # without causal: the dense module
+    library._te_module.cache_clear()
+    assert made[-1][4] == "no_mask"
 
 
 def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
@@ -186,7 +194,14 @@ def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
 
     from torch.nn.attention.flex_attention import flex_attention
 
-    monkeypatch.setattr(library, "_compiled_flex", lambda: flex_attention)
+    import torch._dynamo.config as cfg
+
+    limits = []
+
+    def eager(*a, **kw):   # records the recompile limit in force while it runs
+        limits.append(cfg.recompile_limit)
+        return flex_attention(*a, **kw)
+    monkeypatch.setattr(library, "_compiled_flex", lambda: eager)
     q, k, v = (t.float() for t in inputs(S=8))
     keep = torch.ones(8, 8, dtype=torch.bool).tril(-1) | torch.eye(8, dtype=torch.bool)   # causal, as a mask
     keep[:, 0] = False
@@ -194,6 +209,8 @@ def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for causal, mask in ((False, None), (True, None), (False, keep)):
-            out, lse = library.flex(q, k, v, SCALE, causal=causal, mask=mask)
+            # dense called as the registry calls it: without causal
+            out, lse = library.flex(q, k, v, SCALE, **({"causal": True} if causal else {}), mask=mask)
             want = attention_float64(q, k, v, SCALE, causal=causal, mask=mask)[0]
             assert lse is None and torch.allclose(out.double(), want, atol=1e-5), (causal, mask is None)
+    assert limits == [256] * 3

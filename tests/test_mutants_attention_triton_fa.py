@@ -48,11 +48,12 @@ def t(*shape, dtype=torch.bfloat16):
 
 @pytest.mark.parametrize("q, k, v", [
     (t(2, 4, 8, 64)[0], t(2, 2, 8, 64), t(2, 2, 8, 64)),    # q not 4-D
+    (t(2, 4, 8, 64)[:, 0], t(2, 2, 8, 64), t(2, 2, 8, 64)),  # q not 4-D, its batch right
     (t(2, 4, 8, 64), t(2, 2, 8, 64)[0], t(2, 2, 8, 64)),    # k not 4-D
     (t(2, 4, 8, 64), t(2, 2, 8, 64), t(2, 2, 9, 64)),       # v unlike k
     (t(2, 4, 8, 64), t(1, 2, 8, 64), t(1, 2, 8, 64)),       # batch differs
     (t(2, 4, 8, 64), t(2, 2, 8, 128), t(2, 2, 8, 128)),     # head dim differs
-    (t(2, 4, 8, 64), t(2, 3, 8, 64), t(2, 3, 8, 64)),       # 4 query heads on 3 kv heads
+    (t(2, 4, 9, 64), t(2, 3, 8, 64), t(2, 3, 8, 64)),       # 4 query heads on 3 kv heads (9 queries: a multiple)
 ])
 def test_check_inputs_shapes(q, k, v):
     with pytest.raises(ValueError, match=r"^expected q \(B,Hq,Sq,D\), k and v \(B,Hkv,Sk,D\) with Hq a multiple of "
