@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.diff import NOISE_RULE, Diff
+from .terminal import make_console as report_console
 
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
 _STYLE = {"slower": "red", "faster": "green", "new": "yellow", "removed": "cyan"}
@@ -164,9 +165,9 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
     console.print(Group(*parts))
 
 
-def make_console() -> Console:
-    """The terminal's width, else COLUMNS (rich reads it), else 100 columns (a file or a pipe)."""
-    import os
-    import sys
+PIPE_WIDTH = 100   # a diff to a file or a pipe with no COLUMNS: its widest tables fit
 
-    return Console() if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit() else Console(width=100)
+
+def make_console() -> Console:
+    """The report's console rule (the terminal's width, else COLUMNS, else the pipe width), at 100 columns."""
+    return report_console(pipe_width=PIPE_WIDTH)

@@ -12,9 +12,7 @@ def num(v, fmt: str = "{:.1f}") -> str:
 
 def rate(v) -> str:
     """A throughput (TFLOP/s): whole from 10 up, two significant digits below, so a CPU's 0.023 is not "0"."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return f"{v:.0f}" if abs(v) >= 10 else f"{v:.2g}"
+    return num(v, "{:.0f}" if v is not None and abs(v) >= 10 else "{:.2g}")
 
 
 def text(v) -> str:

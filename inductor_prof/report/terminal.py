@@ -140,11 +140,11 @@ def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
                     flex=(16, 100))], width, "Attention backends")
 
 
-def make_console(width: int | None = None) -> Console:
+def make_console(width: int | None = None, pipe_width: int = PIPE_WIDTH) -> Console:
     """The report's console: `width` when given, else the terminal's width, else COLUMNS (rich reads it), else
-    PIPE_WIDTH. Markup off: paths, kernel names and messages are printed as they are."""
+    pipe_width. Markup off: paths, kernel names and messages are printed as they are."""
     if width is None and not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit():
-        width = PIPE_WIDTH
+        width = pipe_width
     return Console(width=width, markup=False)
 
 
