@@ -179,6 +179,8 @@ def report(
     if csv:
         refuse_inside_run(csv, "--csv")
         check_output(csv, "--csv")
+    if html_out:
+        check_output(html_out, "--html")
     with stdout_to_stderr() if json_out else contextlib.nullcontext():
         tables = load_run_tables(run)
     df = tables.kernels
@@ -283,8 +285,33 @@ app.command("diff")(cli_errors(_diff))
 from . import doctor  # noqa: E402,F401  (registers the doctor command)
 
 
-def main():  # pragma: no cover
-    app()
+def main(argv: Optional[list[str]] = None) -> None:
+    """Runs the app. A usage error (unknown option, bad value, missing argument) is one line naming the command,
+    exit 2, instead of click's usage text and boxed message."""
+    click_error = _click_exception()
+    try:
+        code = app(args=argv, prog_name="inductor-prof", standalone_mode=False)
+    except typer.Abort:   # Ctrl-C inside click's own parsing
+        err.print("[red]interrupted[/red]")
+        raise SystemExit(130)
+    except click_error as e:
+        if type(e).__name__ != "NoArgsIsHelpError":   # that one has printed the help already
+            err.print(usage_error_line(e), markup=False, highlight=False, soft_wrap=True)
+        raise SystemExit(e.exit_code)
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _click_exception() -> type:
+    """ClickException of the click typer runs on: click itself, or (typer >= 0.29) its own copy."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def usage_error_line(e) -> str:
+    """'error: inductor-prof report: No such option: --bogus (inductor-prof report --help)'."""
+    ctx = getattr(e, "ctx", None)
+    where = f"{ctx.command_path}: " if ctx is not None else ""
+    see = f" ({ctx.command_path} --help)" if ctx is not None else ""
+    return f"error: {where}{e.format_message()}{see}"
 
 
 if __name__ == "__main__":  # pragma: no cover
