@@ -151,14 +151,17 @@ def test_join_goes_on_after_an_unmatched_trace_call():
 
 
 @pytest.mark.parametrize("text, fault", [
-    ("1,0,3,4", ""),                      # H = 0: not positive; no word is bad, no heads to blame
+    ("1,0,3,4", "'0' is not a positive integer; "),   # H = 0
+    ("1,-2,128,64", "'-2' is not a positive integer; "),   # a number, but negative
+    ("1,--2,128,64", "'--2' is not a number; "),
     ("7", ""),                            # one number
     # ("x" separates numbers like ",": another letter is the bad word)
     ("2,q/2", "'q' is not a number; "),   # the query heads of Hq/Hkv
     ("1,2,q,4", "'q' is not a number; "),  # the third word
     ("1,6/4,8,64", "6 query heads are not a multiple of 4 key-value heads; "),
     ("1,6/4,8,16,64", "6 query heads are not a multiple of 4 key-value heads; "),   # five numbers
-    ("0,8/4,3,4", ""),                    # B = 0; 8 heads ARE a multiple of 4: not blamed
+    ("0,8/4,3,4", "'0' is not a positive integer; "),   # B = 0; 8 heads ARE a multiple of 4: not blamed
+    ("2,32/0,128,64", "'0' is not a positive integer; "),   # Hkv = 0: said before any multiple is tried
 ])
 def test_bad_shape_message_word_for_word(text, fault):
     with pytest.raises(ValueError) as e:

@@ -76,9 +76,13 @@ def parse_shape(text: str, dtype: str = "bfloat16") -> Shape:
 
 def _fault(words: list[str], heads: list[str], nums: list[int], hkv: int) -> str:
     """What is wrong with a shape, where one word says it (else ""), ending in '; '."""
-    bad = next((w for w in words[:1] + heads + words[2:] if not w.isdigit()), None)
-    if bad is not None:
-        return f"{bad!r} is not a number; "
+    for word in words[:1] + heads + words[2:]:
+        try:
+            size = int(word)
+        except ValueError:
+            return f"{word!r} is not a number; "
+        if size < 1:
+            return f"{word!r} is not a positive integer; "
     if len(nums) in (4, 5) and hkv > 0 and nums[1] % hkv:
         return f"{nums[1]} query heads are not a multiple of {hkv} key-value heads; "
     return ""
