@@ -268,8 +268,10 @@ def test_bad_input_exits_2(tmp_path):
     blocker.write_text("")
     r = runner.invoke(app, ["diff", a, a, "--html", str(blocker / "d.html")])
     assert r.exit_code == 2
-    assert r.output.strip().startswith(f"error: cannot write --html {blocker / 'd.html'}: ")
-    assert len(r.output.strip().splitlines()) == 1
+    assert r.output.strip() == f"error: cannot write --html {blocker / 'd.html'}: Not a directory"
+    # before either run is read: a missing run folder is not reached
+    r = runner.invoke(app, ["diff", str(tmp_path / "no-a"), a, "--html", str(tmp_path)])
+    assert r.exit_code == 2 and r.output.strip() == f"error: cannot write --html {tmp_path}: it is a folder"
 
 
 def test_html_is_self_contained_and_escaped(tmp_path):

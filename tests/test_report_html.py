@@ -216,15 +216,25 @@ def test_html_replaces_the_tables_with_one_line(tmp_path):
     assert out.read_text().startswith("<!DOCTYPE html>")
 
 
-def test_html_to_unwritable_path_is_one_line(tmp_path):
-    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(tmp_path), "--json"])
-    assert r.exit_code == 2
-    assert r.stderr == f"error: cannot write the HTML report to {tmp_path}: Is a directory\n"
+def test_html_to_unwritable_path_is_one_line_before_any_work(tmp_path):
+    # checked before the run is read (rundir.check_output, as --csv): a missing run folder is not reached
+    r = runner.invoke(app, ["report", str(tmp_path / "no-run"), "--html", str(tmp_path), "--json"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"error: cannot write --html {tmp_path}: it is a folder\n"
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     r = runner.invoke(app, ["report", str(data_path("flux_small")), "--html", str(blocker / "run.html")])
     assert r.exit_code == 2
-    assert r.stderr == f"error: cannot write the HTML report to {blocker / 'run.html'}: File exists ({blocker})\n"
+    assert r.stderr == f"error: cannot write --html {blocker / 'run.html'}: Not a directory\n"
+
+
+def test_html_write_failure_names_the_folder(tmp_path):
+    # html.write's own message, for what the early check cannot see (the folder made a file in between)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(UserError) as e:
+        html.write(*_tables(data_path("flux_small")), blocker / "run.html")
+    assert str(e.value) == f"cannot write the HTML report to {blocker / 'run.html'}: File exists ({blocker})"
 
 
 def test_without_bokeh_says_how_to_install(monkeypatch):

@@ -30,7 +30,7 @@ def diff(
     from ..analysis.diff import compare
     from ..analysis.diff_inputs import load_side
     from ..report import diff_export, diff_terminal
-    from ..rundir import open_run, write_text
+    from ..rundir import check_output, open_run, write_text
 
     if fail_above is not None and fail_above < 0:
         raise UserError("--fail-above must be 0 or more (percent)")
@@ -38,6 +38,8 @@ def diff(
         raise UserError("--min-share must be 0 or more (percent of the step)")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
+    if html is not None:
+        check_output(html, "--html")
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
     result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
