@@ -28,7 +28,7 @@ def test_usage_error_is_one_line_exit_2(argv, command, names, capsys):
     lines = err.splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith(f"error: {command}: ") and lines[0].endswith(f"({command} --help)")
-    assert names in lines[0]
+    assert names in lines[0].lower()   # click < 8.2 names a missing argument in capitals ('RUN')
     assert "╭" not in err and "Usage:" not in err
 
 
@@ -39,7 +39,7 @@ def test_help_still_prints_and_exits_0(capsys):
 
 def test_bare_command_shows_its_help_without_an_error_line(capsys):
     code, out, err = run_main([], capsys)
-    assert code != 0   # click's no_args_is_help: the help, and a usage exit
+    assert code in (0, 2)   # no_args_is_help: exit 0 before click 8.2, a usage exit (2) from 8.2
     assert "Usage: inductor-prof" in out + err and "error:" not in out + err
 
 
