@@ -37,3 +37,17 @@ def test_progress_lines_and_labels_are_not_markup():
         bar.log("stage [dim]x")
     text = console.export_text()
     assert "ncu failed triton_poi[bold]_1: [red]oops[/red]" in text and "stage [dim]x" in text
+
+
+def test_emoji_codes_in_paths_are_printed_as_given(tmp_path):
+    # rich turns `:fire:` into an emoji unless told not to (escape() and markup=False leave it): a run folder, a
+    # --csv path and an error line show the text the user typed
+    run = tmp_path / "run:fire:x"
+    shutil.copytree(data_path("flux_small"), run)
+    csv = tmp_path / "k:smile:y.csv"
+    r = runner.invoke(app, ["report", str(run), "--top", "2", "--csv", str(csv), "--width", "200"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[-1] == f"kernel table written to {csv}"
+    missing = tmp_path / "a:thumbs_up:b"
+    r = runner.invoke(app, ["report", str(missing)])
+    assert r.exit_code == 2 and r.output.strip() == f"error: {missing} is not a folder"

@@ -23,8 +23,9 @@ from .signals import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
-console = Console()
-err = Console(stderr=True)
+# emoji off: a path or target like `a:fire:b` is printed as given, not as 'a🔥b' (escape() leaves :codes:)
+console = Console(emoji=False)
+err = Console(stderr=True, emoji=False)
 
 WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
                             "piped: COLUMNS, else 200)")
@@ -121,7 +122,7 @@ def profile(
         compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work
-    with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
+    with library_output(verbose) as lib, reporter(Console(file=lib.terminal, emoji=False), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
         lib.keep_in(result.run.profile_log)
     console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)
