@@ -51,3 +51,17 @@ def test_emoji_codes_in_paths_are_printed_as_given(tmp_path):
     missing = tmp_path / "a:thumbs_up:b"
     r = runner.invoke(app, ["report", str(missing)])
     assert r.exit_code == 2 and r.output.strip() == f"error: {missing} is not a folder"
+
+
+def test_progress_on_a_pipe_prints_its_lines_and_nothing_else():
+    # rich's Progress ends with an empty line on a console that is not a terminal; a command's output (or its
+    # one error line, `profile` on a machine without CUDA) must not get one
+    console = Console(record=True, width=200, force_terminal=False)
+    with reporter(console, total=3) as bar:
+        bar.log("building flux")
+        bar.step(0)
+    assert console.export_text() == "· building flux\n"
+    console = Console(record=True, width=200, force_terminal=False)
+    with reporter(console):
+        pass
+    assert console.export_text() == ""
