@@ -119,6 +119,22 @@ def test_existing_run_folder_refused_without_force(tmp_path):
     assert (other / "precious.txt").exists()
 
 
+def test_run_folder_that_cannot_be_made_is_one_line(tmp_path):
+    from inductor_prof import rundir
+    from inductor_prof.errors import UserError
+
+    file = tmp_path / "afile"
+    file.write_text("x")
+    for out, message in [(file, f"run folder {file} is a file; give --out a folder to create"),
+                         (file / "run", f"cannot create run folder {file / 'run'}: Not a directory")]:
+        try:
+            rundir.create(out)
+            raise AssertionError("expected refusal")
+        except UserError as e:
+            assert str(e) == message
+    assert file.read_text() == "x"
+
+
 def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
     import builtins
 
@@ -134,7 +150,7 @@ def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
     try:
-        flux._import_flux_class()
+        flux.import_flux_class()
         raise AssertionError("expected UserError")
     except UserError as e:
         assert str(e) == "the flux target needs diffusers: pip install 'inductor-prof[flux]'"
