@@ -159,3 +159,13 @@ def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
 def test_attention_negative_timing_budget_is_refused():
     r = runner.invoke(app, ["attention", "--shape", "1,2,64,64", "--rep-ms", "-1"])
     assert r.exit_code == 2 and "--rep-ms" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("option, value", [("--steps", "0"), ("--warmup", "-1"), ("--text-len", "0"),
+                                           ("--batch", "0"), ("--double-blocks", "-1"), ("--single-blocks", "-2")])
+def test_profile_counts_out_of_range_are_refused_before_gpu_work(option, value):
+    # a batch of 0 or -5 text tokens built the whole model on the GPU, then failed inside diffusers (exit 1, a
+    # run folder left); -1 blocks was taken as none
+    r = runner.invoke(app, ["profile", "flux", option, value])
+    least = 1 if option in ("--steps", "--text-len", "--batch") else 0
+    assert r.exit_code == 2 and r.output == f"error: {option} must be at least {least}, not {value}\n"

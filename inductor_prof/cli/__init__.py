@@ -111,6 +111,11 @@ def profile(
     from ..targets import FluxOptions, check_target_name, resolution_options
 
     check_target_name(target)
+    for option, value, least in (("--steps", steps, 1), ("--warmup", warmup, 0), ("--text-len", text_len, 1),
+                                 ("--batch", batch, 1), ("--double-blocks", double_blocks, 0),
+                                 ("--single-blocks", single_blocks, 0)):   # not typer's min=: help fits 80 columns
+        if value is not None and value < least:
+            raise UserError(f"{option} must be at least {least}, not {value}")
     sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
