@@ -99,6 +99,8 @@ class RunDir:
 def create(path: str | os.PathLike, force: bool = False) -> RunDir:
     """A fresh run folder; refuses to touch an existing one unless `force`."""
     root = Path(path)
+    if root.exists() and not root.is_dir():
+        raise UserError(f"run folder {root} is a file; give --out a folder to create")
     if root.exists() and any(root.iterdir()):
         if not force:
             raise UserError(f"run folder {root} already exists; pass --force to replace it")
@@ -106,7 +108,10 @@ def create(path: str | os.PathLike, force: bool = False) -> RunDir:
             # --force replaces earlier runs only, never an unrelated folder.
             raise UserError(f"{root} exists and is not a run folder; refusing to delete it")
         shutil.rmtree(root)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:   # a file on the way, no permission, a read-only disk
+        raise UserError(f"cannot create run folder {root}: {e.strerror or e}") from e
     return RunDir(root)
 
 

@@ -51,11 +51,28 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             return False
         raise UserError(f"{where}: {key}={value!r} is not a boolean (use 1/0, true/false)")
     if kind == "list[str]":
-        return shlex.split(value)
+        try:
+            return shlex.split(value)
+        except ValueError as e:   # an unclosed quote
+            raise UserError(f"{where}: {key}={value!r}: {e}") from None
     try:
         return {"float": float, "int": int}.get(kind, str)(value)
     except ValueError:
         raise UserError(f"{where}: {key}={value!r} is not a{'n integer' if kind == 'int' else ' number'}") from None
+
+
+# the smallest values that work: a bad one fails when the settings are read, not at a long profile's ncu stage
+ABOVE = {"ncu_timeout": 0}
+AT_LEAST = {"ncu_library_kernels": 0, "ncu_batch": 1}
+
+
+def _checked(key: str, value: Any, where: str) -> Any:
+    value = _coerce(key, value, where)
+    if key in ABOVE and not value > ABOVE[key]:
+        raise UserError(f"{where}: {key}={value!r} must be more than {ABOVE[key]}")
+    if key in AT_LEAST and not value >= AT_LEAST[key]:
+        raise UserError(f"{where}: {key}={value!r} must be at least {AT_LEAST[key]}")
+    return value
 
 
 def file_settings(cwd: Path) -> tuple[Path | None, dict[str, Any]]:
@@ -88,14 +105,14 @@ def resolve(cli: dict[str, Any] | None = None, env: dict[str, str] | None = None
     origin: dict[str, str] = {}
     path, from_file = file_settings(cwd or Path.cwd())
     for key, value in from_file.items():
-        values[key], origin[key] = _coerce(key, value, str(path)), "file"
+        values[key], origin[key] = _checked(key, value, str(path)), "file"
     for f in fields(Settings):
         name = Settings.env_name(f.name)
         if name in env:
-            values[f.name], origin[f.name] = _coerce(f.name, env[name], name), f"env {name}"
+            values[f.name], origin[f.name] = _checked(f.name, env[name], name), f"env {name}"
     for key, value in (cli or {}).items():
         if value is not None:
-            values[key], origin[key] = _coerce(key, value, "command line"), "cli"
+            values[key], origin[key] = _checked(key, value, "command line"), "cli"
     return Settings(**values), origin
 
 

@@ -119,6 +119,22 @@ def test_existing_run_folder_refused_without_force(tmp_path):
     assert (other / "precious.txt").exists()
 
 
+def test_run_folder_that_cannot_be_made_is_one_line(tmp_path):
+    from inductor_prof import rundir
+    from inductor_prof.errors import UserError
+
+    file = tmp_path / "afile"
+    file.write_text("x")
+    for out, message in [(file, f"run folder {file} is a file; give --out a folder to create"),
+                         (file / "run", f"cannot create run folder {file / 'run'}: Not a directory")]:
+        try:
+            rundir.create(out)
+            raise AssertionError("expected refusal")
+        except UserError as e:
+            assert str(e) == message
+    assert file.read_text() == "x"
+
+
 def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
     import builtins
 
@@ -134,7 +150,7 @@ def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
     try:
-        flux._import_flux_class()
+        flux.import_flux_class()
         raise AssertionError("expected UserError")
     except UserError as e:
         assert str(e) == "the flux target needs diffusers: pip install 'inductor-prof[flux]'"
@@ -143,3 +159,13 @@ def test_flux_target_without_diffusers_names_the_extra(monkeypatch):
 def test_attention_negative_timing_budget_is_refused():
     r = runner.invoke(app, ["attention", "--shape", "1,2,64,64", "--rep-ms", "-1"])
     assert r.exit_code == 2 and "--rep-ms" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("option, value", [("--steps", "0"), ("--warmup", "-1"), ("--text-len", "0"),
+                                           ("--batch", "0"), ("--double-blocks", "-1"), ("--single-blocks", "-2")])
+def test_profile_counts_out_of_range_are_refused_before_gpu_work(option, value):
+    # a batch of 0 or -5 text tokens built the whole model on the GPU, then failed inside diffusers (exit 1, a
+    # run folder left); -1 blocks was taken as none
+    r = runner.invoke(app, ["profile", "flux", option, value])
+    least = 1 if option in ("--steps", "--text-len", "--batch") else 0
+    assert r.exit_code == 2 and r.output == f"error: {option} must be at least {least}, not {value}\n"

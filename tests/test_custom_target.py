@@ -132,6 +132,43 @@ def test_cli_bad_factory_is_one_line_and_exit_2(factory_dir, monkeypatch):
     assert r.output.strip().splitlines()[-1] == "error: userpkg.models:make must return (model, inputs); got int"
 
 
+@pytest.mark.parametrize("body, message", [
+    ("def make():\n    raise RuntimeError('no [bold]weights[/bold]')\n",
+     "userpkg.models:make raised RuntimeError: no [bold]weights[/bold]"),
+    ("import sys\ndef make():\n    sys.exit(3)\n", "userpkg.models:make raised SystemExit: 3"),
+    ("def make(layers, seq=2):\n    pass\n", "userpkg.models:make takes arguments (layers, seq=2); profile calls "
+     "it with none (give them defaults, or add a factory that passes them)"),
+])
+def test_factory_that_fails_or_needs_arguments_is_named(factory_dir, body, message):
+    write_factory(factory_dir, body)
+    with pytest.raises(UserError) as e:
+        load_custom("userpkg.models:make")
+    assert str(e.value) == message
+
+
+def test_factory_with_defaults_only_is_called(factory_dir):
+    write_factory(factory_dir, "import torch\ndef make(n=3):\n    return torch.nn.Linear(4, 2), (torch.ones(n, 4),)\n")
+    assert load_custom("userpkg.models:make").args[0].shape == (3, 4)
+
+
+@pytest.mark.parametrize("spec", ["userpkg.nope:make", "userpkg.models:absent", "userpkg.models:needs"])
+def test_bad_target_leaves_no_run_folder_and_keeps_the_old_one(factory_dir, monkeypatch, spec):
+    import shutil
+
+    import inductor_prof.pipeline as pipeline
+    from recorded import data_path
+
+    write_factory(factory_dir, "def needs(n):\n    pass\n")
+    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)   # past the CUDA check (none here)
+    r = runner.invoke(app, ["profile", spec, "--out", str(factory_dir / "new")])
+    assert r.exit_code == 2 and r.output.strip().startswith("error: ") and len(r.output.strip().splitlines()) == 1
+    assert not (factory_dir / "new").exists()   # a later run with the same --out needs no --force
+    old = factory_dir / "old"
+    shutil.copytree(data_path("flux_small"), old)
+    r = runner.invoke(app, ["profile", spec, "--out", str(old), "--force"])
+    assert r.exit_code == 2 and (old / "proton" / "steps.hatchet").is_file()   # --force replaced nothing
+
+
 def test_stacked_classes_and_named_blocks():
     m = Stack()
     assert blocks.stacked_classes(m) == {"Layer": 3}

@@ -258,6 +258,18 @@ def test_run_without_step_times_keeps_the_gpu_row(run_b):
     assert "GPU kernel time" in r.stdout and "step (plain)" not in r.stdout
 
 
+def test_gate_fails_when_run_b_has_neither_steps_nor_kernels(run_b):
+    # B's profile stopped before its timed steps (its build failed): nothing was compared, so the gate must not
+    # say "passed" and exit 0
+    edit_manifest(run_b, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+    (run_b / "proton" / "steps.hatchet").unlink()
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--fail-above", "5"])
+    assert r.exit_code == 1, r.output
+    assert "gate (--fail-above 5% beyond noise, step and kernels >= 1% of the step): FAILED, 1 regression(s)" in r.stdout
+    assert "nothing to judge: no step time and no kernel table in both runs" in r.stdout
+    assert runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b)]).exit_code == 0   # no gate asked
+
+
 def test_bad_input_exits_2(tmp_path):
     a = str(data_path("flux_small"))
     r = runner.invoke(app, ["diff", a, str(tmp_path)])

@@ -101,6 +101,26 @@ def test_ncu_that_does_not_run(tmp_path):
                           "libcupti.so: cannot open shared object file")
 
 
+def test_a_program_that_is_not_ncu_is_not_ok(tmp_path):
+    # INDUCTOR_PROF_NCU pointed at nsys (or any program that takes --version): doctor said "ok", profile --ncu
+    # then failed on every kernel
+    nsys = _fake_ncu(tmp_path, "print('NVIDIA Nsight Systems version 2025.1.1.110-251135427971v0')", name="nsys")
+    row, path = host.ncu_found(Settings(ncu=nsys), {"ncu": "cli"})
+    assert (row.status, path) == ("fail", None)
+    assert row.detail == (f"{nsys} (from --ncu-path) is not Nsight Compute's ncu: --version printed "
+                          "'NVIDIA Nsight Systems version 2025.1.1.110-251135427971v0'")
+
+
+def test_configured_ncu_that_is_a_folder_or_not_executable(tmp_path):
+    plain = tmp_path / "ncu"
+    plain.write_text("")
+    for given, what in [(tmp_path, "a folder"), (plain, "not executable")]:
+        row, path = host.ncu_found(Settings(ncu=str(given)), {"ncu": "env INDUCTOR_PROF_NCU"})
+        assert (row.status, path) == ("fail", None)
+        assert row.detail == f"{str(given)!r} (from INDUCTOR_PROF_NCU) is {what}"
+        assert row.remedy == "give the ncu executable itself (e.g. /usr/local/cuda/bin/ncu)"
+
+
 def test_ncu_missing(tmp_path):
     row, path = host.ncu_found(Settings(ncu=str(tmp_path / "nope")), {"ncu": "env INDUCTOR_PROF_NCU"})
     assert row.status == "fail" and path is None

@@ -89,6 +89,26 @@ def test_bad_boolean_error_text(tmp_path):
     assert str(e.value) == f"{tmp_path / 'pyproject.toml'}: sudo='sometimes' is not a boolean (use 1/0, true/false)"
 
 
+def test_values_that_cannot_work_are_refused_where_given(tmp_path):
+    # a timeout of 0 or a batch of 0 passed, then failed every kernel (or the stage) at the end of a long
+    # profile; an unclosed quote in ncu_args was "ValueError", exit 1
+    with pytest.raises(UserError) as e:
+        resolve({"ncu_timeout": 0.0}, env={}, cwd=tmp_path)
+    assert str(e.value) == "command line: ncu_timeout=0.0 must be more than 0"
+    with pytest.raises(UserError) as e:
+        resolve({}, env={"INDUCTOR_PROF_NCU_BATCH": "0"}, cwd=tmp_path)
+    assert str(e.value) == "INDUCTOR_PROF_NCU_BATCH: ncu_batch=0 must be at least 1"
+    (tmp_path / "proj").mkdir()
+    with pytest.raises(UserError) as e:
+        resolve({}, env={}, cwd=pyproject(tmp_path / "proj", "ncu-library-kernels = -1"))
+    assert str(e.value) == f"{tmp_path / 'proj' / 'pyproject.toml'}: ncu_library_kernels=-1 must be at least 0"
+    with pytest.raises(UserError) as e:
+        resolve({}, env={"INDUCTOR_PROF_NCU_ARGS": '--section "Memory'}, cwd=tmp_path)
+    assert str(e.value) == "INDUCTOR_PROF_NCU_ARGS: ncu_args='--section \"Memory': No closing quotation"
+    ok, _ = resolve({"ncu_batch": 1, "ncu_library_kernels": 0, "ncu_timeout": 0.5}, env={}, cwd=tmp_path)
+    assert (ok.ncu_batch, ok.ncu_library_kernels, ok.ncu_timeout) == (1, 0, 0.5)   # the smallest that work
+
+
 def test_unknown_keys_error_text(tmp_path):
     pyproject(tmp_path, 'ncu-pth = "x"\nsudoo = true\nsudo = true')
     with pytest.raises(UserError) as e:

@@ -238,6 +238,9 @@ class Diff:
         if self.fail_above is None:
             return []
         out = []
+        if not self.steps["gated"].any() and self.kernels is None:   # a gate that judged nothing has not passed
+            out.append("nothing to judge: no step time and no kernel table in both runs (a profile that did not "
+                       "get that far?)")
         for r in self.steps[self.steps["gated"]].itertuples():
             if beyond_noise(r.change_pct, r.noise_pct) > self.fail_above:
                 out.append(f"{r.what}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)})")

@@ -23,8 +23,9 @@ from .signals import EXIT_TERMINATED, Terminated, sigterm_as_interrupt
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
-console = Console()
-err = Console(stderr=True)
+# emoji off: a path or target like `a:fire:b` is printed as given, not as 'a🔥b' (escape() leaves :codes:)
+console = Console(emoji=False)
+err = Console(stderr=True, emoji=False)
 
 WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
                             "piped: COLUMNS, else 200)")
@@ -110,6 +111,11 @@ def profile(
     from ..targets import FluxOptions, check_target_name, resolution_options
 
     check_target_name(target)
+    for option, value, least in (("--steps", steps, 1), ("--warmup", warmup, 0), ("--text-len", text_len, 1),
+                                 ("--batch", batch, 1), ("--double-blocks", double_blocks, 0),
+                                 ("--single-blocks", single_blocks, 0)):   # not typer's min=: help fits 80 columns
+        if value is not None and value < least:
+            raise UserError(f"{option} must be at least {least}, not {value}")
     sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
@@ -121,7 +127,7 @@ def profile(
         compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work
-    with library_output(verbose) as lib, reporter(Console(file=lib.terminal), total=steps) as bar:
+    with library_output(verbose) as lib, reporter(Console(file=lib.terminal, emoji=False), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
         lib.keep_in(result.run.profile_log)
     console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)

@@ -36,6 +36,8 @@ class Reporter:
 
 @contextmanager
 def reporter(console: Console, total: int | None = None) -> Iterator[Reporter]:
+    # off where no bar can be drawn (a pipe, a file): rich would end it with an empty line there
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
+                  TimeElapsedColumn(), console=console, transient=True,
+                  disable=not console.is_interactive) as progress:
         yield Reporter(progress, total)

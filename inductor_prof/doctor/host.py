@@ -58,16 +58,18 @@ def _how_configured(origin: str, cwd: Path) -> str:
 
 
 def ncu_version(ncu: str) -> tuple[str | None, str]:
-    """(the version `ncu --version` prints, '') or (None, why it did not run)."""
+    """(the version `ncu --version` prints, '') or (None, why not: it did not run, or it is another program)."""
     try:
         proc = subprocess.run([ncu, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_S,
                               stdin=subprocess.DEVNULL, env=dict(os.environ))
     except (OSError, subprocess.SubprocessError) as e:
-        return None, one_line(e)
+        return None, f"does not run: ncu --version: {one_line(e)}"
     text = proc.stdout + proc.stderr
     if proc.returncode != 0:
-        return None, f"{exit_reason(proc.returncode)}: {command.tail(text)}"
+        return None, f"does not run: ncu --version: {exit_reason(proc.returncode)}: {command.tail(text)}"
     found = re.search(r"Version\s+(\S+)", text)
+    if found is None and "Nsight Compute" not in text:   # nsys, a wrapper, /bin/true: profile --ncu would fail
+        return None, f"is not Nsight Compute's ncu: --version printed {command.tail(text, 1)!r}"
     return (found.group(1) if found else command.tail(text, 1)), ""
 
 
@@ -77,6 +79,10 @@ def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = Non
     try:
         path, how = locate_ncu(settings.ncu)
     except UserError:
+        if settings.ncu and os.path.exists(settings.ncu):   # given, there, but not a program
+            what = "a folder" if os.path.isdir(settings.ncu) else "not executable"
+            return Check("ncu", FAIL, f"{settings.ncu!r} ({configured}) is {what}",
+                         "give the ncu executable itself (e.g. /usr/local/cuda/bin/ncu)"), None
         where = f"at {settings.ncu!r} ({configured})" if settings.ncu else \
             f"on PATH nor in {', '.join(NCU_SEARCH)}"
         return Check("ncu", FAIL, f"not found {where}", "install Nsight Compute (part of the CUDA toolkit); pass "
@@ -84,7 +90,7 @@ def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = Non
     how = {"PATH": "found on PATH", "search": f"found by searching {', '.join(NCU_SEARCH)}"}.get(how, configured)
     version, why = ncu_version(path)
     if version is None:
-        return Check("ncu", FAIL, f"{path} ({how}) does not run: ncu --version: {why}",
+        return Check("ncu", FAIL, f"{path} ({how}) {why}",
                      "repair the Nsight Compute install, or pass another with --ncu-path"), None
     return Check("ncu", OK, f"{path}, version {version} ({how})"), path
 

@@ -11,7 +11,7 @@ from ..errors import UserError, one_line
 from ..inductor.cache import isolated_cache
 from ..inductor.instrument import instrumented_inductor
 from ..settings import Settings
-from ..targets import FluxOptions
+from ..targets import FluxOptions, check_target
 from .compile import CompileOptions
 from .stages import STAGES, Context, Log
 
@@ -42,6 +42,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     opts.compile.validate()
     if opts.steps < 1:
         raise UserError("--steps must be at least 1")
+    check_target(opts.target, opts.flux)   # a bad target leaves no run folder (nor replaces one under --force)
     run = rundir.create(opts.out, opts.force)
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "settings": asdict(opts),
                                      "env": collect()})

@@ -142,10 +142,10 @@ def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
 
 def make_console(width: int | None = None, pipe_width: int = PIPE_WIDTH) -> Console:
     """The report's console: `width` when given, else the terminal's width, else COLUMNS (rich reads it), else
-    pipe_width. Markup off: paths, kernel names and messages are printed as they are."""
+    pipe_width. Markup and emoji codes off: paths, kernel names and messages are printed as they are."""
     if width is None and not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit():
         width = pipe_width
-    return Console(width=width, markup=False)
+    return Console(width=width, markup=False, emoji=False)
 
 
 def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) -> None:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from .base import Target
-from .custom import load_custom
-from .flux import FLUX_PRESETS, FluxOptions, build_flux, check_size, parse_resolutions
+from .custom import find_factory, load_custom
+from .flux import FLUX_PRESETS, FluxOptions, build_flux, check_size, import_flux_class, parse_resolutions, \
+    torch_dtype
 from .inputs import InputSets
 
 KNOWN = tuple(FLUX_PRESETS)
@@ -37,6 +38,17 @@ def resolution_options(name: str, resolutions: str | None, height: int | None, w
     return {"height": sizes[0][1], "width": sizes[0][2], "resolutions": tuple(n for n, _, _ in sizes)}
 
 
+def check_target(name: str, flux: FluxOptions | None = None) -> None:
+    """What can be checked before a run folder is made: FLUX's diffusers and dtype; a module:factory's import and
+    signature (the factory itself runs in the build stage)."""
+    check_target_name(name)
+    if name in FLUX_PRESETS:
+        import_flux_class()
+        torch_dtype((flux or FluxOptions()).dtype)
+    else:
+        find_factory(name)
+
+
 def resolve(name: str, flux: FluxOptions | None = None) -> Target:
     """`flux`, `flux-schnell`, or `package.module:factory`."""
     from ..errors import UserError
@@ -48,5 +60,5 @@ def resolve(name: str, flux: FluxOptions | None = None) -> Target:
     raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
 
 
-__all__ = ["check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
+__all__ = ["check_target", "check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
            "parse_resolutions", "resolution_options"]

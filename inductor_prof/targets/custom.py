@@ -8,10 +8,11 @@ The module is imported as `python -m` would: the current directory first on sys.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 
-from ..errors import UserError
+from ..errors import UserError, one_line
 from .base import Target
 from .blocks import declared_blocks
 from .inputs import named_sets
@@ -48,7 +49,8 @@ def _import(module_name: str, spec: str):
         raise UserError(f"importing {module_name!r} for target {spec!r} failed: {e}") from e
 
 
-def load_custom(spec: str) -> Target:
+def find_factory(spec: str):
+    """The factory `spec` names, callable with no arguments; else one error line (before a run folder is made)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UserError(f"custom target {spec!r} must look like package.module:factory")
@@ -56,7 +58,29 @@ def load_custom(spec: str) -> Target:
     factory = getattr(module, attr, None)
     if not callable(factory):
         raise UserError(f"{module_name} has no callable {attr!r}")
-    model, inputs = check_result(spec, factory())
+    try:
+        inspect.signature(factory).bind()
+    except TypeError:
+        raise UserError(f"{spec} takes arguments {inspect.signature(factory)}; profile calls it with none "
+                        "(give them defaults, or add a factory that passes them)") from None
+    except ValueError:   # no signature to read (a builtin): calling it says
+        pass
+    return factory
+
+
+def _call(spec: str, factory):
+    """What the factory returned; its own failure is one line naming it (the user's code, not ours)."""
+    try:
+        return factory()
+    except UserError:
+        raise
+    except (Exception, SystemExit) as e:
+        raise UserError(f"{spec} raised {one_line(e)}") from e
+
+
+def load_custom(spec: str) -> Target:
+    factory = find_factory(spec)
+    model, inputs = check_result(spec, _call(spec, factory))
     sizes = {name: _split_inputs(v) for name, v in named_sets(inputs, spec).items()}
     args, kwargs = next(iter(sizes.values())) if sizes else _split_inputs(inputs)
     for size, (a, kw) in (sizes.items() or [(None, (args, kwargs))]):

@@ -93,7 +93,7 @@ def flux_config(preset: str, opts: FluxOptions) -> dict:
     return cfg
 
 
-def _import_flux_class():
+def import_flux_class():
     try:
         from diffusers import FluxTransformer2DModel
     except ImportError as e:
@@ -146,7 +146,7 @@ def build_flux(preset: str, opts: FluxOptions) -> Target:
     resolutions = parse_resolutions(",".join(opts.resolutions)) if opts.resolutions else []
     if resolutions:     # the first size is the default
         opts = replace(opts, height=resolutions[0][1], width=resolutions[0][2])
-    cls = _import_flux_class()
+    cls = import_flux_class()
     dtype = torch_dtype(opts.dtype)
     cfg = flux_config(preset, opts)
     t0 = time.perf_counter()
