@@ -149,6 +149,18 @@ def test_failed_and_unfinished_stages_are_said(run):
         "warning: stage ceilings failed: RuntimeError: CUDA out of memory"]
 
 
+def test_run_without_steps_names_the_stage_that_stopped_it(run):
+    (run / "proton" / "steps.hatchet").unlink()
+    expected = f"error: {run} has no Proton steps (proton/steps.hatchet); the profile did not get that far"
+    assert _report(run, code=2).stderr.strip() == expected      # every recorded stage ok: nothing more to say
+    manifest = json.loads((run / "manifest.json").read_text())
+    # the first stage not ok, its error cut at the first sentence (as the warnings cut it)
+    manifest["stages"]["build"] = {"status": "failed", "error": "TypeError: make() missing 1 argument. More"}
+    manifest["stages"]["proton_steps"] = {"status": "running"}   # later in the run: not the one named
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert _report(run, code=2).stderr.strip() == expected + " (stage build failed: TypeError: make() missing 1 argument)"
+
+
 def test_csv_refuses_to_overwrite_a_run_file(run):
     before = (run / "ncu" / "ncu.csv").read_bytes()
     r = _report(run, "--csv", str(run / "ncu" / "ncu.csv"), code=2)

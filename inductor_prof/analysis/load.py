@@ -251,9 +251,11 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
 def load_run_tables(path) -> RunTables:
     run = open_run(path)
     manifest = _required(run.manifest_path, _manifest)
-    if not run.steps_hatchet.exists():
+    if not run.steps_hatchet.exists():   # say where the profile stopped, as the manifest recorded it
+        stopped = [_stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
+                   if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
-                        "the profile did not get that far")
+                        "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
     steps, device = _required(run.steps_hatchet, lambda p: _hatchet(p, run.steps_launches))
     n_steps = max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
     reader = _Reader(run, manifest)
