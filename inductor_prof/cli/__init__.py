@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -289,6 +290,18 @@ app.command("diff")(cli_errors(_diff))
 
 
 from . import doctor  # noqa: E402,F401  (registers the doctor command)
+
+
+def _one_line_summaries() -> None:
+    """The command list shows each command's first docstring paragraph with its lines joined: typer keeps the
+    docstring's line breaks there, which end lines early at any width."""
+    for info in app.registered_commands:
+        doc = inspect.getdoc(info.callback) or ""
+        if info.short_help is None and doc:
+            info.short_help = " ".join(doc.split("\n\n")[0].split())
+
+
+_one_line_summaries()
 
 
 def main(argv: Optional[list[str]] = None) -> None:
