@@ -169,3 +169,32 @@ def test_profile_counts_out_of_range_are_refused_before_gpu_work(option, value):
     r = runner.invoke(app, ["profile", "flux", option, value])
     least = 1 if option in ("--steps", "--text-len", "--batch") else 0
     assert r.exit_code == 2 and r.output == f"error: {option} must be at least {least}, not {value}\n"
+
+
+@pytest.mark.parametrize("option, value", [("--batch", "2"), ("--text-len", "64"), ("--dtype", "float16"),
+                                           ("--height", "512"), ("--width", "512"), ("--double-blocks", "2"),
+                                           ("--single-blocks", "4"), ("--checkpoint", "/models/flux")])
+def test_flux_options_with_a_module_factory_are_refused_not_ignored(option, value):
+    # they were silently ignored: the factory builds its own model and inputs (before any GPU work or import)
+    r = runner.invoke(app, ["profile", "nosuch.module:make", option, value])
+    assert r.exit_code == 2
+    assert r.output == (f"error: {option} is for the flux targets; a module:factory builds its own model and inputs "
+                        "(README: profile your own model)\n")
+
+
+def test_flux_options_not_given_take_the_flux_defaults(monkeypatch):
+    # --batch/--text-len/--dtype default to None so a module:factory can tell them apart from given ones; the
+    # FLUX run still gets 1, 512 and bfloat16 (FluxOptions' defaults)
+    from inductor_prof import pipeline
+
+    seen = {}
+
+    def stop(opts, **_):
+        seen["flux"] = opts.flux
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "profile", stop)
+    runner.invoke(app, ["profile", "flux", "--out", "/nonexistent-dir/x"])
+    assert (seen["flux"].batch, seen["flux"].text_len, seen["flux"].dtype) == (1, 512, "bfloat16")
+    runner.invoke(app, ["profile", "flux", "--batch", "2", "--dtype", "float16", "--out", "/nonexistent-dir/x"])
+    assert (seen["flux"].batch, seen["flux"].text_len, seen["flux"].dtype) == (2, 512, "float16")

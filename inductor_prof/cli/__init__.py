@@ -93,9 +93,9 @@ def profile(
                                               "WIDTHxHEIGHT,... (e.g. 1024x1024,512x512; the first is the default)"),
     height: Optional[int] = typer.Option(None, help="flux: image height in pixels (default 1024)"),
     width: Optional[int] = typer.Option(None, help="flux: image width in pixels (default 1024)"),
-    text_len: int = typer.Option(512, help="flux: text tokens"),
-    batch: int = typer.Option(1, help="flux: batch size"),
-    dtype: str = typer.Option("bfloat16", help="flux: bfloat16, float16 or float32"),
+    text_len: Optional[int] = typer.Option(None, help="flux: text tokens (default 512)"),
+    batch: Optional[int] = typer.Option(None, help="flux: batch size (default 1)"),
+    dtype: Optional[str] = typer.Option(None, help="flux: bfloat16, float16 or float32 (default bfloat16)"),
     double_blocks: Optional[int] = typer.Option(None, help="flux: double-stream blocks (default 19)"),
     single_blocks: Optional[int] = typer.Option(None, help="flux: single-stream blocks (default 38)"),
     checkpoint: Optional[Path] = typer.Option(None, help="flux: local diffusers folder or .safetensors file"),
@@ -109,9 +109,12 @@ def profile(
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     from ..drivers.ncu.locate import find_ncu
     from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
-    from ..targets import FluxOptions, check_target_name, resolution_options
+    from ..targets import FluxOptions, check_target_name, refuse_flux_options, resolution_options
 
     check_target_name(target)
+    refuse_flux_options(target, {"--height": height, "--width": width, "--text-len": text_len, "--batch": batch,
+                                 "--dtype": dtype, "--double-blocks": double_blocks,
+                                 "--single-blocks": single_blocks, "--checkpoint": checkpoint})
     for option, value, least in (("--steps", steps, 1), ("--warmup", warmup, 0), ("--text-len", text_len, 1),
                                  ("--batch", batch, 1), ("--double-blocks", double_blocks, 0),
                                  ("--single-blocks", single_blocks, 0)):   # not typer's min=: help fits 80 columns
@@ -123,8 +126,10 @@ def profile(
     opts = ProfileOptions(
         target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
         ncu=ncu, attention=not no_attention, settings=settings,
-        flux=FluxOptions(**sizes, text_len=text_len, batch=batch, dtype=dtype, double_blocks=double_blocks,
-                         single_blocks=single_blocks, checkpoint=str(checkpoint) if checkpoint else None),
+        flux=FluxOptions(**sizes, **{k: v for k, v in (("text_len", text_len), ("batch", batch), ("dtype", dtype))
+                                     if v is not None},   # not given: FluxOptions' defaults
+                         double_blocks=double_blocks, single_blocks=single_blocks,
+                         checkpoint=str(checkpoint) if checkpoint else None),
         compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work

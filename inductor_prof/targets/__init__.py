@@ -18,6 +18,18 @@ def check_target_name(name: str) -> None:
         raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
 
 
+def refuse_flux_options(name: str, given: dict[str, object]) -> None:
+    """FLUX's own options (option name -> value, None: not given) with a module:factory: one line, not ignored."""
+    from ..errors import UserError
+
+    if name in FLUX_PRESETS:
+        return
+    for option, value in given.items():
+        if value is not None:
+            raise UserError(f"{option} is for the flux targets; a module:factory builds its own model and inputs "
+                            "(README: profile your own model)")
+
+
 def resolution_options(name: str, resolutions: str | None, height: int | None, width: int | None) -> dict:
     """FluxOptions' height, width and resolutions from `--resolutions` (checked, the first size the default)
     or --height/--width (None: not given, 1024), checked for FLUX before any GPU work."""
@@ -61,4 +73,4 @@ def resolve(name: str, flux: FluxOptions | None = None) -> Target:
 
 
 __all__ = ["check_target", "check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
-           "parse_resolutions", "resolution_options"]
+           "parse_resolutions", "refuse_flux_options", "resolution_options"]
