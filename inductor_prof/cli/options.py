@@ -11,29 +11,28 @@ from ..settings import SETTINGS_HELP, Settings, resolve
 
 _DEFAULT = Settings()
 
-# parameter name -> (settings field, type, option)
+# parameter name -> (settings field, type, option); the epilog (SETTINGS_HELP) names each one's environment
+# variable (the longest, 33 characters, was cut in the help's column at 80)
 NCU_OPTIONS = {
     "ncu_path": ("ncu", Optional[str], typer.Option(
-        None, "--ncu-path", help="ncu executable \\[env INDUCTOR_PROF_NCU; default: PATH, /usr/local/cuda*/bin, "
-        "/opt/nvidia/nsight-compute/*]")),
+        None, "--ncu-path", help="ncu executable (default: PATH, /usr/local/cuda*/bin, "
+        "/opt/nvidia/nsight-compute/*)")),
     "sudo": ("sudo", Optional[bool], typer.Option(
-        None, "--sudo/--no-sudo", help="run ncu through `sudo -n` \\[env INDUCTOR_PROF_SUDO]")),
+        None, "--sudo/--no-sudo", help="run ncu through `sudo -n`")),
     "sudo_path": ("sudo_path", Optional[str], typer.Option(
-        None, "--sudo-path", help="sudo executable \\[env INDUCTOR_PROF_SUDO_PATH]")),
+        None, "--sudo-path", help="sudo executable")),
     "ncu_set": ("ncu_set", Optional[str], typer.Option(
-        None, "--ncu-set", help="ncu --set instead of the default metrics, e.g. full \\[env INDUCTOR_PROF_NCU_SET]")),
+        None, "--ncu-set", help="ncu --set instead of the default metrics, e.g. full")),
     "ncu_args": ("ncu_args", Optional[str], typer.Option(
-        None, "--ncu-args", help="extra ncu arguments, one string \\[env INDUCTOR_PROF_NCU_ARGS]")),
+        None, "--ncu-args", help="extra ncu arguments, one string")),
     "clock_control": ("clock_control", Optional[str], typer.Option(
-        None, "--clock-control", help=f"ncu --clock-control (default {_DEFAULT.clock_control}) \\[env INDUCTOR_PROF_CLOCK_CONTROL]")),
+        None, "--clock-control", help=f"ncu --clock-control (default {_DEFAULT.clock_control})")),
     "ncu_timeout": ("ncu_timeout", Optional[float], typer.Option(
-        None, "--ncu-timeout", help=f"seconds per kernel (default {_DEFAULT.ncu_timeout:g}) \\[env INDUCTOR_PROF_NCU_TIMEOUT]")),
+        None, "--ncu-timeout", help=f"seconds per kernel (default {_DEFAULT.ncu_timeout:g})")),
     "library_kernels": ("ncu_library_kernels", Optional[int], typer.Option(
-        None, "--library-kernels", help=f"library kernels to profile, by time (default {_DEFAULT.ncu_library_kernels}) "
-        "\\[env INDUCTOR_PROF_NCU_LIBRARY_KERNELS]")),
+        None, "--library-kernels", help=f"library kernels to profile, by time (default {_DEFAULT.ncu_library_kernels})")),
     "ncu_batch": ("ncu_batch", Optional[int], typer.Option(
-        None, "--ncu-batch", help=f"kernels per ncu process (default {_DEFAULT.ncu_batch}; 1: one process each) "
-        "\\[env INDUCTOR_PROF_NCU_BATCH]")),
+        None, "--ncu-batch", help=f"kernels per ncu process (default {_DEFAULT.ncu_batch}; 1: one process each)")),
 }
 EPILOG = SETTINGS_HELP.replace("[", "\\[")   # typer reads [...] in help text as markup
 RESOLVED = ("settings", "settings_origin")   # filled in by the wrapper, not command-line options
