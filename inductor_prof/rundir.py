@@ -107,6 +107,10 @@ def create(path: str | os.PathLike, force: bool = False) -> RunDir:
         if not (root / MANIFEST).exists():
             # --force replaces earlier runs only, never an unrelated folder.
             raise UserError(f"{root} exists and is not a run folder; refusing to delete it")
+        here = Path.cwd().resolve()
+        if root.resolve() in (here, *here.parents):   # `--out .` (or "") from inside an earlier run
+            raise UserError(f"refusing to replace run folder {root}: the current folder is inside it; "
+                            "run from elsewhere or name another --out")
         shutil.rmtree(root)
     try:
         root.mkdir(parents=True, exist_ok=True)

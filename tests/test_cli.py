@@ -1,6 +1,7 @@
 """CLI: report on the recorded run, exit codes and exact error text."""
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -198,3 +199,22 @@ def test_flux_options_not_given_take_the_flux_defaults(monkeypatch):
     assert (seen["flux"].batch, seen["flux"].text_len, seen["flux"].dtype) == (1, 512, "bfloat16")
     runner.invoke(app, ["profile", "flux", "--batch", "2", "--dtype", "float16", "--out", "/nonexistent-dir/x"])
     assert (seen["flux"].batch, seen["flux"].text_len, seen["flux"].dtype) == (2, 512, "float16")
+
+
+@pytest.mark.parametrize("out", [".", "", "..", "sub/.."])
+def test_force_never_replaces_the_folder_the_command_runs_in(tmp_path, monkeypatch, out):
+    # `--out ""` is Path("") == "."; from inside an earlier run folder, --force deleted the current folder
+    from inductor_prof import rundir
+    from inductor_prof.errors import UserError
+
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)
+    (run / "sub").mkdir()
+    monkeypatch.chdir(run / "sub" if out == ".." else run)
+    with pytest.raises(UserError) as e:
+        rundir.create(out, force=True)
+    assert str(e.value) == (f"refusing to replace run folder {Path(out)}: the current folder is inside it; "
+                            "run from elsewhere or name another --out")
+    assert (run / "manifest.json").exists()
+    monkeypatch.chdir(tmp_path)   # from outside it, --force replaces it as before
+    assert rundir.create("run", force=True).root == Path("run") and not (run / "manifest.json").exists()
