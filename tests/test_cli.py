@@ -218,3 +218,10 @@ def test_force_never_replaces_the_folder_the_command_runs_in(tmp_path, monkeypat
     assert (run / "manifest.json").exists()
     monkeypatch.chdir(tmp_path)   # from outside it, --force replaces it as before
     assert rundir.create("run", force=True).root == Path("run") and not (run / "manifest.json").exists()
+
+
+def test_run_folder_is_made_with_its_missing_parents(tmp_path):
+    from inductor_prof import rundir
+
+    run = rundir.create(tmp_path / "runs" / "2026" / "flux")
+    assert run.root.is_dir() and list(run.root.iterdir()) == []

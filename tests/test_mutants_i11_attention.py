@@ -162,6 +162,7 @@ def test_join_goes_on_after_an_unmatched_trace_call():
     ("1,6/4,8,16,64", "6 query heads are not a multiple of 4 key-value heads; "),   # five numbers
     ("0,8/4,3,4", "'0' is not a positive integer; "),   # B = 0; 8 heads ARE a multiple of 4: not blamed
     ("2,32/0,128,64", "'0' is not a positive integer; "),   # Hkv = 0: said before any multiple is tried
+    ("2,32/8/2,128,64", ""),              # three head words, 32 a multiple of 8: no one word or count at fault
 ])
 def test_bad_shape_message_word_for_word(text, fault):
     with pytest.raises(ValueError) as e:

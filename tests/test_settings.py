@@ -89,6 +89,23 @@ def test_bad_boolean_error_text(tmp_path):
     assert str(e.value) == f"{tmp_path / 'pyproject.toml'}: sudo='sometimes' is not a boolean (use 1/0, true/false)"
 
 
+def test_text_that_is_not_a_number_error_text(tmp_path):
+    with pytest.raises(UserError) as e:
+        resolve({}, env={"INDUCTOR_PROF_NCU_BATCH": "4.5"}, cwd=tmp_path)
+    assert str(e.value) == "INDUCTOR_PROF_NCU_BATCH: ncu_batch='4.5' is not an integer"
+    with pytest.raises(UserError) as e:
+        resolve({}, env={"INDUCTOR_PROF_NCU_TIMEOUT": "soon"}, cwd=tmp_path)
+    assert str(e.value) == "INDUCTOR_PROF_NCU_TIMEOUT: ncu_timeout='soon' is not a number"
+
+
+@pytest.mark.parametrize("body", ["", "[tool.black]\nline-length = 100\n"])
+def test_pyproject_without_our_table_has_no_settings(tmp_path, body):
+    # a project's own pyproject.toml, with no [tool] table or another tool's only
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n{body}')
+    assert file_settings(tmp_path) == (None, {})
+    assert resolve({}, env={}, cwd=tmp_path)[0] == Settings()
+
+
 def test_values_that_cannot_work_are_refused_where_given(tmp_path):
     # a timeout of 0 or a batch of 0 passed, then failed every kernel (or the stage) at the end of a long
     # profile; an unclosed quote in ncu_args was "ValueError", exit 1

@@ -83,7 +83,7 @@ def _fault(words: list[str], heads: list[str], nums: list[int], hkv: int) -> str
             return f"{word!r} is not a number; "
         if size < 1:
             return f"{word!r} is not a positive integer; "
-    if len(nums) in (4, 5) and hkv > 0 and nums[1] % hkv:
+    if len(nums) in (4, 5) and nums[1] % hkv:   # every word is a positive integer here: hkv >= 1
         return f"{nums[1]} query heads are not a multiple of {hkv} key-value heads; "
     return ""
 
