@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from ..drivers.ncu import command
-from ..drivers.ncu.locate import NCU_SEARCH, import_ncu_report, locate_ncu
+from ..drivers.ncu.locate import NCU_SEARCH, import_ncu_report, locate_ncu, path_fault
 from ..envinfo import package_version
 from ..errors import UserError, one_line
 from ..rundir import write_json
@@ -79,9 +79,9 @@ def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = Non
     try:
         path, how = locate_ncu(settings.ncu)
     except UserError:
-        if settings.ncu and os.path.exists(settings.ncu):   # given, there, but not a program
-            what = "a folder" if os.path.isdir(settings.ncu) else "not executable"
-            return Check("ncu", FAIL, f"{settings.ncu!r} ({configured}) is {what}",
+        fault = path_fault(settings.ncu) if settings.ncu else None   # given, there, but not a program
+        if fault:
+            return Check("ncu", FAIL, f"{settings.ncu!r} ({configured}) is {fault}",
                          "give the ncu executable itself (e.g. /usr/local/cuda/bin/ncu)"), None
         where = f"at {settings.ncu!r} ({configured})" if settings.ncu else \
             f"on PATH nor in {', '.join(NCU_SEARCH)}"

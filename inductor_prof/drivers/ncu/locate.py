@@ -17,6 +17,13 @@ def find_ncu(explicit: str | None) -> str:
     return locate_ncu(explicit)[0]
 
 
+def path_fault(explicit: str) -> str | None:
+    """Why a configured ncu path that exists cannot be run: "a folder" or "not executable"; None when absent."""
+    if os.path.isdir(explicit):
+        return "a folder"
+    return "not executable" if os.path.exists(explicit) else None
+
+
 def locate_ncu(explicit: str | None) -> tuple[str, str]:
     """(the ncu executable, how it was found: "configured", "PATH" or "search")."""
     if explicit:
@@ -24,9 +31,10 @@ def locate_ncu(explicit: str | None) -> tuple[str, str]:
         if path:
             return path, "configured"
         where = "(from --ncu-path / INDUCTOR_PROF_NCU / settings file)"
-        if os.path.isdir(explicit):
+        fault = path_fault(explicit)
+        if fault == "a folder":
             raise UserError(f"ncu path {explicit!r} is a folder, not the ncu executable {where}")
-        if os.path.exists(explicit):
+        if fault:
             raise UserError(f"ncu at {explicit!r} is not executable (chmod +x it, or give another) {where}")
         raise UserError(f"ncu not found at {explicit!r} {where}")
     found = shutil.which("ncu")
