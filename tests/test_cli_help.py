@@ -4,15 +4,9 @@ from dataclasses import fields
 
 import pytest
 
-from inductor_prof.cli import app, main
+from cli_main import run_main
+from inductor_prof.cli import app
 from inductor_prof.settings import Settings
-
-
-def run_main(argv, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 @pytest.mark.parametrize("command", ["profile", "ncu", "report", "attention", "diff", "doctor"])

@@ -3,15 +3,8 @@ are one line naming the command and its --help, exit 2, instead of click's usage
 cli.main is the function the console script and `python -m inductor_prof` end in (through entry.main)."""
 import pytest
 
-from inductor_prof.cli import main
+from cli_main import run_main
 from recorded import data_path
-
-
-def run_main(argv, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 @pytest.mark.parametrize("argv, command, names", [
