@@ -23,6 +23,14 @@ One warpgroup per 128-row tile (num_warps=4), two CTAs per SM, so the barriers n
 at head dim 128 it holds a 128 x 128 fp32 accumulator in 253-255 registers and lost (FLUX 0.72x of cuDNN against
 0.87x, causal (1,24,16384,128) 0.80x against 0.88x); at head dim 64 (194 registers) it is the fastest `tl` tile,
 (2,32/8,1024,64) 0.89x against 0.88x for 64-row tiles, 4,096 tokens 0.92x against 0.91x (H100, 2026-11-22).
+Softmax against a fixed reference (each row's max over key block 0, so the accumulator is never rescaled and PV is
+an accumulator chain): Triton then keeps PV(j-1) in flight through softmax(j) when it is issued after QK^T(j)
+(seen in the SASS), but QK^T still overlaps nothing. Causal (1,24,S,128), 7 interleaved rounds: 16,384 tokens
+0.915x of cuDNN against 0.875x (fp16 0.909x against 0.881x), 8,192 0.937x both; not adopted (it also needs an
+overflow fallback). With no exp2 at all that loop reaches only 1.025x cuDNN at dense 16,384 tokens (0.90x with
+it), and moving half or all of the exp2s to an FMA polynomial (FA4) made it slower (0.83x, 0.72x): the softmax is
+instruction-bound, not MUFU-bound. num_ctas=2 (a cluster sharing K/V) fails to compile: Triton 3.6's PlanCTA pass
+asserts on two dots ("CTA tiling is already determined") (H100, 2026-11-23).
 """
 from __future__ import annotations
 
