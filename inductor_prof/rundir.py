@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import tempfile
 import time
 from contextlib import contextmanager
@@ -155,15 +156,40 @@ def check_output(path: str | os.PathLike, option: str) -> None:
         raise UserError(f"cannot write {option} {path}: {e.strerror or e}") from e
 
 
+def _umask() -> int:
+    """The process's umask (read from /proc where it can be: setting it to read it races with other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode(path: Path) -> int:
+    """The mode a plain write gives `path`: its own when it exists, else 0o666 less the umask (mkstemp's files
+    are 0o600, which left every output and run file unreadable to the user's group and others)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path beside `path`, renamed onto it only when the block completes: a crash or Ctrl-C never
-    leaves half a file behind."""
+    leaves half a file behind. The file gets the mode a plain write would give it (file_mode)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    os.close(fd)
     try:
+        try:
+            os.fchmod(fd, file_mode(path))
+        finally:
+            os.close(fd)
         yield Path(tmp)
         os.replace(tmp, path)
     finally:

@@ -1,0 +1,52 @@
+"""Files inductor-prof writes (the user's --csv, the run folder's files) get the mode a plain write gives them:
+0o666 less the umask when new, their own mode when replaced. Every write goes through a temporary file made by
+tempfile.mkstemp, which is 0o600: a `report --csv kernels.csv` or a run folder's manifest was unreadable to the
+user's group and others whatever the umask (`ls -l`: -rw-------)."""
+import os
+import stat
+
+import pytest
+from typer.testing import CliRunner
+
+from recorded import data_path
+from inductor_prof.cli import app
+from inductor_prof.rundir import write_json, write_text
+
+
+@pytest.fixture
+def umask():
+    """Sets the process umask for the test, restoring it after."""
+    old = os.umask(0o022)
+    yield os.umask
+    os.umask(old)
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.mark.parametrize("mask, expected", [
+    (0o022, 0o644),   # rw- r-- r--: 666 with group and other write taken away
+    (0o027, 0o640),   # rw- r-- ---: other loses everything, group its write
+    (0o077, 0o600),   # rw- --- ---: a private umask stays private
+])
+def test_a_new_file_follows_the_umask(tmp_path, umask, mask, expected):
+    umask(mask)
+    write_text(tmp_path / "a.txt", "x")
+    write_json(tmp_path / "b.json", {"a": 1})
+    assert _mode(tmp_path / "a.txt") == expected and _mode(tmp_path / "b.json") == expected
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path, umask):
+    path = tmp_path / "a.txt"
+    path.write_text("old")
+    os.chmod(path, 0o640)      # the user's choice, not what the umask (022 here) would give a new file
+    write_text(path, "new")
+    assert path.read_text() == "new" and _mode(path) == 0o640
+
+
+def test_report_csv_is_readable_by_others(tmp_path, umask):
+    out = tmp_path / "kernels.csv"
+    r = CliRunner().invoke(app, ["report", str(data_path("flux_small")), "--csv", str(out)])
+    assert r.exit_code == 0, r.output
+    assert _mode(out) == 0o644     # umask 022: rw-r--r--, as `> kernels.csv` from the shell would make it
