@@ -157,3 +157,27 @@ def test_failed_or_interrupted_attention_is_recorded_and_report_works(run, monke
         f"warning: {run}/ncu/ncu.csv is missing; the report has no Nsight Compute columns",
         f"warning: {run}/attention.csv is missing (stage attention {status}: {recorded}); the report has no "
         "attention table"]
+
+
+def test_ncu_not_found_leaves_an_earlier_ncu_stage_standing(tmp_path, monkeypatch):
+    """`inductor-prof ncu RUN` where no ncu can be found (a CPU machine, a wrong --ncu-path) is bad input: one
+    line, exit 2, and the manifest untouched. It used to record the stage as failed over the earlier, complete
+    ncu stage, so `report` then warned "stage ncu failed" beside a full ncu table."""
+    for f in Settings.__dataclass_fields__:
+        monkeypatch.delenv(Settings.env_name(f), raising=False)
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)      # with its ncu stage: ok, 29 kernels
+    before = (run / "manifest.json").read_bytes()
+    r = runner.invoke(app, ["ncu", str(run), "--ncu-path", str(tmp_path / "no-ncu")])
+    assert r.exit_code == 2
+    assert r.stderr.strip() == (f"error: ncu not found at {str(tmp_path / 'no-ncu')!r} (from --ncu-path / "
+                                "INDUCTOR_PROF_NCU / settings file)")
+    assert (run / "manifest.json").read_bytes() == before
+    assert _report_works_with_ncu(run) == []
+
+
+def _report_works_with_ncu(run: Path) -> list[str]:
+    r = runner.invoke(app, ["report", str(run), "--top", "3"])
+    assert r.exit_code == 0, r.output
+    return r.stderr.splitlines()

@@ -170,7 +170,7 @@ SUMMARY = {"kernels": 0, "skipped": 0, "tried": 0, "ok": 0, "failed": 0, "not_tr
 @pytest.fixture
 def cli_env(tmp_path, monkeypatch):
     """cwd = a folder for the settings file, a minimal run folder, no INDUCTOR_PROF_* variables, and
-    run_ncu replaced by a recorder of the Settings it is given."""
+    run_ncu replaced by a recorder of the Settings it is given (ncu taken as found: this machine may have none)."""
     for f in Settings.__dataclass_fields__:
         monkeypatch.delenv(Settings.env_name(f), raising=False)
     run = tmp_path / "run"
@@ -184,6 +184,7 @@ def cli_env(tmp_path, monkeypatch):
         return dict(SUMMARY)
 
     monkeypatch.setattr(ncu_stage, "run_ncu", fake_run_ncu)
+    monkeypatch.setattr("inductor_prof.pipeline.ncu.find_ncu", lambda explicit: explicit or "ncu")  # none here
     return SimpleNamespace(root=tmp_path, run=run, seen=seen)
 
 

@@ -8,6 +8,7 @@ from typing import Callable
 
 from .. import rundir
 from ..drivers.ncu import stage
+from ..drivers.ncu.locate import find_ncu
 from ..settings import Settings
 
 
@@ -25,7 +26,10 @@ def run(ctx) -> dict:
 
 def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[str], None],
                     on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
-    """`inductor-prof ncu RUN`: the stage again, its outcome (failure and interruption too) in the manifest."""
+    """`inductor-prof ncu RUN`: the stage again, its outcome (failure and interruption too) in the manifest.
+    No ncu to run is bad input, not an outcome: it fails before the manifest is touched, so an earlier ncu
+    stage's record (and the tables it made) still stands."""
+    find_ncu(settings.ncu)
     with rundir.Manifest.of(run_dir).stage("ncu") as info:
         info.update(stage.run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
         info.update(at_size(run_dir.read_manifest().get("profile") or {}))
