@@ -184,6 +184,21 @@ def test_gate_on_a_kernel_and_min_share(run_b):
     assert runner.invoke(app, ["diff", a, str(run_b), "--fail-above", "10", "--min-share", "3.7"]).exit_code == 1
 
 
+@pytest.mark.parametrize("flags, option, value", [
+    (["--fail-above", "nan"], "--fail-above", "nan"), (["--fail-above", "inf"], "--fail-above", "inf"),
+    (["--fail-above", "10", "--min-share", "nan"], "--min-share", "nan"),
+    (["--fail-above", "10", "--min-share", "inf"], "--min-share", "inf")])
+def test_gate_thresholds_that_are_not_numbers_are_refused(run_b, flags, option, value):
+    """The kernel above got 50 % slower (> 10 % + noise: exit 1 with a real threshold). A nan compares false
+    with every change, so `--fail-above nan` or `--min-share nan` passed the gate (exit 0) over it; an infinite
+    one cannot gate anything either. Each is bad input: one line, exit 2."""
+    scale_kernel(run_b, CAT_GELU, 1.5)
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), *flags])
+    assert r.exit_code == 2, r.output
+    assert r.stdout == "" and len(r.stderr.splitlines()) == 1
+    assert r.stderr.startswith(f"error: {option} must be a number, 0 or more") and r.stderr.rstrip().endswith(value)
+
+
 def test_identical_real_runs_pass_the_strictest_gate():
     run = str(data_path("..", "..", "examples", "runs", "flux-h100"))
     r = runner.invoke(app, ["diff", run, run, "--fail-above", "0", "--json"])

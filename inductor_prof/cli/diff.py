@@ -1,6 +1,7 @@
 """`inductor-prof diff RUN_A RUN_B`: the comparison of two run folders, and the regression gate (exit 1)."""
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Optional
@@ -32,10 +33,11 @@ def diff(
     from ..report import diff_export, diff_terminal
     from ..rundir import check_output, open_run, write_text
 
-    if fail_above is not None and fail_above < 0:
-        raise UserError("--fail-above must be 0 or more (percent)")
-    if min_share < 0:
-        raise UserError("--min-share must be 0 or more (percent of the step)")
+    # `not 0 <= x < inf`: a nan compares false with every change, so it passed every gate
+    if fail_above is not None and not 0 <= fail_above < math.inf:
+        raise UserError(f"--fail-above must be a number, 0 or more (percent), not {fail_above}")
+    if not 0 <= min_share < math.inf:
+        raise UserError(f"--min-share must be a number, 0 or more (percent of the step), not {min_share}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
     if html is not None:
