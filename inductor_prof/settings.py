@@ -42,7 +42,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     """A setting's value as its field's type; `where` (an env variable, a file) names it in the error."""
     kind = {f.name: f.type for f in fields(Settings)}[key]
     if not isinstance(value, str):
-        return value
+        return _typed(key, value, kind, where)
     if kind == "bool":
         low = value.strip().lower()
         if low in ("1", "true", "yes", "on"):
@@ -59,6 +59,26 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         return {"float": float, "int": int}.get(kind, str)(value)
     except ValueError:
         raise UserError(f"{where}: {key}={value!r} is not a{'n integer' if kind == 'int' else ' number'}") from None
+
+
+def _typed(key: str, value: Any, kind: str, where: str) -> Any:
+    """A value that came typed (a settings file's TOML, the command line) as its field's type: a TOML value of
+    another type (`ncu = 5`, `ncu_batch = 1.5`, `ncu_args = "--nvtx"`) is refused here, naming the file, not
+    met later as a TypeError or taken as it is."""
+    is_bool = isinstance(value, bool)
+    if kind == "bool" and (is_bool or value in (0, 1)):
+        return bool(value)
+    if kind == "int" and isinstance(value, int) and not is_bool:
+        return value
+    if kind == "float" and isinstance(value, (int, float)) and not is_bool:
+        return float(value)
+    if kind == "list[str]" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    if kind in ("str", "str | None") and isinstance(value, str):
+        return value
+    wanted = {"bool": "a boolean (use true/false)", "int": "an integer", "float": "a number",
+              "list[str]": "a list of strings"}.get(kind, "a string")
+    raise UserError(f"{where}: {key}={value!r} is not {wanted}")
 
 
 # the smallest values that work: a bad one fails when the settings are read, not at a long profile's ncu stage

@@ -324,3 +324,31 @@ def test_give_back_reports_a_failed_chown(tmp_path):
     ncu_stage.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=sudo), log=lines.append)
     assert record.exists()
     assert any("chown" in line for line in lines)
+
+
+@pytest.mark.parametrize("toml, expected", [
+    ("ncu = 5", "ncu=5 is not a string"),                  # was: TypeError: expected str, bytes or os.PathLike
+    ("ncu-batch = 1.5", "ncu_batch=1.5 is not an integer"),   # was taken: a batch of 1.5 kernels
+    ("ncu-library-kernels = true", "ncu_library_kernels=True is not an integer"),   # was taken as 1
+    ("ncu-args = 5", "ncu_args=5 is not a list of strings"),                          # was taken, failed at ncu
+    ('ncu-args = ["--nvtx", 3]', "ncu_args=['--nvtx', 3] is not a list of strings"),
+    ("sudo = 2", "sudo=2 is not a boolean (use true/false)"),
+    ('clock-control = 7', "clock_control=7 is not a string"),
+    ("ncu-timeout = true", "ncu_timeout=True is not a number"),
+])
+def test_a_file_value_of_the_wrong_type_is_refused_naming_the_file(tmp_path, toml, expected):
+    """TOML values come typed; one of another type than its setting's is one line naming the file and the
+    setting, when the settings are read (it was taken as it was, or met later as a TypeError)."""
+    with pytest.raises(UserError) as e:
+        resolve({}, env={}, cwd=pyproject(tmp_path, toml))
+    assert str(e.value) == f"{tmp_path / 'pyproject.toml'}: {expected}"
+
+
+@pytest.mark.parametrize("toml, key, value", [
+    ("ncu-timeout = 30", "ncu_timeout", 30.0),     # an integer is a number of seconds
+    ("sudo = 1", "sudo", True), ("sudo = 0", "sudo", False),   # 1/0, as the environment takes them
+    ('ncu-args = "--nvtx --cache-control none"', "ncu_args", ["--nvtx", "--cache-control", "none"]),  # one string
+])
+def test_file_values_that_say_the_same_are_taken(tmp_path, toml, key, value):
+    s, _ = resolve({}, env={}, cwd=pyproject(tmp_path, toml))
+    assert getattr(s, key) == value and type(getattr(s, key)) is type(value)
