@@ -198,8 +198,10 @@ def atomic_path(path: Path) -> Iterator[Path]:
 
 
 def write_text(path: Path, text: str) -> None:
+    """UTF-8 whatever the locale; a path that is not UTF-8 (Python holds its bytes as lone surrogates) is
+    written back as its own bytes instead of failing with UnicodeEncodeError (`report --html` of such a run)."""
     with atomic_path(path) as tmp:
-        tmp.write_text(text)
+        tmp.write_text(text, encoding="utf-8", errors="surrogateescape")
 
 
 def write_json(path: Path, obj: Any) -> None:
