@@ -15,7 +15,16 @@ def _load_cli() -> Callable[[], object]:
     return cli_main
 
 
+def _names_as_bytes() -> None:
+    """stdout writes a file name that is not UTF-8 (Python holds its bytes as lone surrogates) back as its own
+    bytes, as `ls` does: in a UTF-8 locale such as en_US.UTF-8 Python's stdout is strict, and the report of
+    such a run folder (its name in the title) ended in UnicodeEncodeError. stderr already escapes them."""
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="surrogateescape")
+
+
 def main(load_cli: Callable[[], Callable[[], object]] = _load_cli) -> None:
+    _names_as_bytes()
     try:
         load_cli()()
     except KeyboardInterrupt:
