@@ -232,3 +232,16 @@ def test_header_only_csv_is_an_empty_table_not_damage(run, path):
     f.write_text(f.read_text().splitlines()[0] + "\n")
     warnings = _warnings(run)
     assert not any("damaged" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("content", ['[{"frame": {"name": "ROOT"}, "metrics": {}, "children": []}, {}]', "{}"])
+def test_steps_hatchet_without_kernels_is_an_error_naming_it(run, content):
+    """A steps hatchet that parses but holds no timed kernel (a Proton session that recorded nothing, or JSON
+    that is no hatchet) was `error: AttributeError: Can only use .str accessor with string values`, exit 1,
+    naming no file; `diff` the same."""
+    (run / "proton" / "steps.hatchet").write_text(content)
+    expected = (f"error: {run}/proton/steps.hatchet holds no kernel launches (Proton recorded none); the report "
+                "needs them")
+    assert _report(run, code=2).stderr.strip() == expected
+    r = runner.invoke(app, ["diff", str(run), str(data_path("flux_small"))])
+    assert r.exit_code == 2 and r.stderr.strip() == expected

@@ -257,6 +257,9 @@ def load_run_tables(path) -> RunTables:
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
     steps, device = _required(run.steps_hatchet, lambda p: _hatchet(p, run.steps_launches))
+    if not len(steps):   # a tree with no timed kernel: nothing to report (was an AttributeError of pandas)
+        raise UserError(f"{run.steps_hatchet} holds no kernel launches (Proton recorded none); the report needs "
+                        "them")
     n_steps = max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
     reader = _Reader(run, manifest)
     harvested = reader.optional(run.kernels_json, _kernel_records, LACKING["kernels"], "harvest")
