@@ -204,3 +204,17 @@ def test_names_keep_their_room_before_minor_columns():
     kernels = tables(r.stdout)[0]
     assert kernels["headers"] == KERNEL_COLUMNS[120]
     assert max(len(row[0]) for row in kernels["rows"]) >= 48
+
+
+def test_where_to_look_next_says_its_advice_in_full(shown, report_json):
+    """The headroom table's rows that are not kernels (the launch/idle gap, an attention backend to switch to)
+    are advice in words: they wrap, never cut. At 80 columns they were cut like kernel names, in the middle:
+    "launch overhead and…GPU busy)", "attention (1,24,460…dpa_cudnn" (which backend, instead of which?)."""
+    _, _, found = shown
+    kernels = {k["display"] for k in report_json["kernels"]}
+    advice = [r["what"] for r in report_json["summary"]["headroom"]["next"] if r["what"] not in kernels]
+    # the recorded run has both: a 4.66 ms/step launch gap and gluon_fa3 faster than the model's sdpa_cudnn
+    assert len(advice) == 2
+    what = next(t for t in found if "what" in t["headers"])
+    shown_what = [row[what["headers"].index("what")] for row in what["rows"]]
+    assert all(a in shown_what for a in advice), shown_what

@@ -21,7 +21,8 @@ class Col:
     rank: float = 0             # importance: 0 first; at a narrow width the highest ranks are dropped
     right: bool = False         # numbers: right-aligned
     flex: tuple[int, int] | None = None   # text that gets what is left: (fewest, most) cells wide
-    names: bool = False         # flex: kernel names, shortened to the width and kept distinct (other text wraps)
+    names: bool = False         # flex: kernel names (str cells), shortened to the width and kept distinct; its
+    #                             Text cells and other columns' text wrap
     prefer: tuple[float, int] | None = None   # flex: (rank, width): at that rank it grows to `width`
 
     def natural(self) -> int:
@@ -68,12 +69,19 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
     table = Table(title=Text(title) if title else None, title_justify="left", header_style="bold",
                   caption=caption, caption_justify="left")
     for col in chosen:
+        wraps = not col.names or any(isinstance(c, Text) for c in col.cells)   # a shortened name fits: never wraps
         table.add_column(Text(col.header), justify="right" if col.right else "left", width=widths[id(col)],
-                         no_wrap=col.names, overflow="ellipsis" if col.names else "fold")
-    cells = [fit_names(c.cells, widths[id(c)]) if c.names else c.cells for c in chosen]
+                         no_wrap=not wraps, overflow="fold" if wraps else "ellipsis")
+    cells = [_fit_name_cells(c.cells, widths[id(c)]) if c.names else c.cells for c in chosen]
     for row in zip(*cells):
         table.add_row(*(c if isinstance(c, Text) else Text(c) for c in row))
     return table
+
+
+def _fit_name_cells(cells: list[str | Text], width: int) -> list[str | Text]:
+    """fit_names over the str cells of a names column; its Text cells (prose, not a kernel name) as they are."""
+    names = iter(fit_names([c for c in cells if not isinstance(c, Text)], width))
+    return [c if isinstance(c, Text) else next(names) for c in cells]
 
 
 _WORDS = re.compile(r"<[^<>]*>$")      # a library name's identifying words (names.short_name)

@@ -50,8 +50,10 @@ def summary_table(summary: dict) -> Table:
     return t
 
 
-def headroom_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
-    """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends."""
+def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | None = None) -> Table | None:
+    """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends.
+    A row naming one of `kernels` (their display names; None: every row) is cut as a kernel name; the others
+    ("launch overhead and idle ...", "attention (shape): A instead of B") wrap, never cut."""
     h = summary.get("headroom")
     if not h or not h["next"]:
         return None
@@ -60,7 +62,8 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
              f"ms GPU busy, {_num(h['step_ms_wall'], '{:.1f}')} ms wall)")
     return fit([
         Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
-        Col("what", [r["what"] for r in rows], 1, flex=(24, 60), names=True),
+        Col("what", [r["what"] if kernels is None or r["what"] in kernels else Text(r["what"]) for r in rows], 1,
+            flex=(24, 60), names=True),
         Col("why", [r["why"] for r in rows], 2, flex=(12, 40)),
         Col("category", [r["category"] for r in rows], 3),
     ], width, title)
@@ -166,7 +169,7 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) 
         names = [s["size"] for s in tables.summary["sizes"]]
         console.print(sizes_table(tables.summary["sizes"], console.width))
         console.print(size_kernels_table(tables.by_size, df, names, console.width))
-    headroom = headroom_table(tables.summary, console.width)
+    headroom = headroom_table(tables.summary, console.width, set(df["display"]) if len(df) else set())
     if headroom is not None:
         console.print(headroom)
     console.print(summary_table(tables.summary))
