@@ -38,3 +38,17 @@ def test_columns_is_honoured_through_a_pipe():
     r = CliRunner().invoke(app, ["diff", str(A), str(B)], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     assert any(line.rstrip().endswith(TOP_ROW) for line in _lines(r.stdout, 80))
+
+
+def test_eighty_columns_names_every_kernel_apart():
+    """Cut to 19 cells at 80 columns, the 20 matched kernels shown read as 16 names: three rows
+    'nvjet_sm9…_bias_TNT', two 'nvjet_sm9…_bias_TNN', two 'triton_re…squeeze_1' (different kernels whose names
+    differ only in the middle) could not be told apart. Names that cutting makes equal are numbered."""
+    console = Console(width=80, record=True, file=io.StringIO())
+    diff_terminal.render(compare(load_side(A, "A"), load_side(B, "B")), console)
+    lines = _lines(console.export_text(), 80)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Matched kernels"))
+    end = next(i for i in range(start + 4, len(lines)) if not lines[i].strip())
+    table = lines[start + 4:end]     # after the title, a blank line, the header and its rule; up to a blank line
+    names = [line.split("  ")[0].strip() for line in table if not line.startswith("   ")]   # not a note line
+    assert len(names) == 20 and len(set(names)) == 20, names

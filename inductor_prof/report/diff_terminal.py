@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.diff import NOISE_RULE, Diff
+from ..names import distinct
 from .terminal import make_console as report_console
 
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
@@ -87,8 +88,16 @@ def match_counts(df: pd.DataFrame) -> str:
             f"{int((df['status'] == 'removed').sum())} removed")
 
 
-def _kernel_cell(r, width: int) -> Text:
-    cell = Text(middle(str(r.display), width))
+def middles(texts: list[str], width: int) -> list[str]:
+    """Each text cut by `middle`; texts that cutting made equal (kernels whose names differ only in the middle)
+    are numbered ` #2`, ` #3`, ... within `width`, so that no two rows read alike."""
+    short = [middle(t, width) for t in texts]
+    numbered = distinct(short)
+    return [s if n == s else middle(t, width - len(n) + len(s)) + n[len(s):] for t, s, n in zip(texts, short, numbered)]
+
+
+def _kernel_cell(r, name: str, width: int) -> Text:
+    cell = Text(name)
     if r.status == "matched" and r.name_b != r.name_a:
         cell.append("\n  B: " + middle(str(r.name_b), width - 5), style="dim")
     if r.matched_by in _MATCH_NOTE:
@@ -108,8 +117,8 @@ def fitted_kernels_table(df: pd.DataFrame, title: str, width: int, console: Cons
 def kernels_table(df: pd.DataFrame, title: str, width: int) -> Table:
     t = _table(title, [("kernel", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
                        ("noise", "right"), ("share", "right"), ("verdict", "left")])
-    for r in df.itertuples():
-        t.add_row(_kernel_cell(r, width), _num(r.ms_a), _num(r.ms_b), _num(r.delta_ms, "{:+.3f}"),
+    for r, name in zip(df.itertuples(), middles([str(d) for d in df["display"]], width)):
+        t.add_row(_kernel_cell(r, name, width), _num(r.ms_a), _num(r.ms_b), _num(r.delta_ms, "{:+.3f}"),
                   _num(r.change_pct, "{:+.1f}"), _num(r.noise_pct, "{:.1f}"), _num(r.share_pct, "{:.1f}"),
                   _verdict(r.verdict))
     return t
