@@ -51,3 +51,13 @@ def test_compile_row_of_one_size_and_of_old_runs():
     assert _rows(one)["compile"] == "whole-model, static shapes, 1 graph; first step 1000 ms"   # 999.6 rounds up
     old = json.loads((REPO / "examples/runs/flux-h100-768x1344/manifest.json").read_text())
     assert "compile" not in _rows(old)
+
+
+def test_category_rows_count_kernels_in_the_singular_and_plural():
+    s = summarize(pd.DataFrame(), {"profile": {"steps": 1}}, PEAKS)
+    s["by_category"] = {"pointwise": {"step_ms": 0.25, "pct": 25.0, "tflops": None, "kernels": 1},
+                        "gemm": {"step_ms": 0.75, "pct": 75.0, "tflops": 500.0, "kernels": 3}}
+    rows = dict(summary_rows({**s, "peaks": PEAKS}))
+    # written out: one kernel is "1 kernel", three are "3 kernels"; no TFLOP/s reads "-"
+    assert rows["  pointwise"] == "0.25 ms/step  25.0%  - TFLOP/s  (1 kernel)"
+    assert rows["  gemm"] == "0.75 ms/step  75.0%  500 TFLOP/s  (3 kernels)"

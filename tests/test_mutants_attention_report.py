@@ -101,3 +101,18 @@ def test_attention_chart_without_rows(att):
     # rows, none of which ran (a tflops without available does not count either)
     none_ran = att.assign(available=False)
     assert charts.attention_chart(none_ran) == "no attention backend could run in this run (see the reasons below)"
+
+
+def test_number_columns_without_a_number_are_left_out(att):
+    # no model backend to compare with: every "vs model" cell would read "-"
+    att["speedup_vs_model"] = float("nan")
+    assert "vs model" not in [str(c.header) for c in attention_table(att).columns]
+
+
+def test_where_no_backend_ran_the_reasons_fit_in_80_columns(att):
+    att["available"] = False    # as on a machine where none of them could run: every number cell is "-"
+    att["reason"] = "needs a CUDA GPU"
+    headers = [str(c.header) for c in attention_table(att, width=80).columns]
+    # backend 18 + origin/shape/dtype/ok/reason columns: the reason column is what tells the user why
+    assert "config / why not" in headers
+    assert not {"ms", "TFLOP/s", "% peak", "vs model", "rel err"} & set(headers)

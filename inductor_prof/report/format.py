@@ -79,6 +79,7 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     head = (summary.get("headroom") or {}).get("by_category", {})
     for cat, c in summary["by_category"].items():
         room = f"  headroom {head[cat]:.2f}" if cat in head else ""
+        count = f"{c['kernels']} kernel" + ("" if c["kernels"] == 1 else "s")
         rows.append((f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-                     f"{num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({c['kernels']} kernels){room}"))
+                     f"{num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({count}){room}"))
     return rows

@@ -119,7 +119,7 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: 
     def varies(key) -> bool:   # a shape or dtype that differs between rows tells them apart: shown first
         return df[key].astype(str).nunique() > 1 if key in df else False
     ok = [(Text("yes", "green") if r["ok"] else Text("NO", "red")) if a else "n/a" for r, a in zip(rows, avail)]
-    return fit([
+    columns = [
         col("backend", (str(r["backend"]) for r in rows), 0),
         col("origin", (str(r["origin"]) for r in rows), 11),
         col("shape", (str(r["shape"]) for r in rows), 0.1 if varies("shape") else 6),
@@ -133,7 +133,10 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: 
         col("ok", ok, 4),
         col("config / why not", (_text(r.get("config")) if a else _text(r.get("reason")) for r, a in zip(rows, avail)),
             7, flex=(16, 60)),
-    ], width, title)
+    ]
+    # a number column with no number in it (no backend ran here, no model backend to compare with) says
+    # nothing, and at 80 columns it pushed out the reasons why the backends did not run
+    return fit([c for c in columns if not c.right or any(v != "-" for v in c.cells)], width, title)
 
 
 def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
