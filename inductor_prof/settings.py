@@ -64,7 +64,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
 def _typed(key: str, value: Any, kind: str, where: str) -> Any:
     """A value that came typed (a settings file's TOML, the command line) as its field's type: a TOML value of
     another type (`ncu = 5`, `ncu_batch = 1.5`, `ncu_args = "--nvtx"`) is refused here, naming the file, not
-    met later as a TypeError or taken as it is."""
+    met later as a TypeError or taken as it is. Strings never come here (_coerce parses them)."""
     is_bool = isinstance(value, bool)
     if kind == "bool" and (is_bool or value in (0, 1)):
         return bool(value)
@@ -73,8 +73,6 @@ def _typed(key: str, value: Any, kind: str, where: str) -> Any:
     if kind == "float" and isinstance(value, (int, float)) and not is_bool:
         return float(value)
     if kind == "list[str]" and isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return value
-    if kind in ("str", "str | None") and isinstance(value, str):
         return value
     wanted = {"bool": "a boolean (use true/false)", "int": "an integer", "float": "a number",
               "list[str]": "a list of strings"}.get(kind, "a string")
