@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from ..errors import UserError
+from .messages import print_warnings
 
 EXIT_REGRESSION = 1   # --fail-above: something got slower beyond noise
 
@@ -45,11 +44,9 @@ def diff(
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
     result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
-    err = Console(stderr=True)
     # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
     read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
-    for w in read + list(result.warnings):
-        err.print(Text(f"warning: {w}", style="yellow"), soft_wrap=True)
+    print_warnings(read + list(result.warnings))
     if html is not None:
         from ..report.diff_html import render_html
 
