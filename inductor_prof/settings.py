@@ -63,7 +63,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
 
 def _typed(key: str, value: Any, kind: str, where: str) -> Any:
     """A value that came typed (a settings file's TOML, the command line) as its field's type: a TOML value of
-    another type (`ncu = 5`, `ncu_batch = 1.5`, `ncu_args = "--nvtx"`) is refused here, naming the file, not
+    another type (`ncu = 5`, `ncu_batch = 1.5`, `ncu_args = 5`) is refused here, naming the file, not
     met later as a TypeError or taken as it is. Strings never come here (_coerce parses them)."""
     is_bool = isinstance(value, bool)
     if kind == "bool" and (is_bool or value in (0, 1)):
