@@ -12,8 +12,8 @@ import sys
 
 import pandas as pd
 
-from inductor_prof.attention.bench import BenchOptions
-from inductor_prof.attention.shapes import parse_shape
+from inductor_prof.attention.benchmark.bench import BenchOptions
+from inductor_prof.attention.semantics.shapes import parse_shape
 from inductor_prof.pipeline.attention import benchmark
 from inductor_prof.report.terminal import attention_table, make_console
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import shapes
-from inductor_prof.attention.reference import attention_float64, blocked_attention
+from inductor_prof.attention.semantics import shapes
+from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
 from inductor_prof.drivers.torch_profiler import attention_call
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,8 +55,8 @@ def _run_isolated(code: str, env_extra: dict) -> dict:
 
 CHECK = """
 import json, math, sys, torch
-from inductor_prof.attention.reference import attention_float64
-from inductor_prof.attention import {module} as m
+from inductor_prof.attention.kernels.reference import attention_float64
+from inductor_prof.attention.kernels import {module} as m
 res = []
 for i, (B, H, Sq, Sk, D) in enumerate({cases}):
     g = torch.Generator().manual_seed(10 + i)
@@ -159,7 +159,7 @@ REASON = ("No available kernel. Aborting execution. (Memory efficient kernel not
 
 
 def test_forced_sdpa_refusal_is_one_line_with_the_reasons():
-    from inductor_prof.attention.library import refusal
+    from inductor_prof.attention.benchmark.library import refusal
 
     assert refusal(REFUSED, WARNED) == REASON
     assert refusal(REFUSED, []) == REFUSED
@@ -171,7 +171,7 @@ def test_forced_sdpa_refusal_names_its_type_once(monkeypatch):
 
     import torch.nn.functional as F
 
-    from inductor_prof.attention.library import sdpa
+    from inductor_prof.attention.benchmark.library import sdpa
     from inductor_prof.errors import one_line
 
     def refuses(*args, **kwargs):   # as torch does on the H100: warn the reasons, then raise
@@ -188,7 +188,7 @@ def test_forced_sdpa_refusal_names_its_type_once(monkeypatch):
 def test_numba_without_a_gpu_says_how_to_simulate(monkeypatch):
     from numba import cuda
 
-    from inductor_prof.attention import registry
+    from inductor_prof.attention.benchmark import registry
 
     monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
     if cuda.is_available():

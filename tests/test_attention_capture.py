@@ -8,9 +8,9 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 
-from inductor_prof.attention import maskfile
-from inductor_prof.attention.capture import eager_step
-from inductor_prof.attention.join import join
+from inductor_prof.attention.semantics import maskfile
+from inductor_prof.attention.semantics.capture import eager_step
+from inductor_prof.attention.semantics.join import join
 from inductor_prof.drivers.torch_profiler.trace import op_cost
 from inductor_prof.pipeline.library_ops import with_semantics
 from inductor_prof.rundir import RunDir

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inductor_prof.attention import triton_fa
+from inductor_prof.attention.kernels import triton_fa
 from inductor_prof.attention.timing import captured_stderr, time_configs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -21,7 +21,7 @@ CHECK = """
 import json, sys, torch
 sys.path.insert(0, {tests!r})
 from naive_attention import naive_attention
-from inductor_prof.attention import triton_fa
+from inductor_prof.attention.kernels import triton_fa
 res = []
 for B, Hq, Hkv, Sq, Sk, D in {cases}:
     for causal in (False, True):

@@ -3,8 +3,8 @@ what was recognised, repeated-head (GQA) detection, and the saved mask file."""
 import pytest
 import torch
 
-from inductor_prof.attention import maskfile, masks
-from inductor_prof.attention.masks import MaskSpec, classify, pairs
+from inductor_prof.attention.semantics import maskfile, masks
+from inductor_prof.attention.semantics.masks import MaskSpec, classify, pairs
 
 
 def _keep(rows):

@@ -1,9 +1,9 @@
 """The memory guard for backends that hold the whole score matrix (SDPA math): the message worked by hand, the
 host's MemAvailable read from a /proc/meminfo-like file, and the bench listing such a backend with the reason
 instead of running it (and still running the others)."""
-from inductor_prof.attention import bench, memory, registry
-from inductor_prof.attention.bench import BenchOptions, BenchResult, bench_shape
-from inductor_prof.attention.shapes import Shape
+from inductor_prof.attention.benchmark import bench, memory, registry
+from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult, bench_shape
+from inductor_prof.attention.semantics.shapes import Shape
 
 
 def test_too_big_by_hand():

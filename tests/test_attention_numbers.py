@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import bench, cuda_fa, timing
-from inductor_prof.attention.bench import LSE_TOLERANCE, TOLERANCE, BenchOptions, BenchResult, bench_shape, check
-from inductor_prof.attention.registry import Backend
-from inductor_prof.attention.shapes import Shape, parse_shape
+from inductor_prof.attention.benchmark import bench
+from inductor_prof.attention.kernels import cuda_fa
+from inductor_prof.attention import timing
+from inductor_prof.attention.benchmark.bench import LSE_TOLERANCE, TOLERANCE, BenchOptions, BenchResult, bench_shape, check
+from inductor_prof.attention.benchmark.registry import Backend
+from inductor_prof.attention.semantics.shapes import Shape, parse_shape
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -125,7 +127,7 @@ def test_gate_fails_on_nan_lse():
 # ---- bench_shape: TFLOP/s and speed-up over the model's backend ---------------------------------------------
 
 def test_bench_shape_tflops_and_speedup_direction(monkeypatch):
-    from inductor_prof.attention.reference import attention_float64
+    from inductor_prof.attention.kernels.reference import attention_float64
 
     shape = Shape(1, 2, 64, 96, 32)       # flops 4 * 1 * 2 * 64 * 96 * 32 = 1,572,864
     last = []
@@ -219,7 +221,7 @@ def test_cuda_tune_records_a_failing_config_and_tunes_the_others(monkeypatch):
 def test_listing_backends_changes_no_global_state():
     code = ("import numpy as np\n"
             "if hasattr(np, 'row_stack'):\n    del np.row_stack\n"
-            "from inductor_prof.attention import registry\n"
+            "from inductor_prof.attention.benchmark import registry\n"
             "names = [b.name for b in registry.backends()]\n"
             "assert 'numba_fa' in names\n"
             "print(hasattr(np, 'row_stack'))\n")

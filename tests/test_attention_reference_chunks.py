@@ -2,7 +2,7 @@
 tiny budget (blocks of a few query rows) against one block holding every head."""
 import torch
 
-from inductor_prof.attention.reference import SCORE_BLOCK_ELEMENTS, attention_float64, chunk_shape
+from inductor_prof.attention.kernels.reference import SCORE_BLOCK_ELEMENTS, attention_float64, chunk_shape
 
 
 def test_budget_is_one_gib_of_float64():

@@ -6,11 +6,11 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention import bench, registry
-from inductor_prof.attention.bench import BenchOptions, BenchResult, bench_shape
-from inductor_prof.attention.masks import CAUSAL, MaskSpec
-from inductor_prof.attention.reference import attention_float64, blocked_attention
-from inductor_prof.attention.shapes import Shape, from_call, parse_shape
+from inductor_prof.attention.benchmark import bench, registry
+from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult, bench_shape
+from inductor_prof.attention.semantics.masks import CAUSAL, MaskSpec
+from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
+from inductor_prof.attention.semantics.shapes import Shape, from_call, parse_shape
 
 
 def test_labels_and_flops():

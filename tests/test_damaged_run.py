@@ -197,10 +197,10 @@ def test_damaged_attention_shapes_is_named_and_report_ignores_it(run):
 
 @pytest.mark.parametrize("content, error", [(b"PK\x03\x04cut", "BadZipFile"), (b"", "EOFError")])
 def test_damaged_mask_file_is_each_backends_reason(tmp_path, content, error):
-    from inductor_prof.attention import registry
-    from inductor_prof.attention.bench import BenchOptions, BenchResult, bench_shape
-    from inductor_prof.attention.masks import MaskSpec
-    from inductor_prof.attention.shapes import Shape
+    from inductor_prof.attention.benchmark import registry
+    from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult, bench_shape
+    from inductor_prof.attention.semantics.masks import MaskSpec
+    from inductor_prof.attention.semantics.shapes import Shape
 
     mask = tmp_path / "m.npz"
     mask.write_bytes(content)

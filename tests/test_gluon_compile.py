@@ -16,7 +16,7 @@ import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
-from inductor_prof.attention import gluon_fa  # noqa: E402
+from inductor_prof.attention.kernels import gluon_fa  # noqa: E402
 
 HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")

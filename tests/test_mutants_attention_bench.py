@@ -1,4 +1,4 @@
-"""attention/bench.py on the CPU, pinned where a mutation audit found it unpinned: every column of every kind of row
+"""attention/benchmark/bench.py on the CPU, pinned where a mutation audit found it unpinned: every column of every kind of row
 (timed, tuned, refused, broken, unavailable), the tuning record, the progress calls, the timer, the checks' edges.
 Timings are stood in for (a CPU has no device events); correctness runs for real on torch's CPU backends."""
 import csv
@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import bench, registry, triton_fa
-from inductor_prof.attention.bench import BenchOptions, BenchResult
-from inductor_prof.attention.masks import MaskSpec
-from inductor_prof.attention.shapes import Shape
+from inductor_prof.attention.benchmark import bench, registry
+from inductor_prof.attention.kernels import triton_fa
+from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult
+from inductor_prof.attention.semantics.masks import MaskSpec
+from inductor_prof.attention.semantics.shapes import Shape
 
 ROOT = Path(__file__).resolve().parents[1]
 NAN = float("nan")
@@ -164,7 +165,7 @@ def test_semantics():
 
 
 def test_semantics_replays_a_saved_mask(tmp_path):
-    from inductor_prof.attention import maskfile
+    from inductor_prof.attention.semantics import maskfile
 
     keep = torch.tensor([[[[True, False, True], [False, True, True]]]])
     maskfile.save(keep, tmp_path / "m.npz")

@@ -1,11 +1,11 @@
-"""FlexAttention's mask_mod and BlockMask for the bench's semantics (attention/flex_mask.py), on the CPU: each
+"""FlexAttention's mask_mod and BlockMask for the bench's semantics (attention/benchmark/flex_mask.py), on the CPU: each
 recognised mask kind's mask_mod evaluated over every (query, key) pair against the keep worked out by hand, and
 the BlockMask's batch/head dims and cache. Flagged by a mutation audit (no CPU test reached the module)."""
 import pytest
 import torch
 
-from inductor_prof.attention import flex_mask
-from inductor_prof.attention.masks import MaskSpec
+from inductor_prof.attention.benchmark import flex_mask
+from inductor_prof.attention.semantics.masks import MaskSpec
 
 Sq = Sk = 4
 

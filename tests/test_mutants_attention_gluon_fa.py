@@ -1,10 +1,10 @@
-"""Host-side choices of the Gluon kernel (attention/gluon_fa.py) that tests/test_gluon_compile.py leaves open,
+"""Host-side choices of the Gluon kernel (attention/kernels/gluon_fa.py) that tests/test_gluon_compile.py leaves open,
 found by a mutation audit: the default config per head dim, which consumer counts fit, the shared-memory fit at its
 exact edge, and the register cap's type."""
 import pytest
 
-from inductor_prof.attention import gluon_fa
-from inductor_prof.attention.gluon_fa import Config
+from inductor_prof.attention.kernels import gluon_fa
+from inductor_prof.attention.kernels.gluon_fa import Config
 
 
 @pytest.mark.parametrize("head_dim, want", [

@@ -1,4 +1,4 @@
-"""The two torch references (attention/reference.py) on inputs small enough to work out by hand, where a mutation
+"""The two torch references (attention/kernels/reference.py) on inputs small enough to work out by hand, where a mutation
 audit found them unpinned: masks of fewer than 4 dims, causal and a mask together, and rows whose scores lie far
 apart (the running max must be per row)."""
 import math
@@ -6,7 +6,7 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention.reference import attention_float64, blocked_attention
+from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
 
 REFS = [attention_float64, lambda *a, **kw: blocked_attention(*a, block_m=2, block_n=2, **kw)]
 

@@ -1,4 +1,4 @@
-"""The attention backends' registry (attention/registry.py) and the mask file (maskfile.py), pinned where a mutation
+"""The attention backends' registry (attention/benchmark/registry.py) and the mask file (maskfile.py), pinned where a mutation
 audit found them unpinned: which backend is available on which machine and why not, what semantics each takes,
 whether it gives an lse, and how a call is passed on. Machines are stood in for by patching torch.cuda (and numba's,
 the CUDA toolkit, the import checks): the registry's rules are pure given those facts."""
@@ -7,7 +7,8 @@ import pytest
 import torch
 import torch.utils.cpp_extension as cpp_extension
 
-from inductor_prof.attention import library, maskfile, registry
+from inductor_prof.attention.benchmark import library, registry
+from inductor_prof.attention.semantics import maskfile
 
 CG = frozenset({"causal", "gqa"})
 ALL = frozenset({"causal", "gqa", "mask"})
@@ -154,7 +155,7 @@ def test_an_own_kernel_gets_q_k_v_scale_config_and_causal_only_when_set(monkeypa
     import importlib
 
     fn, calls = recorder()
-    monkeypatch.setattr(importlib.import_module(f"inductor_prof.attention.{module}"), "forward", fn)
+    monkeypatch.setattr(importlib.import_module(f"inductor_prof.attention.kernels.{module}"), "forward", fn)
     (b,) = registry.backends([name])
     b(1, 2, 3, 0.5)
     b(1, 2, 3, 0.5, "cfg", causal=True)
@@ -168,7 +169,7 @@ def test_an_own_kernel_gets_q_k_v_scale_config_and_causal_only_when_set(monkeypa
 
 
 def test_the_numba_and_torch_blocked_backends_pass_their_arguments_on(monkeypatch):
-    from inductor_prof.attention import numba_fa, reference
+    from inductor_prof.attention.kernels import numba_fa, reference
 
     fn, calls = recorder()
     monkeypatch.setattr(numba_fa, "forward", fn)

@@ -1,4 +1,4 @@
-"""attention/timing.py's tuning loop and attention/library.py's adapters, pinned where a mutation audit found them
+"""attention/timing.py's tuning loop and attention/benchmark/library.py's adapters, pinned where a mutation audit found them
 unpinned. The external packages (flash-attn 2/3, xformers, Transformer Engine) are not installed here: each is
 stood in for by a module that computes exact attention in that package's layout (B, S, H, D), so the test checks
 the adapter's plumbing (layout, scale, causal flag, GQA), not the package."""
@@ -9,8 +9,9 @@ import types
 import pytest
 import torch
 
-from inductor_prof.attention import library, timing
-from inductor_prof.attention.reference import attention_float64
+from inductor_prof.attention.benchmark import library
+from inductor_prof.attention import timing
+from inductor_prof.attention.kernels.reference import attention_float64
 
 
 # ---- timing.py ----

@@ -1,4 +1,4 @@
-"""The host side of the own Triton kernel (attention/triton_fa.py): tile configs, their labels, input checks, the
+"""The host side of the own Triton kernel (attention/kernels/triton_fa.py): tile configs, their labels, input checks, the
 descriptors' shapes, the head grouping of causal launches. The @triton.jit bodies and launch() need a GPU (or
 Triton's interpreter: tests/test_attention.py's interpreter tests)."""
 import csv
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import triton_fa
-from inductor_prof.attention.triton_fa import Config
+from inductor_prof.attention.kernels import triton_fa
+from inductor_prof.attention.kernels.triton_fa import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 

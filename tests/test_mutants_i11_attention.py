@@ -1,12 +1,12 @@
-"""Small constructed inputs that pin attention/masks.py, attention/join.py and attention/shapes.py (issue 11's
+"""Small constructed inputs that pin attention/semantics/masks.py, attention/semantics/join.py and attention/semantics/shapes.py (issue 11's
 mutation audit: mutants that survived the fast suite). Every expected value is read off the input by hand."""
 import pytest
 import torch
 
-from inductor_prof.attention import masks
-from inductor_prof.attention.join import join
-from inductor_prof.attention.masks import CAUSAL, NONE, MaskSpec, build, classify, pairs
-from inductor_prof.attention.shapes import Shape, call_mask, parse_shape, to_dict
+from inductor_prof.attention.semantics import masks
+from inductor_prof.attention.semantics.join import join
+from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec, build, classify, pairs
+from inductor_prof.attention.semantics.shapes import Shape, call_mask, parse_shape, to_dict
 
 TAIL = ("expected B,H,S,D or B,H,Sq,Sk,D with positive integers (H may be Hq/Hkv with Hkv dividing Hq; "
         "',causal' at the end)")

@@ -1,4 +1,4 @@
-"""Small constructed inputs that pin attention/shapes.py, inductor/output_code.py and pipeline/harvest.py
+"""Small constructed inputs that pin attention/semantics/shapes.py, inductor/output_code.py and pipeline/harvest.py
 (issue 9: mutants that survived the fast suite). Every expected value is read off the input by hand."""
 import hashlib
 import json
@@ -7,14 +7,14 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from inductor_prof.attention.masks import CAUSAL, NONE, MaskSpec
-from inductor_prof.attention.shapes import SWEEP_SEQ, Shape, from_calls, parse_dtype, parse_shape, sweep
+from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec
+from inductor_prof.attention.semantics.shapes import SWEEP_SEQ, Shape, from_calls, parse_dtype, parse_shape, sweep
 from inductor_prof.inductor.output_code import (KernelRecord, decorator_kwargs, find_output_code, harvest_cache,
                                                 parse_output_code)
 from inductor_prof.inductor.provenance import ProvenanceRecorder
 from inductor_prof.pipeline import harvest
 
-# ---- attention/shapes.py ------------------------------------------------------------------------------
+# ---- attention/semantics/shapes.py ------------------------------------------------------------------------------
 
 
 def test_parse_shape_accepts_x_as_separator_and_keeps_dtype():

@@ -144,7 +144,7 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     """run_ncu end to end with a fake ncu that writes a real batch report (8 library kernels, recorded on the
     H100): one process for the batch, each kernel mapped to its own result, the table parsed from it."""
     from inductor_prof import rundir
-    from inductor_prof.drivers.ncu import stage as ncu_stage
+    from inductor_prof.pipeline import ncu as ncu_stage
 
     report = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100" / "ncu" / \
         "batch-44e152832a.ncu-rep"

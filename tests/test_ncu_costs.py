@@ -11,7 +11,7 @@ from fakes import calls, fake_exe, names_report, replaying_ncu
 from inductor_prof import procs, rundir
 from inductor_prof.drivers.ncu import batch as ncu_batch
 from inductor_prof.drivers.ncu import command, replay
-from inductor_prof.drivers.ncu import stage as ncu_stage
+from inductor_prof.pipeline import ncu as ncu_stage
 from inductor_prof.errors import UserError
 from inductor_prof.drivers.ncu.locate import find_ncu
 from inductor_prof.settings import Settings

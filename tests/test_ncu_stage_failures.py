@@ -8,7 +8,7 @@ import torch
 from inductor_prof import rundir
 from inductor_prof.drivers.ncu import command, replay
 from inductor_prof.drivers.ncu import batch as ncu_batch
-from inductor_prof.drivers.ncu import stage as ncu_stage
+from inductor_prof.pipeline import ncu as ncu_stage
 from inductor_prof.drivers.ncu.command import NcuResult
 from inductor_prof.settings import Settings
 

@@ -140,7 +140,7 @@ def test_failed_or_interrupted_attention_is_recorded_and_report_works(run, monke
     """`inductor-prof attention RUN` (alone, or as the profile's attention stage) that fails midway: no
     attention.csv, the outcome in the manifest, and `report` says it."""
     from inductor_prof import rundir
-    from inductor_prof.attention.bench import BenchOptions
+    from inductor_prof.attention.benchmark.bench import BenchOptions
     from inductor_prof.pipeline import attention
 
     def broken(*a, **k):

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from inductor_prof.drivers.ncu import stage as ncu_stage
+from inductor_prof.pipeline import ncu as ncu_stage
 from inductor_prof.drivers.ncu import command as ncu
 from inductor_prof.errors import UserError
 from inductor_prof.settings import Settings, file_settings, resolve

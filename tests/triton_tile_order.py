@@ -7,7 +7,7 @@ import torch
 import triton
 import triton.language as tl
 
-from inductor_prof.attention import triton_fa
+from inductor_prof.attention.kernels import triton_fa
 
 
 @triton.jit

@@ -1,2 +1,2 @@
-"""Attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, external libraries) and
-their benchmark at a model's attention shapes."""
+"""Attention: the own kernels (kernels/), the benchmark of every backend at a model's shapes (benchmark/), and
+what the model's attention calls meant (semantics/); timing.py times and tunes on the GPU for the first two."""

@@ -238,9 +238,9 @@ def attention(
     """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
     import json
 
-    from ..attention import registry
-    from ..attention.bench import BenchOptions
-    from ..attention.shapes import parse_shape, sweep as sweep_shapes
+    from ..attention.benchmark import registry
+    from ..attention.benchmark.bench import BenchOptions
+    from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
     from ..envinfo import require_cuda
     from ..pipeline.attention import benchmark
     from ..report import terminal

@@ -74,7 +74,7 @@ def probe_inductor(work: Path) -> dict:
 def probe_sdpa(work: Path) -> dict:
     import torch
 
-    from ..attention.library import sdpa
+    from ..attention.benchmark.library import sdpa
 
     q, k, v = (torch.randn(*SDPA_SHAPE, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     out, _ = sdpa("sdpa_cudnn")(q, k, v, None)

@@ -98,7 +98,7 @@ def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = Non
 def ncu_counters(settings: Settings, ncu: str, work: Path) -> Check:
     """ncu, as `profile --ncu` runs it (sudo included), on a tiny Triton kernel: do the counters read?"""
     from ..drivers.ncu.report import parse_reports
-    from ..drivers.ncu.stage import give_back, replay_env
+    from ..drivers.ncu.command import give_back, replay_env
     from . import probe_kernel
 
     name = "ncu counters"

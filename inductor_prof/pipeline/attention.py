@@ -15,9 +15,9 @@ from typing import Callable
 import pandas as pd
 
 from .. import procs, rundir
-from ..attention.bench import BenchOptions, proton_pass, run as run_bench
-from ..attention.registry import backends as all_backends
-from ..attention.shapes import Shape, from_calls
+from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
+from ..attention.benchmark.registry import backends as all_backends
+from ..attention.semantics.shapes import Shape, from_calls
 from ..childenv import python_env
 from ..errors import UserError, one_line
 from ..inductor.cache import isolated_cache

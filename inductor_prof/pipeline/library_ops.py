@@ -1,7 +1,7 @@
 """Stage `library_ops`: one step under torch.profiler, mapping each library kernel (cuBLAS, cuDNN) to the ATen op
 and shapes that launched it (their flops and bytes, the modules whose extern kernel launched it), and capturing
 the model's attention calls: the trace's ops and kernels joined with one eager step's semantics
-(attention/capture.py, attention/join.py). A run of several input sizes records one step per size; its rows and
+(attention/semantics/capture.py, attention/semantics/join.py). A run of several input sizes records one step per size; its rows and
 calls then carry the size, the first size's first (the ncu stage replays the first row of each kernel)."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import shutil
 import pandas as pd
 
 from .. import rundir
-from ..attention import maskfile
-from ..attention.join import join
-from ..attention.shapes import from_call
+from ..attention.semantics import maskfile
+from ..attention.semantics.join import join
+from ..attention.semantics.shapes import from_call
 from ..drivers import torch_profiler
 from ..errors import one_line
 from ..inductor.kernel_provenance import extern_calls, library_modules
@@ -42,7 +42,7 @@ def run(ctx) -> dict:
         table["modules"] = [json.dumps(library_modules(op, json.loads(dims), calls_by_module))
                             for op, dims in zip(table["op"], table["dims"])]
         try:   # one eager step (torch.compiler.set_stance('force_eager')) under the attention spy
-            from ..attention.capture import eager_step
+            from ..attention.semantics.capture import eager_step
 
             spy = eager_step(step)
             attention = with_semantics(run_dir, table, attention, spy.calls, spy.keeps)

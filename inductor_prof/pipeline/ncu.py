@@ -1,14 +1,33 @@
-"""Stage `ncu`: Nsight Compute over each unique kernel of the run (drivers/ncu/stage.py does the work; the
-`ncu` command runs the same over an existing run folder, recorded in its manifest like a stage). A run of
-several input sizes gets each unique kernel once, at the first size: Inductor kernels with the sizes their
-file was compiled for (with --dynamic the first size's), library kernels from their first size's op."""
+"""Stage `ncu`: Nsight Compute over each unique kernel of the run: every harvested Inductor kernel, plus the
+library kernels (cuBLAS, cuDNN...) that take the most time, replayed from the ATen op that launched them. The
+`ncu` command runs the same over an existing run folder, recorded in its manifest like a stage. A run of several
+input sizes gets each unique kernel once, at the first size: Inductor kernels with the sizes their file was
+compiled for (with --dynamic the first size's), library kernels from their first size's op.
+
+Resumable (kernels with a report are skipped); a failure is recorded and the rest go on, until ncu fails the
+same way three times in a row (drivers/ncu/batch.py: what a failure costs); status.json is current after every
+batch, so an interrupted call loses only the batch in flight; ncu.csv is written once the call completes.
+Under sudo ncu's HOME is inside the run, and everything it wrote is given back to the user.
+"""
 from __future__ import annotations
 
+import json
+from collections import deque
+from pathlib import Path
 from typing import Callable
 
+import pandas as pd
+
 from .. import rundir
-from ..drivers.ncu import stage
+from ..aten import REPLAYABLE_OPS
+from ..drivers import proton
+from ..drivers.ncu import command
+from ..drivers.ncu.batch import FailureStreak, NcuTarget, batches, run_batch
+from ..drivers.ncu.command import give_back, replay_env
 from ..drivers.ncu.locate import find_ncu
+from ..drivers.ncu.report import parse_reports
+from ..errors import UserError, one_line
+from ..names import demangle
 from ..settings import Settings
 
 
@@ -20,7 +39,7 @@ def at_size(profile: dict) -> dict:
 
 def run(ctx) -> dict:
     ctx.log("Nsight Compute over each unique kernel")
-    info = stage.run_ncu(ctx.run, ctx.opts.settings, log=ctx.log, on_kernel=ctx.ncu_progress)
+    info = run_ncu(ctx.run, ctx.opts.settings, log=ctx.log, on_kernel=ctx.ncu_progress)
     return {**info, **at_size(ctx.profile)}
 
 
@@ -31,6 +50,135 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     stage's record (and the tables it made) still stands."""
     find_ncu(settings.ncu)
     with rundir.Manifest.of(run_dir).stage("ncu") as info:
-        info.update(stage.run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
+        info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
         info.update(at_size(run_dir.read_manifest().get("profile") or {}))
     return info
+
+
+def _stem(name: str, i: int) -> str:
+    safe = "".join(c if c.isalnum() or c in "_-." else "_" for c in name)
+    return safe[:120] if len(safe) <= 120 else f"{safe[:100]}_{i}"
+
+
+def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
+    out: list[NcuTarget] = []
+    if run.kernels_json.exists():
+        for k in json.loads(run.kernels_json.read_text()):
+            if k.get("launched") is False:
+                continue
+            out.append(NcuTarget(k["name"], Path(k["file"]).stem, "inductor",
+                                 {"type": "inductor", "name": k["name"], "config": k.get("launch_config") or {},
+                                  "file": str(run.kernel_file(k["file"]).resolve())}))
+    if n_library > 0 and run.library_ops_csv.exists() and run.steps_hatchet.exists():
+        ops = pd.read_csv(run.library_ops_csv, keep_default_na=False)
+        ops = ops[ops["op"].isin(REPLAYABLE_OPS)].drop_duplicates("kernel").set_index("kernel")
+        steps = proton.parse(run.steps_hatchet)
+        steps = steps[~steps["name"].str.startswith("triton_")]
+        by_time = steps.groupby("name")["time_ns"].sum().sort_values(ascending=False)
+        for i, name in enumerate(n for n in by_time.index if demangle(n) in ops.index):
+            if i >= n_library:
+                break
+            op = ops.loc[demangle(name)]
+            spec = {"type": "aten", "op": op["op"], "dims": json.loads(op["dims"]),
+                    "strides": json.loads(op["strides"] or "[]"), "types": json.loads(op["types"] or "[]"),
+                    "scalars": json.loads(op["scalars"] or "[]")}
+            out.append(NcuTarget(name, _stem(name, i), "library", spec))
+    return out
+
+
+def _load_status(path: Path) -> dict:
+    """status.json (kernel stem -> entry); a damaged one is said, naming it, rather than overwritten."""
+    if not path.exists():
+        return {}
+    try:
+        status = json.loads(path.read_text())
+        if not isinstance(status, dict) or not all(isinstance(v, dict) and "status" in v for v in status.values()):
+            raise ValueError("not an object of kernel entries")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UserError(f"{path} is unreadable ({one_line(e)}); delete it to profile every kernel again") from e
+    return status
+
+
+def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Parsed ncu metrics of every profiled kernel, plus a row for each failure with its reason.
+    `parsed`: reports already read (path -> parse_reports entry); only the others are read here."""
+    parsed = dict(parsed or {})
+    reports = sorted({run.ncu_report(st["report"]) for st in status.values() if st["status"] == "ok"})
+    parsed.update(parse_reports([r for r in reports if str(r) not in parsed]))
+    rows = []
+    for stem, st in status.items():
+        row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""),
+               "report": st.get("report", "")}
+        if st["status"] == "ok":
+            rep = parsed.get(str(run.ncu_report(st["report"])), {})
+            results = rep.get("results", [])
+            idx = st.get("index") or 0
+            if idx < len(results):
+                row.update({k: v for k, v in results[idx].items() if k != "kernel"})
+            else:  # an unreadable report is a failure of its kernels, not of the table
+                row.update(status="failed", reason=f"unreadable report: {rep.get('error', 'no such result')}")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
+            on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
+    """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
+    Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
+    not_tried (after a stop), stopped (why, or "")."""
+    if settings.ncu_batch < 1:
+        raise UserError(f"ncu batch size must be at least 1, not {settings.ncu_batch}")
+    ncu = find_ncu(settings.ncu)
+    for folder in (run.ncu_dir, run.ncu_specs_dir, run.ncu_logs_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    status = _load_status(run.ncu_status_json)
+    targets_all = targets(run, settings.ncu_library_kernels)
+    todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
+                                           and run.ncu_report(status[t.stem].get("report", "")).is_file())]
+    env = replay_env(run.inductor_cache)
+    if settings.sudo:   # root's caches and configs go inside the run, given back below, not into your HOME
+        run.ncu_home.mkdir(parents=True, exist_ok=True)
+        env.update(command.sudo_home_env(run.ncu_home))
+    parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
+    this_call: dict[str, str] = {}  # stem -> status given in this call
+    queue = deque(batches(todo, settings.ncu_batch))
+    streak, stopped = FailureStreak(), ""
+    try:
+        while queue and not stopped:
+            batch = queue.popleft()
+            if on_kernel:
+                on_kernel(len(targets_all) - len(todo) + len(this_call), len(targets_all), batch[0].name
+                          if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
+            outcome = run_batch(run, settings, ncu, env, batch, parsed)
+            for stem, entry in outcome.settled.items():
+                status[stem], this_call[stem] = entry, entry["status"]
+                if entry["status"] != "ok":
+                    log(f"ncu {entry['status']} {entry['name']}: {entry['reason']}")
+            if outcome.again:
+                log(f"profiling the other {len(outcome.again)} kernels of that ncu process again")
+                queue.appendleft(outcome.again)
+            stopped = streak.add(outcome.failure)
+            if stopped:
+                rest = [t for b in queue for t in b]
+                log(f"ncu stopped: {stopped}; {len(rest)} kernels not tried (`inductor-prof ncu RUN` tries them)")
+                for t in rest:
+                    status[t.stem] = {"name": t.name, "status": "not_tried", "reason": f"not tried: {stopped}",
+                                      "origin": t.origin}
+                    this_call[t.stem] = "not_tried"
+            rundir.write_json(run.ncu_status_json, status)
+    except BaseException:
+        # status.json already holds every finished batch (`inductor-prof ncu RUN` resumes from it). Hand the
+        # files back, but let nothing here replace the error, Ctrl-C included, or wait on a report parser.
+        try:
+            give_back([run.ncu_dir, run.inductor_cache], settings, log)
+        except BaseException as e:  # noqa: BLE001  (a second Ctrl-C, say): the first error is the one to show
+            log(f"warning: files not given back after the interruption: {one_line(e)}")
+        raise
+    give_back([run.ncu_dir, run.inductor_cache], settings, log)
+    rundir.write_csv(run.ncu_csv, table(run, status, parsed))
+    if on_kernel:
+        on_kernel(len(targets_all), len(targets_all), "done")
+    counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
+    return {"kernels": len(targets_all), "skipped": len(targets_all) - len(todo), "tried": len(this_call) -
+            counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
+            "not_tried": counts["not_tried"], "stopped": stopped}

@@ -11,5 +11,5 @@ for f in tests/test_*.py; do
 done
 export EXTRA_SELECTION="$ign"
 export DST=${DST:-/tmp/mutmut-issue11}
-export MODULES="inductor_prof/attention/masks.py inductor_prof/attention/join.py inductor_prof/attention/shapes.py inductor_prof/inductor/kernel_provenance.py inductor_prof/inductor/module_paths.py inductor_prof/analysis/sizes.py inductor_prof/analysis/diff_sizes.py inductor_prof/targets/inputs.py"
+export MODULES="inductor_prof/attention/semantics/masks.py inductor_prof/attention/semantics/join.py inductor_prof/attention/semantics/shapes.py inductor_prof/inductor/kernel_provenance.py inductor_prof/inductor/module_paths.py inductor_prof/analysis/sizes.py inductor_prof/analysis/diff_sizes.py inductor_prof/targets/inputs.py"
 exec bash scripts/mutation/run_mutmut.sh "$@"

@@ -47,7 +47,7 @@ inductor_prof/analysis/roofline.py
 inductor_prof/analysis/summary.py
 inductor_prof/analysis/load.py
 inductor_prof/settings.py
-inductor_prof/attention/shapes.py
+inductor_prof/attention/semantics/shapes.py
 inductor_prof/aten.py
 inductor_prof/peaks.py
 inductor_prof/analysis/headroom.py

@@ -4,10 +4,10 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention import registry
-from inductor_prof.attention.bench import TOLERANCE, check
-from inductor_prof.attention.reference import attention_float64
-from inductor_prof.attention.shapes import Shape
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.attention.benchmark.bench import TOLERANCE, check
+from inductor_prof.attention.kernels.reference import attention_float64
+from inductor_prof.attention.semantics.shapes import Shape
 
 SHAPES = [Shape(2, 3, 200, 200, 64), Shape(1, 4, 257, 131, 128), Shape(1, 2, 97, 300, 256),
           Shape(1, 2, 128, 128, 128, "float16")]

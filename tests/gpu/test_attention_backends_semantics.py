@@ -7,11 +7,12 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention import masks, registry
-from inductor_prof.attention.bench import TOLERANCE, check, semantics
-from inductor_prof.attention.masks import CAUSAL, MaskSpec
-from inductor_prof.attention.reference import attention_float64
-from inductor_prof.attention.shapes import Shape
+from inductor_prof.attention.semantics import masks
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.attention.benchmark.bench import TOLERANCE, check, semantics
+from inductor_prof.attention.semantics.masks import CAUSAL, MaskSpec
+from inductor_prof.attention.kernels.reference import attention_float64
+from inductor_prof.attention.semantics.shapes import Shape
 
 SHAPES = [Shape(2, 4, 256, 256, 64, mask=CAUSAL), Shape(1, 4, 200, 333, 128, mask=CAUSAL),
           Shape(2, 8, 256, 256, 64, Hkv=2), Shape(2, 32, 512, 512, 64, Hkv=8, mask=CAUSAL),
@@ -61,7 +62,7 @@ def test_backend_with_a_mask(backend, shape):
 
 
 def test_flex_block_mask_skips_the_empty_blocks():
-    from inductor_prof.attention.flex_mask import block_mask
+    from inductor_prof.attention.benchmark.flex_mask import block_mask
 
     q = torch.empty(1, 1, 1024, 64, device="cuda", dtype=torch.bfloat16)
     # causal over 8x8 blocks of 128: 36 of 64 computed (8*9/2) -> sparsity 100 * 28/64 = 43.75%

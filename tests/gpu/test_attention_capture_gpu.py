@@ -3,8 +3,8 @@ one eager step (Llama's two call forms: is_causal + enable_gqa, and repeat_kv + 
 import torch
 import torch.nn.functional as F
 
-from inductor_prof.attention.capture import eager_step
-from inductor_prof.attention.join import join
+from inductor_prof.attention.semantics.capture import eager_step
+from inductor_prof.attention.semantics.join import join
 from inductor_prof.drivers.torch_profiler import parse_trace, record
 
 

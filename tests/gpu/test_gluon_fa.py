@@ -5,9 +5,10 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention import gluon_fa, registry
-from inductor_prof.attention.bench import TOLERANCE
-from inductor_prof.attention.reference import attention_float64
+from inductor_prof.attention.kernels import gluon_fa
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.attention.benchmark.bench import TOLERANCE
+from inductor_prof.attention.kernels.reference import attention_float64
 from inductor_prof.attention.timing import kernel_spills
 
 if not torch.cuda.is_available() or not registry.backends(["gluon_fa3"])[0].available:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from inductor_prof.attention import registry
-from inductor_prof.attention.bench import TOLERANCE
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.attention.benchmark.bench import TOLERANCE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from naive_attention import naive_attention  # noqa: E402
@@ -82,7 +82,7 @@ def test_tune_causal_gqa_picks_a_config_that_runs(name):
 def test_triton_causal_tiles_in_any_grouping_of_heads_match_float64(group):
     """The Triton kernel's causal tiles over 64 heads taken one head at a time, in 12 groups of 5 and a last of 4,
     and all at once (the default picks one per shape; a tile run twice or never would show here)."""
-    from inductor_prof.attention import triton_fa
+    from inductor_prof.attention.kernels import triton_fa
 
     g = torch.Generator(device="cuda").manual_seed(3)
     q = torch.randn(2, 32, 1030, 64, device="cuda", dtype=torch.bfloat16, generator=g)

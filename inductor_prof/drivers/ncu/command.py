@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ... import procs
-from ...errors import UserError
+from ...childenv import package_pythonpath
+from ...errors import UserError, one_line
+from ...inductor.cache import cache_env
 from ...settings import Settings
 from .metrics import METRICS
 
@@ -120,3 +124,32 @@ def python_program(spec_paths: Path | list[Path]) -> list[str]:
     """The profiled program: this interpreter replaying the kernels of these specs (see replay.py)."""
     paths = [spec_paths] if isinstance(spec_paths, Path) else spec_paths
     return [sys.executable, "-m", "inductor_prof.drivers.ncu.replay", *map(str, paths)]
+
+
+CHOWN_TIMEOUT_S = 60
+
+
+def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] = print) -> None:
+    """Files ncu wrote as root go back to the invoking user; a failure is said, not hidden."""
+    if not settings.sudo:
+        return
+    owner = f"{os.getuid()}:{os.getgid()}"
+    cmd = [settings.sudo_path, "-n", "chown", "-R", owner, *map(str, paths)]
+    try:
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=CHOWN_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL)
+        why = f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}" if proc.returncode else ""
+    except (OSError, subprocess.SubprocessError) as e:
+        why = one_line(e)
+    if why:
+        log(f"warning: could not give files ncu wrote as root back to you (chown {owner} "
+            f"{' '.join(map(str, paths))}): {why}")
+
+
+def replay_env(inductor_cache: Path) -> dict[str, str]:
+    """The environment of the replay program ncu runs: this package importable, Inductor's cache given."""
+    return program_env({
+        **cache_env(inductor_cache),
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
+        "PYTHONPATH": package_pythonpath(),
+    })

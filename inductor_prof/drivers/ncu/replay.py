@@ -96,7 +96,7 @@ def aten_launch(spec: dict, device: str = "cuda"):
     if op in ATTENTION_OPS:
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
-        from inductor_prof.attention.library import SDPA_BACKENDS
+        from inductor_prof.attention.benchmark.library import SDPA_BACKENDS
 
         attn = ATTENTION_OPS[op]
         q, k, v = (tensor_at(i) for i in range(3))

@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ...aten import ATTENTION_OPS, GEMM_OPS, INDEX_DTYPES, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
-from ...attention.masks import causal_pairs
+from ...attention.semantics.masks import causal_pairs
 
 
 def _numel(dims) -> int:

@@ -15,17 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..aten import ATTENTION_OPS
-from ..errors import one_line
-from . import library, masks, memory
+from ...aten import ATTENTION_OPS
+from ...errors import one_line
+from . import memory
+from ..semantics import masks
 from .registry import Backend, backends as all_backends
-from .shapes import Shape, to_dict
+from ..semantics.shapes import Shape, to_dict
 
 # ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
 LSE_TOLERANCE = 1e-2
 # own kernels tuned per shape -> their module
-TUNED = {"triton_fa2": ".triton_fa", "gluon_fa3": ".gluon_fa", "cuda_mma_fa2": ".cuda_fa"}
+TUNED = {"triton_fa2": "..kernels.triton_fa", "gluon_fa3": "..kernels.gluon_fa", "cuda_mma_fa2": "..kernels.cuda_fa"}
 
 
 @dataclass
@@ -70,7 +71,7 @@ def semantics(shape: Shape, device: str) -> dict:
     if spec.kind == "arbitrary":
         if not spec.file:
             raise ValueError("the model's mask values were not captured (no eager capture): nothing to replay")
-        from . import maskfile
+        from ..semantics import maskfile
 
         saved = maskfile.load(spec.file)
     return {"causal": False, "mask": masks.build(spec, shape.B, shape.Sq, shape.Sk, device, saved)}
@@ -123,8 +124,8 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
                 result: BenchResult, on_backend: Callable[[str], None] | None = None) -> list[dict]:
     import torch
 
-    from .reference import attention_float64
-    from .timing import time_ms
+    from ..kernels.reference import attention_float64
+    from ..timing import time_ms
 
     model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
     rows = []
@@ -239,7 +240,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
     """Each backend that passed, inside a Proton scope carrying its flops: open with proton-viewer."""
     import triton.profiler as proton
 
-    from ..drivers.proton import session
+    from ...drivers.proton import session
 
     passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"]}
     with session(opts.proton_path, hook=None):
@@ -261,7 +262,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
 def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         on_backend: Callable[[int, int, str], None] | None = None) -> BenchResult:
     """Benchmarks every (shape, backend); `on_backend(done, total, label)` drives a progress bar."""
-    from .timing import warm_gpu
+    from ..timing import warm_gpu
 
     backends = all_backends(opts.backends)
     result = BenchResult()

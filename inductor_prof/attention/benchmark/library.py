@@ -11,7 +11,7 @@ import importlib
 import re
 from functools import lru_cache
 
-from ..errors import one_line
+from ...errors import one_line
 
 SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
                  "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}

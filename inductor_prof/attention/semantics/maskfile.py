@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import rundir
+from ... import rundir
 
 
 def save(keep, path: Path) -> None:

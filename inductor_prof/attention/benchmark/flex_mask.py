@@ -4,7 +4,7 @@ mask through a mask_mod reading the mask tensor. create_block_mask marks the key
 the kernel skips them. Built once per (mask, shape): the timed calls reuse it."""
 from __future__ import annotations
 
-from . import masks
+from ..semantics import masks
 
 _CACHE: list[tuple] = []      # (mask tensor or None, causal, dims, block mask): the latest few, by identity
 _CACHE_SIZE = 4

@@ -823,7 +823,7 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
          bench=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None)."""
-    from .timing import kernel_spills, tune_forward
+    from ..timing import kernel_spills, tune_forward
 
     return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal),
                         configs or candidate_configs(q.shape[3], causal),

@@ -37,7 +37,7 @@ def spills(q, k, v, config: int, causal: bool = False) -> int:
 def tune(q, k, v, scale: float | None = None, causal: bool = False, bench=None) -> tuple[list[dict], int | None]:
     """(a row per compiled tile config timed at this shape, failures and spilling configs recorded not raised; the
     fastest or None)."""
-    from .timing import tune_forward
+    from ..timing import tune_forward
 
     def label(c: int) -> str:
         return CONFIG_LABELS.get((q.shape[3], c), str(c))

@@ -62,7 +62,7 @@ def _cuda() -> tuple[bool, str]:
 
 
 def _own_triton() -> Backend:
-    from . import triton_fa
+    from ..kernels import triton_fa
 
     ok, why = _cuda()
     if os.environ.get("TRITON_INTERPRET") == "1":
@@ -89,7 +89,7 @@ def _own_gluon() -> Backend:
             ok, why = False, "needs sm_90 (wgmma and TMA through Gluon's Hopper ops)"
 
     def forward(q, k, v, s, config=None, **causal):
-        from . import gluon_fa
+        from ..kernels import gluon_fa
 
         return gluon_fa.forward(q, k, v, s, config, **causal)
     return Backend("gluon_fa3", "own", _own(forward), ok, why,
@@ -105,7 +105,7 @@ def _own_cuda() -> Backend:
 
         if CUDA_HOME is None:
             ok, why = False, "no CUDA toolkit (nvcc) to build the extension"
-    from . import cuda_fa
+    from ..kernels import cuda_fa
 
     return Backend("cuda_mma_fa2", "own", _own(cuda_fa.forward), ok, why,
                    "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True,
@@ -126,7 +126,7 @@ def _own_numba() -> Backend:
     ok = cuda.is_available() or os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 
     def run(q, k, v, s):   # dense only: supports nothing more
-        from . import numba_fa
+        from ..kernels import numba_fa
 
         return numba_fa.forward(q, k, v, s)
     return Backend("numba_fa", "own", run, ok, "" if ok else NUMBA_NO_GPU,
@@ -134,7 +134,7 @@ def _own_numba() -> Backend:
 
 
 def _own_reference() -> Backend:
-    from . import reference
+    from ..kernels import reference
 
     def run(q, k, v, s, *, causal=False, mask=None):
         return reference.blocked_attention(q, k, v, s, causal=causal, mask=mask)
