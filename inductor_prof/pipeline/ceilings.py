@@ -9,10 +9,12 @@ import json
 
 import pandas as pd
 
+from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
+from ..drivers.nvml import Telemetry
 
 SQUARE_GEMMS = (4096, 8192, 16384)
-MODEL_GEMMS = 4            # the model's GEMM shapes with the most time per step, replayed
+MODEL_GEMMS = 8            # the model's GEMM shapes with the most time per step, replayed
 DRAM_BYTES = 1 << 30       # far beyond the 50 MB L2
 L2_BYTES = 8 << 20         # a copy whose source and destination (16 MB) stay in the 50 MB L2
 L2_COPIES = 64             # ... back to back in one CUDA graph (no launch gaps)
@@ -42,7 +44,16 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
         dur_ns=("dur_ns", "sum"), flops=("flops", "first"))
     top = by_shape.sort_values("dur_ns", ascending=False).head(n)
     return [{"type": "aten", "op": r.op, "dims": json.loads(r.dims), "strides": json.loads(r.strides or "[]"),
-             "types": json.loads(r.types or "[]"), "flops": int(r.flops)} for r in top.itertuples()]
+             "types": json.loads(r.types or "[]"), "flops": int(r.flops), "dims_key": r.dims}
+            for r in top.itertuples()]
+
+
+def _timed_under_telemetry(fn, calls: int) -> dict:
+    """{"ms": per call, "sm_mhz", "power_w"}: the clock and power the GPU ran this at (None without NVML)."""
+    with Telemetry() as gpu:
+        ms = _bench(fn, calls)
+    t = telemetry.summarize(gpu.samples, gpu.power_limit_w, gpu.max_sm_mhz, gpu.error)
+    return {"ms": ms, "sm_mhz": t.get("sm_mhz"), "power_w": t.get("power_w")}
 
 
 def gemm_rates(model: list[dict]) -> list[dict]:
@@ -55,12 +66,13 @@ def gemm_rates(model: list[dict]) -> list[dict]:
     for n in SQUARE_GEMMS:
         a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-        ms = _bench(lambda: a @ b, BACK_TO_BACK)
-        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": 2 * n**3 / ms / 1e9})
+        t = _timed_under_telemetry(lambda: a @ b, BACK_TO_BACK)
+        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": 2 * n**3 / t["ms"] / 1e9, **t})
         del a, b
-    for spec in model:
-        ms = _bench(aten_launch(spec), BACK_TO_BACK)
-        out.append({"shape": f"{spec['op']} {spec['dims'][:3]}", "tflops": spec["flops"] / ms / 1e9})
+    for spec in model:   # op and dims as library_ops.csv has them: the report finds each call's best time by them
+        t = _timed_under_telemetry(aten_launch(spec), BACK_TO_BACK)
+        out.append({"shape": f"{spec['op']} {spec['dims'][:3]}", "tflops": spec["flops"] / t["ms"] / 1e9,
+                    "op": spec["op"], "dims": spec["dims_key"], **t})
     return out
 
 

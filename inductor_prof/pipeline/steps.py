@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import statistics
 
+from ..analysis import telemetry
 from ..drivers import proton
+from ..drivers.nvml import Telemetry
 
 Times = dict  # size name (None: a run of one size) -> wall ms per step
 
@@ -59,7 +61,11 @@ def record(ctx, key: str, times: Times) -> dict:
 def plain(ctx) -> dict:
     ctx.log(f"timing {ctx.opts.steps} plain steps")
     info = record(ctx, "plain_step_ms", timed(ctx, ctx.opts.steps))
-    b2b = record(ctx, "plain_back_to_back_ms", timed(ctx, ctx.opts.steps, progress=False, back_to_back=True))
+    # clock and power sampled while the steps run back to back (the GPU busy, as in a model's loop); a sampling
+    # thread beside the synchronised steps would take host time from their launches
+    with Telemetry() as gpu:
+        b2b = record(ctx, "plain_back_to_back_ms", timed(ctx, ctx.opts.steps, progress=False, back_to_back=True))
+    ctx.profile["gpu_telemetry"] = telemetry.summarize(gpu.samples, gpu.power_limit_w, gpu.max_sm_mhz, gpu.error)
     return {**info, "back_to_back_ms": b2b["step_ms"]}
 
 

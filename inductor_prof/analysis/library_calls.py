@@ -1,0 +1,50 @@
+"""A library kernel's calls by shape (pure): one cuBLAS kernel serves many GEMM shapes, and its time, its ncu
+replay and its headroom belong to the shapes that take the time. From library_ops.csv (one traced step per input
+size): per (kernel, op, dims), the calls per step, the time per call, and its cost; with the ceilings stage's
+replay of the same call, the best time measured for that exact shape on this GPU."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+KEYS = ["kernel", "op", "dims"]
+
+
+def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
+    """One row per (kernel, op, dims): calls (per traced pass over every size), us_per_call (mean), ms (their
+    sum), flops and bytes per call, share of the kernel's traced time; sorted by kernel, then time."""
+    cols = [*KEYS, "calls", "us_per_call", "ms", "flops", "bytes", "share_of_kernel"]
+    if library_ops is None or library_ops.empty or "dur_ns" not in library_ops.columns:
+        return pd.DataFrame(columns=cols)
+    ops = library_ops[library_ops["op"].astype(str) != ""]
+    g = ops.groupby(KEYS, as_index=False, sort=False).agg(calls=("dur_ns", "size"), ns=("dur_ns", "sum"),
+                                                          flops=("flops", "max"), bytes=("bytes", "max"))
+    g["us_per_call"] = g["ns"] / g["calls"] / 1e3
+    g["ms"] = g["ns"] / 1e6
+    g["share_of_kernel"] = g["ns"] / g.groupby("kernel")["ns"].transform("sum")
+    return g.sort_values(["kernel", "ns"], ascending=[True, False])[cols].reset_index(drop=True)
+
+
+def replay_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
+    """(op, dims as library_ops.csv writes them) -> ms per call of the ceilings stage's replay of that call."""
+    out = {}
+    for g in (ceilings or {}).get("gemms") or []:
+        if isinstance(g, dict) and g.get("op") and g.get("dims") and g.get("ms"):
+            out[(g["op"], _canonical(g["dims"]))] = float(g["ms"])
+    return out
+
+
+def _canonical(dims) -> str:
+    """The dims cell in one spelling (library_ops.csv holds json.dumps of the recorded list)."""
+    return json.dumps(json.loads(dims) if isinstance(dims, str) else dims)
+
+
+def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float]) -> pd.DataFrame:
+    """calls_by_shape plus replay_us (the ceilings stage's time for the same call, NaN where not replayed) and
+    best_us: the fastest time measured for that exact call on this GPU (the model's own or the replay's)."""
+    calls = calls.copy()
+    calls["replay_us"] = [replays.get((op, _canonical(d)), float("nan")) * 1e3 for op, d in zip(calls["op"], calls["dims"])]
+    calls["best_us"] = calls[["us_per_call", "replay_us"]].min(axis=1)
+    calls.loc[calls["replay_us"].isna(), "best_us"] = float("nan")
+    return calls

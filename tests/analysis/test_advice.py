@@ -1,0 +1,109 @@
+"""Where to look next (analysis/advice.py), on small hand-made tables whose savings are worked out by hand."""
+import json
+
+import pandas as pd
+import pytest
+
+from inductor_prof.analysis import advice, library_calls
+
+
+def _kernels(*rows):
+    base = {"origin": "inductor", "category": "Inductor pointwise", "bound": "memory", "ceiling": "DRAM (measured)",
+            "pct_of_peak": 50.0, "sol_ms_per_step": 1.0}
+    return pd.DataFrame([{**base, **r} for r in rows])
+
+
+def test_the_launch_gap_is_the_plain_step_less_gpu_busy_and_ranks_with_kernels():
+    df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 2.0},
+                  {"name": "k2", "display": "k2", "headroom_ms_per_step": 0.5})
+    items = advice.rank(df, gap_ms=1.0, attention=[])
+    # 2.0 (k1) > 1.0 (gap) > 0.5 (k2)
+    assert [i["what"] for i in items] == ["k1", "launch overhead and idle", "k2"]
+    assert items[1]["why"] == "plain step (no profiler) minus GPU-busy time"
+    assert all(i["do"] for i in items)
+
+
+def test_no_gap_item_when_the_plain_step_is_not_longer_than_gpu_busy():
+    df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 2.0})
+    assert [i["what"] for i in advice.rank(df, gap_ms=-0.3, attention=[])] == ["k1"]
+    assert [i["what"] for i in advice.rank(df, gap_ms=None, attention=[])] == ["k1"]
+
+
+def _attention_kernel(headroom):
+    return _kernels({"name": "cudnn_fwd", "display": "cudnn_fwd", "origin": "library", "category": "attention",
+                     "bound": "compute", "ceiling": "bf16/fp16 tensor (reached)", "pct_of_peak": 40.0,
+                     "headroom_ms_per_step": headroom})
+
+
+SAVING = {"shape": "(1,32/8,4096,128),window=1024", "model_backend": "sdpa_cudnn", "best_backend": "flex_compiled",
+          "model_ms": 0.863, "best_ms": 0.209, "calls_per_step": 4.0, "kernels": ["cudnn_fwd"],
+          # 4 calls x (0.863 - 0.209) ms = 2.616 ms per step
+          "saving_ms_per_step": 2.616}
+
+
+def test_a_kernel_and_a_faster_backend_for_its_calls_are_one_item_with_the_larger_saving():
+    items = advice.rank(_attention_kernel(1.5), gap_ms=None, attention=[SAVING])
+    assert len(items) == 1                          # not a kernel item and a backend item for the same time
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(2.616)   # the backend's 2.616 > the kernel's 1.5
+    assert "flex_compiled" in items[0]["do"] and "40% of bf16/fp16 tensor (reached)" in items[0]["why"]
+    items = advice.rank(_attention_kernel(3.0), gap_ms=None, attention=[SAVING])
+    assert len(items) == 1 and items[0]["headroom_ms_per_step"] == 3.0   # the kernel's 3.0 > 2.616
+    assert "saves 2.62 ms/step, measured" in items[0]["why"]
+
+
+def test_a_faster_backend_for_calls_whose_kernel_is_not_in_the_table_is_its_own_item():
+    items = advice.rank(_attention_kernel(1.0), gap_ms=None, attention=[{**SAVING, "kernels": ["other"]}])
+    assert [i["headroom_ms_per_step"] for i in items] == [pytest.approx(2.616), 1.0]
+
+
+def _gemm_calls(replay_ms: float | None):
+    big = json.dumps([[3072], [4096, 3072], [3072, 3072], [], []])
+    small = json.dumps([[3072], [4096, 64], [64, 3072], [], []])
+    ops = pd.DataFrame([
+        # 2 calls of the big shape at 200 and 210 us (mean 205), 1 of the small one at 12 us, in one traced step
+        {"kernel": "nvjet_a", "op": "aten::addmm", "dims": big, "dur_ns": 200e3, "flops": 1, "bytes": 1},
+        {"kernel": "nvjet_a", "op": "aten::addmm", "dims": big, "dur_ns": 210e3, "flops": 1, "bytes": 1},
+        {"kernel": "nvjet_a", "op": "aten::addmm", "dims": small, "dur_ns": 12e3, "flops": 1, "bytes": 1},
+    ])
+    ceilings = {"gemms": [] if replay_ms is None else [{"op": "aten::addmm", "dims": big, "ms": replay_ms}]}
+    return library_calls.with_best(library_calls.calls_by_shape(ops), library_calls.replay_times(ceilings))
+
+
+def _gemm_kernel(headroom):
+    return _kernels({"name": "nvjet_a", "display": "nvjet_a", "origin": "library", "category": "GEMM",
+                     "bound": "compute", "ceiling": "bf16/fp16 tensor (reached)", "pct_of_peak": 90.0,
+                     "headroom_ms_per_step": headroom})
+
+
+def test_calls_by_shape_per_kernel():
+    calls = _gemm_calls(0.180)
+    assert list(calls["calls"]) == [2, 1] and list(calls["us_per_call"]) == [205.0, 12.0]
+    # 410 of the kernel's 422 us are in the big shape
+    assert calls["share_of_kernel"].iloc[0] == pytest.approx(410 / 422)
+
+
+def test_a_gemm_is_judged_per_shape_against_the_best_time_measured_for_that_call():
+    # replay 180 us a call: 2 calls x (205 - 180) us = 0.050 ms; the small shape (12 of 422 us) was not replayed,
+    # so it keeps its share of the roofline headroom: 0.422 ms x 12/422 = 0.012 ms; together 0.062 ms
+    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(0.180))
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.050 + 0.012)
+    assert items[0]["why"].startswith("a replay of the same call is faster: [4096,3072]x[3072,3072] 180 vs 205 us")
+
+
+def test_a_gemm_as_fast_as_its_shape_gets_keeps_only_the_unreplayed_share():
+    # the replay is slower (230 us): the model's own 205 us is the best measured, nothing to gain in that shape
+    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(0.230))
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.012)
+    assert items[0]["why"].startswith("as fast as this shape gets here")
+
+
+def test_a_gemm_without_a_replay_keeps_its_roofline_headroom():
+    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(None))
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.422) and items[0]["why"] == \
+        "90% of bf16/fp16 tensor (reached)"
+
+
+def test_kernels_by_shape_from_captured_calls():
+    calls = [{"op": "aten::_cudnn_attention_forward", "B": 1, "H": 24, "Sq": 4608, "Sk": 4608, "D": 128,
+              "dtype": "bfloat16", "causal": False, "mask": False, "kernel": "cudnn_fwd"}] * 2
+    assert advice.kernels_by_shape(calls) == {"(1,24,4608,128)": ["cudnn_fwd"]}
