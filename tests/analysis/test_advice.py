@@ -107,3 +107,11 @@ def test_kernels_by_shape_from_captured_calls():
     calls = [{"op": "aten::_cudnn_attention_forward", "B": 1, "H": 24, "Sq": 4608, "Sk": 4608, "D": 128,
               "dtype": "bfloat16", "causal": False, "mask": False, "kernel": "cudnn_fwd"}] * 2
     assert advice.kernels_by_shape(calls) == {"(1,24,4608,128)": ["cudnn_fwd"]}
+
+
+def test_the_model_backend_of_a_flexattention_call_is_flex_compiled():
+    from inductor_prof.attention.benchmark.bench import model_backend_of
+
+    assert model_backend_of("flex_attention") == "flex_compiled"
+    assert model_backend_of("aten::_scaled_dot_product_cudnn_attention") == "sdpa_cudnn"
+    assert model_backend_of("sdpa") == "sdpa"

@@ -110,6 +110,16 @@ def check(backend: Backend, shape: Shape, q, k, v, ref, ref_lse, scale: float, c
     return {"rel_err": rel, "lse_err": lse_err, "ok": ok}
 
 
+# the backend that runs the model's own kernel for an op the capture names that is not an ATen attention op
+MODEL_BACKEND = {"flex_attention": "flex_compiled"}
+
+
+def model_backend_of(op: str) -> str:
+    """The benchmark's backend for the model's call: the SDPA backend of its ATen op, flex_compiled for
+    FlexAttention (Inductor's template kernel, as the model ran it), else PyTorch's own choice ("sdpa")."""
+    return ATTENTION_OPS[op].backend if op in ATTENTION_OPS else MODEL_BACKEND.get(op, "sdpa")
+
+
 def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **values) -> dict:
     row = {"backend": backend.name, "origin": backend.origin, **to_dict(shape), "calls_per_step": calls,
            "model_backend": model_backend, "available": backend.available, "reason": backend.reason,
@@ -127,7 +137,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     from ..kernels.reference import attention_float64
     from ..timing import time_ms
 
-    model_backend = ATTENTION_OPS[op].backend if op in ATTENTION_OPS else "sdpa"
+    model_backend = model_backend_of(op)
     rows = []
     timed = []  # (row index, backend, config, its label, check's values): those that passed, timed together below
     try:
