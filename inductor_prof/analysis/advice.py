@@ -14,6 +14,7 @@ import math
 
 import pandas as pd
 
+from ..aten import GEMM_OPS
 from ..names import demangle
 
 TOP = 10
@@ -31,7 +32,7 @@ def gemm_item(kernel: pd.Series, shapes: pd.DataFrame) -> dict | None:
     unmeasured_share = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
     rest = float(kernel["headroom_ms_per_step"] or 0) * unmeasured_share
     top = measured.iloc[0]
-    shape = _gemm_shape(top["dims"])
+    shape = _gemm_shape(top["op"], top["dims"])
     if saving <= AT_BEST * float(measured["ms"].sum()):
         why = (f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call, cuBLAS replay "
                f"{top['replay_us']:.0f} us")
@@ -43,11 +44,13 @@ def gemm_item(kernel: pd.Series, shapes: pd.DataFrame) -> dict | None:
     return {"headroom_ms_per_step": saving + rest, "why": why, "do": do}
 
 
-def _gemm_shape(dims) -> str:
-    """[M,K]x[K,N] of an mm/addmm's recorded input dims (addmm's first input is the bias)."""
+def _gemm_shape(op: str, dims) -> str:
+    """[M,K]x[K,N] of an mm/addmm's recorded input dims (addmm's first input is the bias; an out= tensor
+    follows the inputs)."""
     import json
 
-    d = [x for x in (json.loads(dims) if isinstance(dims, str) else dims) if isinstance(x, list) and len(x) >= 2]
+    dims = json.loads(dims) if isinstance(dims, str) else dims
+    d = [x for x in dims[:GEMM_OPS.get(op, len(dims))] if isinstance(x, list) and len(x) >= 2]
     if len(d) >= 2:
         (m, k), (_, n) = d[-2][-2:], d[-1][-2:]
         return f"[{m},{k}]x[{k},{n}]"

@@ -57,7 +57,8 @@ def test_a_faster_backend_for_calls_whose_kernel_is_not_in_the_table_is_its_own_
 
 
 def _gemm_calls(replay_ms: float | None):
-    big = json.dumps([[3072], [4096, 3072], [3072, 3072], [], []])
+    # addmm's recorded dims: bias, mat1, mat2, two scalars, then the out= tensor
+    big = json.dumps([[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]])
     small = json.dumps([[3072], [4096, 64], [64, 3072], [], []])
     ops = pd.DataFrame([
         # 2 calls of the big shape at 200 and 210 us (mean 205), 1 of the small one at 12 us, in one traced step
