@@ -5,7 +5,8 @@ import json
 
 import pandas as pd
 
-from ..analysis.diff import NOISE_RULE, Diff
+from ..analysis.diff import Diff
+from ..analysis.noise import NOISE_RULE
 from .export import records
 
 
