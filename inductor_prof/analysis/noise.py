@@ -12,7 +12,7 @@ NOISE_RULE = (
     "the per-step times over their median (the step: the manifest's timed steps; a kernel, a category, GPU "
     "time: its time in each timed step of the steps hatchet). A change within its noise is not a "
     "regression. --fail-above P fails when the step (plain, else under Proton), or a matched kernel holding "
-    ">= --min-share % of the step in either run, changed by more than noise + P %.")
+    ">= --min-share % of the step in either run, got slower by more than noise + P % (a speed-up never fails).")
 GPU_ROW = "GPU kernel time"   # the row of GPU kernel time per step, whole or per size
 NAN = float("nan")
 
