@@ -31,6 +31,14 @@ def _scalar(x):
     return x if isinstance(x, gl.tensor) else gl.constexpr(x)
 
 
+@gluon.constexpr_function
+def _fields(bundle, values):
+    """Sets a bundle's fields from a dict (Triton 3.6 generates no __init__ for an aggregate; a dict, as a
+    constexpr_function unwraps constexpr arguments)."""
+    for name, value in values.items():
+        setattr(bundle, name, value)
+
+
 @aggregate
 class Buffers:
     """Shared memory: Q_BUFS tiles of N_CONS 64-row Q pieces (one per consumer), the K and V rings of STAGES key
@@ -47,15 +55,8 @@ class Buffers:
 
     @gluon.constexpr_function
     def __init__(self, q, k, v, q_ready, q_free, k_ready, k_free, v_ready, v_free):
-        self.q = q
-        self.k = k
-        self.v = v
-        self.q_ready = q_ready
-        self.q_free = q_free
-        self.k_ready = k_ready
-        self.k_free = k_free
-        self.v_ready = v_ready
-        self.v_free = v_free
+        _fields(self, dict(q=q, k=k, v=v, q_ready=q_ready, q_free=q_free, k_ready=k_ready, k_free=k_free,
+                           v_ready=v_ready, v_free=v_free))
 
 
 @aggregate
@@ -83,23 +84,10 @@ class Problem:
     @gluon.constexpr_function
     def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL,
                  Q_BUFS, N_CONS, SPLIT):
-        self.H = _scalar(H)
-        self.GROUP = _scalar(GROUP)
-        self.N_Q = _scalar(N_Q)
-        self.N_KV = _scalar(N_KV)
-        self.n_m = _scalar(n_m)
-        self.n_tiles = _scalar(n_tiles)
-        self.n_dp = _scalar(n_dp)
-        self.epoch = _scalar(epoch)
-        self.HEAD_DIM = gl.constexpr(HEAD_DIM)
-        self.BLOCK_N = gl.constexpr(BLOCK_N)
-        self.STAGES = gl.constexpr(STAGES)
-        self.OVERLAP = gl.constexpr(OVERLAP)
-        self.CAUSAL = gl.constexpr(CAUSAL)
-        self.Q_BUFS = gl.constexpr(Q_BUFS)
-        self.N_CONS = gl.constexpr(N_CONS)
-        self.SPLIT = gl.constexpr(SPLIT)
-        self.TILE_M = gl.constexpr(N_CONS * _ROWS)
+        scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch)
+        config = dict(HEAD_DIM=HEAD_DIM, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP, CAUSAL=CAUSAL, Q_BUFS=Q_BUFS,
+                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS)
+        _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()}})
 
 
 @aggregate
@@ -119,16 +107,8 @@ class Output:
 
     @gluon.constexpr_function
     def __init__(self, O, desc_o, LSE, WS, STATS, FLAGS, sm_scale, stride_oz, stride_oh, stride_om):
-        self.O = O
-        self.desc_o = desc_o
-        self.LSE = LSE
-        self.WS = WS
-        self.STATS = STATS
-        self.FLAGS = FLAGS
-        self.sm_scale = _scalar(sm_scale)
-        self.stride_oz = _scalar(stride_oz)
-        self.stride_oh = _scalar(stride_oh)
-        self.stride_om = _scalar(stride_om)
+        _fields(self, dict(O=O, desc_o=desc_o, LSE=LSE, WS=WS, STATS=STATS, FLAGS=FLAGS, sm_scale=_scalar(sm_scale),
+                           stride_oz=_scalar(stride_oz), stride_oh=_scalar(stride_oh), stride_om=_scalar(stride_om)))
 
 
 @gluon.constexpr_function
