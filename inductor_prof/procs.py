@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +70,26 @@ def _marks(path: Path, offset: int, mark: str) -> tuple[int, int]:
     return chunk[:end].count(mark.encode()), offset + end
 
 
+@contextmanager
+def _interrupts_held():
+    """Ctrl-C and SIGTERM arriving while a child starts are held, then raised once its Popen is known: raised
+    inside Popen they would leave the child running with nothing to end it (main thread only: the only one
+    that may set handlers, and the one they interrupt)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {s: signal.signal(s, lambda signum, frame: held.append(signum))
+                for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+        if held:
+            signal.raise_signal(held[0])   # now, under the handler it was meant for
+
+
 def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
                progress_mark: str | None = None) -> Finished:
     """Runs `cmd` (an argument list, the environment given whole) with stdout and stderr in `log_path`.
@@ -77,9 +99,11 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
     t0 = time.monotonic()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:   # a log, not a result: it grows while the child runs and is kept
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                                start_new_session=True)
+        proc = None
         try:
+            with _interrupts_held():
+                proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        env=env, start_new_session=True)
             last, offset = time.monotonic(), 0
             while True:
                 try:
@@ -95,5 +119,6 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
                     end_group(proc)
                     return Finished(None, time.monotonic() - t0)
         except BaseException:
-            end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
+            if proc is not None:
+                end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
             raise

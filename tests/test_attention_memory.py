@@ -1,7 +1,7 @@
 """The memory guard for backends that hold the whole score matrix (SDPA math): the message worked by hand, the
 host's MemAvailable read from a /proc/meminfo-like file, and the bench listing such a backend with the reason
 instead of running it (and still running the others)."""
-from inductor_prof.attention.benchmark import bench, memory, registry
+from inductor_prof.attention.benchmark import memory, registry
 from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult, bench_shape
 from inductor_prof.attention.semantics.shapes import Shape
 
@@ -33,18 +33,18 @@ def test_math_backend_holds_the_scores():
 
 
 def test_bench_lists_a_backend_too_big_for_free_memory(monkeypatch):
-    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms=100.0: (fn(), 2.0)[1])
+    timer = lambda fn, rep_ms=100.0: (fn(), 2.0)[1]
     # (1,2,64,16): 2 x 64 x 64 = 8192 scores x 12 B = 98,304 B; 1000 B free
     monkeypatch.setattr(memory, "free_bytes", lambda device: 1000)
     rows = {r["backend"]: r for r in bench_shape(Shape(1, 2, 64, 64, 16), 1, "",
                                                  registry.backends(["sdpa_math", "torch_blocked"]),
-                                                 BenchOptions(device="cpu", tune=False), BenchResult())}
+                                                 BenchOptions(timer=timer, device="cpu", tune=False), BenchResult())}
     assert not rows["sdpa_math"]["available"]
     assert rows["sdpa_math"]["reason"].startswith("holds the whole score matrix: needs ~")   # text: by hand above
     assert rows["torch_blocked"]["ok"]
     monkeypatch.setattr(memory, "free_bytes", lambda device: 98_304)   # just enough
     rows = bench_shape(Shape(1, 2, 64, 64, 16), 1, "", registry.backends(["sdpa_math"]),
-                       BenchOptions(device="cpu", tune=False), BenchResult())
+                       BenchOptions(timer=timer, device="cpu", tune=False), BenchResult())
     assert rows[0]["ok"]
 
 

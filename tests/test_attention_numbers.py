@@ -147,8 +147,8 @@ def test_bench_shape_tflops_and_speedup_direction(monkeypatch):
     def fake_time_ms(fn, rep_ms=100.0, **kw):
         fn()                       # the backend being timed tells us its name
         return times[last[-1]]
-    monkeypatch.setattr(bench, "wall_ms", fake_time_ms)     # the CPU bench's timer
-    opts = BenchOptions(device="cpu", tune=False, peak_tflops=0.5)
+    timer = fake_time_ms     # the CPU bench's timer
+    opts = BenchOptions(timer=timer, device="cpu", tune=False, peak_tflops=0.5)
     # the model ran aten::_cudnn_attention_forward: its backend is SDPA forced onto cuDNN
     rows = bench_shape(shape, 38, "aten::_cudnn_attention_forward", [model, fast, missing], opts, BenchResult())
     by = {r["backend"]: r for r in rows}
@@ -176,11 +176,11 @@ def test_backends_are_timed_in_rotated_rounds_and_keep_their_median_round(monkey
         name = fn()
         calls.append((name, rep_ms))
         return per_round[name][sum(1 for n, _ in calls if n == name) - 1]
-    monkeypatch.setattr(bench, "wall_ms", fake_time_ms)
+    timer = fake_time_ms
     monkeypatch.setattr(bench, "check", lambda *a, **kw: {"ok": True})
     backends = [Backend(n, "own", lambda q, k, v, s, n=n: n, True) for n in "abc"]
-    rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", backends, BenchOptions(device="cpu", tune=False, rep_ms=30.0),
-                       BenchResult())
+    opts = BenchOptions(timer=timer, device="cpu", tune=False, rep_ms=30.0)
+    rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", backends, opts, BenchResult())
     assert [n for n, _ in calls] == list("abc" "bca" "cab")
     assert {r for _, r in calls} == {10.0}           # 30 ms of repeats split over 3 rounds
     # medians: a of (3, 1, 2) = 2; b of (10, 40, 20) = 20 (the mean would be 23.3); c of (7, 5, 6) = 6
@@ -188,9 +188,10 @@ def test_backends_are_timed_in_rotated_rounds_and_keep_their_median_round(monkey
 
 
 def test_bench_shape_unknown_op_compares_with_plain_sdpa(monkeypatch):
-    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms=100.0, **kw: 4.0)
+    timer = lambda fn, rep_ms=100.0, **kw: 4.0
     b = Backend("x", "own", lambda q, k, v, s: (q, None), True)
-    rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", [b], BenchOptions(device="cpu", tune=False), BenchResult())
+    opts = BenchOptions(timer=timer, device="cpu", tune=False)
+    rows = bench_shape(Shape(1, 1, 8, 8, 16), 1, "", [b], opts, BenchResult())
     assert rows[0]["model_backend"] == "sdpa"
     assert rows[0]["speedup_vs_model"] != rows[0]["speedup_vs_model"]     # sdpa not run: no model time
 

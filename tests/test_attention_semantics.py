@@ -104,7 +104,7 @@ def test_causal_by_hand():
 
 
 def test_bench_on_cpu_causal_gqa_padding(monkeypatch):
-    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms=100.0: (fn(), 2.0)[1])
+    timer = lambda fn, rep_ms=100.0: (fn(), 2.0)[1]
     # B=2, 4 query heads reading 2 kv heads, 40 tokens, causal with the last 10 keys of batch 0 padded
     shape = Shape(2, 4, 40, 40, 16, "bfloat16", Hkv=2, mask=MaskSpec("causal_padding", key_lengths=(30, 40)))
     called = []
@@ -112,9 +112,8 @@ def test_bench_on_cpu_causal_gqa_padding(monkeypatch):
                                supports=frozenset({"causal", "gqa"}))
     chosen = registry.backends(["torch_blocked", "sdpa_math"]) + [no_mask]
     op = "aten::_scaled_dot_product_flash_attention_for_cpu"      # the model's backend: sdpa_math
-    rows = {r["backend"]: r for r in bench_shape(shape, 8, op, chosen, BenchOptions(device="cpu", tune=False,
-                                                                                     peak_tflops=1.0),
-                                                 BenchResult())}
+    opts = BenchOptions(timer=timer, device="cpu", tune=False, peak_tflops=1.0)
+    rows = {r["backend"]: r for r in bench_shape(shape, 8, op, chosen, opts, BenchResult())}
     assert rows["torch_blocked"]["ok"] and rows["sdpa_math"]["ok"]
     assert rows["torch_blocked"]["rel_err"] < 1e-2 and rows["sdpa_math"]["rel_err"] < 1e-2
     # the backend that takes causal and GQA but no mask: listed with the reason, never called

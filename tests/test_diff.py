@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from diffcase import (add_kernel, change_launch_shape, copy_run, edit_manifest, remove_kernel, rename_kernel,
                       scale_kernel, set_plain_steps)
 from recorded import data_path
-from inductor_prof.analysis.diff import attention_rows, compare, spread_pct, verdict
+from inductor_prof.analysis.diff import attention_rows, compare
+from inductor_prof.analysis.noise import spread_pct, verdict
 from inductor_prof.analysis.diff_inputs import load_side
 from inductor_prof.analysis.match import Fingerprint, match_kernels
 from inductor_prof.cli import app

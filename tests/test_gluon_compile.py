@@ -16,13 +16,13 @@ import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
-from inductor_prof.attention.kernels import gluon_fa  # noqa: E402
+from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles  # noqa: E402
 
 HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
 
 
-def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
+def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False):
     def desc(rows):
         layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
@@ -33,12 +33,12 @@ def _compile(head_dim: int, cfg: gluon_fa.Config, causal: bool = False):
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "HEAD_DIM": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr"}
-    src = GluonASTSource(fn=gluon_fa.attn_fwd_ws_kernel, signature=sig, constexprs={
+    src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal})
     # what launch() passes: two CTAs per SM need 128 registers a thread
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_fa.launch_options(cfg))
+    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_tiles.launch_options(cfg))
 
 
 def _resource_usage(kernel) -> dict:
@@ -55,20 +55,20 @@ def _resource_usage(kernel) -> dict:
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
 @pytest.mark.parametrize("causal", [False, True], ids=["dense", "causal"])
-@pytest.mark.parametrize("head_dim,cfg", [(128, gluon_fa.default_config(128)),
-                                          (128, gluon_fa.Config(128, 2, False, q_buffers=2)),
-                                          (128, gluon_fa.Config(128, 3, True)),  # one Q buffer
-                                          (64, gluon_fa.default_config(64)), (256, gluon_fa.default_config(256)),
+@pytest.mark.parametrize("head_dim,cfg", [(128, gluon_tiles.default_config(128)),
+                                          (128, gluon_tiles.Config(128, 2, False, q_buffers=2)),
+                                          (128, gluon_tiles.Config(128, 3, True)),  # one Q buffer
+                                          (64, gluon_tiles.default_config(64)), (256, gluon_tiles.default_config(256)),
                                           # three consumers, 192-row tiles; one, 64-row tiles
-                                          (64, gluon_fa.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
-                                          (256, gluon_fa.Config(64, 2, True, q_buffers=2, consumers=1)),
+                                          (64, gluon_tiles.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
+                                          (256, gluon_tiles.Config(64, 2, True, q_buffers=2, consumers=1)),
                                           # one, two CTAs per SM
-                                          (64, gluon_fa.Config(128, 2, True, 216, q_buffers=2, consumers=1,
+                                          (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1,
                                                                ctas_per_sm=2))],
                          ids=lambda x: x.label() if hasattr(x, "label") else f"D{x}")
 def test_compiles_for_sm90(head_dim, cfg, causal):
     if (cfg.consumers != 2 or head_dim == 256) and causal and not triton.__version__.startswith("3.6"):
-        # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_fa.py checks every config there
+        # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_tiles.py checks every config there
         pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
                     "(32 and 24 B of stack) and, with the output staged in Q, of head dim 256 (32 B)")
     kernel = _compile(head_dim, cfg, causal)
@@ -99,8 +99,8 @@ def test_compiles_for_sm90(head_dim, cfg, causal):
 
 def test_candidate_configs_fit_shared_memory():
     for d in (64, 128, 256):
-        cfgs = gluon_fa.candidate_configs(d)
-        assert cfgs and gluon_fa.default_config(d) in cfgs
+        cfgs = gluon_tiles.candidate_configs(d)
+        assert cfgs and gluon_tiles.default_config(d) in cfgs
         for c in cfgs:
             # ctas_per_sm CTAs share an SM's 227 KiB and 65,536 registers
             assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 * c.ctas_per_sm <= 227 * 1024
@@ -124,7 +124,7 @@ def test_candidate_configs_fit_shared_memory():
     (227, 64, 2, 2),
 ])
 def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
-    assert gluon_fa._q_buffers(head_dim, block_n, stages) == expected
+    assert gluon_tiles._q_buffers(head_dim, block_n, stages) == expected
 
 
 @pytest.mark.parametrize("head_dim,block_n,stages,expected", [
@@ -138,34 +138,34 @@ def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
     (256, 64, 2, 1),
 ])
 def test_q_buffers_of_three_consumers(head_dim, block_n, stages, expected):
-    assert gluon_fa._q_buffers(head_dim, block_n, stages, consumers=3) == expected
+    assert gluon_tiles._q_buffers(head_dim, block_n, stages, consumers=3) == expected
 
 
 def test_q_buffers_of_one_consumer():
     # D256, 2 stages of 64 keys: ring 128 KiB; a 64-row Q tile 64*256*2 = 32 KiB: 128+64 = 192 KiB fits
-    assert gluon_fa._q_buffers(256, 64, 2, consumers=1) == 2
+    assert gluon_tiles._q_buffers(256, 64, 2, consumers=1) == 2
     # 3 stages: ring 192 KiB; 192+64 = 256 no, 192+32 = 224 yes
-    assert gluon_fa._q_buffers(256, 64, 3, consumers=1) == 1
+    assert gluon_tiles._q_buffers(256, 64, 3, consumers=1) == 1
 
 
 def test_three_consumers_only_at_head_dim_64_and_without_overlap_or_split():
     # 160 registers a consumer hold 64x128 fp32 scores + a 64x64 accumulator, not PV in flight beside them
-    three = {c.label() for c in gluon_fa.candidate_configs(64) if c.consumers == 3}
+    three = {c.label() for c in gluon_tiles.candidate_configs(64) if c.consumers == 3}
     assert three == {"ws M192xN128/s2/r160/q2", "ws M192xN128/s3/r160/q2"}
-    assert {c.label() for c in gluon_fa.candidate_configs(64, causal=True) if c.consumers == 3} == three
-    assert not any(c.consumers == 3 for d in (128, 256) for c in gluon_fa.candidate_configs(d))
+    assert {c.label() for c in gluon_tiles.candidate_configs(64, causal=True) if c.consumers == 3} == three
+    assert not any(c.consumers == 3 for d in (128, 256) for c in gluon_tiles.candidate_configs(d))
 
 
 def test_one_consumer_at_head_dim_256_and_two_ctas_of_it_at_64():
     # 8 heads x 1,024 tokens: 64 tiles of 128 rows leave 68 of 132 SMs idle; 64-row tiles make 128
     for causal in (False, True):
-        one = [c.label() for c in gluon_fa.candidate_configs(256, causal) if c.consumers == 1]
+        one = [c.label() for c in gluon_tiles.candidate_configs(256, causal) if c.consumers == 1]
         assert one == ["ws M64xN64/s2/overlap/r240/q2"]
         # head dim 64: two CTAs per SM, never split (a split piece measured slower there)
-        two = [c.label() for c in gluon_fa.candidate_configs(64, causal) if c.consumers == 1]
+        two = [c.label() for c in gluon_tiles.candidate_configs(64, causal) if c.consumers == 1]
         assert two == ["ws M64xN128/s2/overlap/r216/q2/2cta"]
-        assert not any(c.consumers == 1 for c in gluon_fa.candidate_configs(128, causal))
-        assert all(c.ctas_per_sm == 1 for d in (128, 256) for c in gluon_fa.candidate_configs(d, causal))
+        assert not any(c.consumers == 1 for c in gluon_tiles.candidate_configs(128, causal))
+        assert all(c.ctas_per_sm == 1 for d in (128, 256) for c in gluon_tiles.candidate_configs(d, causal))
 
 
 @pytest.mark.parametrize("consumers,ctas,expected", [
@@ -177,17 +177,18 @@ def test_one_consumer_at_head_dim_256_and_two_ctas_of_it_at_64():
     (2, 1, None),
 ])
 def test_launch_maxnreg(consumers, ctas, expected):
-    assert gluon_fa.launch_maxnreg(gluon_fa.Config(128, 2, True, consumers=consumers, ctas_per_sm=ctas)) == expected
+    cfg = gluon_tiles.Config(128, 2, True, consumers=consumers, ctas_per_sm=ctas)
+    assert gluon_tiles.launch_maxnreg(cfg) == expected
 
 
 def test_q_buffers_of_two_ctas_per_sm():
     # half of 227 KiB each (116,224 B). D64, one consumer, 2 stages of 128 keys: ring 2*2*128*64*2 = 64 KiB, a
     # 64-row Q tile 8 KiB: 64+16 = 80 KiB fits
-    assert gluon_fa._q_buffers(64, 128, 2, consumers=1, ctas_per_sm=2) == 2
+    assert gluon_tiles._q_buffers(64, 128, 2, consumers=1, ctas_per_sm=2) == 2
     # 3 stages: ring 96 KiB; 96+16 = 112 KiB = 114,688 B still fits in 116,224
-    assert gluon_fa._q_buffers(64, 128, 3, consumers=1, ctas_per_sm=2) == 2
+    assert gluon_tiles._q_buffers(64, 128, 3, consumers=1, ctas_per_sm=2) == 2
     # D128, 2 stages of 128 keys: the ring alone is 128 KiB
-    assert gluon_fa._q_buffers(128, 128, 2, consumers=1, ctas_per_sm=2) == 0
+    assert gluon_tiles._q_buffers(128, 128, 2, consumers=1, ctas_per_sm=2) == 0
 
 
 @pytest.mark.parametrize("args,expected", [
@@ -207,13 +208,13 @@ def test_q_buffers_of_two_ctas_per_sm():
     ((1056, 36, 132, True), (132, 1056)),
 ])
 def test_work_split(args, expected):
-    assert gluon_fa.work_split(*args) == expected
+    assert gluon_tiles.work_split(*args) == expected
 
 
 def test_split_configs_only_for_dense_overlapped_kernels():
-    dense, causal = gluon_fa.candidate_configs(128), gluon_fa.candidate_configs(128, causal=True)
-    assert not any(c.split for c in causal + gluon_fa.candidate_configs(256))
-    assert {c for c in dense if c.split} == {gluon_fa.Config(c.block_n, c.stages, True, split=True,
+    dense, causal = gluon_tiles.candidate_configs(128), gluon_tiles.candidate_configs(128, causal=True)
+    assert not any(c.split for c in causal + gluon_tiles.candidate_configs(256))
+    assert {c for c in dense if c.split} == {gluon_tiles.Config(c.block_n, c.stages, True, split=True,
                                                              q_buffers=c.q_buffers) for c in causal if c.overlap}
-    assert gluon_fa.Config(128, 2, True, split=True).label() == "ws M128xN128/s2/overlap/r240/split"
-    assert gluon_fa.Config(128, 2, True, split=True, q_buffers=2).label() == "ws M128xN128/s2/overlap/r240/q2/split"
+    assert gluon_tiles.Config(128, 2, True, split=True).label() == "ws M128xN128/s2/overlap/r240/split"
+    assert gluon_tiles.Config(128, 2, True, split=True, q_buffers=2).label() == "ws M128xN128/s2/overlap/r240/q2/split"

@@ -37,7 +37,6 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     def timer(fn, rep_ms):
         fn()
         return ms[seen[-1][0]]
-    monkeypatch.setattr(bench, "wall_ms", timer)
     tuned, timing_inputs = [], []
 
     def tune(q, k, v, scale, causal=False):
@@ -57,8 +56,8 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     progress = []
     result = BenchResult()
     rows = bench.bench_shape(shape, 7, "aten::_scaled_dot_product_flash_attention_for_cpu", backends,
-                             BenchOptions(device="cpu", tune=True, peak_tflops=4.608e-6, rep_ms=30.0), result,
-                             progress.append)
+                             BenchOptions(timer=timer, device="cpu", tune=True, peak_tflops=4.608e-6, rep_ms=30.0),
+                             result, progress.append)
     assert progress == ["triton_fa2", "broken", "absent", "dense_only", "sdpa_math"]
     by = {r["backend"]: r for r in rows}
     assert list(by) == progress
@@ -119,14 +118,15 @@ def test_a_shape_that_cannot_be_replayed_is_a_row_per_backend():
 
 
 def test_the_shapes_scale_is_used_when_the_model_gave_one(monkeypatch):
-    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms: (fn(), 1.0)[1])
+    timer = lambda fn, rep_ms: (fn(), 1.0)[1]
     seen, qs = [], []
     (blocked,) = registry.backends(["torch_blocked"])
     x = recording("x", blocked, seen)
     fn = x.fn
     x.fn = lambda q, *a, **kw: (qs.append(q), fn(q, *a, **kw))[1]
     shape = Shape(1, 1, 4, 4, 16, "float16", scale=0.5)
-    (row,) = bench.bench_shape(shape, 1, "", [x], BenchOptions(device="cpu", tune=False, seed=5), BenchResult())
+    opts = BenchOptions(timer=timer, device="cpu", tune=False, seed=5)
+    (row,) = bench.bench_shape(shape, 1, "", [x], opts, BenchResult())
     assert {s for _, s, _, _ in seen} == {0.5}
     assert row["ok"] and row["rel_err"] < 2e-3        # the float64 reference at the same scale
     # checked on the seed's inputs, timed on the next seed's
@@ -240,10 +240,10 @@ def test_wall_ms_is_the_median_of_three_timed_runs_in_ms(monkeypatch):
 
 
 def test_run_on_cpu_reports_progress_and_turns_tuning_off(monkeypatch):
-    monkeypatch.setattr(bench, "wall_ms", lambda fn, rep_ms: (fn(), 1.0)[1])
+    timer = lambda fn, rep_ms: (fn(), 1.0)[1]
     op = "aten::_scaled_dot_product_flash_attention_for_cpu"       # the model's backend: sdpa_math
     shapes = [(Shape(1, 1, 4, 4, 16), 2, op), (Shape(1, 1, 8, 8, 16), 3, op)]
-    opts = BenchOptions(backends=["torch_blocked", "sdpa_math"], device="cpu", tune=True)
+    opts = BenchOptions(timer=timer, backends=["torch_blocked", "sdpa_math"], device="cpu", tune=True)
     progress = []
     result = bench.run(shapes, opts, lambda *a: progress.append(a))
     assert opts.tune is False

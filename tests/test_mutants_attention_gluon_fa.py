@@ -1,10 +1,10 @@
-"""Host-side choices of the Gluon kernel (attention/kernels/gluon_fa.py) that tests/test_gluon_compile.py leaves open,
-found by a mutation audit: the default config per head dim, which consumer counts fit, the shared-memory fit at its
-exact edge, and the register cap's type."""
+"""Host-side choices of the Gluon kernel (attention/kernels/gluon_tiles.py, gluon_fa.py) that
+tests/test_gluon_compile.py leaves open, found by a mutation audit: the default config per head dim, which consumer
+counts fit, the shared-memory fit at its exact edge, and the register cap's type."""
 import pytest
 
-from inductor_prof.attention.kernels import gluon_fa
-from inductor_prof.attention.kernels.gluon_fa import Config
+from inductor_prof.attention.kernels import gluon_fa, gluon_tiles
+from inductor_prof.attention.kernels.gluon_tiles import Config
 
 
 @pytest.mark.parametrize("head_dim, want", [
@@ -14,7 +14,7 @@ from inductor_prof.attention.kernels.gluon_fa import Config
     (64, Config(128, 2, True, q_buffers=2)), (128, Config(128, 2, True, q_buffers=2)),
     (256, Config(64, 2, True, q_buffers=1))])
 def test_default_config(head_dim, want):
-    assert gluon_fa.default_config(head_dim) == want
+    assert gluon_tiles.default_config(head_dim) == want
 
 
 @pytest.mark.parametrize("consumers, ctas, head_dim, fits", [
@@ -22,26 +22,26 @@ def test_default_config(head_dim, want):
     (1, 1, 128, False), (1, 2, 64, True), (1, 2, 128, False), (2, 2, 64, False)])
 def test_consumers_fit(consumers, ctas, head_dim, fits):
     # two CTAs an SM: only one consumer each, only up to head dim 64
-    assert gluon_fa._consumers_fit(consumers, ctas, head_dim) is fits
+    assert gluon_tiles._consumers_fit(consumers, ctas, head_dim) is fits
 
 
 def test_q_buffers_at_the_exact_edge():
     # D 64, 292-key blocks, 3 stages, one consumer: ring 2 x 3 x 292 x 64 x 2 = 224,256 B, Q tile 64 x 64 x 2 =
     # 8,192: together exactly 232,448 B (227 KB), which fits: one buffer
-    assert gluon_fa._q_buffers(64, 292, 3, consumers=1) == 1
-    assert gluon_fa._q_buffers(64, 293, 3, consumers=1) == 0
+    assert gluon_tiles._q_buffers(64, 292, 3, consumers=1) == 1
+    assert gluon_tiles._q_buffers(64, 293, 3, consumers=1) == 0
 
 
 def test_launch_maxnreg_is_a_whole_number():
     # 65,536 registers / (2 CTAs x 256 threads) = 128, a multiple of 8; an int (a compile option)
-    got = gluon_fa.launch_maxnreg(Config(128, 2, True, consumers=1, ctas_per_sm=2))
+    got = gluon_tiles.launch_maxnreg(Config(128, 2, True, consumers=1, ctas_per_sm=2))
     assert got == 128 and type(got) is int
 
 
 def test_launch_options():
     # the producer's 4 warps; a register cap only with two CTAs an SM
-    assert gluon_fa.launch_options(Config(128, 2, True)) == {"num_warps": 4}
-    assert gluon_fa.launch_options(Config(128, 2, True, consumers=1, ctas_per_sm=2)) == {"num_warps": 4,
+    assert gluon_tiles.launch_options(Config(128, 2, True)) == {"num_warps": 4}
+    assert gluon_tiles.launch_options(Config(128, 2, True, consumers=1, ctas_per_sm=2)) == {"num_warps": 4,
                                                                                         "maxnreg": 128}
 
 

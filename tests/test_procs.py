@@ -64,3 +64,22 @@ def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert dead(_grandchild(pid_file))
+
+
+def test_ctrl_c_while_the_child_starts_still_ends_it(tmp_path, monkeypatch):
+    """Ctrl-C landing the instant Popen has started the child, before run_logged holds it (a loaded machine
+    can deschedule the parent right there): the interrupt is held until the child is known, then raised, and
+    the child is ended. Raised inside Popen it left the child running, nothing to end it (the flaky
+    test_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report under load)."""
+    started = []
+    real_popen = procs.subprocess.Popen
+
+    def popen_then_ctrl_c(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
+        signal.raise_signal(signal.SIGINT)      # what the user's Ctrl-C does, at this exact point
+        return started[-1]
+    monkeypatch.setattr(procs.subprocess, "Popen", popen_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        procs.run_logged([sys.executable, "-c", "import time; time.sleep(600)"], {}, tmp_path / "log", 600)
+    assert dead(started[0].pid)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler     # the handler is given back

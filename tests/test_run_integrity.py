@@ -88,15 +88,28 @@ def _wait_for(path: Path, seconds: float = 60) -> int:
 
 
 def test_ctrl_c_in_the_first_batch_then_report(run, tmp_path):
-    """The fake ncu interrupts inductor-prof as a Ctrl-C would (SIGINT to it), then hangs."""
+    """The fake ncu, once running (its pid written), interrupts inductor-prof as a Ctrl-C would (SIGINT to it),
+    then hangs until a signal ends it: it never ends by itself, so nothing here races a clock. Whenever the
+    SIGINT lands, even while the parent is still starting it, the ncu stage ends it (procs.run_logged holds an
+    interrupt until the child is known; tests/test_procs.py pins that instant). The time limits below are safety
+    nets for a broken build, not the test: a passing run takes seconds, however loaded the machine."""
     pid_file = tmp_path / "ncu.pid"
     exe = fake_exe(tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-                             "os.kill(os.getppid(), signal.SIGINT)\ntime.sleep(60)")
+                             "os.kill(os.getppid(), signal.SIGINT)\nwhile True:\n    signal.pause()")
     proc = _ncu_process(run, exe)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "interrupted"
-    assert dead(_wait_for(pid_file))                 # the hanging ncu was ended with its process group
+    ncu_pid = _wait_for(pid_file)
+    try:
+        assert dead(ncu_pid, within=60)              # the hanging ncu was ended with its process group
+    finally:
+        if not dead(ncu_pid, within=0.1):
+            os.kill(ncu_pid, signal.SIGKILL)         # a failed run leaves no hanging fake behind
     assert not (run / "ncu" / "status.json").exists()      # no batch finished: nothing claimed
     assert _ncu_stage(run) == {"status": "interrupted", "seconds": _ncu_stage(run)["seconds"],
                                "error": "KeyboardInterrupt"}

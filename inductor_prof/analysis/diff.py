@@ -1,108 +1,50 @@
 """Two runs compared (pure: what `diff_inputs` read in, DataFrames out): step and GPU time per step, kernels
 matched across the runs (`match`), new and removed kernels, time by category, attention backends; each
-change judged against the runs' own noise; the regression gate.
-
-NOISE_RULE below is the rule, word for word as the report states it."""
+change judged against the runs' own noise (`noise`: the rule); the regression gate."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
+from ..steptime import TIMING_STAGES, stage_times, step_ms
 from .diff_inputs import RunSide
+from .diff_sizes import size_rows
 from .kernels import CATEGORIES
 from .match import match_kernels
+from .noise import GPU_ROW, NAN, beyond_noise, change_pct, change_row, noise_of, spread_pct, spreads_by_name, verdict
 
-NOISE_RULE = (
-    "noise: a change's noise is the larger of the two runs' spreads; a spread is the interquartile range of "
-    "the per-step times over their median (the step: the manifest's timed steps; a kernel, a category, GPU "
-    "time: its time in each timed step of the steps hatchet). A change within its noise is not a "
-    "regression. --fail-above P fails when the step (plain, else under Proton), or a matched kernel holding "
-    ">= --min-share % of the step in either run, changed by more than noise + P %.")
-STEP_STAGES = (("plain_steps", "step (plain)"), ("proton_steps", "step (under Proton)"))
-GPU_ROW = "GPU kernel time"
 ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
 _SETTING_SKIP = {"out", "force"}
-NAN = float("nan")
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
 
 
-def spreads_pct(per_step: np.ndarray) -> np.ndarray:
-    """Per row of per-step values: interquartile range over the median, in % (numpy's linear percentiles);
-    NaN with fewer than 2 steps or a median of 0."""
-    per_step = np.asarray(per_step, dtype=float)
-    if per_step.shape[1] < 2:
-        return np.full(per_step.shape[0], np.nan)
-    q1, med, q3 = np.percentile(per_step, [25, 50, 75], axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(med > 0, 100 * (q3 - q1) / med, np.nan)
-
-
-def spread_pct(values) -> float:
-    return float(spreads_pct(np.asarray([list(values)], dtype=float))[0])
-
-
-def spreads_by_name(steps: pd.DataFrame | None) -> dict[str, float]:
-    """Each row's spread of a name x step table (a kernel's or a category's time per step)."""
-    if steps is None or steps.empty:
-        return {}
-    return dict(zip(steps.index, spreads_pct(steps.to_numpy()).tolist()))
-
-
-def change_pct(a: float, b: float) -> float:
-    return 100 * (b - a) / a if a == a and b == b and a > 0 else NAN
-
-
-def noise_of(spread_a: float, spread_b: float) -> float:
-    known = [s for s in (spread_a, spread_b) if s == s]
-    return max(known) if known else NAN
-
-
-def verdict(change: float, noise: float) -> str:
-    if change != change:
-        return ""
-    n = noise if noise == noise else 0.0
-    return "slower" if change > n else "faster" if change < -n else "within noise"
-
-
-def beyond_noise(change: float, noise: float) -> float:
-    """How far a change exceeds its noise, in percentage points (unknown noise counts as 0)."""
-    return change - (noise if noise == noise else 0.0)
-
-
-def _row(what: str, a: float, b: float, spread_a: float, spread_b: float) -> dict:
-    change, noise = change_pct(a, b), noise_of(spread_a, spread_b)
-    return {"what": what, "a": a, "b": b, "delta": b - a, "change_pct": change, "noise_pct": noise,
-            "verdict": verdict(change, noise)}
-
-
-def step_list(manifest: dict, stage: str) -> list[float] | None:
+def stage_steps(manifest: dict, stage: str) -> list[float] | None:
+    """A timing stage's steps (one pass over every size each), for their spread."""
     ms = (manifest.get("stages", {}).get(stage) or {}).get("step_ms")
     return [float(x) for x in ms] if isinstance(ms, list) and ms else None
 
 
-def step_ms(manifest: dict, stage: str, steps: list[float]) -> float:
-    """The wall step as `report` shows it: the median of the timed steps; with several sizes, the sum of each
-    size's median (each size is timed in turn, so a `step_ms` entry is a sum of steps taken apart)."""
-    by_size = (manifest.get("stages", {}).get(stage) or {}).get("step_ms_by_size")
-    if isinstance(by_size, dict) and by_size and all(isinstance(v, list) and v for v in by_size.values()):
-        return float(sum(np.median([float(x) for x in v]) for v in by_size.values()))
-    return float(np.median(steps))
+def stage_step_ms(manifest: dict, stage: str) -> float:
+    """The stage's step as `report` shows it (steptime.step_ms); NaN without steps."""
+    times = stage_times(manifest.get("stages", {}).get(stage))
+    return step_ms(times) if times else NAN
 
 
 def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple[float, list] | None
               ) -> pd.DataFrame:
-    """Wall step (`step_ms`: as the report's) per timing stage both runs have, then GPU kernel time per step
-    (the report's: all kernel time over the steps; its spread from the per-step sums). `gated` marks the
-    step the gate watches: the first wall step row."""
+    """Wall step (as the report's) per timing stage both runs have, then GPU kernel time per step (the
+    report's: all kernel time over the steps; its spread from the per-step sums). `gated` marks the step the
+    gate watches: the plain step, else (a run without plain steps) the step under Proton; never both, since
+    the step under Proton adds the profiler's own cost."""
     rows = []
-    for stage, label in STEP_STAGES:
-        la, lb = step_list(ma, stage), step_list(mb, stage)
+    for stage, label in TIMING_STAGES:
+        la, lb = stage_steps(ma, stage), stage_steps(mb, stage)
         if la and lb:
-            rows.append(_row(label, step_ms(ma, stage, la), step_ms(mb, stage, lb), spread_pct(la), spread_pct(lb)))
+            rows.append(change_row(label, stage_step_ms(ma, stage), stage_step_ms(mb, stage), spread_pct(la),
+                                   spread_pct(lb)))
     if gpu_a and gpu_b:
-        rows.append(_row(GPU_ROW, gpu_a[0], gpu_b[0], spread_pct(gpu_a[1]), spread_pct(gpu_b[1])))
+        rows.append(change_row(GPU_ROW, gpu_a[0], gpu_b[0], spread_pct(gpu_a[1]), spread_pct(gpu_b[1])))
     df = pd.DataFrame(rows, columns=["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"])
     df["gated"] = [i == 0 and w != GPU_ROW for i, w in enumerate(df["what"])]
     return df
@@ -159,7 +101,7 @@ def category_rows(sum_a: dict, sum_b: dict, cat_steps_a: pd.DataFrame | None,
     rows = []
     for cat in [c for c in CATEGORIES if c in ba or c in bb]:
         ca, cb = ba.get(cat, {}), bb.get(cat, {})
-        row = _row(cat, ca.get("step_ms", 0.0), cb.get("step_ms", 0.0), spreads_a.get(cat, NAN),
+        row = change_row(cat, ca.get("step_ms", 0.0), cb.get("step_ms", 0.0), spreads_a.get(cat, NAN),
                    spreads_b.get(cat, NAN))
         rows.append({**row, "kernels_a": ca.get("kernels", 0), "kernels_b": cb.get("kernels", 0)})
     return pd.DataFrame(rows)
@@ -257,12 +199,12 @@ def _pct(v: float) -> str:
     return "unknown" if v != v else f"{v:.1f}%"
 
 
-def _gate_step_ms(side: RunSide) -> float:
-    """The step a kernel's share is taken of: the plain step, else the step under Proton, else GPU time."""
-    for stage, _ in STEP_STAGES:
-        ms = step_list(side.manifest, stage)
-        if ms:
-            return float(np.median(ms))
+def _share_step_ms(side: RunSide) -> float:
+    """The step a kernel's share is taken of: the gated step (the plain step, else the step under Proton), as
+    its row shows it; else GPU time."""
+    for stage, _ in TIMING_STAGES:
+        if stage_steps(side.manifest, stage):
+            return stage_step_ms(side.manifest, stage)
     return side.tables.summary["gpu_kernel_ms_per_step"] if side.tables else NAN
 
 
@@ -277,21 +219,19 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
 def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None) -> Diff:
     missing = a.missing + b.missing
     for side in (a, b):
-        if not any(step_list(side.manifest, s) for s, _ in STEP_STAGES):
+        if not any(stage_steps(side.manifest, s) for s, _ in TIMING_STAGES):
             missing.append(("steps", f"run {side.label} has no per-step times in its manifest"))
     steps = step_rows(a.manifest, b.manifest, _gpu_per_step(a), _gpu_per_step(b))
     kernels = categories = attention = None
     if a.tables is not None and b.tables is not None:
         ka, kb = a.tables.kernels.set_index("name"), b.tables.kernels.set_index("name")
         matches = match_kernels(list(ka.index), list(kb.index), a.fingerprints, b.fingerprints)
-        kernels = kernel_rows(ka, kb, matches, a.step_kernel_ns, b.step_kernel_ns, _gate_step_ms(a),
-                              _gate_step_ms(b))
+        kernels = kernel_rows(ka, kb, matches, a.step_kernel_ns, b.step_kernel_ns, _share_step_ms(a),
+                              _share_step_ms(b))
         categories = category_rows(a.tables.summary, b.tables.summary, category_steps(a.step_kernel_ns, ka),
                                    category_steps(b.step_kernel_ns, kb))
     if a.attention is not None and b.attention is not None:
         attention = attention_rows(a.attention, b.attention)
-    from .diff_sizes import size_rows   # it builds on this module's rows
-
     sizes, only = size_rows(a, b)
     return Diff(a=str(a.run.root), b=str(b.run.root), steps=steps, kernels=kernels, categories=categories,
                 attention=attention, min_share=min_share, fail_above=fail_above,

@@ -1,13 +1,14 @@
 """`diff` of two runs of several input sizes (pure): for each size both runs profiled, its wall step (plain,
 under Proton) and its GPU kernel time per step, judged against the runs' noise as the whole-step rows are
-(diff.NOISE_RULE). Sizes only one run has are named, not compared."""
+(noise.NOISE_RULE). Sizes only one run has are named, not compared."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .diff import STEP_STAGES, _row, spread_pct
+from ..steptime import TIMING_STAGES, median_ms
 from .diff_inputs import RunSide, timed_rows
+from .noise import GPU_ROW, change_row, spread_pct
 from .sizes import size_names
 
 COLUMNS = ["size", "what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"]
@@ -32,15 +33,15 @@ def size_rows(a: RunSide, b: RunSide) -> tuple[pd.DataFrame, list[str]]:
     sizes_a, sizes_b = size_names(a.manifest), size_names(b.manifest)
     rows = []
     for size in (s for s in sizes_a if s in sizes_b):
-        for stage, label in STEP_STAGES:
+        for stage, label in TIMING_STAGES:
             la, lb = size_steps(a.manifest, stage, size), size_steps(b.manifest, stage, size)
             if la and lb:
-                rows.append({"size": size, **_row(label, float(np.median(la)), float(np.median(lb)),
-                                                   spread_pct(la), spread_pct(lb))})
+                rows.append({"size": size, **change_row(label, median_ms(la), median_ms(lb), spread_pct(la),
+                                                        spread_pct(lb))})
         ga, gb = gpu_steps_ms(a, size), gpu_steps_ms(b, size)
-        if ga and gb:
-            rows.append({"size": size, **_row("GPU kernel time", float(np.mean(ga)), float(np.mean(gb)),
-                                               spread_pct(ga), spread_pct(gb))})
+        if ga and gb:   # the report's GPU time per step: all of it over the steps, the mean (not the median)
+            rows.append({"size": size, **change_row(GPU_ROW, float(np.mean(ga)), float(np.mean(gb)),
+                                                    spread_pct(ga), spread_pct(gb))})
     only = [f"size {s} only in run {label}" for label, mine, other in (("A", sizes_a, sizes_b),
                                                                          ("B", sizes_b, sizes_a))
             for s in mine if s not in other]

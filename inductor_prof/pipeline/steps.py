@@ -15,17 +15,12 @@ its "step" is then one pass over every size: the manifest keeps the sum of the s
 size's own under profile.sizes."""
 from __future__ import annotations
 
-import statistics
-
 from ..analysis import telemetry
 from ..drivers import proton
 from ..drivers.nvml import Telemetry
+from ..steptime import median_ms, step_ms
 
 Times = dict  # size name (None: a run of one size) -> wall ms per step
-
-
-def _median(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
 
 
 def timed(ctx, n: int, scope_prefix: str | None = None, progress: bool = True,
@@ -50,11 +45,11 @@ def timed(ctx, n: int, scope_prefix: str | None = None, progress: bool = True,
 def record(ctx, key: str, times: Times) -> dict:
     """profile[key]: the median step (a pass over every size); per size under profile["sizes"]. Returns the
     stage's manifest entry: the steps (per pass), and per size."""
-    ctx.profile[key] = sum(_median(ms) for ms in times.values())
+    ctx.profile[key] = step_ms(times)
     if None in times:
         return {"step_ms": times[None]}
     for size, ms in times.items():
-        ctx.profile.setdefault("sizes", {}).setdefault(size, {})[key] = _median(ms)
+        ctx.profile.setdefault("sizes", {}).setdefault(size, {})[key] = median_ms(ms)
     return {"step_ms": [sum(step) for step in zip(*times.values())], "step_ms_by_size": times}
 
 

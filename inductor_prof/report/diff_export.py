@@ -1,12 +1,11 @@
 """`diff --json`: the whole comparison as one JSON document."""
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 
-from ..analysis.diff import NOISE_RULE, Diff
-from .export import records
+from ..analysis.diff import Diff
+from ..analysis.noise import NOISE_RULE
+from .export import json_text, records
 
 
 def _rows(df: pd.DataFrame | None) -> list[dict]:
@@ -30,4 +29,4 @@ def to_dict(diff: Diff) -> dict:
 
 
 def to_json(diff: Diff) -> str:
-    return json.dumps(to_dict(diff), indent=1)
+    return json_text(to_dict(diff))

@@ -12,7 +12,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis.diff import NOISE_RULE, Diff
+from ..analysis.diff import Diff
+from ..analysis.noise import NOISE_RULE
 from ..names import distinct
 from .terminal import make_console as report_console
 

@@ -19,11 +19,23 @@ JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls"
 
 
 def _clean(v: Any) -> Any:
+    """A value JSON can hold: NaN and infinities become null (json.dumps would write NaN and Infinity, which
+    are not JSON), numpy scalars Python ones, nested dicts, lists and tuples cleaned throughout."""
+    if isinstance(v, dict):
+        return {k: _clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_clean(x) for x in v]
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return None
     if hasattr(v, "item"):
         return _clean(v.item())
     return v
+
+
+def json_text(obj: Any) -> str:
+    """obj as a JSON document that every JSON reader takes (allow_nan=False: a value left unclean raises
+    here rather than writing NaN or Infinity)."""
+    return json.dumps(_clean(obj), indent=1, allow_nan=False, default=_clean)
 
 
 def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
@@ -39,7 +51,7 @@ def to_json(tables: RunTables, df: pd.DataFrame) -> str:
            "attention": records(tables.attention, []) if tables.attention is not None else []}
     if tables.by_size is not None:
         obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
-    return json.dumps(obj, indent=1, default=_clean)
+    return json_text(obj)
 
 
 ALL_SIZES = "all"

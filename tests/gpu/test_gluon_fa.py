@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from inductor_prof.attention.kernels import gluon_fa
+from inductor_prof.attention.kernels import gluon_fa, gluon_tiles
 from inductor_prof.attention.benchmark import registry
 from inductor_prof.attention.benchmark.bench import TOLERANCE
 from inductor_prof.attention.kernels.reference import attention_float64
@@ -68,7 +68,7 @@ def test_split_tail_matches_float64_and_the_unsplit_kernel(shape):
     split = [c for c in gluon_fa.candidate_configs(D) if c.split]
     assert split
     for cfg in split:
-        n_ctas, n_dp = gluon_fa.work_split(n_tiles, -(-SK // cfg.block_n), sms, True)
+        n_ctas, n_dp = gluon_tiles.work_split(n_tiles, -(-SK // cfg.block_n), sms, True)
         assert n_dp < n_tiles, (cfg, n_tiles)  # the shape really is split
         for _ in range(3):
             # a split launch uses the counter set the split launch before it zeroed; the unsplit launch between

@@ -39,6 +39,8 @@ class BenchOptions:
     proton_runs: int = 3
     peak_tflops: float | None = None   # dense 16-bit tensor peak for "% of peak"
     device: str = "cuda"
+    # timer(fn, rep_ms=...) -> ms; None: CUDA events on a GPU (timing.time_ms), host wall time else (wall_ms)
+    timer: Callable[..., float] | None = None
 
 
 @dataclass
@@ -181,7 +183,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
             result.chosen[(b.name, shape.label)] = config
         timed.append((len(rows), b, config, label, values))
         rows.append({})  # filled in once every backend has been timed
-    timer = time_ms if opts.device == "cuda" else globals()["wall_ms"]   # looked up when called (tests swap it)
+    timer = opts.timer or (time_ms if opts.device == "cuda" else wall_ms)
     ms = _interleaved_ms(timer, [lambda b=b, config=config: b(qt, kt, vt, scale, config, **sem)
                                  for _, b, config, _, _ in timed], opts.rep_ms)
     for (i, b, _, label, values), t in zip(timed, ms):

@@ -168,8 +168,3 @@ def backends(names: list[str] | None = None) -> list[Backend]:
             raise ValueError(f"unknown backend(s) {', '.join(unknown)}; known: {', '.join(known)}")
         out = [known[n] for n in names]
     return out
-
-
-def names() -> list[str]:
-    return ["triton_fa2", "gluon_fa3", "cuda_mma_fa2", "numba_fa", "torch_blocked", "sdpa", *library.SDPA_BACKENDS,
-            "flex_compiled", *library.EXTERNAL]

@@ -1,0 +1,128 @@
+"""The Gluon kernel's tile policy for the H100 (sm_90): the Config a launch is compiled for, the candidate configs
+per head dim that tune() times, how each fits the SM's shared memory and registers, and how a launch's tiles are
+cut over the persistent CTAs. Plain Python: no Triton here (gluon_fa.py launches, gluon_kernel.py is the kernel)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+ROWS_PER_CONSUMER = 64  # one wgmma M per 4-warp consumer
+
+
+@dataclass(frozen=True)
+class Config:
+    block_n: int
+    stages: int
+    overlap: bool
+    consumer_regs: int = 240
+    split: bool = False  # dense: the tiles past the last full wave are cut along the keys, evenly over the CTAs
+    q_buffers: int = 1  # 2: the next tile's Q loads during this one, and its output store runs on into the next
+    consumers: int = 2  # 64-row consumer warpgroups: the tile has 64 x consumers query rows
+    ctas_per_sm: int = 1  # 2: the persistent grid has two CTAs on each SM (see launch_maxnreg)
+
+    @property
+    def tile_m(self) -> int:
+        return ROWS_PER_CONSUMER * self.consumers
+
+    def label(self) -> str:
+        return (f"ws M{self.tile_m}xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}"
+                f"/r{self.consumer_regs}"
+                f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}"
+                f"{f'/{self.ctas_per_sm}cta' if self.ctas_per_sm > 1 else ''}")
+
+
+REGISTERS_PER_SM = 65536  # 32-bit registers of an H100 SM
+
+
+def launch_maxnreg(cfg: Config) -> int | None:
+    """Registers per thread a CTA launches with so that cfg.ctas_per_sm of them fit on an SM (a multiple of 8,
+    as ptxas allocates); None for one CTA, left to ptxas. The partitions then move registers between them with
+    setmaxnreg within that CTA's share: the consumers get consumer_regs, the producer the rest."""
+    if cfg.ctas_per_sm == 1:
+        return None
+    threads = 128 * (1 + cfg.consumers)
+    return REGISTERS_PER_SM // (cfg.ctas_per_sm * threads) // 8 * 8
+
+
+def launch_options(cfg: Config) -> dict:
+    """The compile options of cfg's launch: the producer's 4 warps (the consumers' come from warp_specialize), and
+    launch_maxnreg's cap where there is one."""
+    maxnreg = launch_maxnreg(cfg)
+    return {"num_warps": 4, **({"maxnreg": maxnreg} if maxnreg else {})}
+
+
+SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
+
+
+def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2, ctas_per_sm: int = 1) -> int:
+    """Two Q tile buffers where they fit in shared memory beside the K and V rings (2-byte elements), else one;
+    with two CTAs per SM, in half of it."""
+    room = SHARED_MEMORY_BYTES // ctas_per_sm
+    ring = 2 * stages * block_n * head_dim * 2
+    q_tile = consumers * ROWS_PER_CONSUMER * head_dim * 2
+    if ring + 2 * q_tile <= room:
+        return 2
+    return 1 if ring + q_tile <= room else 0
+
+
+# (block_n, stages, overlap, consumers, consumer registers, CTAs per SM). Three consumers (192-row tiles, FA3's
+# choice at head dim 64, where softmax's exp2 costs as much as the MMAs) get 160 registers each (3 x 128 x 160
+# + 128 x 32 for the producer = 64 K): 64 x 128 fp32 scores fit beside the accumulator only with PV retired before the
+# next QK^T; overlapped they spill (ptxas, sm_90a: 40 B of stack), and so does the split tail's merge. One consumer
+# (64-row tiles) at head dim 256 doubles the tiles where a short sequence leaves SMs idle (8 heads x 1,024 tokens:
+# 64 tiles of 128 rows on 132 SMs; measured 36.3 -> 23.9 us there, cuDNN 31.9). One consumer with two CTAs per SM
+# (head dim 64): 128 registers a thread at launch, 216 for the consumer; each CTA streams its own K and V, and one
+# CTA's tile start and end run beside the other's loop (figures: docs/attention-kernels.md, "Gluon").
+_SHAPES = [(128, 2, True, 2, 240, 1), (128, 3, True, 2, 240, 1), (128, 2, False, 2, 240, 1),
+           (64, 2, True, 2, 240, 1), (64, 3, True, 2, 240, 1), (64, 4, True, 2, 240, 1),
+           (128, 2, False, 3, 160, 1), (128, 3, False, 3, 160, 1), (64, 2, True, 1, 240, 1),
+           (128, 2, True, 1, 216, 2)]
+THREE_CONSUMERS_MAX_HEAD_DIM = 64
+ONE_CONSUMER_MIN_HEAD_DIM = 256
+TWO_CTAS_MAX_HEAD_DIM = 64
+# the owner of a split tile holds a second accumulator while merging: at head dim 256 that spills
+SPLIT_MAX_HEAD_DIM = 128
+
+
+def _consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
+    """Three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM; one only from ONE_CONSUMER_MIN_HEAD_DIM, or with
+    two CTAs per SM up to TWO_CTAS_MAX_HEAD_DIM; two at any."""
+    if ctas_per_sm > 1:
+        return consumers == 1 and head_dim <= TWO_CTAS_MAX_HEAD_DIM
+    return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
+
+
+def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
+    """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one of one CTA per SM
+    also with its last waves split (causal tiles are already ordered longest first, so there is no even tail to
+    cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64))."""
+    out = []
+    for bn, stages, overlap, consumers, regs, ctas in _SHAPES:
+        q_bufs = _q_buffers(head_dim, bn, stages, consumers, ctas)
+        if not q_bufs or not _consumers_fit(consumers, ctas, head_dim):
+            continue
+        cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers, ctas_per_sm=ctas)
+        out.append(cfg)
+        if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM and ctas == 1:
+            out.append(replace(cfg, split=True))
+    return out
+
+
+def default_config(head_dim: int) -> Config:
+    bn = 128 if head_dim <= 128 else 64
+    return Config(bn, 2, True, q_buffers=_q_buffers(head_dim, bn, 2))
+
+
+def work_split(n_tiles: int, n_kv_blocks: int, n_ctas: int, split: bool) -> tuple[int, int]:
+    """(CTAs launched, tiles done whole). Split (stream-K's "data-parallel + one wave"): all whole waves but the
+    last stay whole; the last whole wave and the partial one are cut along the keys into one even share per CTA,
+    each between one and two tiles long, so a tile has at most two pieces when there are more tiles than CTAs.
+    FLUX's 864 tiles on 132 SMs: 5 whole waves (660 tiles), then 204 tiles x 36 key blocks as 132 shares of
+    55-56 blocks. Not split when the tiles fill the waves, or when the cut part has fewer key blocks than there
+    are CTAs (an owner waits for a piece from every CTA after it up to its tile's end)."""
+    if not split or n_tiles % n_ctas == 0:
+        return min(n_tiles, n_ctas), n_tiles
+    n_dp = max(n_tiles // n_ctas - 1, 0) * n_ctas
+    if (n_tiles - n_dp) * n_kv_blocks < n_ctas:
+        return min(n_tiles, n_ctas), n_tiles
+    return n_ctas, n_dp
+

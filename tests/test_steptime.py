@@ -1,0 +1,19 @@
+"""steptime.py: the step of a run, one definition (profile stage, report, diff)."""
+import math
+
+from inductor_prof.steptime import stage_times, step_ms
+
+
+def test_step_of_several_sizes_is_the_sum_of_their_medians():
+    # size s1: 10, 11, 30 ms (median 11); s2: 30, 11, 10 ms (median 11): the step is 11 + 11 = 22 ms.
+    # Summed per pass (40, 22, 40) the median would be 40: the pairing of steps taken apart decides it.
+    assert step_ms({"s1": [10, 11, 30], "s2": [30, 11, 10]}) == 22
+    assert step_ms({None: [3, 1, 2, 4]}) == 2.5          # one size: the median of its steps, (2 + 3) / 2
+    assert math.isnan(step_ms({}))
+
+
+def test_a_stage_entry_read_as_times():
+    by_size = {"s1": [1.0], "s2": [2.0]}
+    assert stage_times({"step_ms": [3.0], "step_ms_by_size": by_size}) == by_size
+    assert stage_times({"step_ms": [3.0]}) == {None: [3.0]}
+    assert stage_times({"step_ms": []}) is None and stage_times(None) is None
