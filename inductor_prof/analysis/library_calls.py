@@ -48,3 +48,29 @@ def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float]) -> pd.
     calls["best_us"] = calls[["us_per_call", "replay_us"]].min(axis=1)
     calls.loc[calls["replay_us"].isna(), "best_us"] = float("nan")
     return calls
+
+
+def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n_library: int,
+                 min_share_pct: float, replayable: tuple[str, ...]) -> list[dict]:
+    """The library calls ncu replays: of the `n_library` library kernels with the most time (`kernels_by_time`,
+    names as library_ops.csv has them), each one's costliest replayable call, and its other calls (op, dims)
+    holding at least `min_share_pct` of the traced step's time. Each: the recorded row of that call (op, dims,
+    strides, types, scalars) with its calls per step, us_per_call and share_pct."""
+    if library_ops is None or library_ops.empty or n_library <= 0:
+        return []
+    ops = library_ops[library_ops["op"].isin(replayable)]
+    total_ns = float(library_ops["dur_ns"].sum()) or 1.0
+    g = ops.groupby(KEYS, sort=False)
+    first = g.head(1).set_index(KEYS)
+    stats = g["dur_ns"].agg(["size", "sum"])
+    out = []
+    for kernel in [k for k in kernels_by_time if k in set(ops["kernel"])][:n_library]:
+        mine = stats.loc[kernel].sort_values("sum", ascending=False)
+        for i, ((op, dims), s) in enumerate(mine.iterrows()):
+            share = 100 * float(s["sum"]) / total_ns
+            if i and share < min_share_pct:
+                break
+            row = first.loc[(kernel, op, dims)].to_dict()
+            out.append({"kernel": kernel, "op": op, "dims": dims, **row, "calls": int(s["size"]),
+                        "us_per_call": float(s["sum"]) / int(s["size"]) / 1e3, "share_pct": share})
+    return out
