@@ -136,9 +136,21 @@ def kernel_io(path: Path) -> dict[str, int]:
     return io
 
 
-def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_options) -> Callable[[Path], pd.DataFrame]:
-    """A reader of a CSV that must hold `columns`, the `numeric` ones numbers."""
+def _cut_line(path: Path) -> int | None:
+    """The number of the last line of a file the run wrote line by line (to_csv ends every line) when that line
+    has no end (the file was cut short), else None."""
+    data = path.read_bytes()
+    return data.count(b"\n") + 1 if data and not data.endswith(b"\n") else None
+
+
+def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows_ok: bool = False,
+               **read_options) -> Callable[[Path], pd.DataFrame]:
+    """A reader of a CSV that must hold `columns`, the `numeric` ones numbers, and end its last line (a file cut
+    mid-row would show the row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
     def read(path: Path) -> pd.DataFrame:
+        cut = None if cut_rows_ok else _cut_line(path)
+        if cut:   # before parsing: a cut inside a quoted cell is a parser error that would not say so
+            raise Damaged(f"cut short: its last line (line {cut}) has no end")
         df = pd.read_csv(path, **read_options)
         missing = [c for c in columns if c not in df.columns]
         if missing:
@@ -153,7 +165,7 @@ def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), **read_o
 
 
 attention_file = csv_reader(ATTENTION_COLUMNS)
-_ncu_file = csv_reader(("name",), NCU_NUMBERS)
+_ncu_file = csv_reader(("name",), NCU_NUMBERS, cut_rows_ok=True)
 
 
 def library_ops_file(path: Path) -> pd.DataFrame:
@@ -176,7 +188,7 @@ def ncu_rows(path: Path) -> tuple[pd.DataFrame, pd.Series]:
     cut = df[numbers].isna().any(axis=1) if numbers else pd.Series(False, index=df.index)
     if "status" in df.columns:   # a failed kernel has no numbers, its reason says why
         cut = df["status"].isna() | ((df["status"] == "ok") & cut)
-    if len(df) and not path.read_bytes().endswith(b"\n"):
+    if len(df) and _cut_line(path):
         cut.iloc[-1] = True
     return df, cut
 
