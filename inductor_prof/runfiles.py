@@ -230,14 +230,14 @@ def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
     return required(run.manifest_path, manifest_file, need)
 
 
-def steps(run: RunDir, manifest: dict) -> tuple[pd.DataFrame, dict]:
+def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
     if not run.steps_hatchet.exists():
         stopped = [stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
                    if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
-    return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches))
+    return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
 
 
 def kernel_records(run: RunDir) -> list[dict]:

@@ -38,7 +38,7 @@ def run(ctx) -> dict:
     ctx.log("harvesting kernels")
     wrappers = output_code_texts(ctx.run.inductor_cache)   # read once: the kernels and their provenance
     records = harvest_texts(wrappers)
-    launched = set(runfiles.steps(ctx.run, ctx.manifest.data)[0]["name"])
+    launched = set(runfiles.steps(ctx.run, ctx.manifest.data, "the harvest stage needs it")[0]["name"])
     provenance = kernel_provenance(ctx.registry.provenance.records, wrappers, ctx.registry.provenance.blocks)
     for r in records:
         r.provenance = provenance.get((r.name, r.source_sha))
