@@ -459,18 +459,26 @@ def _damage(fn, path, text):
     return str(e.value)
 
 
+MANIFEST_DAMAGE = [("[1]", "a JSON object expected, found a list"),
+                   ('"x"', "a JSON object expected, found a string"),
+                   ("3", "a JSON object expected, found int"),
+                   ('{"env": []}', "'env' should be an object, found a list"),
+                   ('{"env": {"gpu": "H100"}}', "'env.gpu' should be an object, found a string"),
+                   ('{"profile": {"steps": 2.5}}', "'profile.steps' should be a whole number, found 2.5"),
+                   ('{"profile": {"steps": true}}', "'profile.steps' should be a whole number, found True"),
+                   ('{"env": null}', "'env' should be an object, found NoneType")]
+RECORDS_DAMAGE = [("{}", "a list of kernel records expected, found an object"),
+                  ('[{"name": "a", "kind": null}, 3]', "record 1 should be an object, found int"),
+                  ('[{"kind": "pointwise"}]', "record 0 has no 'name'"),
+                  ('[{"name": "a"}]', "record 0 has no 'kind'"),
+                  ('[{"name": 1, "kind": null}]', "record 0: 'name' is int"),
+                  ('[{"name": "a", "kind": null, "file": 2}]', "record 0: 'file' is int"),
+                  ('[{"name": "a", "kind": null, "aten_ops": "x"}]', "record 0: 'aten_ops' is a string")]
+
+
 def test_manifest_checks_each_section(tmp_path):
     p = tmp_path / "manifest.json"
-    assert _damage(runfiles.manifest_file, p, "[1]") == "a JSON object expected, found a list"
-    assert _damage(runfiles.manifest_file, p, '"x"') == "a JSON object expected, found a string"
-    assert _damage(runfiles.manifest_file, p, "3") == "a JSON object expected, found int"
-    assert _damage(runfiles.manifest_file, p, '{"env": []}') == "'env' should be an object, found a list"
-    assert _damage(runfiles.manifest_file, p, '{"env": {"gpu": "H100"}}') == "'env.gpu' should be an object, found a string"
-    assert _damage(runfiles.manifest_file, p, '{"profile": {"steps": 2.5}}') == \
-        "'profile.steps' should be a whole number, found 2.5"
-    assert _damage(runfiles.manifest_file, p, '{"profile": {"steps": true}}') == \
-        "'profile.steps' should be a whole number, found True"
-    assert _damage(runfiles.manifest_file, p, '{"env": null}') == "'env' should be an object, found NoneType"
+    assert [_damage(runfiles.manifest_file, p, text) for text, _ in MANIFEST_DAMAGE] == [m for _, m in MANIFEST_DAMAGE]
     p.write_text('{"env": {"gpu": null}, "profile": {"steps": 3}, "stages": {}}')
     assert runfiles.manifest_file(p) == {"env": {"gpu": None}, "profile": {"steps": 3}, "stages": {}}
     p.write_text('{"profile": {}}')                  # steps missing: 1 is fine
@@ -479,17 +487,10 @@ def test_manifest_checks_each_section(tmp_path):
 
 def test_kernel_records_checks_each_record(tmp_path):
     p = tmp_path / "kernels.json"
-    assert _damage(runfiles.kernels_by_name, p, "{}") == "a list of kernel records expected, found an object"
-    assert _damage(runfiles.kernels_by_name, p, '[{"name": "a", "kind": null}, 3]') == "record 1 should be an object, found int"
-    assert _damage(runfiles.kernels_by_name, p, '[{"kind": "pointwise"}]') == "record 0 has no 'name'"
-    assert _damage(runfiles.kernels_by_name, p, '[{"name": "a"}]') == "record 0 has no 'kind'"
-    assert _damage(runfiles.kernels_by_name, p, '[{"name": 1, "kind": null}]') == "record 0: 'name' is int"
-    assert _damage(runfiles.kernels_by_name, p, '[{"name": "a", "kind": null, "file": 2}]') == "record 0: 'file' is int"
-    assert _damage(runfiles.kernels_by_name, p, '[{"name": "a", "kind": null, "aten_ops": "x"}]') == \
-        "record 0: 'aten_ops' is a string"
+    assert [_damage(runfiles.kernels_by_name, p, text) for text, _ in RECORDS_DAMAGE] == [m for _, m in RECORDS_DAMAGE]
     p.write_text('[{"name": "a", "kind": null, "file": null, "aten_ops": null}, {"name": "b", "kind": "pointwise"}]')
     assert runfiles.kernels_by_name(p) == {"a": {"name": "a", "kind": None, "file": None, "aten_ops": None},
-                                       "b": {"name": "b", "kind": "pointwise"}}
+                                           "b": {"name": "b", "kind": "pointwise"}}
 
 
 def test_csv_reader_checks_columns_and_numbers(tmp_path):
