@@ -93,9 +93,6 @@ class RunDir:
     def ncu_spec(self, stem: str) -> Path: return self.ncu_specs_dir / f"{stem}.json"
     def ncu_log(self, stem: str) -> Path: return self.ncu_logs_dir / f"{stem}.log"
 
-    def read_manifest(self) -> dict[str, Any]:
-        return json.loads(self.manifest_path.read_text())
-
 
 def create(path: str | os.PathLike, force: bool = False) -> RunDir:
     """A fresh run folder; refuses to touch an existing one unless `force`."""
@@ -223,10 +220,11 @@ class Manifest:
         self.save()
 
     @classmethod
-    def of(cls, run: RunDir) -> "Manifest":
-        """The manifest of an existing run, to record a stage run on it later (`inductor-prof ncu RUN`)."""
+    def of(cls, run: RunDir, data: dict[str, Any]) -> "Manifest":
+        """The manifest of an existing run (`data`, as runfiles.manifest read it), to record a stage run on it
+        later (`inductor-prof ncu RUN`)."""
         self = cls.__new__(cls)
-        self.run, self.data = run, run.read_manifest()
+        self.run, self.data = run, data
         self.data.setdefault("stages", {})
         return self
 

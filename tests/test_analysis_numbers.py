@@ -10,6 +10,7 @@ import pytest
 
 from inductor_prof.analysis import ANNOTATION_TOLERANCE, CATEGORIES, add_derived, classify, merge_ncu, summarize
 from inductor_prof.analysis.kernels import library_costs
+from inductor_prof.runfiles import n_steps
 
 # Made-up peaks with round ridges: fp16 ridge = 1000e12 / 2000e9 = 500 flop/B, fp32 ridge = 50e12 / 2000e9 = 25.
 PEAKS = {"tflops": {"flops8": 2000.0, "flops16": 1000.0, "flops32": 50.0, "flops64": 25.0}, "dram_gbps": 2000.0}
@@ -140,7 +141,7 @@ def summary():
         _cat_row("p2", "Inductor pointwise", "inductor", 1e6, 0.0, annotated=False),
         _cat_row("o", "other", "library", 4e6, 0.0),
     ])
-    return summarize(df, MANIFEST, {"gpu": "toy-gpu"})
+    return summarize(df, MANIFEST, {"gpu": "toy-gpu"}, n_steps(MANIFEST))
 
 
 def test_summary_per_category(summary):
@@ -180,7 +181,7 @@ def test_summary_totals(summary):
 
 
 def test_summary_of_an_empty_table():
-    s = summarize(pd.DataFrame(), {"profile": {"steps": 2}}, {"gpu": None})
+    s = summarize(pd.DataFrame(), {"profile": {"steps": 2}}, {"gpu": None}, 2)
     assert list(s["by_category"]) == list(CATEGORIES[:4])
     assert all(c == {"step_ms": 0.0, "pct": 0.0, "tflops": 0.0, "kernels": 0} for c in s["by_category"].values())
     assert s["gpu_kernel_ms_per_step"] == 0.0 and s["overall_tflops"] == 0.0 and s["kernels"] == 0

@@ -6,13 +6,14 @@ import pandas as pd
 
 from inductor_prof.analysis.summary import summarize
 from inductor_prof.report.format import summary_rows
+from inductor_prof.runfiles import n_steps
 from recorded import REPO
 
 PEAKS = {"gpu": "H100", "tflops": {}, "dram_gbps": None, "source": {"flops16": "-", "flops32": "-", "dram_gbps": "-"}}
 
 
 def _rows(manifest: dict) -> dict:
-    s = summarize(pd.DataFrame(), manifest, PEAKS)
+    s = summarize(pd.DataFrame(), manifest, PEAKS, n_steps(manifest))
     return dict(summary_rows({**s, "peaks": PEAKS}))
 
 
@@ -54,7 +55,7 @@ def test_compile_row_of_one_size_and_of_old_runs():
 
 
 def test_category_rows_count_kernels_in_the_singular_and_plural():
-    s = summarize(pd.DataFrame(), {"profile": {"steps": 1}}, PEAKS)
+    s = summarize(pd.DataFrame(), {"profile": {"steps": 1}}, PEAKS, 1)
     s["by_category"] = {"pointwise": {"step_ms": 0.25, "pct": 25.0, "tflops": None, "kernels": 1},
                         "gemm": {"step_ms": 0.75, "pct": 75.0, "tflops": 500.0, "kernels": 3}}
     rows = dict(summary_rows({**s, "peaks": PEAKS}))

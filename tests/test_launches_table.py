@@ -13,6 +13,7 @@ from inductor_prof.drivers import proton
 from inductor_prof.drivers.proton import launches
 from inductor_prof.report import export
 from inductor_prof.rundir import RunDir
+from inductor_prof.runfiles import hatchet_rows
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
 HATCHETS = [("flux_small", "steps.hatchet"), ("flux_small", "annotated_step.hatchet")]
@@ -33,7 +34,7 @@ def test_example_steps_survive_the_table(tmp_path):
     hatchet = EXAMPLE / "proton" / "steps.hatchet"
     table = tmp_path / "t.launches.json"
     launches.write(hatchet, table)
-    pd.testing.assert_frame_equal(launches.read(hatchet, table)[0], proton.parse(hatchet), check_exact=True)
+    pd.testing.assert_frame_equal(hatchet_rows(hatchet, table)[0], proton.parse(hatchet), check_exact=True)
 
 
 def _rows(**cols):

@@ -1,6 +1,6 @@
 """Issue 9, mutation audit: small constructed inputs for the branches of the annotation formulas
 (inductor/metrics.py, inductor/kernel_files.py), the kernel table (analysis/kernels.py) and the run reader's
-helpers (analysis/load.py) that no other test pinned. Every expected value is derived by hand in a comment."""
+helpers (runfiles.py, analysis/load.py) that no other test pinned. Every expected value is derived by hand in a comment."""
 import json
 import math
 import shutil
@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from recorded import data_path
+from inductor_prof import runfiles
 from inductor_prof.analysis import load
 from inductor_prof.analysis.kernels import by_name, classify, kernel_table, library_costs
 from inductor_prof.errors import UserError
@@ -432,7 +433,7 @@ def test_kernel_table_of_no_kernels_is_empty():
     assert len(kernel_table(_hatchet_rows([]), None, {}, None, {}, 1)) == 0
 
 
-# ==== analysis/load.py ==================================================================================
+# ==== runfiles.py, analysis/load.py ==================================================================================
 
 def test_run_peaks_of_carries_the_gpu_name():
     assert load.run_peaks_of({}, {"env": {"gpu": {"name": "NVIDIA H100 80GB HBM3"}}})["gpu"] == \
@@ -446,54 +447,55 @@ def test_run_peaks_of_carries_the_gpu_name():
 
 def test_kernel_records_missing_file_is_empty(tmp_path):
     run = SimpleNamespace(kernels_json=tmp_path / "kernels.json")
-    assert load.kernel_records(run) == []
+    assert runfiles.kernel_records(run) == []
     run.kernels_json.write_text(json.dumps([{"name": "k", "kind": "pointwise"}]))
-    assert load.kernel_records(run) == [{"name": "k", "kind": "pointwise"}]
+    assert runfiles.kernel_records(run) == [{"name": "k", "kind": "pointwise"}]
 
 
 def _damage(fn, path, text):
     path.write_text(text)
-    with pytest.raises(load.Damaged) as e:
+    with pytest.raises(runfiles.Damaged) as e:
         fn(path)
     return str(e.value)
 
 
+MANIFEST_DAMAGE = [("[1]", "a JSON object expected, found a list"),
+                   ('"x"', "a JSON object expected, found a string"),
+                   ("3", "a JSON object expected, found int"),
+                   ('{"env": []}', "'env' should be an object, found a list"),
+                   ('{"env": {"gpu": "H100"}}', "'env.gpu' should be an object, found a string"),
+                   ('{"profile": {"steps": 2.5}}', "'profile.steps' should be a whole number, found 2.5"),
+                   ('{"profile": {"steps": true}}', "'profile.steps' should be a whole number, found True"),
+                   ('{"env": null}', "'env' should be an object, found NoneType")]
+RECORDS_DAMAGE = [("{}", "a list of kernel records expected, found an object"),
+                  ('[{"name": "a", "kind": null}, 3]', "record 1 should be an object, found int"),
+                  ('[{"kind": "pointwise"}]', "record 0 has no 'name'"),
+                  ('[{"name": "a"}]', "record 0 has no 'kind'"),
+                  ('[{"name": 1, "kind": null}]', "record 0: 'name' is int"),
+                  ('[{"name": "a", "kind": null, "file": 2}]', "record 0: 'file' is int"),
+                  ('[{"name": "a", "kind": null, "aten_ops": "x"}]', "record 0: 'aten_ops' is a string")]
+
+
 def test_manifest_checks_each_section(tmp_path):
     p = tmp_path / "manifest.json"
-    assert _damage(load._manifest, p, "[1]") == "a JSON object expected, found a list"
-    assert _damage(load._manifest, p, '"x"') == "a JSON object expected, found a string"
-    assert _damage(load._manifest, p, "3") == "a JSON object expected, found int"
-    assert _damage(load._manifest, p, '{"env": []}') == "'env' should be an object, found a list"
-    assert _damage(load._manifest, p, '{"env": {"gpu": "H100"}}') == "'env.gpu' should be an object, found a string"
-    assert _damage(load._manifest, p, '{"profile": {"steps": 2.5}}') == \
-        "'profile.steps' should be a whole number, found 2.5"
-    assert _damage(load._manifest, p, '{"profile": {"steps": true}}') == \
-        "'profile.steps' should be a whole number, found True"
-    assert _damage(load._manifest, p, '{"env": null}') == "'env' should be an object, found NoneType"
+    assert [_damage(runfiles.manifest_file, p, text) for text, _ in MANIFEST_DAMAGE] == [m for _, m in MANIFEST_DAMAGE]
     p.write_text('{"env": {"gpu": null}, "profile": {"steps": 3}, "stages": {}}')
-    assert load._manifest(p) == {"env": {"gpu": None}, "profile": {"steps": 3}, "stages": {}}
+    assert runfiles.manifest_file(p) == {"env": {"gpu": None}, "profile": {"steps": 3}, "stages": {}}
     p.write_text('{"profile": {}}')                  # steps missing: 1 is fine
-    assert load._manifest(p) == {"profile": {}}
+    assert runfiles.manifest_file(p) == {"profile": {}}
 
 
 def test_kernel_records_checks_each_record(tmp_path):
     p = tmp_path / "kernels.json"
-    assert _damage(load._kernel_records, p, "{}") == "a list of kernel records expected, found an object"
-    assert _damage(load._kernel_records, p, '[{"name": "a", "kind": null}, 3]') == "record 1 should be an object, found int"
-    assert _damage(load._kernel_records, p, '[{"kind": "pointwise"}]') == "record 0 has no 'name'"
-    assert _damage(load._kernel_records, p, '[{"name": "a"}]') == "record 0 has no 'kind'"
-    assert _damage(load._kernel_records, p, '[{"name": 1, "kind": null}]') == "record 0: 'name' is int"
-    assert _damage(load._kernel_records, p, '[{"name": "a", "kind": null, "file": 2}]') == "record 0: 'file' is int"
-    assert _damage(load._kernel_records, p, '[{"name": "a", "kind": null, "aten_ops": "x"}]') == \
-        "record 0: 'aten_ops' is a string"
+    assert [_damage(runfiles.kernels_by_name, p, text) for text, _ in RECORDS_DAMAGE] == [m for _, m in RECORDS_DAMAGE]
     p.write_text('[{"name": "a", "kind": null, "file": null, "aten_ops": null}, {"name": "b", "kind": "pointwise"}]')
-    assert load._kernel_records(p) == {"a": {"name": "a", "kind": None, "file": None, "aten_ops": None},
-                                       "b": {"name": "b", "kind": "pointwise"}}
+    assert runfiles.kernels_by_name(p) == {"a": {"name": "a", "kind": None, "file": None, "aten_ops": None},
+                                           "b": {"name": "b", "kind": "pointwise"}}
 
 
 def test_csv_reader_checks_columns_and_numbers(tmp_path):
     p = tmp_path / "t.csv"
-    read = load._csv(("kernel", "op", "bytes"), ("bytes",), keep_default_na=False)
+    read = runfiles.csv_reader(("kernel", "op", "bytes"), ("bytes",), keep_default_na=False)
     assert _damage(read, p, "kernel,x\nk,1\n") == "no column 'op', 'bytes'"
     assert _damage(read, p, "kernel,op,bytes\nk,a,lots\n") == "column 'bytes' is not numeric"
     # keep_default_na=False: an op named NA stays the string "NA"
@@ -504,13 +506,13 @@ def test_csv_reader_checks_columns_and_numbers(tmp_path):
 
 def test_stage_line_and_reader_warnings(tmp_path):
     # the first sentence ends at ". ", not at a decimal point
-    assert load._stage_line("ncu", {"status": "failed", "error": "exit 1.5 (x). More detail"}) == \
+    assert runfiles.stage_line("ncu", {"status": "failed", "error": "exit 1.5 (x). More detail"}) == \
         "stage ncu failed: exit 1.5 (x)"
-    assert load._stage_line("harvest", {"status": "running"}) == "stage harvest did not finish"
-    assert load._stage_line("x", {"status": "failed", "error": "e" * 300}) == "stage x failed: " + "e" * 200
+    assert runfiles.stage_line("harvest", {"status": "running"}) == "stage harvest did not finish"
+    assert runfiles.stage_line("x", {"status": "failed", "error": "e" * 300}) == "stage x failed: " + "e" * 200
     manifest = {"stages": {"harvest": {"status": "failed", "error": "boom"}, "ncu": {"status": "ok"},
                            "attention": {"status": "interrupted"}}}
-    r = load._Reader(SimpleNamespace(), manifest)
+    r = runfiles.Reader(SimpleNamespace(), manifest)
     missing = tmp_path / "kernels.json"
     assert r.optional(missing, lambda p: 1, "no kinds", "harvest") is None
     assert r.optional(tmp_path / "n.csv", lambda p: 1, "no ncu", "ncu") is None          # stage ok: no cause
@@ -535,7 +537,7 @@ def test_required_file_damage_is_a_user_error(tmp_path):
     p.write_text("[]")
     with pytest.raises(UserError, match=r"manifest\.json is damaged \(a JSON object expected, found a list\); "
                                         r"the report needs it"):
-        load._required(p, load._manifest)
+        runfiles.required(p, runfiles.manifest_file)
 
 
 GEMM = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"     # a library kernel of the recorded run
@@ -577,13 +579,13 @@ def test_io_split_per_record(tmp_path):
                                       "arg_1 = rand_strided((8,), (1,), device='cuda:0', dtype=torch.float16)"],
         "arg_0, arg_1, 8,"))
     run = SimpleNamespace(kernel_file=lambda f: tmp_path / f)
-    reader = load._Reader(run, {})
+    reader = runfiles.Reader(run, {})
     harvested = {"a": {"name": "a", "kind": "pointwise", "file": "a.py"},
                  "b": {"name": "b", "kind": None},                      # no file: no split, no warning
                  "c": {"name": "c", "kind": None, "file": None},
                  "d": {"name": "d", "kind": None, "file": "gone.py"}}  # named but missing: a warning
     # a: 8 fp32 read = 32 B, 8 fp16 written = 16 B
-    assert load._io_split(reader, harvested) == {"a": {"read": 32, "write": 16}, "b": None, "c": None, "d": None}
+    assert reader.io_split(harvested) == {"a": {"read": 32, "write": 16}, "b": None, "c": None, "d": None}
     assert reader.warnings == [f"{tmp_path / 'gone.py'} is missing; kernel d is shown without its read/write split"]
 
 
@@ -593,23 +595,23 @@ def _ncu_reader(tmp_path, stages, status=None, csv=None):
         run.ncu_status_json.write_text(json.dumps(status))
     if csv is not None:
         run.ncu_csv.write_text(csv)
-    return load._Reader(run, {"stages": stages})
+    return runfiles.Reader(run, {"stages": stages})
 
 
 def test_ncu_table_missing_only_warns_where_ncu_was_run(tmp_path):
     # no ncu stage, no status: nothing expected, nothing said
     r = _ncu_reader(tmp_path, {})
-    assert load._ncu_table(r) is None and r.warnings == []
+    assert r.ncu() is None and r.warnings == []
     # the stage ran: the missing csv is said
     r = _ncu_reader(tmp_path, {"ncu": {"status": "ok"}})
-    assert load._ncu_table(r) is None
+    assert r.ncu() is None
     assert r.warnings == [f"{tmp_path / 'ncu.csv'} is missing; the report has no Nsight Compute columns"]
 
 
 def test_ncu_table_status_lists_kernels_the_csv_lacks(tmp_path):
     status = {"k1": {"status": "ok"}, "k2": {"status": "ok"}, "k3": {"status": "failed"}, "k4": "ok"}
     r = _ncu_reader(tmp_path, {}, status, "name,stem,duration_ns\ntriton_a,k1,100\n")
-    df = load._ncu_table(r)
+    df = r.ncu()
     assert df["stem"].tolist() == ["k1"] and df["duration_ns"].tolist() == [100]
     # ok in status.json: k1, k2 (k3 failed, k4 not an object); the csv has k1 -> 1 lacking
     assert r.warnings == [f"{tmp_path / 'ncu.csv'} lacks 1 kernels that status.json lists as profiled "
@@ -617,12 +619,12 @@ def test_ncu_table_status_lists_kernels_the_csv_lacks(tmp_path):
     # a status file but no csv: the csv is expected
     (tmp_path / "ncu.csv").unlink()
     r = _ncu_reader(tmp_path, {}, status)
-    assert load._ncu_table(r) is None
+    assert r.ncu() is None
     assert r.warnings == [f"{tmp_path / 'ncu.csv'} is missing (the profile did not get to stage ncu); "
                           "the report has no Nsight Compute columns"]
     # an empty status and no stage: not expected
     r = _ncu_reader(tmp_path, {}, {})
-    assert load._ncu_table(r) is None and r.warnings == []
+    assert r.ncu() is None and r.warnings == []
 
 
 def test_io_bytes_in_out_read_only_when_loaded():
@@ -639,7 +641,7 @@ def test_io_bytes_in_out_read_only_when_loaded():
 
 def test_ncu_table_damaged_status_is_said_and_the_csv_still_read(tmp_path):
     r = _ncu_reader(tmp_path, {"ncu": {"status": "ok"}}, [1], "name,duration_ns\ntriton_a,5\n")
-    df = load._ncu_table(r)
+    df = r.ncu()
     assert df["name"].tolist() == ["triton_a"]
     assert r.warnings == [f"{tmp_path / 'status.json'} is damaged (a JSON object expected, found a list); "
                           "the ncu table cannot be checked against it"]

@@ -11,6 +11,7 @@ from inductor_prof.analysis.sizes import kernels_by_size, size_summary, with_siz
 from inductor_prof.drivers.proton.hatchet import COLUMNS as HATCHET_COLUMNS
 from inductor_prof.errors import UserError
 from inductor_prof.targets.inputs import InputSets, named_sets
+from inductor_prof.runfiles import n_steps
 
 BIG, SMALL = "1024x1024", "512x512"
 PEAKS = {"dram_gbps": 3000.0, "l2_gbps": 9000.0, "tflops": {"flops16": 800.0, "flops32": 60.0},
@@ -50,7 +51,7 @@ def test_size_summary_one_step(profile):
     # steps missing or 0 count as 1 step: 22 µs -> 0.022 ms; 2.004e9 flops -> 0.002004 TFLOP a step;
     # 2.004e9 / 22e-6 s / 1e12 = 91.09 TFLOP/s
     manifest = {"profile": {**profile, "sizes": {BIG: {"plain_step_ms": 5.0}, SMALL: {}}}}
-    big, small = size_summary(pd.DataFrame(BY_SIZE), manifest, [BIG, SMALL])
+    big, small = size_summary(pd.DataFrame(BY_SIZE), manifest, [BIG, SMALL], n_steps(manifest))
     assert big["gpu_kernel_ms_per_step"] == pytest.approx(22000 / 1e6, rel=1e-12)
     assert big["tflops_per_step"] == pytest.approx(2.004e9 / 1e12, rel=1e-12)
     assert big["overall_tflops"] == pytest.approx(2.004e9 / 22e-6 / 1e12, rel=1e-12)

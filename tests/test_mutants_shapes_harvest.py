@@ -4,7 +4,6 @@ import hashlib
 import json
 from types import SimpleNamespace
 
-import pandas as pd
 import pytest
 
 from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec
@@ -197,18 +196,15 @@ def test_write_kernels_files_and_rows(tmp_path):
     assert "source" not in rows[0] and rows[0]["name"] == "mykern" and rows[0]["wrapper"] == "w.py"
 
 
-def test_run_writes_only_launched_kernels(tmp_path, monkeypatch):
+def test_run_writes_only_launched_kernels(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
     ka, kb = _JIT.format(n="triton_poi_a"), _JIT.format(n="triton_poi_b")
     (cache / "w.py").write_text(_output_code(_kernel("triton_poi_b", kb), _kernel("triton_poi_a", ka)))
-    parsed = []
-
-    def parse(path):                                    # the profiled steps name triton_poi_a (and a library kernel)
-        parsed.append(path)
-        return pd.DataFrame({"name": ["triton_poi_a", "x"]})
-
-    monkeypatch.setattr(harvest.proton, "parse", parse)
+    # the profiled steps name triton_poi_a (and a library kernel): a Proton tree of two timed leaves
+    leaves = [{"frame": {"name": n}, "metrics": {"time (ns)": 5, "count": 1}} for n in ("triton_poi_a", "x")]
+    (tmp_path / "s.hatchet").write_text(json.dumps([{"frame": {"name": "ROOT"}, "metrics": {}, "children": leaves},
+                                                    {"CUDA": {}}]))
     asked = []
 
     class Built:
@@ -225,8 +221,8 @@ def test_run_writes_only_launched_kernels(tmp_path, monkeypatch):
 
     logs = []
     run = SimpleNamespace(inductor_cache=cache, steps_hatchet=tmp_path / "s.hatchet", kernels_dir=tmp_path / "k",
-                          kernels_json=tmp_path / "kernels.json")
-    ctx = SimpleNamespace(log=logs.append, run=run, registry=Registry())
+                          kernels_json=tmp_path / "kernels.json", steps_launches=tmp_path / "s.launches.json")
+    ctx = SimpleNamespace(log=logs.append, run=run, registry=Registry(), manifest=SimpleNamespace(data={}))
     (tmp_path / "k").mkdir()
     # 2 kernels harvested, only triton_poi_a is in the profiled steps
     assert harvest.run(ctx) == {"harvested": 2, "launched": 1, "instrumented": 3}
@@ -236,5 +232,4 @@ def test_run_writes_only_launched_kernels(tmp_path, monkeypatch):
     assert rows[0]["file"] == "triton_poi_a.py" and rows[0]["wrapper"] == "w.py"
     assert sorted(p.name for p in (tmp_path / "k").iterdir()) == ["triton_poi_a.annotated.py", "triton_poi_a.py"]
     assert logs == ["harvesting kernels"]
-    assert parsed == [tmp_path / "s.hatchet"]                    # the steps hatchet of the run
     assert asked == [("triton_poi_a", ka), ("triton_poi_b", kb)]  # each record by name AND source (sorted by name)

@@ -16,6 +16,7 @@ from inductor_prof.drivers.proton.hatchet import COLUMNS
 from inductor_prof.pipeline.steps import record
 from inductor_prof.report import export
 from inductor_prof.report.sizes import size_kernels_table, sizes_table
+from inductor_prof.runfiles import n_steps
 
 BIG, SMALL = "1024x1024", "512x512"
 SIZES = [BIG, SMALL]
@@ -86,7 +87,7 @@ def test_kernel_table_per_size(by_size):
 
 
 def test_size_summary(by_size):
-    big, small = size_summary(by_size, MANIFEST, SIZES)
+    big, small = size_summary(by_size, MANIFEST, SIZES, n_steps(MANIFEST))
     # (6 + 16) µs over 2 steps = 0.011 ms; (2e9 + 4e6) flops / 2 steps
     assert (big["size"], big["plain_step_ms"], big["proton_step_ms"]) == (BIG, 5.0, 5.1)
     assert big["gpu_kernel_ms_per_step"] == pytest.approx(0.011)
@@ -135,7 +136,7 @@ def test_diff_compares_matching_sizes():
 
 
 def test_terminal_per_size_section_fits_80_columns(by_size):
-    sizes = size_summary(by_size, MANIFEST, SIZES)
+    sizes = size_summary(by_size, MANIFEST, SIZES, n_steps(MANIFEST))
     shown = by_size[by_size["size"] == BIG].assign(display=lambda d: d["name"])
     console = Console(width=80, record=True, markup=False)
     console.print(sizes_table(sizes, 80))
@@ -150,7 +151,7 @@ def test_terminal_per_size_section_fits_80_columns(by_size):
 
 
 def _tables(by_size):
-    sizes = size_summary(by_size, MANIFEST, SIZES)
+    sizes = size_summary(by_size, MANIFEST, SIZES, n_steps(MANIFEST))
     return RunTables(run=SimpleNamespace(root="constructed"), manifest=MANIFEST, kernels=by_size.iloc[0:0],
                      summary={"sizes": sizes}, attention=None, by_size=by_size)
 

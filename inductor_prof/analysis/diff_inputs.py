@@ -3,11 +3,11 @@ the kernel files) and each kernel's time in each timed step (the steps hatchet, 
 view needs and the run lacks is named in `missing` (view, what); the other views still render."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .. import runfiles
 from ..rundir import RunDir, open_run
 from .load import RunTables, load_run_tables
 from .match import Fingerprint, fingerprints
@@ -44,24 +44,17 @@ def per_step_ns(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:
     """(fingerprints, "") or (None, why not): a missing or damaged kernels.json leaves kernels matched by name."""
-    if not run.kernels_json.is_file():
-        return None, "has no"
     try:
-        records = json.loads(run.kernels_json.read_text())
-        texts = {}
-        for rec in records:
-            path = run.kernel_file(rec["file"]) if rec.get("file") else None
-            if path is not None and path.is_file():
-                texts[rec["file"]] = path.read_text()
-        return fingerprints(records, texts), ""
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):   # the report warns with the details
+        read = runfiles.kernel_texts(run)
+    except runfiles.Damaged:   # the report warns with the details
         return None, "cannot read"
+    return (None, "has no") if read is None else (fingerprints(*read), "")
 
 
 def load_side(path, label: str) -> RunSide:
     run = open_run(path)
     tables = load_run_tables(path) if run.steps_hatchet.is_file() else None   # names a damaged file, if any
-    manifest = tables.manifest if tables is not None else run.read_manifest()
+    manifest = tables.manifest if tables is not None else runfiles.manifest(run, "diff needs it")
     side = RunSide(label=label, run=run, manifest=manifest, tables=None, fingerprints=None, step_kernel_ns=None,
                     attention=None)
     if tables is not None:
@@ -76,8 +69,11 @@ def load_side(path, label: str) -> RunSide:
                                         "Inductor kernels matched by name only"))
     if side.tables is not None:
         side.attention = side.tables.attention
-    elif run.attention_csv.is_file():
-        side.attention = pd.read_csv(run.attention_csv)
-    if side.attention is None:
+    else:   # read alone, through the report's checks: a damaged one is said, and the other views render
+        reader = runfiles.Reader(run, manifest)
+        side.attention = reader.optional(run.attention_csv, runfiles.attention_file, "no attention view",
+                                         expected=False)
+        side.missing += [("attention", f"run {label}: {w}") for w in reader.warnings]
+    if side.attention is None and not any(view == "attention" for view, _ in side.missing):
         side.missing.append(("attention", f"run {label} has no {run.attention_csv.relative_to(run.root)}"))
     return side

@@ -50,10 +50,10 @@ def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvest
     return out[[SIZE] + [c for c in out.columns if c != SIZE]]
 
 
-def size_summary(by_size: pd.DataFrame, manifest: dict, sizes: list[str]) -> list[dict[str, Any]]:
-    """Per size: its step times (medians, from the manifest), GPU kernel time and work per step, kernels."""
+def size_summary(by_size: pd.DataFrame, manifest: dict, sizes: list[str], n_steps: int) -> list[dict[str, Any]]:
+    """Per size: its step times (medians, from the manifest), GPU kernel time and work per step (n_steps:
+    runfiles.n_steps), kernels."""
     prof = manifest.get("profile") or {}
-    n_steps = max(int(prof.get("steps", 1) or 1), 1)
     out = []
     for size in sizes:
         times = (prof.get("sizes") or {}).get(size) or {}

@@ -8,9 +8,9 @@ import pandas as pd
 from .kernels import CATEGORIES
 
 
-def summarize(df: pd.DataFrame, manifest: dict, peaks: dict) -> dict[str, Any]:
+def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> dict[str, Any]:
+    """n_steps: the run's timed steps (runfiles.n_steps)."""
     prof = manifest.get("profile", {})
-    n_steps = max(int(prof.get("steps", 1) or 1), 1)
     total_ns = float(df["total_ns"].sum()) if len(df) else 0.0
     by_cat = {}
     for cat in CATEGORIES:

@@ -8,13 +8,12 @@ FlexAttention kernels Inductor generated under attention/kernels/.
 """
 from __future__ import annotations
 
-import json
 import sys
 from typing import Callable
 
 import pandas as pd
 
-from .. import procs, rundir
+from .. import procs, rundir, runfiles
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import backends as all_backends
 from ..attention.semantics.shapes import Shape, from_calls
@@ -51,17 +50,9 @@ def in_subprocess(run_dir: rundir.RunDir) -> dict:
 
 def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
     """The run's captured shapes (calls per step, the op the model used), then `extra` ones not among them."""
-    shapes = []
-    if run_dir.attention_shapes_json.exists():
-        try:
-            calls = json.loads(run_dir.attention_shapes_json.read_text())
-            for c in calls:   # a saved mask's path is relative to the run folder
-                if c.get("mask_file"):
-                    c["mask_file"] = str(run_dir.root / c["mask_file"])
-            shapes = from_calls(calls)
-        except Exception as e:   # not JSON, or not the list of calls library_ops wrote
-            raise UserError(f"{run_dir.attention_shapes_json} is damaged ({one_line(e)}): profile the model "
-                            "again, or benchmark shapes alone (`attention --shape ...`, no run folder)") from e
+    shapes = runfiles.if_present(run_dir.attention_shapes_json, lambda p: from_calls(runfiles.attention_calls_file(p)),
+                                 "profile the model again, or benchmark shapes alone (`attention --shape ...`, no "
+                                 "run folder)") or []
     shapes += [(s, 0, "") for s in extra if s not in {x for x, _, _ in shapes}]
     if not shapes:
         raise UserError(f"{run_dir.root} has no captured attention calls ({run_dir.attention_shapes_json.name}) "
@@ -90,7 +81,8 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
         return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning}
-    with rundir.Manifest.of(run_dir).stage("attention") as info:   # its outcome in the run, a failure too
+    manifest = runfiles.manifest(run_dir, "the attention stage needs it")
+    with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too
         rows, summary = _into_run(run_dir, shapes, opts, on_backend)
         info.update(summary)
     return rows, summary

@@ -9,6 +9,7 @@ import json
 
 import pandas as pd
 
+from .. import runfiles
 from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
 from ..drivers.nvml import Telemetry
@@ -108,7 +109,7 @@ def measure(library_ops: pd.DataFrame | None = None) -> dict:
 
 def run(ctx) -> dict:
     ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes, DRAM read/write/copy, L2)")
-    ops = pd.read_csv(ctx.run.library_ops_csv, keep_default_na=False) if ctx.run.library_ops_csv.exists() else None
+    ops = runfiles.if_present(ctx.run.library_ops_csv, runfiles.library_ops_file, "the ceilings stage needs it")
     measured = measure(ops)
     ctx.manifest.set("ceilings", measured)
     return {k: v for k, v in measured.items() if k != "gemms"}

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import rundir
-from ..drivers import proton
+from .. import rundir, runfiles
 from ..inductor.kernel_files import annotate_source, file_stem
 from ..inductor.kernel_provenance import kernel_provenance
 from ..inductor.metrics import KernelMetrics
@@ -39,7 +38,7 @@ def run(ctx) -> dict:
     ctx.log("harvesting kernels")
     wrappers = output_code_texts(ctx.run.inductor_cache)   # read once: the kernels and their provenance
     records = harvest_texts(wrappers)
-    launched = set(proton.parse(ctx.run.steps_hatchet)["name"])
+    launched = set(runfiles.steps(ctx.run, ctx.manifest.data, "the harvest stage needs it")[0]["name"])
     provenance = kernel_provenance(ctx.registry.provenance.records, wrappers, ctx.registry.provenance.blocks)
     for r in records:
         r.provenance = provenance.get((r.name, r.source_sha))

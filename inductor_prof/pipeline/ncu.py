@@ -18,9 +18,8 @@ from typing import Callable
 
 import pandas as pd
 
-from .. import rundir
+from .. import rundir, runfiles
 from ..aten import REPLAYABLE_OPS
-from ..drivers import proton
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import FailureStreak, NcuTarget, batches, run_batch
 from ..drivers.ncu.command import give_back, replay_env
@@ -29,6 +28,9 @@ from ..drivers.ncu.report import parse_reports
 from ..errors import UserError, one_line
 from ..names import demangle
 from ..settings import Settings
+
+
+NEEDS = "the ncu stage needs it"
 
 
 def at_size(profile: dict) -> dict:
@@ -49,9 +51,10 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     No ncu to run is bad input, not an outcome: it fails before the manifest is touched, so an earlier ncu
     stage's record (and the tables it made) still stands."""
     find_ncu(settings.ncu)
-    with rundir.Manifest.of(run_dir).stage("ncu") as info:
+    manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
+    with manifest.stage("ncu") as info:
         info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
-        info.update(at_size(run_dir.read_manifest().get("profile") or {}))
+        info.update(at_size(manifest.data.get("profile") or {}))
     return info
 
 
@@ -62,17 +65,16 @@ def _stem(name: str, i: int) -> str:
 
 def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
     out: list[NcuTarget] = []
-    if run.kernels_json.exists():
-        for k in json.loads(run.kernels_json.read_text()):
-            if k.get("launched") is False:
-                continue
-            out.append(NcuTarget(k["name"], Path(k["file"]).stem, "inductor",
-                                 {"type": "inductor", "name": k["name"], "config": k.get("launch_config") or {},
-                                  "file": str(run.kernel_file(k["file"]).resolve())}))
+    for k in runfiles.if_present(run.kernels_json, runfiles.kernel_list, NEEDS) or []:
+        if k.get("launched") is False or not k.get("file"):   # never launched, or no file to replay
+            continue
+        out.append(NcuTarget(k["name"], Path(k["file"]).stem, "inductor",
+                             {"type": "inductor", "name": k["name"], "config": k.get("launch_config") or {},
+                              "file": str(run.kernel_file(k["file"]).resolve())}))
     if n_library > 0 and run.library_ops_csv.exists() and run.steps_hatchet.exists():
-        ops = pd.read_csv(run.library_ops_csv, keep_default_na=False)
+        ops = runfiles.required(run.library_ops_csv, runfiles.library_ops_file, NEEDS)
         ops = ops[ops["op"].isin(REPLAYABLE_OPS)].drop_duplicates("kernel").set_index("kernel")
-        steps = proton.parse(run.steps_hatchet)
+        steps = runfiles.required(run.steps_hatchet, lambda p: runfiles.hatchet_rows(p, run.steps_launches)[0], NEEDS)
         steps = steps[~steps["name"].str.startswith("triton_")]
         by_time = steps.groupby("name")["time_ns"].sum().sort_values(ascending=False)
         for i, name in enumerate(n for n in by_time.index if demangle(n) in ops.index):
@@ -88,15 +90,8 @@ def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
 
 def _load_status(path: Path) -> dict:
     """status.json (kernel stem -> entry); a damaged one is said, naming it, rather than overwritten."""
-    if not path.exists():
-        return {}
-    try:
-        status = json.loads(path.read_text())
-        if not isinstance(status, dict) or not all(isinstance(v, dict) and "status" in v for v in status.values()):
-            raise ValueError("not an object of kernel entries")
-    except (ValueError, UnicodeDecodeError) as e:
-        raise UserError(f"{path} is unreadable ({one_line(e)}); delete it to profile every kernel again") from e
-    return status
+    return runfiles.if_present(path, runfiles.ncu_status_file, "delete it to profile every kernel again",
+                               state="unreadable") or {}
 
 
 def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = None) -> pd.DataFrame:

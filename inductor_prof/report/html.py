@@ -11,9 +11,9 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis import RunTables
-from ..analysis.load import kernel_records
 from ..errors import UserError
 from ..rundir import RunDir, write_text
+from ..runfiles import kernel_records, kernel_source
 from .format import num, summary_rows, text
 
 HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
@@ -138,14 +138,6 @@ def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
             "ranked": ranked, "summary": per_step_view(summary["headroom"]) if summary.get("headroom") else None}
 
 
-def _source(path: Path | None) -> str | None:
-    """A kernel file's text (a damaged byte shown as U+FFFD), or None when it cannot be read."""
-    try:
-        return path.read_text(errors="replace") if path is not None and path.is_file() else None
-    except OSError:
-        return None
-
-
 def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
     """Each harvested Inductor kernel (in the table's order, then those never launched): its fused ATen ops,
     launch config and source file(s); a name Inductor gave two kernels shows both files."""
@@ -159,8 +151,7 @@ def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
     for i, name in enumerate(order):
         files = []
         for rec in by_name[name]:
-            path = run.kernel_file(rec["file"]) if rec.get("file") else None
-            files.append({"file": rec.get("file") or "(no file recorded)", "source": _source(path)})
+            files.append({"file": rec.get("file") or "(no file recorded)", "source": kernel_source(run, rec)})
         first = by_name[name][0]
         out.append({"id": f"src-{i}", "name": name, "kind": first.get("kind"),
                     "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else

@@ -4,7 +4,8 @@ tree of hundreds of thousands of frames. Runs without the table (older runs) rea
 
 Kernel names and scope paths are stored once each and referenced by position; numbers that are whole are
 written as integers (exact both ways for every float64): on a 250,000-row table that made the file a third
-smaller and its parse three times faster than floats written as "2944.0".
+smaller and its parse three times faster than floats written as "2944.0". A run's table is read, and checked
+against its hatchet, by runfiles.hatchet_rows.
 """
 from __future__ import annotations
 
@@ -55,25 +56,3 @@ def write(hatchet: Path, table_path: Path) -> int:
     rows = frame_of(kernel_columns(root))
     write_text(table_path, json.dumps(to_table(rows, device, hatchet.stat().st_size), separators=(",", ":")))
     return len(rows)
-
-
-def read_table(hatchet: Path, table_path: Path) -> tuple[pd.DataFrame, dict] | None:
-    """(kernel rows, device info) from the hatchet's launches table when there is one written from this
-    hatchet (same size); None otherwise. The table is only a copy, so a damaged one is passed over."""
-    if table_path.is_file():
-        try:
-            table = json.loads(table_path.read_bytes())
-            if table.get("source_bytes") == hatchet.stat().st_size:
-                return from_table(table)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-            pass
-    return None
-
-
-def read(hatchet: Path, table_path: Path) -> tuple[pd.DataFrame, dict]:
-    """(kernel rows, device info) of a hatchet: from its launches table when current, else the hatchet."""
-    cached = read_table(hatchet, table_path)
-    if cached is not None:
-        return cached
-    root, device = load_hatchet(hatchet)
-    return frame_of(kernel_columns(root)), device
