@@ -30,6 +30,9 @@ class Settings:
     clock_control: str = "none"           # ncu --clock-control: none measures the clocks the model runs at
     ncu_timeout: float = 300.0            # seconds per kernel
     ncu_library_kernels: int = 8          # library kernels (cuBLAS, cuDNN...) to profile, by time
+    # a library kernel's calls (op + shapes) ncu replays besides its costliest: those holding this % of the step.
+    # 1.0 covers FLUX.1-dev's 9 library calls of 1.0-23% each (three shapes each of its two big GEMM kernels)
+    ncu_library_min_share: float = 1.0
     ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
@@ -81,6 +84,7 @@ def _typed(key: str, value: Any, kind: str, where: str) -> Any:
 
 # the smallest values that work: a bad one fails when the settings are read, not at a long profile's ncu stage
 ABOVE = {"ncu_timeout": 0}
+AT_LEAST_FLOAT = {"ncu_library_min_share": 0.0}
 AT_LEAST = {"ncu_library_kernels": 0, "ncu_batch": 1}
 
 
@@ -88,6 +92,8 @@ def _checked(key: str, value: Any, where: str) -> Any:
     value = _coerce(key, value, where)
     if key in ABOVE and not value > ABOVE[key]:
         raise UserError(f"{where}: {key}={value!r} must be more than {ABOVE[key]}")
+    if key in AT_LEAST_FLOAT and not value >= AT_LEAST_FLOAT[key]:
+        raise UserError(f"{where}: {key}={value!r} must be at least {AT_LEAST_FLOAT[key]:g}")
     if key in AT_LEAST and not value >= AT_LEAST[key]:
         raise UserError(f"{where}: {key}={value!r} must be at least {AT_LEAST[key]}")
     return value

@@ -155,7 +155,7 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     (run.root).mkdir()
     targets = [ncu_stage.NcuTarget(n, f"k{i}", "library", {"type": "aten", "op": "aten::addmm"})
                for i, n in enumerate(names)]
-    monkeypatch.setattr(ncu_stage, "targets", lambda run, n: targets)
+    monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: targets)
     summary = ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)
     assert summary == {"kernels": 8, "skipped": 0, "tried": 8, "ok": 8, "failed": 0, "not_tried": 0, "stopped": ""}
     assert Path(exe + ".calls").read_text() == "x"          # one ncu process for the whole batch

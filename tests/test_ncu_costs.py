@@ -22,7 +22,7 @@ class FakeRun(rundir.RunDir):
         """Targets k0..k(n-1), Inductor kernels."""
         targets = [ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {"type": "inductor", "name": f"k{i}"})
                    for i in range(n)]
-        self.monkeypatch.setattr(ncu_stage, "targets", lambda run, n_library: targets)
+        self.monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: targets)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ def _targets(n):
 
 def test_ctrl_c_in_the_second_batch_keeps_the_first_and_the_interrupt(tmp_path, monkeypatch):
     run = rundir.RunDir(tmp_path)
-    monkeypatch.setattr(ncu_stage, "targets", lambda run, n: _targets(2))
+    monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: _targets(2))
     monkeypatch.setattr(ncu_stage, "find_ncu", lambda explicit: "ncu")
     calls = []
 

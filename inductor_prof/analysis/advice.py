@@ -14,8 +14,8 @@ import math
 
 import pandas as pd
 
-from ..aten import GEMM_OPS
 from ..names import demangle
+from .library_calls import call_label
 
 TOP = 10
 AT_BEST = 0.02      # a shape within 2% of the best time measured for it is as fast as it gets here
@@ -32,7 +32,7 @@ def gemm_item(kernel: pd.Series, shapes: pd.DataFrame) -> dict | None:
     unmeasured_share = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
     rest = float(kernel["headroom_ms_per_step"] or 0) * unmeasured_share
     top = measured.iloc[0]
-    shape = _gemm_shape(top["op"], top["dims"])
+    shape = call_label(top["op"], top["dims"])
     if saving <= AT_BEST * float(measured["ms"].sum()):
         why = (f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call, cuBLAS replay "
                f"{top['replay_us']:.0f} us")
@@ -42,19 +42,6 @@ def gemm_item(kernel: pd.Series, shapes: pd.DataFrame) -> dict | None:
         why = f"a replay of the same call is faster: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "find why the model's call is slower (layout, alignment, a fused epilogue)"
     return {"headroom_ms_per_step": saving + rest, "why": why, "do": do}
-
-
-def _gemm_shape(op: str, dims) -> str:
-    """[M,K]x[K,N] of an mm/addmm's recorded input dims (addmm's first input is the bias; an out= tensor
-    follows the inputs)."""
-    import json
-
-    dims = json.loads(dims) if isinstance(dims, str) else dims
-    d = [x for x in dims[:GEMM_OPS.get(op, len(dims))] if isinstance(x, list) and len(x) >= 2]
-    if len(d) >= 2:
-        (m, k), (_, n) = d[-2][-2:], d[-1][-2:]
-        return f"[{m},{k}]x[{k},{n}]"
-    return str(dims)
 
 
 def kernel_item(r: pd.Series) -> dict:

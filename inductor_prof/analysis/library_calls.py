@@ -8,6 +8,8 @@ import json
 
 import pandas as pd
 
+from ..aten import GEMM_OPS
+
 KEYS = ["kernel", "op", "dims"]
 
 
@@ -74,3 +76,18 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
             out.append({"kernel": kernel, "op": op, "dims": dims, **row, "calls": int(s["size"]),
                         "us_per_call": float(s["sum"]) / int(s["size"]) / 1e3, "share_pct": share})
     return out
+
+
+def call_label(op: str, dims) -> str:
+    """A library call in short: a GEMM's [M,K]x[K,N] (addmm's first input is the bias, and an out= tensor follows
+    the inputs), else the op's name and its input tensors' shapes."""
+    dims = json.loads(dims) if isinstance(dims, str) else dims
+    inputs = [d for d in dims[:GEMM_OPS.get(op, len(dims))] if isinstance(d, list) and d and
+              all(isinstance(x, int) for x in d)]
+    name = op.split("::")[-1]
+    mats = [d for d in inputs if len(d) >= 2]
+    if op in GEMM_OPS and len(mats) >= 2:
+        (m, k), (_, n) = mats[-2][-2:], mats[-1][-2:]
+        batch = f"{mats[-2][0]}x" if len(mats[-2]) == 3 else ""
+        return f"{batch}[{m},{k}]x[{k},{n}]"
+    return f"{name} " + " ".join("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])

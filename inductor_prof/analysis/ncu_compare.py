@@ -9,7 +9,8 @@ NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
                "sol_compute_pct": "sol_compute_pct", "sol_memory_pct": "sol_memory_pct",
                "occupancy_pct": "occupancy_pct", "registers": "registers", "l2_bytes": "ncu_l2_bytes",
                "l1_bytes": "ncu_l1_bytes", "local_bytes": "ncu_local_bytes", "tensor_pipe_pct": "tensor_pipe_pct",
-               "status": "ncu_status", "reason": "ncu_reason"}
+               "status": "ncu_status", "reason": "ncu_reason", "shape": "ncu_shape", "model_us": "ncu_model_us",
+               "model_bytes": "ncu_model_bytes"}
 ANNOTATION_TOLERANCE = 0.25
 
 
@@ -19,9 +20,13 @@ def merge_ncu(df: pd.DataFrame, ncu: pd.DataFrame | None) -> pd.DataFrame:
     if ncu is None or ncu.empty:
         return df
     keep = {k: v for k, v in NCU_COLUMNS.items() if k in ncu.columns}
+    if "rank" in ncu.columns:   # a library kernel's ncu row: the replay of its costliest call (rank 0)
+        ncu = ncu.sort_values("rank", kind="stable", na_position="first")
     ncu = ncu[["name", *keep]].rename(columns=keep).drop_duplicates("name")
     df = df.merge(ncu, on="name", how="left")
     per_call_bytes = df["bytes"] / df["calls"].clip(lower=1)
+    if "ncu_model_bytes" in df:   # the replayed call's own bytes, not the kernel's average over its shapes
+        per_call_bytes = df["ncu_model_bytes"].where(df["ncu_model_bytes"] > 0, per_call_bytes)
     per_call_flops = df["flops"] / df["calls"].clip(lower=1)
     if "ncu_dram_bytes" in df:
         df["dram_ratio"] = (df["ncu_dram_bytes"] / per_call_bytes).where(per_call_bytes > 0)
@@ -44,6 +49,11 @@ def merge_ncu(df: pd.DataFrame, ncu: pd.DataFrame | None) -> pd.DataFrame:
     flops_off = inductor & ((df["flops_ratio"] - 1).abs() > ANNOTATION_TOLERANCE) if "flops_ratio" in df \
         else pd.Series(False, index=df.index)
     df["annotation_off"] = bytes_off | flops_off
+    # a library call's replay against the profiled time of the same call: far off, the counters describe
+    # another run of it (clocks, caches, data) than the one in the step
+    if "ncu_model_us" in df:
+        df["ncu_time_off"] = ((df["ncu_duration_ns"] / 1e3 / df["ncu_model_us"] - 1).abs()
+                              > ANNOTATION_TOLERANCE).fillna(False) & df["ncu_model_us"].notna()
     df["annotation_off_in"] = [("bytes" if b else "") + ("+" if b and f else "") + ("flops" if f else "")
                                for b, f in zip(bytes_off, flops_off)]
     return df

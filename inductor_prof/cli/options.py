@@ -31,6 +31,9 @@ NCU_OPTIONS = {
         None, "--ncu-timeout", help=f"seconds per kernel (default {_DEFAULT.ncu_timeout:g})")),
     "library_kernels": ("ncu_library_kernels", Optional[int], typer.Option(
         None, "--library-kernels", help=f"library kernels to profile, by time (default {_DEFAULT.ncu_library_kernels})")),
+    "library_min_share": ("ncu_library_min_share", Optional[float], typer.Option(
+        None, "--library-min-share", help=f"also replay a library kernel's other calls holding this % of the step "
+        f"(default {_DEFAULT.ncu_library_min_share:g})")),
     "ncu_batch": ("ncu_batch", Optional[int], typer.Option(
         None, "--ncu-batch", help=f"kernels per ncu process (default {_DEFAULT.ncu_batch}; 1: one process each)")),
 }

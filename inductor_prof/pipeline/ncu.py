@@ -19,6 +19,7 @@ from typing import Callable
 import pandas as pd
 
 from .. import rundir, runfiles
+from ..analysis.library_calls import call_label, replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import FailureStreak, NcuTarget, batches, run_batch
@@ -58,12 +59,18 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     return info
 
 
+CALL_FIELDS = ("shape", "model_us", "model_bytes", "rank")   # a library call's, kept with its ncu row
+
+
 def _stem(name: str, i: int) -> str:
     safe = "".join(c if c.isalnum() or c in "_-." else "_" for c in name)
     return safe[:120] if len(safe) <= 120 else f"{safe[:100]}_{i}"
 
 
-def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
+def targets(run: rundir.RunDir, n_library: int, min_share: float = 1.0) -> list[NcuTarget]:
+    """Every launched Inductor kernel, then the library calls that take the time (library_calls.replay_calls):
+    the costliest call of each of the `n_library` library kernels with the most time, first, and its other
+    calls holding `min_share` % of the step."""
     out: list[NcuTarget] = []
     for k in runfiles.if_present(run.kernels_json, runfiles.kernel_list, NEEDS) or []:
         if k.get("launched") is False or not k.get("file"):   # never launched, or no file to replay
@@ -73,18 +80,21 @@ def targets(run: rundir.RunDir, n_library: int) -> list[NcuTarget]:
                               "file": str(run.kernel_file(k["file"]).resolve())}))
     if n_library > 0 and run.library_ops_csv.exists() and run.steps_hatchet.exists():
         ops = runfiles.required(run.library_ops_csv, runfiles.library_ops_file, NEEDS)
-        ops = ops[ops["op"].isin(REPLAYABLE_OPS)].drop_duplicates("kernel").set_index("kernel")
         steps = runfiles.required(run.steps_hatchet, lambda p: runfiles.hatchet_rows(p, run.steps_launches)[0], NEEDS)
         steps = steps[~steps["name"].str.startswith("triton_")]
         by_time = steps.groupby("name")["time_ns"].sum().sort_values(ascending=False)
-        for i, name in enumerate(n for n in by_time.index if demangle(n) in ops.index):
-            if i >= n_library:
-                break
-            op = ops.loc[demangle(name)]
-            spec = {"type": "aten", "op": op["op"], "dims": json.loads(op["dims"]),
-                    "strides": json.loads(op["strides"] or "[]"), "types": json.loads(op["types"] or "[]"),
-                    "scalars": json.loads(op["scalars"] or "[]")}
-            out.append(NcuTarget(name, _stem(name, i), "library", spec))
+        proton_name = {demangle(n): n for n in by_time.index}
+        calls = replay_calls(ops, [demangle(n) for n in by_time.index], n_library, min_share, REPLAYABLE_OPS)
+        seen: dict[str, int] = {}
+        for i, c in enumerate(calls):
+            j = seen[c["kernel"]] = seen.get(c["kernel"], -1) + 1   # the kernel's j-th call: its own report
+            stem = _stem(proton_name[c["kernel"]], i)
+            stem = stem if j == 0 else f"{stem[:115]}__{j}"
+            spec = {"type": "aten", "op": c["op"], "dims": json.loads(c["dims"]),
+                    "strides": json.loads(c["strides"] or "[]"), "types": json.loads(c["types"] or "[]"),
+                    "scalars": json.loads(c["scalars"] or "[]"), "shape": call_label(c["op"], c["dims"]),
+                    "model_us": c["us_per_call"], "model_bytes": c["bytes"], "calls": c["calls"], "rank": j}
+            out.append(NcuTarget(proton_name[c["kernel"]], stem, "library", spec))
     return out
 
 
@@ -103,7 +113,7 @@ def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = Non
     rows = []
     for stem, st in status.items():
         row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""),
-               "report": st.get("report", "")}
+               "report": st.get("report", ""), **{k: st.get(k) for k in CALL_FIELDS}}
         if st["status"] == "ok":
             rep = parsed.get(str(run.ncu_report(st["report"])), {})
             results = rep.get("results", [])
@@ -127,7 +137,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     for folder in (run.ncu_dir, run.ncu_specs_dir, run.ncu_logs_dir):
         folder.mkdir(parents=True, exist_ok=True)
     status = _load_status(run.ncu_status_json)
-    targets_all = targets(run, settings.ncu_library_kernels)
+    targets_all = targets(run, settings.ncu_library_kernels, settings.ncu_library_min_share)
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
     env = replay_env(run.inductor_cache)

@@ -69,6 +69,18 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
     ], width, title)
 
 
+def _ncu_flag(r) -> str:
+    """What disagrees: the annotation (bytes, flops), or a library call's replay time vs the profiled one."""
+    flags = [f"{r.get('annotation_off_in')} >25% off"] if r.get("annotation_off") else []
+    if r.get("ncu_time_off") is True:
+        flags.append(f"time {r['ncu_duration_ns'] / 1e3:.1f} vs {r['ncu_model_us']:.1f} µs profiled")
+    return "; ".join(flags)
+
+
+def _text(v) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+
+
 def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_WIDTH[1]) -> Table | None:
     """Nsight Compute per kernel: measured vs annotated DRAM bytes, speed of light, occupancy. Kernel names
     are shortened to `name_width` over all of `df`, as in the kernel table, so the two tables name a kernel
@@ -100,9 +112,9 @@ def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_
         col("tensor %", (_num(r.get("tensor_pipe_pct")) for r in rows), 8),
         col("occup. %", (_num(r.get("occupancy_pct")) for r in rows), 9),
         col("regs", (_num(r.get("registers"), "{:.0f}") for r in rows), 10),
-        col("flag", (f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else "" for r in rows), 6,
-            right=False),
-    ], width, "Nsight Compute, one replay per unique kernel (DRAM MB measured / annotated; writes still dirty in "
+        col("replayed call", (_text(r.get("ncu_shape")) for r in rows), 13, right=False),
+        col("flag", (_ncu_flag(r) for r in rows), 6, right=False),
+    ], width, "Nsight Compute, one replay per unique kernel (a library kernel: its costliest call) (DRAM MB measured / annotated; writes still dirty in "
        "the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)")
 
 

@@ -136,3 +136,15 @@ def test_ncu_replays_the_costliest_call_of_each_kernel_and_the_calls_above_the_s
     assert got[1]["share_pct"] == pytest.approx(100 * 40 / 952)
     # one kernel only: its costliest call
     assert len(library_calls.replay_calls(ops, ["nvjet_a", "cudnn"], 1, 50.0, ("aten::addmm",))) == 1
+
+
+@pytest.mark.parametrize("op, dims, label", [
+    # addmm: bias, mat1, mat2, 2 scalars, out=
+    ("aten::addmm", [[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]], "[4096,3072]x[3072,3072]"),
+    ("aten::mm", [[4096, 2048], [2048, 8192], [4096, 8192]], "[4096,2048]x[2048,8192]"),
+    ("aten::bmm", [[8, 64, 32], [8, 32, 16]], "8x[64,32]x[32,16]"),
+    ("aten::_cudnn_attention_forward", [[1, 24, 4608, 128]] * 3 + [[]] * 10,
+     "_cudnn_attention_forward [1,24,4608,128] [1,24,4608,128] [1,24,4608,128]"),
+])
+def test_call_label(op, dims, label):
+    assert library_calls.call_label(op, json.dumps(dims)) == label

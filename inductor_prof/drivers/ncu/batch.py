@@ -74,8 +74,10 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
 
 def _entry(t: NcuTarget, status: str, reason: str, seconds: float, report: str, index: int | None,
            size: int) -> dict:
+    # a library call names the shape it replays and its time per call in the profiled step
+    call = {k: t.spec[k] for k in ("shape", "model_us", "model_bytes", "rank") if k in t.spec}
     return {"name": t.name, "status": status, "reason": reason, "origin": t.origin, "seconds": round(seconds, 2),
-            "report": report, "index": index, "batch": size}
+            "report": report, "index": index, "batch": size, **call}
 
 
 def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
