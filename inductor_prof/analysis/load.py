@@ -25,7 +25,7 @@ from ..rundir import RunDir, open_run
 from .headroom import headroom
 from .kernels import kernel_table
 from .ncu_compare import NCU_COLUMNS, merge_ncu
-from .roofline import add_derived
+from .roofline import add_derived, judge_attention
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
 
@@ -287,6 +287,7 @@ def load_run_tables(path) -> RunTables:
         df = merge_ncu(df, ncu)
     attention = reader.optional(run.attention_csv, _csv(ATTENTION_COLUMNS), LACKING["attention"], "attention",
                                 expected="attention" in reader.stages)
+    attention = judge_attention(attention, peaks)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks)
     if len(df):

@@ -12,7 +12,8 @@ Kinds (keep[b, i, j]: query i attends key j; i < Sq, j < Sk):
 Heads: a mask that differs between heads is arbitrary. Batch: a mask broadcast over the batch keeps one entry.
 
 FLOP convention (contract B): attention flops = 4 * D * B * Hq * (kept query-key pairs per batch and head), the
-two matmuls QK^T and PV over the pairs a kernel that skips masked pairs must compute.
+two matmuls QK^T and PV over the pairs a kernel that skips masked pairs must compute: `pairs` counts them here,
+cost.attention_flops prices them.
 """
 from __future__ import annotations
 
@@ -70,11 +71,6 @@ def pairs(spec: MaskSpec, B: int, Sq: int, Sk: int) -> int:
     if spec.kind == "arbitrary":
         return spec.pairs
     raise ValueError(f"unknown mask kind {spec.kind!r}")
-
-
-def flops(spec: MaskSpec, B: int, Hq: int, Sq: int, Sk: int, D: int) -> int:
-    """4 * D * Hq * kept pairs (summed over the batch): the FLOP convention."""
-    return 4 * D * Hq * pairs(spec, B, Sq, Sk)
 
 
 # ---- recognising a mask from its values --------------------------------------------------------------------

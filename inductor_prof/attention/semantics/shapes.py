@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .masks import CAUSAL, NONE, MaskSpec, flops as mask_flops
+from ...cost import attention_flops
+from .masks import CAUSAL, NONE, MaskSpec
 
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16"}
 SWEEP_SEQ = (512, 1024, 2048, 4096, 8192, 16384)
@@ -51,8 +52,8 @@ class Shape:
 
     @property
     def flops(self) -> int:
-        """4 * D * B * H * kept query-key pairs (masks.py: dense Sq*Sk, causal only the kept triangle)."""
-        return mask_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
+        """4 * D * B * H * kept query-key pairs (cost.py: dense Sq*Sk, causal only the kept triangle)."""
+        return attention_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
 
 
 def parse_shape(text: str, dtype: str = "bfloat16") -> Shape:
