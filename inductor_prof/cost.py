@@ -89,20 +89,36 @@ def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> di
 
 def flex_kept_fraction(dense_flops: float, calls: list[dict]) -> float | None:
     """The share of a FlexAttention launch's dense flops (4 * D * B * Hq * Sq * Sk, what its launch_metadata
-    sees: the mask is compiled into the kernel) that the captured FlexAttention calls of that shape keep:
+    sees: the mask is compiled into the kernel) that the captured FlexAttention calls of that dense cost keep:
     their kept flops over their dense flops. None when no captured call has that dense cost."""
     from .attention.semantics.shapes import call_mask   # shapes prices its Shape here: imported late
 
     kept = dense = 0
     for c in calls:
-        if c.get("op") != "flex_attention":
+        try:
+            B, H, Sq, Sk, D = (int(c[k]) for k in ("B", "H", "Sq", "Sk", "D"))
+            full = attention_flops(NONE, B, H, Sq, Sk, D)
+            if c.get("op") == "flex_attention" and math.isclose(full, dense_flops, rel_tol=1e-9):
+                kept, dense = kept + attention_flops(call_mask(c), B, H, Sq, Sk, D), dense + full
+        except (KeyError, TypeError, ValueError):   # a call the capture did not finish: priced by the others
             continue
-        B, H, Sq, Sk, D = (int(c[k]) for k in ("B", "H", "Sq", "Sk", "D"))
-        full = attention_flops(NONE, B, H, Sq, Sk, D)
-        if full == round(dense_flops):
-            kept += attention_flops(call_mask(c), B, H, Sq, Sk, D)
-            dense += full
     return kept / dense if dense else None
+
+
+def with_flex_masks(kernels, calls) -> Any:
+    """The kernel table with each FlexAttention kernel's flops (per launch: the dense cost its launch_metadata
+    gave) scaled to the kept pairs of the captured calls of that cost (attention_shapes.json), so that it reads
+    as the attention table's flex_compiled row of the same call. A kernel whose launches match no captured
+    call (several shapes averaged, no eager capture) keeps the dense count."""
+    calls = [c for c in calls or [] if isinstance(c, dict) and c.get("op") == "flex_attention"]
+    if not calls or not len(kernels) or "kind" not in kernels.columns:
+        return kernels
+    kernels = kernels.copy()
+    for i in kernels.index[(kernels["kind"] == "flex_attention") & (kernels["flops"] > 0)]:
+        share = flex_kept_fraction(kernels.at[i, "flops"] / max(kernels.at[i, "calls"], 1), calls)
+        if share is not None:
+            kernels.loc[i, [*FLOP_KEYS, "flops"]] = kernels.loc[i, [*FLOP_KEYS, "flops"]] * share
+    return kernels
 
 
 # ---- cost over time, against a ceiling --------------------------------------------------------------------

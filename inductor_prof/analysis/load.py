@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..drivers import proton
 from ..drivers.proton.hatchet import frame_of, kernel_columns
+from ..cost import with_flex_masks
 from ..errors import UserError, one_line
 from ..inductor.kernel_files import io_bytes
 from ..inductor.kernel_provenance import merge as merge_provenance
@@ -40,6 +41,7 @@ LACKING = {
     "library_ops": "library kernels (cuBLAS, cuDNN...) are shown without flops and bytes",
     "ncu": "the report has no Nsight Compute columns",
     "attention": "the report has no attention table",
+    "calls": "FlexAttention kernels are priced at every query-key pair (their masks unknown)",
 }
 
 
@@ -273,14 +275,16 @@ def load_run_tables(path) -> RunTables:
                                 LACKING["annotated"],
                                 "annotated_step")
     library_ops = reader.optional(run.library_ops_csv, _library_ops, LACKING["library_ops"], "library_ops")
-    df = kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps)
+    calls = reader.optional(run.attention_shapes_json, lambda p: json.loads(p.read_text()), LACKING["calls"],
+                            expected=False)
+    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     peaks = run_peaks_of(device, manifest)
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row
         steps = with_size(steps, sizes)
         annotated = with_size(annotated, sizes) if annotated is not None else None
-        by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes)
+        by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes, calls)
     ncu = _ncu_table(reader)
     if len(df):
         df = add_derived(df, peaks, n_steps)
