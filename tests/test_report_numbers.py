@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from recorded import data_path
 from inductor_prof.cli import app
+from inductor_prof.report.format import rate
 
 SMALL = data_path("flux_small")
 BIG = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
@@ -261,7 +262,7 @@ def test_terminal_row_shows_the_same_numbers(small_text, small, which, name, req
     cells = row_cells(small_text, name)
     # kernel, kind, fused ATen ops, calls, total ms, avg µs, % GPU, TFLOP/s, GB/s, bound, % of peak
     assert cells[3:] == [str(e["calls"]), f"{e['total_ns'] / 1e6:.2f}", f"{e['avg_us']:.1f}",
-                         f"{100 * e['total_ns'] / total:.1f}", f"{e['tflops']:.1f}", f"{e['gbps']:.0f}", e["bound"],
+                         f"{100 * e['total_ns'] / total:.1f}", rate(e["tflops"]), f"{e['gbps']:.0f}", e["bound"],
                          f"{e['pct_of_peak']:.1f}"]
 
 
