@@ -12,7 +12,7 @@ import pandas as pd
 from ..cost import with_flex_masks
 from .kernels import kernel_table
 from .roofline import add_derived
-from .summary import steps_of, work
+from .summary import work
 
 SIZE = "size"
 
@@ -56,7 +56,7 @@ def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvest
 def size_summary(by_size: pd.DataFrame, manifest: dict, sizes: list[str]) -> list[dict[str, Any]]:
     """Per size: its step times (medians, from the manifest), GPU kernel time and work per step, kernels."""
     prof = manifest.get("profile") or {}
-    n_steps = steps_of(manifest)
+    n_steps = max(int(prof.get("steps", 1) or 1), 1)
     out = []
     for size in sizes:
         times = (prof.get("sizes") or {}).get(size) or {}

@@ -10,11 +10,6 @@ from ..units import NS_PER_MS, NS_PER_S, TFLOP
 from .kernels import CATEGORIES
 
 
-def steps_of(manifest: dict) -> int:
-    """The timed steps of the run (at least 1)."""
-    return max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
-
-
 def work(df: pd.DataFrame, n_steps: int) -> dict[str, float]:
     """GPU kernel ms and TFLOP per step of kernel rows, and their TFLOP/s over their kernel time (0 for none)."""
     ns = float(df["total_ns"].sum()) if len(df) else 0.0
@@ -25,7 +20,7 @@ def work(df: pd.DataFrame, n_steps: int) -> dict[str, float]:
 
 def summarize(df: pd.DataFrame, manifest: dict, peaks: dict) -> dict[str, Any]:
     prof = manifest.get("profile", {})
-    n_steps = steps_of(manifest)
+    n_steps = max(int(prof.get("steps", 1) or 1), 1)
     total_ns = float(df["total_ns"].sum()) if len(df) else 0.0
     by_cat = {}
     for cat in CATEGORIES:
