@@ -4,7 +4,8 @@ TFLOP/s in powers of ten (a GiB/s roof would sit 7% low)."""
 from __future__ import annotations
 
 TIME_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}          # nanoseconds per unit
-BYTES = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}            # bytes per unit
+BYTES = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9,            # bytes per unit
+         "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}             # (binary: memory sizes, as ncu and CUDA give some)
 FLOPS = {"flop": 1, "GFLOP": 1e9, "TFLOP": 1e12}              # flops per unit
 HERTZ = {"Hz": 1, "kHz": 1e3}                                 # hertz per unit
 
