@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .attention.semantics.masks import CAUSAL, NONE, MaskSpec, pairs
+from .attention.semantics.masks import CAUSAL, NONE, MaskSpec, call_mask, pairs
 from .aten import ATTENTION_OPS, GEMM_OPS, INDEX_DTYPES, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
 from .units import GB, TFLOP
 
@@ -91,8 +91,6 @@ def flex_kept_fraction(dense_flops: float, calls: list[dict]) -> float | None:
     """The share of a FlexAttention launch's dense flops (4 * D * B * Hq * Sq * Sk, what its launch_metadata
     sees: the mask is compiled into the kernel) that the captured FlexAttention calls of that dense cost keep:
     their kept flops over their dense flops. None when no captured call has that dense cost."""
-    from .attention.semantics.shapes import call_mask   # shapes prices its Shape here: imported late
-
     kept = dense = 0
     for c in calls:
         try:

@@ -73,6 +73,16 @@ def pairs(spec: MaskSpec, B: int, Sq: int, Sk: int) -> int:
     raise ValueError(f"unknown mask kind {spec.kind!r}")
 
 
+def call_mask(c: dict) -> MaskSpec:
+    """A captured call's mask: is_causal, else what the eager capture recognised (attention_shapes.json's
+    mask_kind...), else an explicit mask whose values were not captured (arbitrary, nothing to replay)."""
+    if c.get("causal"):
+        return CAUSAL
+    kind = c.get("mask_kind") or ("arbitrary" if c.get("mask") else "none")
+    return MaskSpec(kind, int(c.get("window") or 0), tuple(int(n) for n in c.get("key_lengths") or ()),
+                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""))
+
+
 # ---- recognising a mask from its values --------------------------------------------------------------------
 
 def keep_of(mask):

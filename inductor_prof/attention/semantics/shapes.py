@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ...cost import attention_flops
-from .masks import CAUSAL, NONE, MaskSpec
+from .masks import CAUSAL, NONE, MaskSpec, call_mask
 
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16"}
 SWEEP_SEQ = (512, 1024, 2048, 4096, 8192, 16384)
@@ -101,16 +101,6 @@ def sweep(base: Shape, seqs=SWEEP_SEQ) -> list[Shape]:
     lengths = sorted(set(seqs) | {base.Sq})
     mask = CAUSAL if base.causal else NONE
     return [Shape(base.B, base.H, s, s, base.D, base.dtype, base.Hkv, mask) for s in lengths]
-
-
-def call_mask(c: dict) -> MaskSpec:
-    """A captured call's mask: is_causal, else what the eager capture recognised (attention_shapes.json's
-    mask_kind...), else an explicit mask whose values were not captured (arbitrary, nothing to replay)."""
-    if c.get("causal"):
-        return CAUSAL
-    kind = c.get("mask_kind") or ("arbitrary" if c.get("mask") else "none")
-    return MaskSpec(kind, int(c.get("window") or 0), tuple(int(n) for n in c.get("key_lengths") or ()),
-                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""))
 
 
 def from_call(c: dict) -> Shape:
