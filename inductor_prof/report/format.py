@@ -76,8 +76,8 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
          f"{rate(summary['overall_tflops'])} TFLOP/s over kernel time"),
         ("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
          f"{summary['inductor_annotated']} annotated)"),
-        ("peaks", f"bf16 {num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
-         f"({peaks['source']['flops16']}), fp32 {num(peaks['tflops'].get('flops32'), '{:.0f}')} "
+        ("peaks", f"bf16 {rate(peaks['tflops'].get('flops16'))} TFLOP/s "
+         f"({peaks['source']['flops16']}), fp32 {rate(peaks['tflops'].get('flops32'))} "
          f"({peaks['source']['flops32']}), DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s "
          f"({peaks['source']['dram_gbps']})"),
     ]

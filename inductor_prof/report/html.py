@@ -22,9 +22,10 @@ HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceili
 
 @dataclass(frozen=True)
 class Col:
-    """A table column: header, the DataFrame column (or a function of the row), its number format (None: text),
-    a scale applied before formatting (a format may be a function of the number: format.rate), the column that must be > 0 for the value to be shown, the text shown
-    on hover, and whether a text column is left out when no row has a value."""
+    """A table column: header, the DataFrame column (or a function of the row), its number format (None: text;
+    a function of the number: format.rate), a scale applied before formatting, the column that must be > 0 for
+    the value to be shown, the text shown on hover, and whether a text column is left out when no row has a
+    value."""
     header: str
     key: str | Callable[[pd.Series], Any]
     fmt: str | Callable[[float], str] | None = None
@@ -59,7 +60,8 @@ NCU_COLUMNS = [
     Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1 / MB),
     Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1 / MB), Col("read ratio", "dram_read_ratio", "{:.2f}"),
     Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1 / MB),
-    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1 / MB), Col("write ratio", "dram_write_ratio", "{:.2f}"),
+    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1 / MB),
+    Col("write ratio", "dram_write_ratio", "{:.2f}"),
     Col("total ratio", "dram_ratio", "{:.2f}"), Col("flops ratio", "flops_ratio", "{:.2f}"),
     Col("SOL mem %", "sol_memory_pct", "{:.1f}"), Col("SOL SM %", "sol_compute_pct", "{:.1f}"),
     Col("tensor %", "tensor_pipe_pct", "{:.1f}"), Col("occup. %", "occupancy_pct", "{:.1f}"),
