@@ -36,6 +36,7 @@ LACKING = {
     "library_ops": "library kernels (cuBLAS, cuDNN...) are shown without flops and bytes",
     "ncu": "the report has no Nsight Compute columns",
     "attention": "the report has no attention table",
+    "calls": "FlexAttention kernels are priced at every query-key pair (their masks unknown)",
 }
 REPORT_NEEDS = "the report needs it"
 
@@ -337,6 +338,10 @@ class Reader:
     def attention(self) -> pd.DataFrame | None:
         return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
                              expected="attention" in self.stages)
+
+    def attention_calls(self) -> list[dict] | None:
+        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them)."""
+        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], expected=False)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""

@@ -14,6 +14,7 @@ from typing import Callable
 import pandas as pd
 
 from .. import procs, rundir, runfiles
+from ..analysis.roofline import judge_attention
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import backends as all_backends
 from ..attention.semantics.shapes import Shape, from_calls
@@ -60,13 +61,13 @@ def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Sh
     return shapes
 
 
-def dense_peak_tflops() -> float | None:
-    """The dense 16-bit tensor peak of this machine's GPU, computed from its own facts (peaks.py)."""
+def machine_peaks(ceilings: dict | None = None) -> dict:
+    """This machine's peaks (peaks.run_peaks: computed from its GPU's own facts), with a run's measured
+    ceilings where given: what the run's report judges its attention rows against."""
     from ..envinfo import device_facts
-    from ..peaks import spec_peaks
+    from ..peaks import run_peaks
 
-    facts = device_facts()
-    return spec_peaks(facts)["flops16"] if facts else None
+    return run_peaks(device_facts(), ceilings)
 
 
 def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOptions,
@@ -74,8 +75,8 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
               model_op: str = "") -> tuple[pd.DataFrame, dict]:
     """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
     there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
-    opts.peak_tflops = opts.peak_tflops or dense_peak_tflops()
     if run_dir is None:
+        opts.peak_tflops = opts.peak_tflops or machine_peaks()["tflops"]["flops16"]
         if not shapes:
             raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
@@ -83,18 +84,19 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
                                            "tuning": result.tuning}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too
-        rows, summary = _into_run(run_dir, shapes, opts, on_backend)
+        rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
         info.update(summary)
     return rows, summary
 
 
 def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
-              on_backend: Callable[[int, int, str], None] | None) -> tuple[pd.DataFrame, dict]:
+              on_backend: Callable[[int, int, str], None] | None, peaks: dict) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     with isolated_cache(run_dir.attention_cache):
         result = run_bench(todo, opts, on_backend)
-        rows = pd.DataFrame(result.rows)
+        # judged as the report judges the run's kernels: against its measured ceilings, the same function
+        rows = judge_attention(pd.DataFrame(result.rows), peaks)
         rundir.write_csv(run_dir.attention_csv, rows)   # kept even if what follows fails
         if result.tuning:
             rundir.write_csv(run_dir.attention_tuning_csv, pd.DataFrame(result.tuning))
