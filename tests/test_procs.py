@@ -50,7 +50,10 @@ def test_progress_marks_extend_the_timeout(tmp_path):
     assert done.seconds > 2.0
 
 
-def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
+@pytest.mark.parametrize("start", [
+    lambda cmd, tmp_path: procs.run_logged(cmd, {}, tmp_path / "log", 60),
+    lambda cmd, tmp_path: procs.run(cmd, {}, 60)], ids=["run_logged", "run"])
+def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path, start):
     pid_file = tmp_path / "g.pid"
 
     def interrupt(signum, frame):
@@ -59,12 +62,11 @@ def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
     signal.setitimer(signal.ITIMER_REAL, 4.0)
     try:
         with pytest.raises(KeyboardInterrupt):
-            procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 60)
+            start([sys.executable, "-c", CHILD, str(pid_file), "0"], tmp_path)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert dead(_grandchild(pid_file))
-
 
 # ---- procs.run: short children, their output returned ---------------------------------------------------------
 
@@ -95,22 +97,6 @@ def test_run_timeout_ends_the_whole_group(tmp_path):
     assert done.timed_out and done.why(4.0) == "no answer after 4 s (ended)"
     assert done.stdout == "MARK 0\n"      # what it printed before it was ended is kept
     assert time.monotonic() - t0 < 4.0 + 3 * procs.GRACE_S
-    assert dead(_grandchild(pid_file))
-
-
-def test_run_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
-    pid_file = tmp_path / "g.pid"
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 4.0)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            procs.run([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, 60)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     assert dead(_grandchild(pid_file))
 
 

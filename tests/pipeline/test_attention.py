@@ -21,10 +21,16 @@ def run(tmp_path):
     return rundir.RunDir(root)
 
 
-def test_the_stage_runs_its_module_and_says_how_it_failed(run):
+def test_the_stage_runs_its_module_and_says_how_it_failed(run, monkeypatch):
+    from inductor_prof import procs
+
+    started, real = [], procs.run_logged
+    monkeypatch.setattr(procs, "run_logged", lambda cmd, *a, **k: started.append(cmd) or real(cmd, *a, **k))
     before = run.manifest_path.read_bytes()
     with pytest.raises(RuntimeError) as e:
         attention.in_subprocess(run)
+    # the stage's own module, not the CLI (`-m inductor_prof attention`, which prints the same refusal)
+    assert started == [[sys.executable, "-m", "inductor_prof.pipeline.attention", str(run.root)]]
     refused = ("error: attention needs a CUDA GPU and none is visible; `inductor-prof report RUN` runs anywhere")
     assert str(e.value) == f"attention benchmark exit 2: {refused} (log: {run.attention_log})"
     log = run.attention_log.read_text()
