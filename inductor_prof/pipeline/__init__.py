@@ -16,7 +16,7 @@ from ..targets import FluxOptions, check_target
 from .compile import CompileOptions
 
 if TYPE_CHECKING:
-    from .stages import Log
+    from .stages import Context, Log
 
 
 @dataclass

@@ -2,7 +2,6 @@
 on stderr and its exit code (2 bad input, 1 a failed step, 130 Ctrl-C, 143 SIGTERM), whichever command
 raised it; an error below the CLI names a setting and is shown with the flag that sets it."""
 import os
-import shutil
 import signal
 import time
 from pathlib import Path
