@@ -360,5 +360,5 @@ class Reader:
             newer = {s for s, e in status.items() if isinstance(e, dict) and e.get("status") == "ok"} - set(ncu["stem"])
             if newer:
                 self.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
-                                     "lists as profiled (an `inductor-prof ncu` call did not finish; run it again)")
+                                     "lists as profiled (a call of the ncu stage did not finish; run it again)")
         return ncu[~cut].reset_index(drop=True)
