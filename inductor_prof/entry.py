@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-EXIT_INTERRUPTED = 130
+from .errors import EXIT_INTERRUPTED
 
 
 def _load_cli() -> Callable[[], object]:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import importlib.metadata as md
 import platform
-import subprocess
 import sys
 from dataclasses import asdict
 
-from . import __version__
+from . import __version__, procs
+from .childenv import child_env
 
 
 def package_version(pkg: str) -> str | None:
@@ -19,11 +19,11 @@ def package_version(pkg: str) -> str | None:
 
 def driver_version() -> str | None:
     try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=20, check=True)
-        return out.stdout.strip().splitlines()[0]
-    except (OSError, subprocess.SubprocessError, IndexError):
+        done = procs.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], child_env(), 20)
+    except OSError:   # no nvidia-smi
         return None
+    lines = done.stdout.strip().splitlines() if done.ok else []
+    return lines[0] if lines else None
 
 
 def collect() -> dict:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FLOP_KEYS = ("flops8", "flops16", "flops32", "flops64")
+from .cost import FLOP_KEYS
+from .units import GB, KHZ, TFLOP
 
 # Dense flops per clock per SM (an FMA is two), from NVIDIA's architecture whitepapers. 8/16-bit: tensor
 # cores; flops32/flops64: CUDA cores (Inductor's pointwise math runs there). Keys absent: no such unit.
@@ -55,10 +56,10 @@ class DeviceFacts:
 def spec_peaks(facts: DeviceFacts) -> dict[str, float | None]:
     """TFLOP/s per flops key and DRAM GB/s at the device's own clocks (None where the architecture is unknown)."""
     rates = PER_SM_PER_CLOCK.get(facts.capability, {})
-    clock_hz = facts.clock_khz * 1e3
-    out: dict[str, float | None] = {k: (facts.num_sms * clock_hz * rates[k] / 1e12 if k in rates else None)
+    clock_hz = facts.clock_khz * KHZ
+    out: dict[str, float | None] = {k: (facts.num_sms * clock_hz * rates[k] / TFLOP if k in rates else None)
                                     for k in FLOP_KEYS}
-    out["dram_gbps"] = DDR * facts.mem_clock_khz * 1e3 * facts.bus_width_bits / 8 / 1e9
+    out["dram_gbps"] = DDR * facts.mem_clock_khz * KHZ * facts.bus_width_bits / 8 / GB
     return out
 
 

@@ -1,6 +1,9 @@
-"""Child processes that must never outlive us: each runs in a process group of its own with its output in a
-log file, and the whole group is ended on a timeout, on Ctrl-C and on SIGTERM (cli/signals.py turns SIGTERM
-into an interrupt), so no grandchild (ncu's target, a compile worker) is left behind."""
+"""Every child process of the package starts here. Each gets an argument list (never a shell string), the
+environment given whole (childenv.child_env builds it), a timeout, and a process group of its own; the whole
+group is ended on the timeout, on Ctrl-C and on SIGTERM (cli/signals.py turns SIGTERM into an interrupt), so
+no grandchild (ncu's target, a compile worker) is left behind. `run_logged` keeps the output in a log file
+(long children), `run` returns it (short ones); `Finished.why` says how a failed one ended, its output's end
+included."""
 from __future__ import annotations
 
 import os
@@ -20,10 +23,28 @@ GRACE_S = 3.0   # seconds a child has to end on SIGTERM before SIGKILL
 class Finished:
     returncode: int | None    # None: ended by us after the timeout
     seconds: float
+    stdout: str = ""          # `run` only: what the child printed
+    stderr: str = ""
 
     @property
     def timed_out(self) -> bool:
         return self.returncode is None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def why(self, timeout: float | None = None) -> str:
+        """How a failed child ended, with the last lines it wrote to stderr (else stdout): 'exit 3: ...'."""
+        if self.timed_out:
+            return f"no answer after {timeout:g} s (ended)" if timeout is not None else "timed out (ended)"
+        return f"{describe_exit(self.returncode)}: {tail(self.stderr or self.stdout) or '(no output)'}"
+
+
+def tail(text: str, lines: int = 4) -> str:
+    """The last `lines` non-empty lines of a child's output on one line, cut to 600 characters."""
+    keep = [ln for ln in text.strip().splitlines() if ln.strip()][-lines:]
+    return " | ".join(keep)[:600]
 
 
 def describe_exit(rc: int) -> str:
@@ -56,6 +77,28 @@ def end_group(proc: subprocess.Popen, grace: float = GRACE_S) -> None:
         proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:     # not ours to kill (root under sudo): do not hang on it
         pass
+
+
+def run(cmd: list[str], env: dict[str, str], timeout: float, merge: bool = False) -> Finished:
+    """Runs `cmd` (an argument list, the environment given whole) to its end or `timeout` seconds, and returns
+    its output (`merge`: stderr into stdout, in the order written). A program that cannot start raises
+    OSError."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge else subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env, text=True, errors="replace", start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        end_group(proc)
+        try:   # what it wrote before it was ended; a pipe still held open (a root grandchild) is not waited on
+            out, err = proc.communicate(timeout=GRACE_S)
+        except subprocess.TimeoutExpired:
+            out, err = "", ""
+        return Finished(None, time.monotonic() - t0, out or "", err or "")
+    except BaseException:
+        end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
+        raise
+    return Finished(proc.returncode, time.monotonic() - t0, out or "", err or "")
 
 
 def _marks(path: Path, offset: int, mark: str) -> tuple[int, int]:

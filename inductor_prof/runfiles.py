@@ -36,6 +36,7 @@ LACKING = {
     "library_ops": "library kernels (cuBLAS, cuDNN...) are shown without flops and bytes",
     "ncu": "the report has no Nsight Compute columns",
     "attention": "the report has no attention table",
+    "calls": "FlexAttention kernels are priced at every query-key pair (their masks unknown)",
 }
 REPORT_NEEDS = "the report needs it"
 
@@ -338,6 +339,10 @@ class Reader:
         return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
                              expected="attention" in self.stages)
 
+    def attention_calls(self) -> list[dict] | None:
+        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them)."""
+        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], expected=False)
+
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""
         run = self.run
@@ -355,5 +360,5 @@ class Reader:
             newer = {s for s, e in status.items() if isinstance(e, dict) and e.get("status") == "ok"} - set(ncu["stem"])
             if newer:
                 self.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
-                                     "lists as profiled (an `inductor-prof ncu` call did not finish; run it again)")
+                                     "lists as profiled (a call of the ncu stage did not finish; run it again)")
         return ncu[~cut].reset_index(drop=True)

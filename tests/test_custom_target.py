@@ -9,6 +9,7 @@ import torch
 from typer.testing import CliRunner
 
 from inductor_prof.cli import app
+from inductor_prof.cli.core import FLAGS
 from inductor_prof.errors import UserError
 from inductor_prof.pipeline.compile import CompileOptions, compile_target, graph_breaks_explained
 from inductor_prof.targets import blocks, load_custom
@@ -185,8 +186,12 @@ def test_no_repeated_blocks_suggests_blocks_and_whole_model():
     t = Target(name="userpkg.models:make", model=Stack(), args=(torch.ones(1, 4),))
     with pytest.raises(UserError) as e:
         compile_target(t, CompileOptions())
+    # the library names the settings; the CLI shows its flags for them
     assert str(e.value) == ("userpkg.models:make declares no repeated blocks (_repeated_blocks) for regional "
-                            "compile; pass --blocks CLASS (layer classes it stacks: Layer (3)) or --whole-model")
+                            "compile; pass blocks CLASS (layer classes it stacks: Layer (3)) or regional=False")
+    assert e.value.shown(FLAGS) == ("userpkg.models:make declares no repeated blocks (_repeated_blocks) for "
+                                    "regional compile; pass --blocks CLASS (layer classes it stacks: Layer (3)) or "
+                                    "--whole-model")
 
 
 def test_blocks_option_picks_the_regional_blocks():
@@ -224,7 +229,8 @@ def test_graph_break_under_regional_compile_is_one_line():
         t()
     assert str(e.value) == (f"a block (Printing) does not compile as one graph (regional compile uses "
                             f"fullgraph=True): Failed to trace builtin operator at {__file__}:{line} in forward; "
-                            f"use --whole-model (graph breaks allowed) or remove the break")
+                            f"use regional=False (graph breaks allowed) or remove the break")
+    assert e.value.shown(FLAGS).endswith("; use --whole-model (graph breaks allowed) or remove the break")
 
 
 def test_graph_break_under_whole_model_is_left_alone():

@@ -121,8 +121,8 @@ def test_ncu_csv_behind_status_json_is_said(run):
     status = json.loads((run / "ncu" / "status.json").read_text())
     status["triton_poi_fused_silu_0"] = {"status": "ok", "report": "x.ncu-rep"}   # profiled by an unfinished call
     (run / "ncu" / "status.json").write_text(json.dumps(status))
-    assert _warnings(run) == [f"warning: {run}/ncu/ncu.csv lacks 1 kernels that status.json lists as profiled (an "
-                              "`inductor-prof ncu` call did not finish; run it again)"]
+    assert _warnings(run) == [f"warning: {run}/ncu/ncu.csv lacks 1 kernels that status.json lists as profiled (a "
+                              "call of the ncu stage did not finish; run it again)"]
 
 
 def test_library_ops_without_a_column_and_a_missing_kernel_file(run):

@@ -615,7 +615,7 @@ def test_ncu_table_status_lists_kernels_the_csv_lacks(tmp_path):
     assert df["stem"].tolist() == ["k1"] and df["duration_ns"].tolist() == [100]
     # ok in status.json: k1, k2 (k3 failed, k4 not an object); the csv has k1 -> 1 lacking
     assert r.warnings == [f"{tmp_path / 'ncu.csv'} lacks 1 kernels that status.json lists as profiled "
-                          "(an `inductor-prof ncu` call did not finish; run it again)"]
+                          "(a call of the ncu stage did not finish; run it again)"]
     # a status file but no csv: the csv is expected
     (tmp_path / "ncu.csv").unlink()
     r = _ncu_reader(tmp_path, {}, status)

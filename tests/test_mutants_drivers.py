@@ -15,6 +15,7 @@ import pytest
 
 from fakes import fake_exe
 from recorded import data_path
+from inductor_prof import procs
 from inductor_prof.drivers.ncu import command
 from inductor_prof.drivers.ncu import report as ncu_report
 from inductor_prof.drivers.ncu.metrics import METRICS
@@ -59,17 +60,13 @@ def test_kernel_filter_escapes_sorts_dedups():
     assert re.match(pat, "k_1") and re.match(pat, "k_10") and not re.match(pat, "k_100")
 
 
-def test_program_env_passes_only_listed_and_extra_wins():
-    src = {"PATH": "/bin", "HOME": "/h", "SECRET": "s", "HF_HOME": "/hf"}
-    env = command.program_env({"HOME": "/other", "NEW": "1"}, source=src)
-    # PATH, HOME, HF_HOME are in PASS_ENV, SECRET is not; extra overrides HOME and adds NEW
-    assert env == {"PATH": "/bin", "HOME": "/other", "HF_HOME": "/hf", "NEW": "1"}
-    assert command.program_env(None, source={"SECRET": "s"}) == {}
-
-
-def test_program_env_defaults_to_os_environ(monkeypatch):
-    monkeypatch.setenv("TRITON_CACHE_DIR", "/tc")
-    assert command.program_env()["TRITON_CACHE_DIR"] == "/tc"
+def test_replay_env_passes_only_listed_names(monkeypatch, tmp_path):
+    # sudo resets the environment: the replay program gets PASS_ENV's names of ours, never the rest
+    monkeypatch.setenv("HF_HOME", "/hf")
+    monkeypatch.setenv("SECRET_TOKEN", "s")
+    env = command.replay_env(tmp_path / "cache")
+    assert env["HF_HOME"] == "/hf" and "SECRET_TOKEN" not in env
+    assert env["TORCHINDUCTOR_COMPILE_THREADS"] == "1" and env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "cache")
 
 
 def test_sudo_home_env_every_place_inside_home(tmp_path):
@@ -86,10 +83,10 @@ def test_sudo_home_env_every_place_inside_home(tmp_path):
 
 def test_tail_last_four_nonblank_lines_capped():
     # 6 lines (one blank): the last 4 non-blank, joined by " | "
-    assert command.tail("a\nb\n\n \nc\nd\ne\nf\n") == "c | d | e | f"
-    assert command.tail("a\nb\nc", lines=2) == "b | c"
+    assert procs.tail("a\nb\n\n \nc\nd\ne\nf\n") == "c | d | e | f"
+    assert procs.tail("a\nb\nc", lines=2) == "b | c"
     # capped at 600 characters
-    assert command.tail("x" * 1000) == "x" * 600
+    assert procs.tail("x" * 1000) == "x" * 600
 
 
 def test_python_program_one_or_many_specs():
@@ -159,7 +156,7 @@ def test_run_one_timeout(tmp_path):
     r = _run(tmp_path, "time.sleep(20)", timeout=0.3)
     assert (r.status, r.kind) == ("timeout", "timeout")
     # 0.3 printed with :g
-    assert r.reason == "no progress for 0.3 s (--ncu-timeout, per kernel): ncu ended"
+    assert r.reason == "no progress for 0.3 s (the ncu_timeout setting, per kernel): ncu ended"
     assert 0.3 <= r.seconds < 15
 
 
@@ -305,28 +302,30 @@ def test_main_in_process_on_recorded_report(monkeypatch, tmp_path):
 
 
 def test_parse_reports_empty_and_error_path(monkeypatch):
+    from inductor_prof.procs import Finished
+
     assert ncu_report.parse_reports([]) == {}
     seen = {}
 
-    def fake_run(cmd, **kw):
-        seen["cmd"], seen["kw"] = cmd, kw
-        return SimpleNamespace(returncode=2, stdout="", stderr="  " + "x" * 400 + "END\n")
+    def fake_run(cmd, env, timeout, **kw):
+        seen["cmd"], seen["env"], seen["timeout"] = cmd, env, timeout
+        return Finished(2, 0.1, "", "  " + "x" * 400 + "END\n")
 
-    monkeypatch.setattr(ncu_report.subprocess, "run", fake_run)
+    monkeypatch.setattr(ncu_report.procs, "run", fake_run)
     got = ncu_report.parse_reports([Path("/a.ncu-rep"), Path("/b.ncu-rep")])
-    # stderr stripped, its last 300 characters: 297 x + "END"
-    why = "report parser exited 2: " + "x" * 297 + "END"
+    # how it ended, then the end of its stderr (procs.tail: the last lines, up to 600 characters)
+    why = "report parser exit 2: " + "x" * 400 + "END"
     assert got == {"/a.ncu-rep": {"error": why}, "/b.ncu-rep": {"error": why}}
     assert seen["cmd"] == [sys.executable, "-m", "inductor_prof.drivers.ncu.report", "/a.ncu-rep", "/b.ncu-rep"]
-    # text output, the module's timeout, and the child environment (the package on PYTHONPATH)
-    from inductor_prof.childenv import python_env
-    assert seen["kw"] == {"capture_output": True, "text": True, "timeout": ncu_report.TIMEOUT_S,
-                          "env": python_env()}
+    # the module's timeout, and the child environment (the package on PYTHONPATH)
+    from inductor_prof.childenv import child_env
+    assert seen["timeout"] == ncu_report.TIMEOUT_S and seen["env"] == child_env()
 
 
 def test_parse_reports_ok_path_reads_stdout(monkeypatch):
-    monkeypatch.setattr(ncu_report.subprocess, "run",
-                        lambda cmd, **kw: SimpleNamespace(returncode=0, stdout='{"p": {"results": []}}', stderr=""))
+    from inductor_prof.procs import Finished
+
+    monkeypatch.setattr(ncu_report.procs, "run", lambda cmd, env, timeout, **kw: Finished(0, 0.1, '{"p": {"results": []}}'))
     assert ncu_report.parse_reports([Path("p")]) == {"p": {"results": []}}
 
 

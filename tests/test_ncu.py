@@ -6,6 +6,7 @@ import pytest
 
 from fakes import fake_exe as _fake_ncu
 from recorded import data_path
+from inductor_prof.childenv import child_env
 from inductor_prof.drivers.ncu import command, metrics
 from inductor_prof.drivers.ncu import report as ncu_report
 from inductor_prof.errors import UserError
@@ -25,8 +26,8 @@ def test_build_cmd_plain():
 
 
 def test_build_cmd_sudo_passes_environment():
-    env = command.program_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"},
-                          source={"PATH": "/venv/bin:/usr/bin", "VIRTUAL_ENV": "/venv", "SECRET": "x"})
+    env = child_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"}, keep=command.PASS_ENV,
+                    source={"PATH": "/venv/bin:/usr/bin", "VIRTUAL_ENV": "/venv", "SECRET": "x"})
     s = Settings(sudo=True, sudo_path="/usr/bin/sudo", ncu_set="full", ncu_args=["--nvtx"])
     cmd = command.build_cmd(s, "/usr/local/cuda/bin/ncu", "k", Path("o"), ["python3", "prog"], env)
     assert cmd[:3] == ["/usr/bin/sudo", "-n", "env"]

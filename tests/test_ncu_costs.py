@@ -52,7 +52,7 @@ def test_a_hanging_kernel_costs_one_timeout_and_the_others_are_kept(fake_run, tm
     assert elapsed < 5
     status = _status(fake_run)
     assert status["k2"]["status"] == "timeout"
-    assert status["k2"]["reason"] == "no progress for 1 s (--ncu-timeout, per kernel): ncu ended"
+    assert status["k2"]["reason"] == "no progress for 1 s (the ncu_timeout setting, per kernel): ncu ended"
     assert [status[f"k{i}"]["status"] for i in (0, 1, 3, 4, 5)] == ["ok"] * 5
     assert summary == {"kernels": 6, "skipped": 0, "tried": 6, "ok": 5, "failed": 1, "not_tried": 0,
                        "stopped": ""}

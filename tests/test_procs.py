@@ -50,7 +50,10 @@ def test_progress_marks_extend_the_timeout(tmp_path):
     assert done.seconds > 2.0
 
 
-def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
+@pytest.mark.parametrize("start", [
+    lambda cmd, tmp_path: procs.run_logged(cmd, {}, tmp_path / "log", 60),
+    lambda cmd, tmp_path: procs.run(cmd, {}, 60)], ids=["run_logged", "run"])
+def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path, start):
     pid_file = tmp_path / "g.pid"
 
     def interrupt(signum, frame):
@@ -59,7 +62,7 @@ def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path):
     signal.setitimer(signal.ITIMER_REAL, 4.0)
     try:
         with pytest.raises(KeyboardInterrupt):
-            procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 60)
+            start([sys.executable, "-c", CHILD, str(pid_file), "0"], tmp_path)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -83,3 +86,63 @@ def test_ctrl_c_while_the_child_starts_still_ends_it(tmp_path, monkeypatch):
         procs.run_logged([sys.executable, "-c", "import time; time.sleep(600)"], {}, tmp_path / "log", 600)
     assert dead(started[0].pid)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler     # the handler is given back
+
+
+# ---- procs.run: short children, their output returned ---------------------------------------------------------
+
+def test_run_returns_the_output_and_passes_only_the_given_environment(monkeypatch):
+    code = ("import os, sys; print('out', os.environ.get('ONLY'), 'LEAK' in os.environ, flush=True); "
+            "print('err', file=sys.stderr)")
+    monkeypatch.setenv("LEAK", "1")   # ours, not given: the child must not see it
+    done = procs.run([sys.executable, "-c", code], {"ONLY": "given"}, 30)
+    assert done.ok and (done.stdout, done.stderr) == ("out given False\n", "err\n")
+    merged = procs.run([sys.executable, "-c", code], {"ONLY": "x"}, 30, merge=True)
+    assert (merged.stdout, merged.stderr) == ("out x False\nerr\n", "")
+
+
+def test_a_failed_child_says_how_it_ended_with_its_stderr():
+    code = "import sys; print('noise'); print('line 1\\n\\nline 2', file=sys.stderr); sys.exit(3)"
+    done = procs.run([sys.executable, "-c", code], {}, 30)
+    assert not done.ok and done.why() == "exit 3: line 1 | line 2"
+    silent = procs.run([sys.executable, "-c", "import sys; print('out only'); sys.exit(1)"], {}, 30)
+    assert silent.why() == "exit 1: out only"   # no stderr: the end of stdout
+    quiet = procs.run([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], {}, 30)
+    assert quiet.why() == "killed by SIGSEGV: (no output)"
+
+
+def test_run_timeout_ends_the_whole_group(tmp_path):
+    pid_file = tmp_path / "g.pid"
+    t0 = time.monotonic()
+    done = procs.run([sys.executable, "-c", CHILD, str(pid_file), "1"], {}, 4.0)
+    assert done.timed_out and done.why(4.0) == "no answer after 4 s (ended)"
+    assert done.stdout == "MARK 0\n"      # what it printed before it was ended is kept
+    assert time.monotonic() - t0 < 4.0 + 3 * procs.GRACE_S
+    assert dead(_grandchild(pid_file))
+
+
+def test_a_program_that_cannot_start_raises_oserror(tmp_path):
+    with pytest.raises(OSError):
+        procs.run([str(tmp_path / "no-such-program")], {}, 10)
+
+
+def test_no_module_but_procs_starts_a_child():
+    """Every child goes through procs.py (its timeouts, its group ending): no other module of the package
+    imports subprocess, multiprocessing or pty, or calls os.system / os.popen / os.exec* / os.spawn*."""
+    import ast
+
+    import inductor_prof
+
+    root = Path(inductor_prof.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path == root / "procs.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] in ("subprocess", "multiprocessing", "pty") for n in names):
+                found.append(f"{path.relative_to(root)}: import {', '.join(names)}")
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "os" and \
+                    (node.attr in ("system", "popen", "fork", "posix_spawn") or node.attr.startswith(("exec", "spawn"))):
+                found.append(f"{path.relative_to(root)}: os.{node.attr}")
+    assert found == []

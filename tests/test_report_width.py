@@ -56,7 +56,7 @@ KERNEL_CELLS = {
     "total ms": lambda k: f"{k['total_ns'] / 1e6:.2f}",
     "avg µs": lambda k: f"{k['avg_us']:.1f}",
     "% GPU": lambda k: f"{k['pct_of_gpu_time']:.1f}",
-    "TFLOP/s": lambda k: f"{k['tflops']:.1f}" if k["flops"] > 0 else "-",
+    "TFLOP/s": lambda k: num(k["tflops"], "{:.0f}" if k["tflops"] >= 10 else "{:.2g}") if k["flops"] > 0 else "-",
     "GB/s": lambda k: f"{k['gbps']:.0f}" if k["bytes"] > 0 else "-",
     "bound": lambda k: k["bound"] or "-",
     "% of peak": lambda k: num(k["pct_of_peak"], "{:.1f}"),

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from inductor_prof.pipeline import ncu as ncu_stage
+from inductor_prof.childenv import child_env, package_pythonpath
 from inductor_prof.drivers.ncu import command as ncu
 from inductor_prof.errors import UserError
 from inductor_prof.settings import Settings, file_settings, resolve
@@ -258,7 +259,8 @@ def test_profile_no_sudo_overrides_pyproject_true(cli_env, monkeypatch):
 def test_sudo_command_passes_the_program_environment_sorted():
     source = {"PATH": "/my venv/bin:/usr/bin", "HOME": "/home/u", "LD_LIBRARY_PATH": "/cuda/lib64",
               "PYTHONPATH": "/old", "SECRET_TOKEN": "x", "TERM": "xterm"}
-    env = ncu.program_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache", "PYTHONPATH": "/pkg"}, source=source)
+    env = child_env({"TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache", "PYTHONPATH": "/pkg"}, keep=ncu.PASS_ENV,
+                    source=source)
     # only the pass-through names of the source, plus the extras (which replace the source's PYTHONPATH)
     assert env == {"PATH": "/my venv/bin:/usr/bin", "HOME": "/home/u", "LD_LIBRARY_PATH": "/cuda/lib64",
                    "PYTHONPATH": "/pkg", "TORCHINDUCTOR_CACHE_DIR": "/runs/a b/cache"}
@@ -277,7 +279,7 @@ def test_program_environment_keeps_what_the_program_needs():
     needed = ["PATH", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
               "CUDA_HOME", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "HOME", "HF_HOME"]
     source = {name: f"value of {name}" for name in needed}
-    assert ncu.program_env(source=source) == source
+    assert child_env(keep=ncu.PASS_ENV, source=source) == {**source, "PYTHONPATH": package_pythonpath(source)}
 
 
 def test_without_sudo_the_command_is_ncu_itself():

@@ -13,13 +13,14 @@ from typing import Any
 import pandas as pd
 
 from .. import runfiles
+from ..cost import with_flex_masks
 from ..errors import UserError
 from ..peaks import DeviceFacts, run_peaks
 from ..rundir import RunDir, open_run
 from .headroom import headroom
 from .kernels import kernel_table
 from .ncu_compare import merge_ncu
-from .roofline import add_derived
+from .roofline import add_derived, judge_attention
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
 
@@ -61,19 +62,20 @@ def load_run_tables(path) -> RunTables:
     io_split = reader.io_split(harvested)
     annotated = reader.annotated()
     library_ops = reader.library_ops()
-    df = kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps)
+    calls = reader.attention_calls()
+    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     peaks = run_peaks_of(device, manifest)
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row
         steps = with_size(steps, sizes)
         annotated = with_size(annotated, sizes) if annotated is not None else None
-        by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes)
+        by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes, calls)
     ncu = reader.ncu()
     if len(df):
         df = add_derived(df, peaks, n_steps)
         df = merge_ncu(df, ncu)
-    attention = reader.attention()
+    attention = judge_attention(reader.attention(), peaks)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):

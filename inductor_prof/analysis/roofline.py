@@ -11,57 +11,92 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..peaks import FLOP_KEYS
+from ..aten import DTYPE_BYTES, flops_key_for_dtype
+from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
+from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US
+
+NAN = float("nan")
+JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
+
+
+def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: dict) -> pd.DataFrame:
+    """Per op: TFLOP/s, GB/s, arithmetic intensity, the bound (compute where the intensity reaches the ridge of
+    its width's roof and DRAM's), the ceiling that bounds it and why that one, % of it; and the two roofs
+    (compute_roof TFLOP/s, memory_roof GB/s) for the speed of light. Every table judges its rows here."""
+    out = pd.DataFrame(index=flops.index)
+    out["tflops"], out["gbps"] = rates(flops, nbytes, seconds)
+    peak_bw = peaks.get("dram_gbps") or NAN
+    peak_flops = flops_key.map(lambda k: (peaks["tflops"].get(k) or NAN) if k else NAN)
+    out["intensity"] = (flops / nbytes).where(nbytes > 0)
+    compute_bound = out["intensity"] >= ridge(peak_flops, peak_bw)
+    out["bound"] = "memory"
+    out.loc[compute_bound, "bound"] = "compute"
+    out.loc[nbytes <= 0, "bound"] = ""
+    spec_flops = flops_key.map(lambda k: ((peaks.get("spec") or {}).get(k) or NAN) if k else NAN)
+    l2_bw = peaks.get("l2_gbps") or NAN
+    source = peaks.get("source", {})
+    # compute roof: the measured one unless the op beat it and the spec is above it (then the spec, a hard bound)
+    beat_measured = (out["tflops"] > peak_flops) & (spec_flops > peak_flops)
+    compute_roof = peak_flops.where(~beat_measured, spec_flops)
+    in_l2 = (out["gbps"] > peak_bw) & (l2_bw > peak_bw)
+    memory_roof = pd.Series(peak_bw, index=out.index).where(~in_l2, l2_bw)
+    out["ceiling"] = ""
+    out["ceiling_why"] = ""
+    mem = out["bound"] == "memory"
+    cmp = out["bound"] == "compute"
+    out.loc[mem, "ceiling"] = f"DRAM ({source.get('dram_gbps', 'spec')})"
+    out.loc[mem & in_l2, "ceiling"] = "L2 (measured)"
+    out.loc[mem & in_l2, "ceiling_why"] = "moved its bytes faster than DRAM: inputs still in L2"
+    out.loc[mem & ~in_l2 & (out["gbps"] > peak_bw), "ceiling_why"] = \
+        "faster than the DRAM ceiling: inputs partly in L2 (no L2 ceiling measured)"
+    width = flops_key.map(_WIDTH)
+    out.loc[cmp, "ceiling"] = width + " (" + flops_key.map(lambda k: source.get(k, "spec")) + ")"
+    out.loc[cmp & beat_measured, "ceiling"] = width + " (spec)"
+    out.loc[cmp & beat_measured, "ceiling_why"] = "faster than the measured ceiling"
+    out["pct_of_peak"] = pct_of_peak(out["tflops"], out["gbps"], compute_roof, memory_roof,
+                                     compute_bound).where(nbytes > 0)
+    out["compute_roof"], out["memory_roof"] = compute_roof, memory_roof
+    return out
 
 
 def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
     """avg time, share, TFLOP/s, GB/s, arithmetic intensity, roofline bound and % of the bounding peak."""
     df = df.copy()
-    seconds = df["total_ns"] * 1e-9
-    df["avg_us"] = df["total_ns"] / df["calls"].clip(lower=1) / 1e3
-    df["step_ms"] = df["total_ns"] / n_steps / 1e6
+    seconds = df["total_ns"] / NS_PER_S
+    df["avg_us"] = df["total_ns"] / df["calls"].clip(lower=1) / NS_PER_US
+    df["step_ms"] = df["total_ns"] / n_steps / NS_PER_MS
     df["pct_of_gpu_time"] = 100 * df["total_ns"] / df["total_ns"].sum()
-    df["tflops"] = df["flops"] / seconds / 1e12
-    df["gbps"] = df["bytes"] / seconds / 1e9
-    df["flops_key"] = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
-    peak_bw = peaks.get("dram_gbps") or float("nan")
-    peak_flops = df["flops_key"].map(lambda k: (peaks["tflops"].get(k) or float("nan")) if k else float("nan"))
-    df["intensity"] = (df["flops"] / df["bytes"]).where(df["bytes"] > 0)
-    ridge = peak_flops * 1e12 / (peak_bw * 1e9)
-    compute_bound = df["intensity"] >= ridge
-    df["bound"] = "memory"
-    df.loc[compute_bound, "bound"] = "compute"
-    df.loc[df["bytes"] <= 0, "bound"] = ""
-    spec_flops = df["flops_key"].map(lambda k: ((peaks.get("spec") or {}).get(k) or float("nan")) if k else float("nan"))
-    l2_bw = peaks.get("l2_gbps") or float("nan")
-    source = peaks.get("source", {})
-    # compute roof: the measured one unless the kernel beat it (then the spec peak, a hard bound)
-    beat_measured = (df["tflops"] > peak_flops) & (spec_flops > peak_flops)
-    compute_roof = peak_flops.where(~beat_measured, spec_flops)
-    in_l2 = (df["gbps"] > peak_bw) & (l2_bw > peak_bw)
-    memory_roof = pd.Series(peak_bw, index=df.index).where(~in_l2, l2_bw)
-    df["ceiling"] = ""
-    df["ceiling_why"] = ""
-    mem = (df["bound"] == "memory")
-    cmp = (df["bound"] == "compute")
-    df.loc[mem, "ceiling"] = f"DRAM ({source.get('dram_gbps', 'spec')})"
-    df.loc[mem & in_l2, "ceiling"] = "L2 (measured)"
-    df.loc[mem & in_l2, "ceiling_why"] = "moved its bytes faster than DRAM: inputs still in L2"
-    df.loc[mem & ~in_l2 & (df["gbps"] > peak_bw), "ceiling_why"] = \
-        "faster than the DRAM ceiling: inputs partly in L2 (no L2 ceiling measured)"
-    df.loc[cmp, "ceiling"] = df["flops_key"].map(_WIDTH) + " (" + df["flops_key"].map(lambda k: source.get(k, "spec")) + ")"
-    df.loc[cmp & beat_measured, "ceiling"] = df["flops_key"].map(_WIDTH) + " (spec)"
-    df.loc[cmp & beat_measured, "ceiling_why"] = "faster than the measured ceiling"
-    pct_mem = 100 * df["gbps"] / memory_roof
-    pct_cmp = 100 * df["tflops"] / compute_roof
-    df["pct_of_peak"] = pct_mem.where(~compute_bound, pct_cmp).where(df["bytes"] > 0)
+    flops_key = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
+    judged = judge(flops_key, df["flops"], df["bytes"], seconds, peaks)
+    df["tflops"], df["gbps"], df["flops_key"] = judged["tflops"], judged["gbps"], flops_key
+    for column in JUDGED[2:]:
+        df[column] = judged[column]
     # speed of light: the time at the ceilings (flops at the compute roof, bytes at the memory roof), per step
-    sol_ns = pd.concat([(df["flops"] / (compute_roof * 1e12)).fillna(0), (df["bytes"] / (memory_roof * 1e9)).fillna(0)],
-                       axis=1).max(axis=1) * 1e9
+    sol_s = seconds_at_roofs(df["flops"], df["bytes"], judged["compute_roof"], judged["memory_roof"])
     known = (df["bytes"] > 0) | (df["flops"] > 0)
-    df["sol_ms_per_step"] = (sol_ns / n_steps / 1e6).where(known)
+    df["sol_ms_per_step"] = (sol_s * MS_PER_S / n_steps).where(known)
     df["headroom_ms_per_step"] = (df["step_ms"] - df["sol_ms_per_step"]).clip(lower=0)
     return df.sort_values("total_ns", ascending=False).reset_index(drop=True)
+
+
+SHAPE_COLUMNS = ("B", "H", "Hkv", "Sq", "Sk", "D", "dtype", "flops", "ms")
+
+
+def judge_attention(att: pd.DataFrame | None, peaks: dict) -> pd.DataFrame | None:
+    """The attention table's TFLOP/s, % of peak and ceiling, judged as the kernel table judges a kernel (its
+    flops from contract B, its bytes q, k, v and the output once), against the run's peaks: runs recorded
+    with the spec bf16 peak in attention.csv read the same as their kernel table."""
+    if att is None or att.empty or any(c not in att.columns for c in SHAPE_COLUMNS):
+        return att
+    att = att.copy()
+    size = att["dtype"].map(DTYPE_BYTES)
+    nbytes = attention_bytes(att["B"], att["H"], att["Hkv"], att["Sq"], att["Sk"], att["D"], size)
+    judged = judge(att["dtype"].map(flops_key_for_dtype), att["flops"], nbytes, att["ms"] / MS_PER_S, peaks)
+    ran = judged["tflops"].notna()
+    att["tflops"] = judged["tflops"]
+    att["pct_of_peak"] = judged["pct_of_peak"]
+    att["ceiling"] = judged["ceiling"].where(ran, "")
+    return att
 
 
 _WIDTH = {"flops8": "fp8 tensor", "flops16": "bf16/fp16 tensor", "flops32": "fp32", "flops64": "fp64", "": ""}

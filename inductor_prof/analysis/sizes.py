@@ -9,8 +9,10 @@ from typing import Any
 
 import pandas as pd
 
+from ..cost import with_flex_masks
 from .kernels import kernel_table
 from .roofline import add_derived
+from .summary import work
 
 SIZE = "size"
 
@@ -35,13 +37,14 @@ def _of(rows: pd.DataFrame | None, size: str) -> pd.DataFrame | None:
 
 def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvested: dict[str, dict],
                     library_ops: pd.DataFrame | None, io_split: dict, n_steps: int, peaks: dict,
-                    sizes: list[str]) -> pd.DataFrame:
+                    sizes: list[str], attention_calls: list | None = None) -> pd.DataFrame:
     """One kernel table per size (kernels.kernel_table + roofline.add_derived over that size's rows), stacked
-    with a `size` column first. steps/annotated carry `size` (with_size); library_ops its own `size` column."""
+    with a `size` column first. steps/annotated carry `size` (with_size); library_ops its own `size` column;
+    attention_calls (attention_shapes.json) price FlexAttention kernels (cost.with_flex_masks)."""
     frames = []
     for size in sizes:
-        df = kernel_table(_of(steps, size), _of(annotated, size), harvested, _of(library_ops, size), io_split,
-                          n_steps)
+        df = with_flex_masks(kernel_table(_of(steps, size), _of(annotated, size), harvested, _of(library_ops, size),
+                                          io_split, n_steps), attention_calls)
         if len(df):
             frames.append(add_derived(df, peaks, n_steps).assign(**{SIZE: size}))
     if not frames:
@@ -58,10 +61,6 @@ def size_summary(by_size: pd.DataFrame, manifest: dict, sizes: list[str], n_step
     for size in sizes:
         times = (prof.get("sizes") or {}).get(size) or {}
         df = by_size[by_size[SIZE] == size]
-        ns = float(df["total_ns"].sum()) if len(df) else 0.0
-        flops = float(df["flops"].sum()) if len(df) else 0.0
         out.append({"size": size, "plain_step_ms": times.get("plain_step_ms"),
-                    "proton_step_ms": times.get("proton_step_ms"),
-                    "gpu_kernel_ms_per_step": ns / n_steps / 1e6, "tflops_per_step": flops / n_steps / 1e12,
-                    "overall_tflops": flops / (ns * 1e-9) / 1e12 if ns else 0.0, "kernels": int(len(df))})
+                    "proton_step_ms": times.get("proton_step_ms"), **work(df, n_steps), "kernels": int(len(df))})
     return out

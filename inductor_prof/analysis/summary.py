@@ -5,7 +5,17 @@ from typing import Any
 
 import pandas as pd
 
+from ..cost import rates
+from ..units import NS_PER_MS, NS_PER_S, TFLOP
 from .kernels import CATEGORIES
+
+
+def work(df: pd.DataFrame, n_steps: int) -> dict[str, float]:
+    """GPU kernel ms and TFLOP per step of kernel rows, and their TFLOP/s over their kernel time (0 for none)."""
+    ns = float(df["total_ns"].sum()) if len(df) else 0.0
+    flops = float(df["flops"].sum()) if len(df) else 0.0
+    return {"gpu_kernel_ms_per_step": ns / n_steps / NS_PER_MS, "tflops_per_step": flops / n_steps / TFLOP,
+            "overall_tflops": rates(flops, 0.0, ns / NS_PER_S)[0] if ns else 0.0}
 
 
 def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> dict[str, Any]:
@@ -16,11 +26,10 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> di
     for cat in CATEGORIES:
         sub = df[df["category"] == cat] if len(df) else df
         ns = float(sub["total_ns"].sum()) if len(sub) else 0.0
-        fl = float(sub["flops"].sum()) if len(sub) else 0.0
         if ns or cat in CATEGORIES[:4]:
-            by_cat[cat] = {"step_ms": ns / n_steps / 1e6, "pct": 100 * ns / total_ns if total_ns else 0.0,
-                           "tflops": fl / (ns * 1e-9) / 1e12 if ns else 0.0, "kernels": int(len(sub))}
-    flops = float(df["flops"].sum()) if len(df) else 0.0
+            w = work(sub, n_steps)
+            by_cat[cat] = {"step_ms": w["gpu_kernel_ms_per_step"], "pct": 100 * ns / total_ns if total_ns else 0.0,
+                           "tflops": w["overall_tflops"], "kernels": int(len(sub))}
     inductor = df[df["origin"] == "inductor"] if len(df) else df
     return {
         "target": manifest.get("target", {}).get("preset") or manifest.get("settings", {}).get("target"),
@@ -30,9 +39,7 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> di
         "plain_back_to_back_ms": prof.get("plain_back_to_back_ms"),
         "compile": {k: v for k, v in (manifest.get("stages", {}).get("compile") or {}).items()
                     if k in ("how", "dynamic", "graphs_compiled", "first_step_ms", "first_step_ms_by_size")},
-        "gpu_kernel_ms_per_step": total_ns / n_steps / 1e6,
-        "tflops_per_step": flops / n_steps / 1e12,
-        "overall_tflops": flops / (total_ns * 1e-9) / 1e12 if total_ns else 0.0,
+        **work(df, n_steps),
         "kernels": int(len(df)), "inductor_kernels": int(len(inductor)),
         "inductor_annotated": int(inductor["annotated"].sum()) if len(inductor) else 0,
         "by_category": by_cat, "peaks": peaks,

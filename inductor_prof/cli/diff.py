@@ -8,12 +8,12 @@ from typing import Optional
 
 import typer
 
-from ..errors import UserError
+from ..errors import EXIT_FAILED, UserError
+from .core import command
 from .messages import print_warnings
 
-EXIT_REGRESSION = 1   # --fail-above: something got slower beyond noise
 
-
+@command("diff")
 def diff(
     run_a: Path = typer.Argument(..., help="the run before (baseline)"),
     run_b: Path = typer.Argument(..., help="the run after"),
@@ -50,10 +50,7 @@ def diff(
     if html is not None:
         from ..report.diff_html import render_html
 
-        try:
-            write_text(html, render_html(result))
-        except OSError as e:
-            raise UserError(f"cannot write --html {html}: {e.strerror or e}") from e
+        write_text(html, render_html(result))   # check_output above said why it cannot be written
     if json_out:
         sys.stdout.write(diff_export.to_json(result) + "\n")
     else:
@@ -61,4 +58,4 @@ def diff(
         if html is not None:
             print(f"HTML written to {html}")
     if result.regressions():
-        raise typer.Exit(EXIT_REGRESSION)
+        raise typer.Exit(EXIT_FAILED)   # the gate: something got slower beyond noise

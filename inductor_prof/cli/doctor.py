@@ -11,14 +11,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ..settings import Settings
-from . import EXIT_FAILED, app, cli_errors, console, err
+from ..errors import EXIT_FAILED
+from .core import command, console, err
 from .options import EPILOG, with_ncu_options
 
 STYLES = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
 
-@app.command(epilog=EPILOG)
-@cli_errors
+@command(epilog=EPILOG)
 @with_ncu_options
 def doctor(
     out: Path = typer.Option(Path("."), "--out", "-o", help="where run folders will go (free disk is checked there)"),

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-err = Console(stderr=True, emoji=False)
+from .core import err
 
 
 def print_warnings(warnings: list[str], console: Console | None = None) -> None:

@@ -1,14 +1,12 @@
 """SIGTERM (a scheduler, `timeout`, `kill`) handled like Ctrl-C: it raises `Terminated`, a KeyboardInterrupt, at
 whatever the command is doing, so the paths that end children and keep the run folder consistent on Ctrl-C
-run for it too; the CLI then says so and exits 143 (128 + SIGTERM, what a shell reports for it)."""
+run for it too; the CLI then says so and exits errors.EXIT_TERMINATED."""
 from __future__ import annotations
 
 import signal
 import threading
 from contextlib import contextmanager
 from typing import Iterator
-
-EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
 class Terminated(KeyboardInterrupt):

@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from ..childenv import python_env
+from .. import procs
+from ..childenv import child_env
 from ..errors import one_line
 from ..inductor.cache import cache_env
 
@@ -89,28 +89,18 @@ PROBES = {"cuda": probe_cuda, "proton": probe_proton, "inductor": probe_inductor
 def run_child(cmd: list[str], result: Path, timeout: float, env: dict[str, str]) -> dict:
     """Runs `cmd`, which writes its findings to `result` as JSON; {"error": ...} when it hangs, crashes or
     writes nothing. Its output is kept for the error; it and its children are ended on a timeout or Ctrl-C."""
-    from ..drivers.ncu.command import tail
-    from ..procs import describe_exit, end_group
-
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            env=env, text=True, errors="replace", start_new_session=True)
-    try:
-        output, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        end_group(proc)
+    done = procs.run(cmd, env, timeout, merge=True)
+    if done.timed_out:
         return {"error": f"no answer after {timeout:.0f} s (hung; ended)"}
-    except BaseException:
-        end_group(proc)
-        raise
     if result.is_file():
         return json.loads(result.read_text())
-    return {"error": f"{describe_exit(proc.returncode)}: {tail(output or '(no output)')}"}
+    return {"error": done.why(timeout)}
 
 
 def run_probe(name: str, work: Path, timeout: float = PROBE_TIMEOUT_S) -> dict:
     """One probe in its own process, with Inductor and Triton caches of its own under `work`."""
     result = work / f"{name}.json"
-    env = {**python_env(), **cache_env(work / "inductor_cache"), "TORCHINDUCTOR_COMPILE_THREADS": "1"}
+    env = child_env({**cache_env(work / "inductor_cache"), "TORCHINDUCTOR_COMPILE_THREADS": "1"})
     return run_child([sys.executable, "-m", "inductor_prof.doctor.gpu", name, str(result)], result, timeout, env)
 
 

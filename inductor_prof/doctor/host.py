@@ -2,13 +2,13 @@
 found), ncu on a tiny kernel (counter permissions), `sudo -n`, free disk. Each returns one `Check`."""
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
-import subprocess
 from pathlib import Path
 
+from .. import procs
+from ..childenv import child_env
 from ..drivers.ncu import command
 from ..drivers.ncu.locate import NCU_SEARCH, import_ncu_report, locate_ncu, path_fault
 from ..envinfo import package_version
@@ -16,7 +16,6 @@ from ..errors import UserError, one_line
 from ..rundir import write_json
 from ..settings import Settings, file_settings
 from .check import FAIL, OK, SKIP, WARN, Check
-from ..procs import describe_exit as exit_reason
 
 # distribution -> (status when it is missing, remedy)
 PACKAGES = {
@@ -60,17 +59,16 @@ def _how_configured(origin: str, cwd: Path) -> str:
 def ncu_version(ncu: str) -> tuple[str | None, str]:
     """(the version `ncu --version` prints, '') or (None, why not: it did not run, or it is another program)."""
     try:
-        proc = subprocess.run([ncu, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, env=dict(os.environ))
-    except (OSError, subprocess.SubprocessError) as e:
+        done = procs.run([ncu, "--version"], child_env(), VERSION_TIMEOUT_S, merge=True)
+    except OSError as e:
         return None, f"does not run: ncu --version: {one_line(e)}"
-    text = proc.stdout + proc.stderr
-    if proc.returncode != 0:
-        return None, f"does not run: ncu --version: {exit_reason(proc.returncode)}: {command.tail(text)}"
+    if not done.ok:
+        return None, f"does not run: ncu --version: {done.why(VERSION_TIMEOUT_S)}"
+    text = done.stdout
     found = re.search(r"Version\s+(\S+)", text)
     if found is None and "Nsight Compute" not in text:   # nsys, a wrapper, /bin/true: profile --ncu would fail
-        return None, f"is not Nsight Compute's ncu: --version printed {command.tail(text, 1)!r}"
-    return (found.group(1) if found else command.tail(text, 1)), ""
+        return None, f"is not Nsight Compute's ncu: --version printed {procs.tail(text, 1)!r}"
+    return (found.group(1) if found else procs.tail(text, 1)), ""
 
 
 def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = None) -> tuple[Check, str | None]:
@@ -134,17 +132,14 @@ def sudo_usable(settings: Settings) -> Check:
         return Check(name, SKIP, "not configured: ncu runs as you (--sudo or INDUCTOR_PROF_SUDO=1 to change)")
     cmd = [settings.sudo_path, "-n", "env", "true"]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=SUDO_TIMEOUT_S, stdin=subprocess.DEVNULL,
-                              env=dict(os.environ))
-    except (OSError, subprocess.SubprocessError) as e:
+        done = procs.run(cmd, child_env(), SUDO_TIMEOUT_S, merge=True)
+    except OSError as e:
         return Check(name, FAIL, f"{shlex.join(cmd)}: {one_line(e)}", "install sudo, or pass --sudo-path")
-    text = proc.stdout + proc.stderr
-    if proc.returncode == 0:
+    if done.ok:
         return Check(name, OK, f"{settings.sudo_path} -n runs commands without a password")
-    if any(mark in text for mark in command.SUDO_PROMPT_MARKS):
+    if any(mark in done.stdout for mark in command.SUDO_PROMPT_MARKS):
         return Check(name, FAIL, f"{settings.sudo_path} -n asked for a password", command.SUDO_PASSWORD_HELP)
-    return Check(name, FAIL, f"{shlex.join(cmd)}: {exit_reason(proc.returncode)}: {command.tail(text)}",
-                 command.SUDO_PASSWORD_HELP)
+    return Check(name, FAIL, f"{shlex.join(cmd)}: {done.why(SUDO_TIMEOUT_S)}", command.SUDO_PASSWORD_HELP)
 
 
 def free_disk(out: Path, fail_gib: float = DISK_FAIL_GIB, warn_gib: float = DISK_WARN_GIB) -> Check:

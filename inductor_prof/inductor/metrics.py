@@ -13,8 +13,10 @@ Formulas (documented estimates where the kernel's work is not a closed form):
   x R0_BLOCK x rows + ops per row x rows. Inductor computes in fp32, so the key is `flops32` (`flops64` for
   fp64 kernels).
 - mm templates: flops = 2 * batch * M * N * K from the operand shapes, keyed by operand width
-  (`flops16` for bf16/fp16, `flops32` for fp32/tf32, `flops8` for fp8).
-- flex-attention templates: flops = 4 * B * H * Sq * Sk * D (dense; block sparsity not discounted).
+  (`flops16` for bf16/fp16, `flops32` for fp32/tf32, `flops8` for fp8); cost.gemm_flops.
+- flex-attention templates: flops = 4 * B * Hq * Sq * Sk * D, every pair (cost.attention_flops): the mask is
+  compiled into the kernel, not an argument; the report keeps the captured calls' kept pairs
+  (cost.flex_kept_fraction).
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import re
 from typing import Any, Mapping
 
 from ..aten import flops_key_for_dtype
+from ..attention.semantics.masks import NONE
+from ..cost import attention_flops, gemm_flops
 from .ops import OpCounts, count_ops
 
 KINDS = ("pointwise", "reduction", "persistent_reduction", "template_mm", "flex_attention", "foreach", "other")
@@ -114,7 +118,9 @@ def reduction_lanes(args: Mapping[str, Any]) -> tuple[int, int]:
 def elementwise_metrics(args: Mapping[str, Any], ops: OpCounts, in_out_read: frozenset[str] | None = None) -> dict:
     total, rows = iteration_numel(args)
     padded, lanes = reduction_lanes(args)
-    key = "flops64" if any(_is_tensor(v) and str(v.dtype) == "torch.float64" for v in args.values()) else "flops32"
+    # Inductor computes in fp32, in fp64 where a tensor is fp64
+    wide = any(_is_tensor(v) and flops_key_for_dtype(v.dtype) == "flops64" for v in args.values())
+    key = "flops64" if wide else "flops32"
     flops = ops.per_element * padded + ops.per_lane * lanes * rows + ops.per_row * rows
     return {key: round(flops), "bytes": distinct_bytes(args, total, in_out_read)}
 
@@ -129,7 +135,7 @@ def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
     m, k = a.shape[-2], a.shape[-1]
     n = b.shape[-1]
     batch = math.prod(a.shape[:-2]) if a.dim() > 2 else 1
-    return {flops_key_for_dtype(a.dtype): 2 * batch * m * n * k, "bytes": distinct_bytes(args)}
+    return {flops_key_for_dtype(a.dtype): gemm_flops(m, n, k, batch), "bytes": distinct_bytes(args)}
 
 
 def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
@@ -137,8 +143,8 @@ def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
     if not (_is_tensor(q) and _is_tensor(k)):
         return {"bytes": distinct_bytes(args)}
     b, h, sq, d = q.shape[0], q.shape[1], q.shape[2], q.shape[3]
-    sk = k.shape[2]
-    return {flops_key_for_dtype(q.dtype): 4 * b * h * sq * sk * d, "bytes": distinct_bytes(args)}
+    flops = attention_flops(NONE, b, h, sq, k.shape[2], d)
+    return {flops_key_for_dtype(q.dtype): flops, "bytes": distinct_bytes(args)}
 
 
 def launch_metrics(kind: str, args: Mapping[str, Any], ops: OpCounts = OpCounts(),

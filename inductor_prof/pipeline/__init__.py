@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import rundir
 from ..envinfo import collect, require_cuda
@@ -13,7 +14,9 @@ from ..inductor.instrument import instrumented_inductor
 from ..settings import Settings
 from ..targets import FluxOptions, check_target
 from .compile import CompileOptions
-from .stages import STAGES, Context, Log
+
+if TYPE_CHECKING:
+    from .stages import Context, Log
 
 
 @dataclass
@@ -38,10 +41,14 @@ class ProfileResult:
 
 
 def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
+    # the stages are imported here, not above: `python -m inductor_prof.pipeline.attention` (a stage's own
+    # process) imports this package first, and must not find its module imported already
+    from .stages import STAGES, Context
+
     require_cuda("profile")
     opts.compile.validate()
     if opts.steps < 1:
-        raise UserError("--steps must be at least 1")
+        raise UserError("{steps} must be at least 1", ("steps",))
     check_target(opts.target, opts.flux)   # a bad target leaves no run folder (nor replaces one under --force)
     run = rundir.create(opts.out, opts.force)
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "settings": asdict(opts),

@@ -1,8 +1,9 @@
 """Stage `attention`, and the `attention` command's one entry point: every attention backend at the model's
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
-The stage runs `inductor-prof attention RUN` in a fresh process: torch.profiler holds this process's CUPTI,
-and a crash in a hand-written kernel must not take the profile with it. Saved: attention.csv (one row per
+The stage runs this module (`python -m inductor_prof.pipeline.attention RUN`, `main`) in a fresh process:
+torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must not take the profile with
+it. Saved: attention.csv (one row per
 backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
 FlexAttention kernels Inductor generated under attention/kernels/.
 """
@@ -14,11 +15,13 @@ from typing import Callable
 import pandas as pd
 
 from .. import procs, rundir, runfiles
+from ..analysis.roofline import judge_attention
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import backends as all_backends
 from ..attention.semantics.shapes import Shape, from_calls
-from ..childenv import python_env
-from ..errors import UserError, one_line
+from ..childenv import child_env
+from ..errors import EXIT_USER, UserError, one_line
+from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_cache
 from .harvest import write_kernels
@@ -32,18 +35,17 @@ def run(ctx) -> dict:
 
 
 def in_subprocess(run_dir: rundir.RunDir) -> dict:
-    """`inductor-prof attention RUN` in a fresh process; its output kept in attention/attention.log. A hang,
-    Ctrl-C or SIGTERM ends it with its process group (its compile workers too)."""
+    """This module's `main` in a fresh process; its output kept in attention/attention.log. A hang, Ctrl-C or
+    SIGTERM ends it with its process group (its compile workers too)."""
     log_path = run_dir.attention_log
-    done = procs.run_logged([sys.executable, "-m", "inductor_prof", "attention", str(run_dir.root)], python_env(),
-                            log_path, TIMEOUT_S)
+    done = procs.run_logged([sys.executable, "-m", __name__, str(run_dir.root)], child_env(), log_path, TIMEOUT_S)
     lines = log_path.read_text(errors="replace").strip().splitlines() or [""]
     tail = " | ".join(lines[-3:])
     if done.timed_out:
-        raise RuntimeError(f"inductor-prof attention: no result after {TIMEOUT_S} s, ended: {tail[:500]} "
+        raise RuntimeError(f"attention benchmark: no result after {TIMEOUT_S} s, ended: {tail[:500]} "
                            f"(log: {log_path})")
     if done.returncode != 0:
-        raise RuntimeError(f"inductor-prof attention {procs.describe_exit(done.returncode)}: {tail[:500]} "
+        raise RuntimeError(f"attention benchmark {procs.describe_exit(done.returncode)}: {tail[:500]} "
                            f"(log: {log_path})")
     return {"log": str(log_path.relative_to(run_dir.root)), "last_line": lines[-1][:300]}
 
@@ -60,13 +62,13 @@ def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Sh
     return shapes
 
 
-def dense_peak_tflops() -> float | None:
-    """The dense 16-bit tensor peak of this machine's GPU, computed from its own facts (peaks.py)."""
+def machine_peaks(ceilings: dict | None = None) -> dict:
+    """This machine's peaks (peaks.run_peaks: computed from its GPU's own facts), with a run's measured
+    ceilings where given: what the run's report judges its attention rows against."""
     from ..envinfo import device_facts
-    from ..peaks import spec_peaks
+    from ..peaks import run_peaks
 
-    facts = device_facts()
-    return spec_peaks(facts)["flops16"] if facts else None
+    return run_peaks(device_facts(), ceilings)
 
 
 def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOptions,
@@ -74,8 +76,8 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
               model_op: str = "") -> tuple[pd.DataFrame, dict]:
     """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
     there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
-    opts.peak_tflops = opts.peak_tflops or dense_peak_tflops()
     if run_dir is None:
+        opts.peak_tflops = opts.peak_tflops or machine_peaks()["tflops"]["flops16"]
         if not shapes:
             raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
@@ -83,18 +85,19 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
                                            "tuning": result.tuning}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too
-        rows, summary = _into_run(run_dir, shapes, opts, on_backend)
+        rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
         info.update(summary)
     return rows, summary
 
 
 def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
-              on_backend: Callable[[int, int, str], None] | None) -> tuple[pd.DataFrame, dict]:
+              on_backend: Callable[[int, int, str], None] | None, peaks: dict) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     with isolated_cache(run_dir.attention_cache):
         result = run_bench(todo, opts, on_backend)
-        rows = pd.DataFrame(result.rows)
+        # judged as the report judges the run's kernels: against its measured ceilings, the same function
+        rows = judge_attention(pd.DataFrame(result.rows), peaks)
         rundir.write_csv(run_dir.attention_csv, rows)   # kept even if what follows fails
         if result.tuning:
             rundir.write_csv(run_dir.attention_tuning_csv, pd.DataFrame(result.tuning))
@@ -116,3 +119,22 @@ def harvest_flex(run_dir: rundir.RunDir) -> int:
     out = run_dir.attention_kernels_dir
     rundir.write_json(out / "kernels.json", write_kernels(records, out))
     return len(records)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m inductor_prof.pipeline.attention RUN`: the stage's own process, every backend at the run's
+    captured shapes, on the GPU (a run's attention.csv holds GPU timings only). Bad input is one line and exit
+    2; anything else leaves its traceback in the log."""
+    try:
+        run_dir = rundir.open_run(argv[1])
+        require_cuda("attention")
+        _, summary = benchmark(run_dir, [], BenchOptions())
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USER
+    print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -22,14 +22,15 @@ class CompileOptions:
     mode: str = "default"
     regional: bool = True      # compile each repeated block (fast compile, same kernels) vs the whole model
     fullgraph: bool = True
-    blocks: tuple[str, ...] = ()   # --blocks: class names of the repeated blocks, for a model declaring none
+    blocks: tuple[str, ...] = ()   # class names of the repeated blocks, for a model declaring none
     dynamic: bool = False      # symbolic shapes: one graph serves every input size
 
     def validate(self) -> None:
         if self.mode not in MODES:
             raise UserError(f"unknown compile mode {self.mode!r}; use one of {', '.join(MODES)}")
         if self.blocks and not self.regional:
-            raise UserError("--blocks names the blocks of regional compile; it cannot go with --whole-model")
+            raise UserError("{blocks} names the blocks of regional compile; it cannot go with {regional=False}",
+                            ("blocks", "regional=False"))
 
 
 def compile_target(target: Target, opts: CompileOptions) -> str:
@@ -49,7 +50,8 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
         return "regional"
     if opts.regional and not target.blocks:
         raise UserError(f"{target.name} declares no repeated blocks (_repeated_blocks) for regional compile; pass "
-                        f"--blocks CLASS (layer classes it stacks: {candidates_text(target.model)}) or --whole-model")
+                        f"{{blocks}} CLASS (layer classes it stacks: {candidates_text(target.model)}) or "
+                        "{regional=False}", ("blocks", "regional=False"))
     kwargs["fullgraph"] = False  # a whole model may have graph breaks outside the blocks
     target.model.compile(**kwargs)
     return "whole-model"
@@ -110,8 +112,8 @@ def graph_breaks_explained(target: Target, how: str):
         where = f" at {frames[-1][0]}:{frames[-1][1]} in {frames[-1][2]}" if frames else ""
         classes = ", ".join(sorted({type(b).__name__ for _, b in target.blocks}))
         raise UserError(f"a block ({classes}) does not compile as one graph (regional compile uses "
-                        f"fullgraph=True): {text.strip().splitlines()[0]}{where}; use --whole-model (graph breaks "
-                        f"allowed) or remove the break") from e
+                        f"fullgraph=True): {text.strip().splitlines()[0]}{where}; use {{regional=False}} (graph "
+                        f"breaks allowed) or remove the break", ("regional=False",)) from e
 
 
 def warmup(ctx) -> dict:

@@ -132,7 +132,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
     not_tried (after a stop), stopped (why, or "")."""
     if settings.ncu_batch < 1:
-        raise UserError(f"ncu batch size must be at least 1, not {settings.ncu_batch}")
+        raise UserError(f"{{ncu_batch}} must be at least 1, not {settings.ncu_batch}", ("ncu_batch",))
     ncu = find_ncu(settings.ncu)
     for folder in (run.ncu_dir, run.ncu_specs_dir, run.ncu_logs_dir):
         folder.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,8 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
 
+from ..cost import ridge
+
 WIDTH = 1100
 # Roof lines: one dark colour per flops width (none of the kinds' Category10 colours); the spec roof dashed,
 # the roof this report judges against solid.
@@ -49,10 +51,10 @@ L2_ROOF_COLOUR = "#7f7f7f"
 
 def _roof(p: figure, x_lo: float, x_hi: float, tflops: float, gbps: float, label: str, colour: str,
           dash: str) -> None:
-    """min(peak TFLOP/s, intensity x bandwidth): flop/B x GB/s / 1000 = TFLOP/s."""
-    ridge = tflops * 1e3 / gbps
-    xs = [x_lo, min(max(ridge, x_lo), x_hi), x_hi]
-    p.line(xs, [min(tflops, x * gbps / 1e3) for x in xs], color=colour, line_dash=dash, line_width=2,
+    """min(peak TFLOP/s, intensity x bandwidth): the bandwidth roof reaches the peak at the ridge."""
+    at_ridge = ridge(tflops, gbps)
+    xs = [x_lo, min(max(at_ridge, x_lo), x_hi), x_hi]
+    p.line(xs, [min(tflops, tflops * x / at_ridge) for x in xs], color=colour, line_dash=dash, line_width=2,
            legend_label=label)
 
 
@@ -69,7 +71,7 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
     pts["kind"] = pts["kind"].astype(str)
     widths = [k for k in ROOF_COLOURS if (pts["flops_key"] == k).any()]
     spec = peaks.get("spec") or {}
-    ridges = [peaks["tflops"][k] * 1e3 / peaks["dram_gbps"] for k in widths
+    ridges = [ridge(peaks["tflops"][k], peaks["dram_gbps"]) for k in widths
               if peaks["tflops"].get(k) and peaks.get("dram_gbps")]
     x_lo = 10 ** math.floor(math.log10(pts["intensity"].min() / 2))
     x_hi = 10 ** math.ceil(math.log10(max([pts["intensity"].max() * 2, *(4 * r for r in ridges)])))

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import math
 
+from ..analysis.ncu_compare import ANNOTATION_TOLERANCE
+from ..units import MS_PER_S
+
 
 def num(v, fmt: str = "{:.1f}") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
@@ -11,8 +14,14 @@ def num(v, fmt: str = "{:.1f}") -> str:
 
 
 def rate(v) -> str:
-    """A throughput (TFLOP/s): whole from 10 up, two significant digits below, so a CPU's 0.023 is not "0"."""
+    """A throughput (TFLOP/s), in every table of both reports: whole from 10 up, two significant digits below,
+    so a CPU's 0.023 is not "0"."""
     return num(v, "{:.0f}" if v is not None and abs(v) >= 10 else "{:.2g}")
+
+
+def off_flag(row) -> str:
+    """'bytes+flops >25% off' where the annotation disagrees with ncu by more than the tolerance, else ''."""
+    return f"{row.get('annotation_off_in')} >{ANNOTATION_TOLERANCE:.0%} off" if row.get("annotation_off") else ""
 
 
 def text(v) -> str:
@@ -34,7 +43,7 @@ def _back_to_back_row(summary: dict) -> list[tuple[str, str]]:
 
 
 def _ms_or_s(ms: float) -> str:
-    return f"{ms / 1e3:.1f} s" if ms >= 1e3 else f"{ms:.0f} ms"
+    return f"{ms / MS_PER_S:.1f} s" if ms >= MS_PER_S else f"{ms:.0f} ms"
 
 
 def _compile_row(summary: dict) -> list[tuple[str, str]]:
@@ -64,11 +73,11 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         *_compile_row(summary),
         ("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms"),
         ("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
-         f"{summary['overall_tflops']:.0f} TFLOP/s over kernel time"),
+         f"{rate(summary['overall_tflops'])} TFLOP/s over kernel time"),
         ("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
          f"{summary['inductor_annotated']} annotated)"),
-        ("peaks", f"bf16 {num(peaks['tflops'].get('flops16'), '{:.0f}')} TFLOP/s "
-         f"({peaks['source']['flops16']}), fp32 {num(peaks['tflops'].get('flops32'), '{:.0f}')} "
+        ("peaks", f"bf16 {rate(peaks['tflops'].get('flops16'))} TFLOP/s "
+         f"({peaks['source']['flops16']}), fp32 {rate(peaks['tflops'].get('flops32'))} "
          f"({peaks['source']['flops32']}), DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s "
          f"({peaks['source']['dram_gbps']})"),
     ]
@@ -81,5 +90,5 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         room = f"  headroom {head[cat]:.2f}" if cat in head else ""
         count = f"{c['kernels']} kernel" + ("" if c["kernels"] == 1 else "s")
         rows.append((f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
-                     f"{num(c['tflops'] or None, '{:.0f}')} TFLOP/s  ({count}){room}"))
+                     f"{rate(c['tflops'] or None)} TFLOP/s  ({count}){room}"))
     return rows

@@ -14,19 +14,21 @@ from ..analysis import RunTables
 from ..errors import UserError
 from ..rundir import RunDir, write_text
 from ..runfiles import kernel_records, kernel_source
-from .format import num, summary_rows, text
+from ..units import MB, NS_PER_MS, NS_PER_US
+from .format import num, off_flag, rate, summary_rows, text
 
 HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
 
 
 @dataclass(frozen=True)
 class Col:
-    """A table column: header, the DataFrame column (or a function of the row), its number format (None: text),
-    a scale applied before formatting, the column that must be > 0 for the value to be shown, the text shown
-    on hover, and whether a text column is left out when no row has a value."""
+    """A table column: header, the DataFrame column (or a function of the row), its number format (None: text;
+    a function of the number: format.rate), a scale applied before formatting, the column that must be > 0 for
+    the value to be shown, the text shown on hover, and whether a text column is left out when no row has a
+    value."""
     header: str
     key: str | Callable[[pd.Series], Any]
-    fmt: str | None = None
+    fmt: str | Callable[[float], str] | None = None
     scale: float = 1.0
     only_if: str | None = None
     hover: Callable[[pd.Series], str] | None = None
@@ -44,9 +46,9 @@ def provenance_hover(row: pd.Series) -> str:
 
 KERNEL_COLUMNS = [
     Col("kernel", "display"), Col("kind", "kind"), Col("category", "category"), Col("fused ATen ops", "aten_ops"),
-    Col("calls", "calls", "{:.0f}"), Col("total ms", "total_ns", "{:.2f}", 1e-6),
+    Col("calls", "calls", "{:.0f}"), Col("total ms", "total_ns", "{:.2f}", 1 / NS_PER_MS),
     Col("ms/step", "step_ms", "{:.3f}"), Col("avg µs", "avg_us", "{:.1f}"), Col("% GPU", "pct_of_gpu_time", "{:.1f}"),
-    Col("TFLOP/s", "tflops", "{:.1f}", only_if="flops"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes"),
+    Col("TFLOP/s", "tflops", rate, only_if="flops"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes"),
     Col("flop/B", "intensity", "{:.2f}"), Col("bound", "bound"), Col("% of peak", "pct_of_peak", "{:.1f}"),
     # from the ceilings analysis, shown when the run's tables carry them
     Col("ceiling", "ceiling"), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"),
@@ -54,22 +56,23 @@ KERNEL_COLUMNS = [
     Col("module", "module", hover=provenance_hover, optional=True),
 ]
 NCU_COLUMNS = [
-    Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1e-3),
-    Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1e-6),
-    Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1e-6), Col("read ratio", "dram_read_ratio", "{:.2f}"),
-    Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1e-6),
-    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1e-6), Col("write ratio", "dram_write_ratio", "{:.2f}"),
+    Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1 / NS_PER_US),
+    Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1 / MB),
+    Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1 / MB), Col("read ratio", "dram_read_ratio", "{:.2f}"),
+    Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1 / MB),
+    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1 / MB),
+    Col("write ratio", "dram_write_ratio", "{:.2f}"),
     Col("total ratio", "dram_ratio", "{:.2f}"), Col("flops ratio", "flops_ratio", "{:.2f}"),
     Col("SOL mem %", "sol_memory_pct", "{:.1f}"), Col("SOL SM %", "sol_compute_pct", "{:.1f}"),
     Col("tensor %", "tensor_pipe_pct", "{:.1f}"), Col("occup. %", "occupancy_pct", "{:.1f}"),
     Col("regs", "registers", "{:.0f}"),
-    Col("flag", lambda r: f"{r.get('annotation_off_in')} >25% off" if r.get("annotation_off") else ""),
+    Col("flag", off_flag),
 ]
 # a run of several input sizes: its sizes, then each kernel at each size
 SIZE_COLUMNS = [
     Col("size", "size"), Col("step ms (plain)", "plain_step_ms", "{:.2f}"),
     Col("step ms (Proton)", "proton_step_ms", "{:.2f}"), Col("GPU ms/step", "gpu_kernel_ms_per_step", "{:.2f}"),
-    Col("TFLOP/s", "overall_tflops", "{:.0f}"), Col("kernels", "kernels", "{:.0f}"),
+    Col("TFLOP/s", "overall_tflops", rate), Col("kernels", "kernels", "{:.0f}"),
 ]
 SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1:]]
 HEADROOM_LIST_COLUMNS = [
@@ -84,7 +87,7 @@ NEXT_COLUMNS = [
 ]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
-    Col("TFLOP/s", "tflops", "{:.0f}"), Col("% peak", "pct_of_peak", "{:.1f}"),
+    Col("TFLOP/s", "tflops", rate), Col("% peak", "pct_of_peak", "{:.1f}"),
     Col("vs model", "speedup_vs_model", "{:.2f}x"), Col("rel err", "rel_err", "{:.1e}"),
     Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
     Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason"))),
@@ -104,7 +107,7 @@ def _cell(row: pd.Series, col: Col) -> dict:
     if col.only_if and not row.get(col.only_if, 0) > 0:
         v = None
     v = None if v is None or pd.isna(v) else float(v) * col.scale
-    return {"text": num(v, col.fmt), "sort": v}
+    return {"text": col.fmt(v) if callable(col.fmt) else num(v, col.fmt), "sort": v}
 
 
 def table(df: pd.DataFrame, cols: list[Col]) -> dict:

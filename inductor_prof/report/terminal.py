@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
-from .format import num as _num, rate, short as _short, summary_rows, text as _text
+from ..units import MB, NS_PER_MS, NS_PER_US
+from .format import num as _num, off_flag, rate, short as _short, summary_rows, text as _text
 from .layout import Col, fit, fit_names
 
 PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
@@ -31,10 +32,10 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table
         col("kind", (str(r["kind"]) for r in rows), 9),
         col("fused ATen ops", (str(r["aten_ops"]) for r in rows), 10, flex=(16, 60)),
         col("calls", (str(int(r["calls"])) for r in rows), 7, right=True),
-        col("total ms", (_num(r["total_ns"] / 1e6, "{:.2f}") for r in rows), 8, right=True),
+        col("total ms", (_num(r["total_ns"] / NS_PER_MS, "{:.2f}") for r in rows), 8, right=True),
         col("avg µs", (_num(r["avg_us"]) for r in rows), 2, right=True),
         col("% GPU", (_num(r["pct_of_gpu_time"]) for r in rows), 1, right=True),
-        col("TFLOP/s", (_num(r["tflops"] if r["flops"] > 0 else None) for r in rows), 3, right=True),
+        col("TFLOP/s", (rate(r["tflops"] if r["flops"] > 0 else None) for r in rows), 3, right=True),
         col("GB/s", (_num(r["gbps"] if r["bytes"] > 0 else None, "{:.0f}") for r in rows), 4, right=True),
         col("bound", (str(r["bound"] or "-") for r in rows), 6),
         col("% of peak", (_num(r["pct_of_peak"]) for r in rows), 5, right=True),
@@ -71,14 +72,10 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
 
 def _ncu_flag(r) -> str:
     """What disagrees: the annotation (bytes, flops), or a library call's replay time vs the profiled one."""
-    flags = [f"{r.get('annotation_off_in')} >25% off"] if r.get("annotation_off") else []
+    flags = [off_flag(r)] if r.get("annotation_off") else []
     if r.get("ncu_time_off") is True:
-        flags.append(f"time {r['ncu_duration_ns'] / 1e3:.1f} vs {r['ncu_model_us']:.1f} µs profiled")
+        flags.append(f"time {r['ncu_duration_ns'] / NS_PER_US:.1f} vs {r['ncu_model_us']:.1f} µs profiled")
     return "; ".join(flags)
-
-
-def _text(v) -> str:
-    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
 def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_WIDTH[1]) -> Table | None:
@@ -94,14 +91,14 @@ def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_
     def pair(measured, annotated) -> str:
         if measured is None or (isinstance(measured, float) and math.isnan(measured)):
             return "-"
-        return f"{measured / 1e6:.1f}/{_num(annotated / 1e6 if annotated == annotated else None)}"
+        return f"{measured / MB:.1f}/{_num(annotated / MB if annotated == annotated else None)}"
 
     def col(header, values, rank, right=True, **kw):
         return Col(header, list(values), rank, right=right, **kw)
     nan = float("nan")
     return fit([
         col("kernel", names, 0, right=False, flex=(name_width, name_width), names=True),
-        col("ncu µs", (_num(r["ncu_duration_ns"] / 1e3) for r in rows), 1),
+        col("ncu µs", (_num(r["ncu_duration_ns"] / NS_PER_US) for r in rows), 1),
         col("read MB", (pair(r.get("ncu_dram_read_bytes"), r.get("read_bytes_per_call", nan)) for r in rows), 11),
         col("read ratio", (_num(r.get("dram_read_ratio"), "{:.2f}") for r in rows), 4),
         col("write MB", (pair(r.get("ncu_dram_write_bytes"), r.get("write_bytes_per_call", nan)) for r in rows), 12),
@@ -114,7 +111,8 @@ def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_
         col("regs", (_num(r.get("registers"), "{:.0f}") for r in rows), 10),
         col("replayed call", (_text(r.get("ncu_shape")) for r in rows), 13, right=False),
         col("flag", (_ncu_flag(r) for r in rows), 6, right=False),
-    ], width, "Nsight Compute, one replay per unique kernel (a library kernel: its costliest call) (DRAM MB measured / annotated; writes still dirty in "
+    ], width, "Nsight Compute, one replay per unique kernel, a library kernel's costliest call (DRAM MB measured / "
+       "annotated; writes still dirty in "
        "the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)")
 
 

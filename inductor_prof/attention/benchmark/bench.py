@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Callable
 
 from ...aten import ATTENTION_OPS
+from ...cost import pct_of_peak, rates
 from ...errors import one_line
+from ...units import MS_PER_S
 from . import memory
 from ..semantics import masks
 from .registry import Backend, backends as all_backends
@@ -37,7 +39,7 @@ class BenchOptions:
     seed: int = 0
     proton_path: Path | None = None
     proton_runs: int = 3
-    peak_tflops: float | None = None   # dense 16-bit tensor peak for "% of peak"
+    peak_tflops: float | None = None   # the compute roof "% of peak" is of (a run's report judges its own rows)
     device: str = "cuda"
     # timer(fn, rep_ms=...) -> ms; None: CUDA events on a GPU (timing.time_ms), host wall time else (wall_ms)
     timer: Callable[..., float] | None = None
@@ -187,14 +189,22 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     ms = _interleaved_ms(timer, [lambda b=b, config=config: b(qt, kt, vt, scale, config, **sem)
                                  for _, b, config, _, _ in timed], opts.rep_ms)
     for (i, b, _, label, values), t in zip(timed, ms):
-        tflops = shape.flops / t / 1e9
-        rows[i] = _row(b, shape, calls, model_backend, ms=t, tflops=tflops, config=label,
-                       pct_of_peak=100 * tflops / opts.peak_tflops if opts.peak_tflops else float("nan"), **values)
+        tflops = _tflops(shape, t)
+        pct = pct_of_peak(tflops, NAN, opts.peak_tflops or NAN, NAN, compute_bound=True)
+        rows[i] = _row(b, shape, calls, model_backend, ms=t, tflops=tflops, config=label, pct_of_peak=pct, **values)
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
     for r in rows:
         r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
     del qc, kc, vc, ref, ref_lse
     return rows
+
+
+NAN = float("nan")
+
+
+def _tflops(shape: Shape, ms: float) -> float:
+    """The shape's contract-B flops over `ms` milliseconds."""
+    return rates(shape.flops, 0, ms / MS_PER_S)[0]
 
 
 # At 16,384 tokens the H100 reaches its power cap (nvidia-smi: throttle reason 0x4, SM clock 1980 -> 1800 MHz) and
@@ -226,7 +236,7 @@ def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3) -> float:
     for _ in range(runs):
         t0 = time.perf_counter()
         fn()
-        times.append((time.perf_counter() - t0) * 1e3)
+        times.append((time.perf_counter() - t0) * MS_PER_S)
     return statistics.median(times)
 
 
@@ -241,7 +251,7 @@ def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, c
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],
-                              "tflops": shape.flops / t["ms"] / 1e9 if t["ms"] == t["ms"] else float("nan"),
+                              "tflops": _tflops(shape, t["ms"]) if t["ms"] == t["ms"] else NAN,
                               "error": t["error"]})
     ok = [t for t in tuned if t["ms"] == t["ms"]]
     return best, (min(ok, key=lambda t: t["ms"])["config"] if ok else "")

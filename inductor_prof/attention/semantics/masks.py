@@ -12,7 +12,8 @@ Kinds (keep[b, i, j]: query i attends key j; i < Sq, j < Sk):
 Heads: a mask that differs between heads is arbitrary. Batch: a mask broadcast over the batch keeps one entry.
 
 FLOP convention (contract B): attention flops = 4 * D * B * Hq * (kept query-key pairs per batch and head), the
-two matmuls QK^T and PV over the pairs a kernel that skips masked pairs must compute.
+two matmuls QK^T and PV over the pairs a kernel that skips masked pairs must compute: `pairs` counts them here,
+cost.attention_flops prices them.
 """
 from __future__ import annotations
 
@@ -72,9 +73,14 @@ def pairs(spec: MaskSpec, B: int, Sq: int, Sk: int) -> int:
     raise ValueError(f"unknown mask kind {spec.kind!r}")
 
 
-def flops(spec: MaskSpec, B: int, Hq: int, Sq: int, Sk: int, D: int) -> int:
-    """4 * D * Hq * kept pairs (summed over the batch): the FLOP convention."""
-    return 4 * D * Hq * pairs(spec, B, Sq, Sk)
+def call_mask(c: dict) -> MaskSpec:
+    """A captured call's mask: is_causal, else what the eager capture recognised (attention_shapes.json's
+    mask_kind...), else an explicit mask whose values were not captured (arbitrary, nothing to replay)."""
+    if c.get("causal"):
+        return CAUSAL
+    kind = c.get("mask_kind") or ("arbitrary" if c.get("mask") else "none")
+    return MaskSpec(kind, int(c.get("window") or 0), tuple(int(n) for n in c.get("key_lengths") or ()),
+                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""))
 
 
 # ---- recognising a mask from its values --------------------------------------------------------------------

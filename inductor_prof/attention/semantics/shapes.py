@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .masks import CAUSAL, NONE, MaskSpec, flops as mask_flops
+from ...cost import attention_flops
+from .masks import CAUSAL, NONE, MaskSpec, call_mask
 
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16"}
 SWEEP_SEQ = (512, 1024, 2048, 4096, 8192, 16384)
@@ -51,8 +52,8 @@ class Shape:
 
     @property
     def flops(self) -> int:
-        """4 * D * B * H * kept query-key pairs (masks.py: dense Sq*Sk, causal only the kept triangle)."""
-        return mask_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
+        """4 * D * B * H * kept query-key pairs (cost.py: dense Sq*Sk, causal only the kept triangle)."""
+        return attention_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
 
 
 def parse_shape(text: str, dtype: str = "bfloat16") -> Shape:
@@ -100,16 +101,6 @@ def sweep(base: Shape, seqs=SWEEP_SEQ) -> list[Shape]:
     lengths = sorted(set(seqs) | {base.Sq})
     mask = CAUSAL if base.causal else NONE
     return [Shape(base.B, base.H, s, s, base.D, base.dtype, base.Hkv, mask) for s in lengths]
-
-
-def call_mask(c: dict) -> MaskSpec:
-    """A captured call's mask: is_causal, else what the eager capture recognised (attention_shapes.json's
-    mask_kind...), else an explicit mask whose values were not captured (arbitrary, nothing to replay)."""
-    if c.get("causal"):
-        return CAUSAL
-    kind = c.get("mask_kind") or ("arbitrary" if c.get("mask") else "none")
-    return MaskSpec(kind, int(c.get("window") or 0), tuple(int(n) for n in c.get("key_lengths") or ()),
-                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""))
 
 
 def from_call(c: dict) -> Shape:

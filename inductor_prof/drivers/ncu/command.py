@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from ... import procs
-from ...childenv import package_pythonpath
+from ...childenv import child_env
 from ...errors import UserError, one_line
 from ...inductor.cache import cache_env
 from ...settings import Settings
@@ -87,37 +86,25 @@ def sudo_home_env(home: Path) -> dict[str, str]:
             "PYTHONUSERBASE": site.getuserbase(), "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def program_env(extra: dict[str, str] | None = None, source: dict[str, str] | None = None) -> dict[str, str]:
-    source = os.environ if source is None else source
-    env = {k: source[k] for k in PASS_ENV if k in source}
-    env.update(extra or {})
-    return env
-
-
 def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path,
             progress_mark: str | None = None) -> NcuResult:
     """Runs one ncu command, stdout+stderr kept in log_path. `timeout`: seconds in all, or with `progress_mark`
     seconds without a new line holding it (the replay program marks each kernel it finishes); then the
     process group is ended, as on Ctrl-C and SIGTERM."""
-    done = procs.run_logged(cmd, {**os.environ, **env}, log_path, timeout, progress_mark)
+    done = procs.run_logged(cmd, child_env(env), log_path, timeout, progress_mark)
     out = log_path.read_text(errors="replace")
     if done.timed_out:
-        return NcuResult("timeout", f"no progress for {timeout:g} s (--ncu-timeout, per kernel): ncu ended", done.seconds, "timeout")
+        return NcuResult("timeout", f"no progress for {timeout:g} s (the ncu_timeout setting, per kernel): ncu ended", done.seconds, "timeout")
     if PERMISSION_MARK in out:
         raise NcuPermissionError(PERMISSION_HELP)
     if any(mark in out for mark in SUDO_PROMPT_MARKS):
         raise UserError(SUDO_PASSWORD_HELP)
     if done.returncode != 0:
         how = procs.describe_exit(done.returncode)
-        return NcuResult("failed", f"{how}: {tail(out)}", done.seconds, how)
+        return NcuResult("failed", f"{how}: {procs.tail(out)}", done.seconds, how)
     if "No kernels were profiled" in out:
-        return NcuResult("failed", f"kernel not launched: {tail(out)}", done.seconds, "kernel not launched")
+        return NcuResult("failed", f"kernel not launched: {procs.tail(out)}", done.seconds, "kernel not launched")
     return NcuResult("ok", "", done.seconds)
-
-
-def tail(text: str, lines: int = 4) -> str:
-    keep = [ln for ln in text.strip().splitlines() if ln.strip()][-lines:]
-    return " | ".join(keep)[:600]
 
 
 def python_program(spec_paths: Path | list[Path]) -> list[str]:
@@ -136,10 +123,9 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
     owner = f"{os.getuid()}:{os.getgid()}"
     cmd = [settings.sudo_path, "-n", "chown", "-R", owner, *map(str, paths)]
     try:
-        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=CHOWN_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL)
-        why = f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}" if proc.returncode else ""
-    except (OSError, subprocess.SubprocessError) as e:
+        done = procs.run(cmd, child_env(), CHOWN_TIMEOUT_S)
+        why = "" if done.ok else done.why(CHOWN_TIMEOUT_S)
+    except OSError as e:
         why = one_line(e)
     if why:
         log(f"warning: could not give files ncu wrote as root back to you (chown {owner} "
@@ -147,9 +133,8 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
 
 
 def replay_env(inductor_cache: Path) -> dict[str, str]:
-    """The environment of the replay program ncu runs: this package importable, Inductor's cache given."""
-    return program_env({
-        **cache_env(inductor_cache),
-        "TORCHINDUCTOR_COMPILE_THREADS": "1",  # no compile workers for ncu to follow into
-        "PYTHONPATH": package_pythonpath(),
-    })
+    """The environment of the replay program ncu runs (only PASS_ENV of ours: under sudo it is all there is):
+    this package importable, Inductor's cache given."""
+    return child_env({**cache_env(inductor_cache),
+                      "TORCHINDUCTOR_COMPILE_THREADS": "1"},   # no compile workers for ncu to follow into
+                     keep=PASS_ENV)

@@ -2,6 +2,8 @@
 ncu may report them in, and the totals derived from them. Pure."""
 from __future__ import annotations
 
+from ...units import BYTES, TIME_NS
+
 # short name -> raw ncu metric; the only place raw names appear.
 METRICS = {
     "duration_ns": "gpu__time_duration.sum",
@@ -28,8 +30,10 @@ METRICS = {
 }
 # Units ncu may report a time or size in (lower case) -> factor to the unit of its short name (ns, bytes).
 # ncu_report names them "ns" and "byte"; its CSV and the Nsight UI scale them ("usecond", "Mbyte", ...).
-UNITS = {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9,
-         "byte": 1, "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "kibyte": 1024, "mibyte": 2**20, "gibyte": 2**30}
+UNITS = {"ns": TIME_NS["ns"], "nsecond": TIME_NS["ns"], "us": TIME_NS["us"], "usecond": TIME_NS["us"],
+         "ms": TIME_NS["ms"], "msecond": TIME_NS["ms"], "s": TIME_NS["s"], "second": TIME_NS["s"],
+         "byte": BYTES["B"], "kbyte": BYTES["kB"], "mbyte": BYTES["MB"], "gbyte": BYTES["GB"],
+         "kibyte": BYTES["KiB"], "mibyte": BYTES["MiB"], "gibyte": BYTES["GiB"]}
 SCALED = ("_ns", "_bytes")   # short names whose value must be converted (the rest are %, counts, registers)
 
 

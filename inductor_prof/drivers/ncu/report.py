@@ -7,11 +7,11 @@ and a separate process keeps the profile run alive and the reader free of what t
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
-from ...childenv import python_env
+from ... import procs
+from ...childenv import child_env
 from ...errors import one_line
 from .locate import import_ncu_report
 from .metrics import METRICS, SCALED, UNITS, derive
@@ -74,12 +74,12 @@ def parse_reports(paths: list[Path]) -> dict[str, dict]:
     """path -> {"results": [metrics per kernel, in profiling order]} or {"error": why}."""
     if not paths:
         return {}
-    proc = subprocess.run([sys.executable, "-m", "inductor_prof.drivers.ncu.report", *map(str, paths)], capture_output=True,
-                          text=True, timeout=TIMEOUT_S, env=python_env())
-    if proc.returncode != 0:
-        why = f"report parser exited {proc.returncode}: {proc.stderr.strip()[-300:]}"
+    done = procs.run([sys.executable, "-m", "inductor_prof.drivers.ncu.report", *map(str, paths)], child_env(),
+                     TIMEOUT_S)
+    if not done.ok:
+        why = f"report parser {done.why(TIMEOUT_S)}"
         return {str(p): {"error": why} for p in paths}
-    return json.loads(proc.stdout)
+    return json.loads(done.stdout)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,13 @@ from typing import Iterator
 
 import pandas as pd
 
-FLOP_KEYS = ("flops8", "flops16", "flops32", "flops64", "flops")
-COLUMNS = ("name", "path", "calls", "time_ns", "bytes", *FLOP_KEYS)
+from ...cost import FLOP_KEYS
+
+# the width-keyed flops (cost.FLOP_KEYS) and Proton's width-less "flops", kept as read
+FLOP_METRICS = (*FLOP_KEYS, "flops")
+COLUMNS = ("name", "path", "calls", "time_ns", "bytes", *FLOP_METRICS)
 TIME_KEYS = ("time (ns)", "time(ns)", "time_ns", "time")
-_OP_KEYS = ("bytes", *FLOP_KEYS)     # what a hook="triton" op frame lends its kernel
+_OP_KEYS = ("bytes", *FLOP_METRICS)     # what a hook="triton" op frame lends its kernel
 _NO_AMOUNTS = (0.0,) * len(_OP_KEYS)
 
 

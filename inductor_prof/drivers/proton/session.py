@@ -7,6 +7,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ...units import MS_PER_S
+
 
 class BlockScopes:
     """Proton scopes around each repeated block, entered only while a session is recording."""
@@ -54,7 +56,7 @@ def timed_steps(step: Callable[[], Any], n: int, scope_prefix: str | None = None
         with _step_scope(scope_prefix, i):
             step()
         torch.cuda.synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
+        times.append((time.perf_counter() - t0) * MS_PER_S)
         if on_step:
             on_step(i)
     return times

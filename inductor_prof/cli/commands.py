@@ -1,0 +1,231 @@
+"""The commands that run the pipeline and read its runs: `profile`, `ncu`, `report`, `attention`. Each parses
+its options, calls one library function, renders; its errors go to the app's one exit path (core.py)."""
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import EXIT_FAILED, StepFailed, UserError
+from ..settings import Settings
+from .core import command, console, err
+from .messages import ncu_summary, print_warnings
+from .options import EPILOG, with_ncu_options
+from .progress import reporter
+from .streams import library_output, stdout_to_stderr
+
+WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
+                            "piped: COLUMNS, else 200)")
+
+
+@command(epilog=EPILOG)
+@with_ncu_options
+def profile(
+    target: str = typer.Argument("flux", help="flux, flux-schnell, or package.module:factory"),
+    out: Path = typer.Option(Path("runs/flux"), "--out", "-o", help="run folder to create"),
+    force: bool = typer.Option(False, "--force", help="replace an existing run folder"),
+    steps: int = typer.Option(5, help="profiled steps"),
+    warmup: int = typer.Option(2, help="warm-up steps after the compiling one"),
+    mode: str = typer.Option("default", help="compile mode: default, max-autotune, max-autotune-no-cudagraphs"),
+    whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
+    blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
+                                         "by one, comma-separated (a model without _repeated_blocks)"),
+    dynamic: bool = typer.Option(False, "--dynamic", help="compile with symbolic shapes, so input sizes share a "
+                                 "graph (without it each size compiles its own; the report counts the graphs)"),
+    resolutions: Optional[str] = typer.Option(None, "--resolutions", help="flux: several input sizes in one run, "
+                                              "WIDTHxHEIGHT,... (e.g. 1024x1024,512x512; the first is the default)"),
+    height: Optional[int] = typer.Option(None, help="flux: image height in pixels (default 1024)"),
+    width: Optional[int] = typer.Option(None, help="flux: image width in pixels (default 1024)"),
+    text_len: Optional[int] = typer.Option(None, help="flux: text tokens (default 512)"),
+    batch: Optional[int] = typer.Option(None, help="flux: batch size (default 1)"),
+    dtype: Optional[str] = typer.Option(None, help="flux: bfloat16, float16 or float32 (default bfloat16)"),
+    double_blocks: Optional[int] = typer.Option(None, help="flux: double-stream blocks (default 19)"),
+    single_blocks: Optional[int] = typer.Option(None, help="flux: single-stream blocks (default 38)"),
+    checkpoint: Optional[Path] = typer.Option(None, help="flux: local diffusers folder or .safetensors file"),
+    no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
+    ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
+    no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
+                                 "not in RUN/profile.log"),
+    settings: Settings = None,
+):
+    """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
+    from ..drivers.ncu.locate import find_ncu
+    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
+    from ..targets import FluxOptions, check_target_name, refuse_flux_options, resolution_options
+
+    check_target_name(target)
+    refuse_flux_options(target, {"--height": height, "--width": width, "--text-len": text_len, "--batch": batch,
+                                 "--dtype": dtype, "--double-blocks": double_blocks,
+                                 "--single-blocks": single_blocks, "--checkpoint": checkpoint})
+    for option, value, least in (("--steps", steps, 1), ("--warmup", warmup, 0), ("--text-len", text_len, 1),
+                                 ("--batch", batch, 1), ("--double-blocks", double_blocks, 0),
+                                 ("--single-blocks", single_blocks, 0)):   # not typer's min=: help fits 80 columns
+        if value is not None and value < least:
+            raise UserError(f"{option} must be at least {least}, not {value}")
+    sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
+    if ncu:
+        find_ncu(settings.ncu)  # fail before the long run, not after it
+    opts = ProfileOptions(
+        target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
+        ncu=ncu, attention=not no_attention, settings=settings,
+        flux=FluxOptions(**sizes, **{k: v for k, v in (("text_len", text_len), ("batch", batch), ("dtype", dtype))
+                                     if v is not None},   # not given: FluxOptions' defaults
+                         double_blocks=double_blocks, single_blocks=single_blocks,
+                         checkpoint=str(checkpoint) if checkpoint else None),
+        compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
+                               blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
+    opts.compile.validate()   # bad options fail before any GPU work
+    with library_output(verbose) as lib, reporter(Console(file=lib.terminal, emoji=False), total=steps) as bar:
+        result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
+        lib.keep_in(result.run.profile_log)
+    console.print(f"run folder: {result.run.root}  (inductor-prof report {result.run.root})", markup=False)
+    if result.failed:
+        raise StepFailed(f"stages failed: {', '.join(result.failed)} (details in {result.run.manifest_path}); "
+                         "everything else was kept")
+
+
+@command("ncu", epilog=EPILOG)
+@with_ncu_options
+def ncu_command(
+    run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
+    settings: Settings = None,
+):
+    """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped)."""
+    from ..pipeline.ncu import on_existing_run
+    from ..rundir import open_run
+
+    run_dir = open_run(run)
+    with reporter(console) as bar:
+        summary = on_existing_run(run_dir, settings, log=bar.note, on_kernel=bar.items)
+    console.print(ncu_summary(summary, run_dir.ncu_csv), soft_wrap=True, markup=False, highlight=False)
+    if summary["failed"] or summary["not_tried"]:
+        raise typer.Exit(EXIT_FAILED)
+
+
+SORT_COLUMNS = {"time": ("total_ns", False), "calls": ("calls", False), "tflops": ("tflops", False),
+                "gbps": ("gbps", False), "pct_of_peak": ("pct_of_peak", False), "name": ("name", True)}
+
+
+@command()
+def report(
+    run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
+    top: int = typer.Option(30, help="kernels to show (0: all)"),
+    sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
+    json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
+    width: Optional[int] = WIDTH_OPTION,
+    html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
+                                            "charts, kernel sources) to this file instead of printing tables"),
+):
+    """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
+    from ..analysis import load_run_tables
+    from ..report import export, terminal
+    from ..rundir import check_output, refuse_inside_run
+
+    if sort not in SORT_COLUMNS:
+        raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
+    if top < 0:
+        raise UserError("--top must be 0 (all) or more")
+    if csv:
+        refuse_inside_run(csv, "--csv")
+        check_output(csv, "--csv")
+    if html_out:
+        check_output(html_out, "--html")
+    with stdout_to_stderr() if json_out else contextlib.nullcontext():
+        tables = load_run_tables(run)
+    df = tables.kernels
+    if len(df):
+        col, ascending = SORT_COLUMNS[sort]
+        df = df.sort_values(col, ascending=ascending, na_position="last")
+    if csv:
+        export.to_csv(df, csv, tables.by_size)
+    if html_out:
+        from ..report import html
+
+        html.write(tables, df, html_out)
+        err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
+    shown = df.head(top) if top else df
+    if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
+        print_warnings(tables.warnings)
+        sys.stdout.write(export.to_json(tables, shown) + "\n")
+        return
+    print_warnings(tables.warnings)
+    out = terminal.make_console(width)
+    if not html_out:
+        terminal.render(tables, shown, out)
+    if csv:
+        out.print(f"kernel table written to {csv}", soft_wrap=True)
+
+
+@command()
+def attention(
+    run: Optional[Path] = typer.Argument(None, help="run folder: benchmark at its captured attention shapes and "
+                                         "save attention.csv there"),
+    shape: list[str] = typer.Option([], "--shape", help="B,H,S,D or B,H,Sq,Sk,D; H as Hq/Hkv for GQA; ,causal at the end (repeatable)"),
+    sweep: bool = typer.Option(False, "--sweep", help="each --shape at sequence lengths 512 ... 16384 too"),
+    dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
+    backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
+    no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
+    rep_ms: float = typer.Option(100.0, "--rep-ms", min=0.0, help="timing budget per backend and shape, ms"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
+    json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
+    list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
+    width: Optional[int] = WIDTH_OPTION,
+):
+    """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
+    import json
+
+    from ..attention.benchmark import registry
+    from ..attention.benchmark.bench import BenchOptions
+    from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
+    from ..envinfo import require_cuda
+    from ..pipeline.attention import benchmark
+    from ..report import terminal
+    from ..rundir import check_output, open_run, refuse_inside_run, write_csv
+
+    names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
+    try:
+        chosen = registry.backends(names)
+        shapes = [parse_shape(s, dtype) for s in shape]
+    except ValueError as e:
+        raise UserError(str(e)) from e
+    if list_only:
+        out = terminal.make_console(width)
+        out.print(terminal.backends_table(chosen, out.width))
+        return
+    if sweep:
+        shapes = [s for base in shapes for s in sweep_shapes(base)]
+    run_dir = open_run(run) if run is not None else None
+    if csv:
+        refuse_inside_run(csv, "--csv")
+        check_output(csv, "--csv")
+    if run_dir is None and not shapes:
+        raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
+    device = "cuda"
+    try:
+        require_cuda("attention")
+    except UserError:
+        if run_dir is not None:   # a run's attention.csv holds GPU timings only
+            raise
+        device = "cpu"
+        err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
+                  "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
+    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms, device=device)
+    with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
+        df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
+    if csv:
+        write_csv(csv, df)
+    if json_out:
+        from ..report.export import records
+
+        sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
+        return
+    out = terminal.make_console(width)
+    out.print(terminal.attention_table(df, width=out.width))
+    if run_dir is not None:
+        out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)

@@ -1,0 +1,100 @@
+"""The one cost model (inductor_prof/cost.py): each formula against a value counted by hand."""
+import math
+
+import pandas as pd
+import pytest
+
+from inductor_prof import cost
+from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec
+from inductor_prof.attention.semantics.shapes import from_call
+from inductor_prof.drivers.torch_profiler import op_cost
+
+BF16 = "c10::BFloat16"
+
+
+def test_gemm_flops():
+    # (2, 3, 5) @ (2, 5, 7): 2 * 3 * 7 outputs, 5 multiply-adds each = 2 flops x 5 x 42 = 420
+    assert cost.gemm_flops(3, 7, 5, batch=2) == 420
+
+
+# B=1, Hq=2, Sq=Sk=4, D=8: a kept pair costs 4 * D = 32 flops per head, 64 over both heads
+@pytest.mark.parametrize("mask,kept", [
+    (NONE, 16),                                          # every pair of 4 x 4
+    (CAUSAL, 1 + 2 + 3 + 4),                             # row i keeps keys 0..i
+    (MaskSpec("window", window=2), 1 + 2 + 2 + 2),       # row i keeps i-1..i
+    (MaskSpec("padding", key_lengths=(3,)), 4 * 3),      # every row keeps the first 3 keys
+    (MaskSpec("causal_padding", key_lengths=(2,)), 1 + 2 + 2 + 2),   # j <= i and j < 2
+])
+def test_attention_flops_by_mask(mask, kept):
+    assert cost.attention_flops(mask, 1, 2, 4, 4, 8) == 64 * kept
+
+
+def test_attention_flops_padding_per_batch():
+    # two batches keeping 4 and 1 keys of 4: 4 rows x (4 + 1) = 20 pairs, x 4 * D(8) * Hq(1) = 640
+    assert cost.attention_flops(MaskSpec("padding", key_lengths=(4, 1)), 2, 1, 4, 4, 8) == 640
+
+
+def test_attention_flops_llama_call():
+    # Llama's call: B=2, Hq=32, S=2048, D=64. Dense: 4*64*2*32*2048*2048 = 68,719,476,736; causal keeps
+    # 2048*2049/2 = 2,098,176 pairs per (batch, head): 4*64*2*32*2,098,176 = 34,376,515,584
+    assert cost.attention_flops(NONE, 2, 32, 2048, 2048, 64) == 68_719_476_736
+    assert cost.attention_flops(CAUSAL, 2, 32, 2048, 2048, 64) == 34_376_515_584
+
+
+def test_attention_bytes_reads_kv_at_their_own_heads():
+    # q and out (1, 4, 3, 2): 24 elements each; k and v (1, 2, 5, 2): 20 each (GQA: 2 kv heads); bf16: 88 x 2 B
+    assert cost.attention_bytes(1, 4, 2, 3, 5, 2, 2) == 176
+
+
+def test_sdpa_call_priced_alike_in_the_kernel_and_attention_tables():
+    # the kernel table prices a library attention kernel from its traced op (is_causal recorded), the attention
+    # table from the captured call's Shape: one call, one number (34,376,515,584 flop, test above)
+    dims = [[2, 32, 2048, 64], [2, 8, 2048, 64], [2, 8, 2048, 64]]
+    op = "aten::_scaled_dot_product_flash_attention"
+    kernel = op_cost(op, dims, [BF16] * 3, ["", "", "", "", "True"])
+    shape = from_call({"B": 2, "H": 32, "Hkv": 8, "Sq": 2048, "Sk": 2048, "D": 64, "dtype": "bfloat16",
+                       "causal": True})
+    assert kernel["flops"] == shape.flops == 34_376_515_584 and kernel["flops_key"] == "flops16"
+
+
+FLEX_CALL = {"op": "flex_attention", "B": 1, "H": 2, "Hkv": 2, "Sq": 4, "Sk": 4, "D": 8, "dtype": "bfloat16",
+             "causal": False, "mask_kind": "causal"}
+
+
+def test_flex_kernel_priced_at_its_calls_kept_pairs():
+    # its launch_metadata saw 4 * 8 * 1 * 2 * 4 * 4 = 1024 flop a launch (every pair); the captured call keeps
+    # the causal 10 of 16 pairs: 640 a launch, 3 launches: 1920 (the attention table's row: Shape.flops = 640)
+    table = pd.DataFrame({"name": ["triton_tem_fused_0", "triton_poi_0"], "kind": ["flex_attention", "pointwise"],
+                          "calls": [3, 3], "flops8": [0.0, 0.0], "flops16": [3072.0, 0.0], "flops32": [0.0, 30.0],
+                          "flops64": [0.0, 0.0], "flops": [3072.0, 30.0]})
+    priced = cost.with_flex_masks(table, [FLEX_CALL])
+    assert list(priced["flops"]) == [1920.0, 30.0] and list(priced["flops16"]) == [1920.0, 0.0]
+    assert priced.at[0, "flops"] / 3 == from_call(FLEX_CALL).flops == 640
+    # no captured call of that dense cost (another shape): the dense count stays
+    other = {**FLEX_CALL, "Sq": 8, "Sk": 8}
+    assert list(cost.with_flex_masks(table, [other])["flops"]) == [3072.0, 30.0]
+
+
+def test_rates_in_decimal_units():
+    # 2e12 flop and 1e9 B in 0.5 s: 4 TFLOP/s and 2 GB/s (a GiB would read 1.86)
+    assert cost.rates(2e12, 1e9, 0.5) == (4.0, 2.0)
+
+
+def test_ridge_in_gb_not_gib():
+    # 1000 TFLOP/s over 4000 GB/s: 1e15 / 4e12 = 250 flop/B (with 2**30 B per GB: 232.8)
+    assert cost.ridge(1000, 4000) == pytest.approx(250.0, rel=1e-12)
+
+
+def test_pct_of_peak_picks_the_bounding_roof():
+    # 500 TFLOP/s of an 800 roof = 62.5%; 1000 GB/s of a 4000 roof = 25%
+    assert cost.pct_of_peak(500, 1000, 800, 4000, True) == 62.5
+    assert cost.pct_of_peak(500, 1000, 800, 4000, False) == 25.0
+    both = cost.pct_of_peak(pd.Series([500.0, 500.0]), pd.Series([1000.0, 1000.0]), 800, 4000,
+                            pd.Series([True, False]))
+    assert list(both) == [62.5, 25.0]
+
+
+def test_seconds_at_roofs_is_the_longer():
+    # 8e12 flop at 800 TFLOP/s: 10 ms; 2e10 B at 4000 GB/s: 5 ms -> 10 ms; an unknown roof bounds nothing
+    assert cost.seconds_at_roofs(8e12, 2e10, 800, 4000) == pytest.approx(0.010, rel=1e-12)
+    assert cost.seconds_at_roofs(8e12, 2e10, math.nan, 4000) == pytest.approx(0.005, rel=1e-12)
