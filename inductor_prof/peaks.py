@@ -83,3 +83,21 @@ def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str = "") -
     return {"tflops": {k: peaks[k] for k in FLOP_KEYS}, "dram_gbps": peaks["dram_gbps"],
             "l2_gbps": measured.get("l2_gbps"), "source": source, "spec": spec,
             "published": published(facts) if facts else None, "gpu": gpu}
+
+
+def with_reached(peaks: dict, reached: dict[str, tuple[float, str]]) -> dict:
+    """The compute roofs the run is judged against, never below a rate a kernel of the same width reached in it:
+    `reached` {key: (TFLOP/s, what reached it)} (roofline.reached_rates: compute-bound ops only). A key with a
+    measured ceiling takes the higher of the two; a key with none takes the reached rate (the spec, at the
+    maximum clock, is reached by no kernel on a power-limited GPU); a key neither measured nor reached keeps the
+    spec, said as such. peaks["reached"] and peaks["measured_tflops"] keep both figures for the summary."""
+    out = {**peaks, "tflops": dict(peaks["tflops"]), "source": dict(peaks["source"]),
+           "reached": {k: {"tflops": v, "by": by} for k, (v, by) in reached.items()},
+           "measured_tflops": {k: peaks["tflops"][k] for k in FLOP_KEYS if peaks["source"].get(k) == "measured"}}
+    for key, (tflops, _) in reached.items():
+        if not tflops or tflops != tflops:
+            continue
+        if out["source"].get(key) == "measured" and tflops <= out["tflops"][key]:
+            continue
+        out["tflops"][key], out["source"][key] = tflops, "reached"
+    return out

@@ -1,11 +1,12 @@
 """Where to look next (pure): the step's savings ranked, one item per cause, each saying what to do and what it
 is measured against.
 
-- A kernel: its headroom to the ceiling that bounds it (analysis/roofline.py: a rate this GPU reaches). A library
-  GEMM whose calls were replayed by the ceilings stage is judged per shape against the best time measured for
-  that exact call instead: as fast as that shape gets here, or a faster kernel exists for it.
-- An attention kernel and a faster backend for the same calls are one item: the larger of the two savings,
-  both said.
+- A kernel: its headroom to the ceiling that bounds it (analysis/roofline.py: a rate this GPU reaches). Where the
+  run measured its exact calls another way, it is judged against the best time measured for them instead
+  (`per_shape`): a library GEMM whose calls the ceilings stage replayed (as fast as that shape gets here, or a
+  faster run of it exists), an attention kernel whose calls the attention stage benchmarked (the fastest backend
+  that passed its check, timed side by side with the model's). The kernel and a better backend for its calls
+  are then one item, with both figures said.
 - The launch/idle gap: the plain (unprofiled) step minus the GPU-busy time, so Proton's own cost is not counted.
 """
 from __future__ import annotations
@@ -15,96 +16,115 @@ import math
 import pandas as pd
 
 from ..names import demangle
+from ..units import US_PER_MS
 from .library_calls import call_label
 
 TOP = 10
-AT_BEST = 0.02      # a shape within 2% of the best time measured for it is as fast as it gets here
+AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
+DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)"}
 
 
-def gemm_item(kernel: pd.Series, shapes: pd.DataFrame) -> dict | None:
-    """A library GEMM judged per shape: (calls per step x (time per call - best time)) over its replayed shapes,
-    plus the roofline headroom of the share of its time in shapes no replay measured. None without replays."""
+def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, str] | None:
+    """(headroom ms/step, against what, what to do) of a library GEMM from its calls: calls per step x (time per
+    call - best time) over its replayed calls, plus its roofline `headroom` for the share of its time in calls
+    no replay measured. None when none of its calls was replayed."""
     measured = shapes[shapes["best_us"].notna()]
     if measured.empty:
         return None
     # library_ops.csv traces one pass over every input size: its calls are calls per step
-    saving = float(((measured["us_per_call"] - measured["best_us"]).clip(lower=0) * measured["calls"]).sum()) / 1e3
-    unmeasured_share = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
-    rest = float(kernel["headroom_ms_per_step"] or 0) * unmeasured_share
+    saving = float(((measured["us_per_call"] - measured["best_us"]).clip(lower=0) * measured["calls"]).sum()) \
+        / US_PER_MS
+    unmeasured = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
     top = measured.iloc[0]
     shape = call_label(top["op"], top["dims"])
     if saving <= AT_BEST * float(measured["ms"].sum()):
-        why = (f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call, cuBLAS replay "
+        why = (f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call, a cuBLAS replay "
                f"{top['replay_us']:.0f} us")
-        do = "nothing for its replayed shapes" + (f"; {unmeasured_share:.0%} of its time is in other shapes"
-                                                   if unmeasured_share > AT_BEST else "")
+        do = "nothing for its replayed calls" + (f" ({unmeasured:.0%} of its time is in others)"
+                                                 if unmeasured > AT_BEST else "")
     else:
         why = f"a replay of the same call is faster: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us"
-        do = "find why the model's call is slower (layout, alignment, a fused epilogue)"
-    return {"headroom_ms_per_step": saving + rest, "why": why, "do": do}
+        do = "find why the model's call is slower (layout, alignment, its epilogue)"
+    return saving + headroom * unmeasured, why, do
 
 
-def kernel_item(r: pd.Series) -> dict:
-    against = r["ceiling"] or "its ceiling"
-    do = {"compute": "a faster kernel (tiles, fusion) or less work", "memory": "fewer bytes: fuse with its "
-          "neighbours, or a better access pattern"}.get(r.get("bound", ""), "profile it (inspect)")
-    return {"headroom_ms_per_step": float(r["headroom_ms_per_step"]),
-            "why": f"{r['pct_of_peak']:.0f}% of {against}" if r["ceiling"] else "", "do": do}
+def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str, str]:
+    """(headroom ms/step, against what, what to do) of an attention kernel whose calls the attention stage
+    benchmarked: the measured saving of the fastest backend for each of its shapes, plus its roofline headroom for
+    the share of its time in calls no benchmark covered."""
+    saving = sum(a["saving_ms_per_step"] for a in savings)
+    per_call_ms = float(r["step_ms"]) / max(float(r["calls_per_step"]), 1e-9)
+    covered = min(1.0, sum(a["calls_per_step"] for a in savings) * per_call_ms / max(float(r["step_ms"]), 1e-12))
+    best = max(savings, key=lambda a: a["saving_ms_per_step"])
+    roof = f"{r['pct_of_peak']:.0f}% of {r['ceiling']}" if r["ceiling"] else ""
+    if best["saving_ms_per_step"] > 0:
+        why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
+               f"a call, timed side by side; {roof}")
+        do = f"use {best['best_backend']} for {best['shape']}"
+    else:
+        why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
+        do = "nothing faster was measured for its calls"
+    return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
-def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict],
-         gemm_shapes: pd.DataFrame | None = None, top: int = TOP) -> list[dict]:
-    """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
-    "do"}. df: the kernel table with roofline columns; attention: analysis.headroom.attention_saving rows (with
-    the model's kernels of each shape); gemm_shapes: library_calls.with_best rows."""
-    items = []
+def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict] | None = None) -> pd.DataFrame:
+    """The kernel table with each kernel's headroom said (`headroom_vs`: what it is measured against, `do`), and
+    where the run measured a kernel's exact calls another way, its headroom and speed of light against the best
+    time measured for them: a library GEMM's replayed calls (gemm_shapes: library_calls.with_best), an attention
+    kernel's benchmarked calls (attention: headroom.attention_saving rows with the model's kernels of each shape).
+    Every table and the advice then carry one headroom per kernel."""
+    df = df.copy()
+    known = df["sol_ms_per_step"].notna()
+    df["headroom_vs"] = [f"{p:.0f}% of {c}" if c and k else "" for p, c, k in
+                         zip(df["pct_of_peak"], df["ceiling"], known)]
+    df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
     by_kernel = {} if gemm_shapes is None or gemm_shapes.empty else dict(tuple(gemm_shapes.groupby("kernel")))
-    savings_by_kernel: dict[str, list[dict]] = {}
-    for a in attention:
+    savings: dict[str, list[dict]] = {}
+    for a in attention or []:
         for k in a.get("kernels") or []:
-            savings_by_kernel.setdefault(k, []).append(a)
-    placed = set()
-    known = df["sol_ms_per_step"].notna() if len(df) else pd.Series(dtype=bool)
-    for _, r in df[known].iterrows():
-        item = None
-        lib = demangle(r["name"])
-        if r["category"] == "GEMM" and r["origin"] == "library" and lib in by_kernel:
-            item = gemm_item(r, by_kernel[lib])
-        item = item or kernel_item(r)
-        backends = savings_by_kernel.get(r["name"], [])
-        if backends:
-            best = max(backends, key=lambda a: a["saving_ms_per_step"])
-            placed.update(id(a) for a in backends)
-            switch = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_ms']:.3f} ms a call "
-                      f"(saves {best['saving_ms_per_step']:.2f} ms/step, measured)")
-            if best["saving_ms_per_step"] >= item["headroom_ms_per_step"]:
-                item = {"headroom_ms_per_step": best["saving_ms_per_step"], "why": switch + "; " + item["why"],
-                        "do": f"use {best['best_backend']} for {best['shape']}"}
-            elif best["saving_ms_per_step"] > 0:
-                item = {**item, "why": item["why"] + "; " + switch,
-                        "do": f"use {best['best_backend']} for {best['shape']} (measured), then look at the rest"}
-        if item["headroom_ms_per_step"] > 0:
-            items.append({"what": r["display"], "category": r["category"], **item})
-    for a in attention:   # a faster backend for calls whose kernel the table does not hold
-        if id(a) not in placed and a["saving_ms_per_step"] > 0:
+            savings.setdefault(demangle(k), []).append(a)
+    for i, r in df[known].iterrows():
+        judged = None
+        if r["category"] == "GEMM" and r["origin"] == "library" and demangle(r["name"]) in by_kernel:
+            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[demangle(r["name"])])
+        elif demangle(r["name"]) in savings:
+            judged = _attention_judgement(r, savings[demangle(r["name"])])
+        if judged:
+            df.loc[i, "headroom_ms_per_step"], df.loc[i, "headroom_vs"], df.loc[i, "do"] = judged
+            df.loc[i, "sol_ms_per_step"] = float(r["step_ms"]) - judged[0]
+    return df
+
+
+def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP) -> list[dict]:
+    """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
+    "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
+    its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
+    their calls."""
+    kernels = {demangle(n) for n in df["name"]}
+    items = [{"what": r["display"], "category": r["category"], "headroom_ms_per_step": float(r["headroom_ms_per_step"]),
+              "why": r["headroom_vs"], "do": r["do"]}
+             for _, r in df[df["sol_ms_per_step"].notna()].iterrows() if r["headroom_ms_per_step"] > 0]
+    for a in attention:
+        if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",
                           "headroom_ms_per_step": a["saving_ms_per_step"],
-                          "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_ms']:.3f} ms a call, measured",
+                          "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_backend']} "
+                                 f"{a['model_ms']:.3f} ms a call, timed side by side",
                           "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
                       "why": "plain step (no profiler) minus GPU-busy time",
-                      "do": "CUDA graphs (mode=\"reduce-overhead\"), fewer launches"})
+                      "do": "CUDA graphs, fewer launches"})
     items.sort(key=lambda i: i["headroom_ms_per_step"], reverse=True)
     return items[:top]
 
 
-def kernels_by_shape(calls: list[dict]) -> dict[str, list[str]]:
+def kernels_by_shape(calls: list[dict] | None) -> dict[str, list[str]]:
     """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json."""
     from ..attention.semantics.shapes import from_call
 
     out: dict[str, list[str]] = {}
-    for c in calls:
+    for c in calls or []:
         if c.get("kernel"):
             label = from_call(c).label
             if c["kernel"] not in out.setdefault(label, []):

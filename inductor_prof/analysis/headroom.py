@@ -1,17 +1,18 @@
 """Speed of light and headroom per step (pure): where the step's time goes beyond what the ceilings allow, by
-category, the gap between GPU-busy time and the wall step, and a ranked "where to look next" list."""
+category, the gap between GPU-busy time and the plain step, and the ranked "where to look next" list
+(advice.py)."""
 from __future__ import annotations
 
 import pandas as pd
 
+from . import advice
 from .kernels import CATEGORIES
 
-TOP = 10
 
-
-def attention_saving(attention: pd.DataFrame | None) -> list[dict]:
+def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict]:
     """Per captured attention shape: the best backend that passed its check against the one the model used,
-    and the ms per step it would save (calls per step x the difference per call)."""
+    the ms per step it would save (calls per step x the difference per call), and the model's own kernels for
+    it (`kernels`: shape label -> kernel names, advice.kernels_by_shape)."""
     if attention is None or attention.empty:
         return []
     out = []
@@ -26,33 +27,23 @@ def attention_saving(attention: pd.DataFrame | None) -> list[dict]:
         saving = (float(model["ms"].iloc[0]) - float(best["ms"])) * calls
         out.append({"shape": shape, "model_backend": model["backend"].iloc[0], "best_backend": best["backend"],
                     "model_ms": float(model["ms"].iloc[0]), "best_ms": float(best["ms"]),
-                    "calls_per_step": calls, "saving_ms_per_step": max(saving, 0.0)})
+                    "calls_per_step": calls, "saving_ms_per_step": max(saving, 0.0),
+                    "kernels": (kernels or {}).get(shape, [])})
     return out
 
 
-def headroom(df: pd.DataFrame, step_ms_wall: float | None, n_steps: int,
-             attention: pd.DataFrame | None = None) -> dict:
-    """Speed-of-light step time, headroom by category, the launch/idle gap, and where to look next."""
+def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None) -> dict:
+    """Speed-of-light step time, headroom by category, the launch/idle gap (the plain step, unprofiled, minus
+    GPU-busy time: Proton's own cost is not the model's), and where to look next. df: the kernel table after
+    advice.per_shape; attention: attention_saving rows."""
     busy = float(df["step_ms"].sum()) if len(df) else 0.0
     known = df["sol_ms_per_step"].notna() if len(df) else pd.Series(dtype=bool)
     # kernels with neither flops nor bytes have no speed of light: counted at their measured time
     sol = float(df.loc[known, "sol_ms_per_step"].sum() + df.loc[~known, "step_ms"].sum()) if len(df) else 0.0
     by_cat = {cat: float(df.loc[df["category"] == cat, "headroom_ms_per_step"].sum()) for cat in CATEGORIES
               if len(df) and (df["category"] == cat).any()}
-    gap = (step_ms_wall - busy) if step_ms_wall else None
-    attn = attention_saving(attention)
-    ranked = [{"what": r["display"], "category": r["category"], "headroom_ms_per_step": float(r["headroom_ms_per_step"]),
-               "why": f"{r['pct_of_peak']:.0f}% of {r['ceiling']}" if r["ceiling"] else ""}
-              for _, r in df[known].iterrows() if r["headroom_ms_per_step"] > 0]
-    if gap and gap > 0:
-        ranked.append({"what": "launch overhead and idle (wall step - GPU busy)", "category": "host",
-                       "headroom_ms_per_step": gap, "why": "CUDA graphs, fewer launches"})
-    for a in attn:
-        if a["saving_ms_per_step"] > 0:
-            ranked.append({"what": f"attention {a['shape']}: {a['best_backend']} instead of {a['model_backend']}",
-                           "category": "attention", "headroom_ms_per_step": a["saving_ms_per_step"],
-                           "why": f"{a['best_ms']:.3f} vs {a['model_ms']:.3f} ms per call, measured in this run"})
-    ranked.sort(key=lambda r: r["headroom_ms_per_step"], reverse=True)
-    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_wall": step_ms_wall,
+    gap = (step_ms_plain - busy) if step_ms_plain else None
+    attention = attention or []
+    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_plain": step_ms_plain,
             "launch_gap_ms_per_step": gap, "kernels_without_sol": int((~known).sum()) if len(df) else 0,
-            "by_category": by_cat, "attention": attn, "next": ranked[:TOP]}
+            "by_category": by_cat, "attention": attention, "next": advice.rank(df, gap, attention) if len(df) else []}

@@ -15,12 +15,13 @@ import pandas as pd
 from .. import runfiles
 from ..cost import with_flex_masks
 from ..errors import UserError
-from ..peaks import DeviceFacts, run_peaks
+from ..peaks import DeviceFacts, run_peaks, with_reached
 from ..rundir import RunDir, open_run
-from .headroom import headroom
+from .headroom import attention_saving, headroom
 from .kernels import kernel_table
 from .ncu_compare import merge_ncu
-from .roofline import add_derived, judge_attention
+from . import advice, library_calls
+from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
 
@@ -44,6 +45,11 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
+def peaks_spec(device: dict, manifest: dict) -> dict:
+    """The run's peaks before any kernel is weighed against them (their spec part decides what is compute-bound)."""
+    return run_peaks_of(device, manifest)
+
+
 def load_run_tables(path) -> RunTables:
     run = open_run(path)
     manifest = runfiles.manifest(run)
@@ -64,7 +70,9 @@ def load_run_tables(path) -> RunTables:
     library_ops = reader.library_ops()
     calls = reader.attention_calls()
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
-    peaks = run_peaks_of(device, manifest)
+    attention = reader.attention()
+    # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run
+    peaks = with_reached(run_peaks_of(device, manifest), reached_rates(df, attention, peaks_spec(device, manifest)))
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row
@@ -72,14 +80,17 @@ def load_run_tables(path) -> RunTables:
         annotated = with_size(annotated, sizes) if annotated is not None else None
         by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes, calls)
     ncu = reader.ncu()
+    attention = judge_attention(attention, peaks)
+    savings = attention_saving(attention, advice.kernels_by_shape(calls))
     if len(df):
-        df = add_derived(df, peaks, n_steps)
+        replays = library_calls.replay_times(manifest.get("ceilings"))
+        df = advice.per_shape(add_derived(df, peaks, n_steps),
+                              library_calls.with_best(library_calls.calls_by_shape(library_ops), replays), savings)
         df = merge_ncu(df, ncu)
-    attention = judge_attention(reader.attention(), peaks)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
-        summary["headroom"] = headroom(df, summary["step_ms_wall"], n_steps, attention)
+        summary["headroom"] = headroom(df, summary["plain_step_ms"], savings)
     if sizes:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")

@@ -2,8 +2,9 @@
 GB/s, arithmetic intensity, the ceiling that bounds it (and why that one), its % of that ceiling, the time it
 would take there (speed of light) and the headroom to it.
 
-Ceiling choice: compute-bound kernels against the measured tensor-core ceiling of their width (the best of
-the GEMMs the run timed), or the spec peak where none was measured or the kernel beat it; memory-bound ones
+Ceiling choice: compute-bound kernels against the compute roof of their width: the measured tensor-core ceiling
+(the best of the GEMMs the ceilings stage timed) or the best rate a kernel of that width reached in the run,
+whichever is higher (peaks.with_reached); the spec peak only where neither exists; memory-bound ones
 against the measured DRAM ceiling, or against L2 when they moved their bytes faster than DRAM can: their
 inputs were still in the 50 MB L2 from the kernel before (ncu, replaying with flushed caches, reads them all
 from DRAM)."""
@@ -19,6 +20,31 @@ NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
+def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict) -> dict[str, tuple[float, str]]:
+    """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: kernel
+    rows (before add_derived) and the attention rows that passed their check. Compute-bound at the spec roofs'
+    ridge: a memory-bound kernel's flop rate says nothing of the compute roof."""
+    spec = peaks.get("spec") or {}
+    rows = []
+    if df is not None and len(df):
+        key = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
+        tflops, _ = rates(df["flops"], df["bytes"], df["total_ns"] / NS_PER_S)
+        rows += list(zip(key, tflops, df["flops"] / df["bytes"].where(df["bytes"] > 0), df["display"]))
+    if attention is not None and len(attention) and all(c in attention.columns for c in SHAPE_COLUMNS):
+        ok = attention[attention["ok"].astype(bool) & attention["ms"].notna()]
+        nbytes = attention_bytes(ok["B"], ok["H"], ok["Hkv"], ok["Sq"], ok["Sk"], ok["D"], ok["dtype"].map(DTYPE_BYTES))
+        tflops, _ = rates(ok["flops"], nbytes, ok["ms"] / MS_PER_S)
+        rows += list(zip(ok["dtype"].map(flops_key_for_dtype), tflops, ok["flops"] / nbytes,
+                         "attention " + ok["backend"] + " " + ok["shape"]))
+    best: dict[str, tuple[float, str]] = {}
+    for key, tflops, intensity, name in rows:
+        if not key or not spec.get(key) or not spec.get("dram_gbps") or not tflops == tflops:
+            continue
+        if intensity >= ridge(spec[key], spec["dram_gbps"]) and tflops > best.get(key, (0.0, ""))[0]:
+            best[key] = (float(tflops), str(name))
+    return best
+
+
 def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: dict) -> pd.DataFrame:
     """Per op: TFLOP/s, GB/s, arithmetic intensity, the bound (compute where the intensity reaches the ridge of
     its width's roof and DRAM's), the ceiling that bounds it and why that one, % of it; and the two roofs
@@ -32,12 +58,10 @@ def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd
     out["bound"] = "memory"
     out.loc[compute_bound, "bound"] = "compute"
     out.loc[nbytes <= 0, "bound"] = ""
-    spec_flops = flops_key.map(lambda k: ((peaks.get("spec") or {}).get(k) or NAN) if k else NAN)
     l2_bw = peaks.get("l2_gbps") or NAN
     source = peaks.get("source", {})
-    # compute roof: the measured one unless the op beat it and the spec is above it (then the spec, a hard bound)
-    beat_measured = (out["tflops"] > peak_flops) & (spec_flops > peak_flops)
-    compute_roof = peak_flops.where(~beat_measured, spec_flops)
+    # compute roof: the run's (peaks.with_reached: never below what a kernel of the width reached)
+    compute_roof = peak_flops
     in_l2 = (out["gbps"] > peak_bw) & (l2_bw > peak_bw)
     memory_roof = pd.Series(peak_bw, index=out.index).where(~in_l2, l2_bw)
     out["ceiling"] = ""
@@ -51,8 +75,7 @@ def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd
         "faster than the DRAM ceiling: inputs partly in L2 (no L2 ceiling measured)"
     width = flops_key.map(_WIDTH)
     out.loc[cmp, "ceiling"] = width + " (" + flops_key.map(lambda k: source.get(k, "spec")) + ")"
-    out.loc[cmp & beat_measured, "ceiling"] = width + " (spec)"
-    out.loc[cmp & beat_measured, "ceiling_why"] = "faster than the measured ceiling"
+    out.loc[cmp & (out["tflops"] > peak_flops), "ceiling_why"] = "faster than the run's roof (judged before it)"
     out["pct_of_peak"] = pct_of_peak(out["tflops"], out["gbps"], compute_roof, memory_roof,
                                      compute_bound).where(nbytes > 0)
     out["compute_roof"], out["memory_roof"] = compute_roof, memory_roof

@@ -35,6 +35,7 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> di
         "target": manifest.get("target", {}).get("preset") or manifest.get("settings", {}).get("target"),
         "gpu": peaks.get("gpu"), "steps": n_steps,
         "step_ms_wall": prof.get("proton_step_ms"), "plain_step_ms": prof.get("plain_step_ms"),
+        "telemetry": prof.get("gpu_telemetry"),
         "proton_back_to_back_ms": prof.get("proton_back_to_back_ms"),
         "plain_back_to_back_ms": prof.get("plain_back_to_back_ms"),
         "compile": {k: v for k, v in (manifest.get("stages", {}).get("compile") or {}).items()

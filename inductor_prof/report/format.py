@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+from ..analysis.telemetry import line as telemetry_line
+
 from ..analysis.ncu_compare import ANNOTATION_TOLERANCE
 from ..units import MS_PER_S
 
@@ -32,14 +34,44 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _back_to_back_row(summary: dict) -> list[tuple[str, str]]:
-    """GPU ms per step with the steps queued back to back (no host sync), under Proton and plain: Proton's
-    host cost per launch hides there while the CPU runs ahead. Runs recorded before it have none."""
-    proton, plain = summary.get("proton_back_to_back_ms"), summary.get("plain_back_to_back_ms")
+def _proton_cost_row(summary: dict) -> list[tuple[str, str]]:
+    """Proton's own cost, said as such: the step under Proton over the plain step, synchronised, and GPU ms per
+    step with the steps queued back to back (no host sync), where its host cost per launch hides while the CPU
+    runs ahead. Runs recorded before the back-to-back steps have only the first."""
+    proton, plain = summary.get("step_ms_wall"), summary.get("plain_step_ms")
     if proton is None or plain is None:
         return []
-    return [("step (back to back, GPU)", f"{proton:.2f} ms under Proton, plain {plain:.2f} ms "
-                                         f"({proton / plain:.3f}x)")]
+    text = f"step {proton:.2f} ms under Proton ({proton / plain:.3f}x the plain step)"
+    b2b, b2b_plain = summary.get("proton_back_to_back_ms"), summary.get("plain_back_to_back_ms")
+    if b2b is not None and b2b_plain is not None:
+        text += f"; back to back {b2b:.2f} vs {b2b_plain:.2f} ms ({b2b / b2b_plain:.3f}x)"
+    return [("Proton's own cost", text)]
+
+
+def _roof_rows(peaks: dict) -> list[tuple[str, str]]:
+    """The roofs kernels are judged against, where each comes from, and the spec and published figures beside
+    them as references only (a power-limited H100 reaches neither)."""
+    def compute(key: str, label: str) -> str:
+        value, source = peaks["tflops"].get(key), peaks["source"].get(key, "none")
+        if source == "reached":
+            by = (peaks.get("reached") or {}).get(key, {}).get("by", "")
+            measured = (peaks.get("measured_tflops") or {}).get(key)
+            text = f"{label} {rate(value)} TFLOP/s reached by {by}" + (
+                f" (above the {rate(measured)} the ceilings stage measured)" if measured else "")
+        else:
+            text = f"{label} {rate(value)} TFLOP/s ({source})"
+        spec = (peaks.get("spec") or {}).get(key)
+        if source != "spec" and spec:
+            published = (peaks.get("published") or {}).get(key)
+            text += f"; spec {rate(spec)} at the maximum clock" + (f", published {rate(published)}" if published
+                                                                  else "")
+        return text
+    rows = [("compute roofs", compute("flops16", "bf16") + "; " + compute("flops32", "fp32"))]
+    memory = f"DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s ({peaks['source']['dram_gbps']})"
+    if peaks.get("l2_gbps"):
+        memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s (measured)"
+    rows.append(("memory roofs", memory))
+    return rows
 
 
 def _ms_or_s(ms: float) -> str:
@@ -67,19 +99,17 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
     peaks = summary["peaks"]
     rows = [
         ("target / GPU", f"{summary['target']} on {summary['gpu']}"),
-        ("step (wall, under Proton)", f"{num(summary['step_ms_wall'], '{:.2f}')} ms "
-         f"(plain {num(summary['plain_step_ms'], '{:.2f}')} ms), {summary['steps']} steps"),
-        *_back_to_back_row(summary),
+        ("step (plain)", f"{num(summary['plain_step_ms'], '{:.2f}')} ms, {summary['steps']} steps (no profiler: "
+         "the launch gap is judged from it)"),
+        *_proton_cost_row(summary),
+        ("GPU clock / power", telemetry_line(summary.get("telemetry"))),
         *_compile_row(summary),
         ("GPU kernel time per step", f"{summary['gpu_kernel_ms_per_step']:.2f} ms"),
         ("work per step / overall", f"{summary['tflops_per_step']:.1f} TFLOP, "
          f"{rate(summary['overall_tflops'])} TFLOP/s over kernel time"),
         ("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
          f"{summary['inductor_annotated']} annotated)"),
-        ("peaks", f"bf16 {rate(peaks['tflops'].get('flops16'))} TFLOP/s "
-         f"({peaks['source']['flops16']}), fp32 {rate(peaks['tflops'].get('flops32'))} "
-         f"({peaks['source']['flops32']}), DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s "
-         f"({peaks['source']['dram_gbps']})"),
+        *_roof_rows(peaks),
     ]
     if summary.get("sizes"):   # a run of several input sizes: what its "step" is
         names = ", ".join(s["size"] for s in summary["sizes"])

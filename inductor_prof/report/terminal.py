@@ -60,13 +60,14 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
         return None
     rows = h["next"]
     title = (f"Where to look next (speed of light {h['sol_step_ms']:.1f} ms/step vs {h['gpu_busy_ms_per_step']:.1f} "
-             f"ms GPU busy, {_num(h['step_ms_wall'], '{:.1f}')} ms wall)")
+             f"ms GPU busy, {_num(h.get('step_ms_plain'), '{:.1f}')} ms plain step)")
     return fit([
         Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
         Col("what", [r["what"] if kernels is None or r["what"] in kernels else Text(r["what"]) for r in rows], 1,
             flex=(24, 60), names=True),
-        Col("why", [r["why"] for r in rows], 2, flex=(12, 40)),
-        Col("category", [r["category"] for r in rows], 3),
+        Col("do", [r.get("do", "") for r in rows], 2, flex=(12, 40)),
+        Col("measured against", [r["why"] for r in rows], 3, flex=(12, 50)),
+        Col("category", [r["category"] for r in rows], 4),
     ], width, title)
 
 

@@ -9,30 +9,34 @@ from inductor_prof.analysis import advice, library_calls
 
 def _kernels(*rows):
     base = {"origin": "inductor", "category": "Inductor pointwise", "bound": "memory", "ceiling": "DRAM (measured)",
-            "pct_of_peak": 50.0, "sol_ms_per_step": 1.0}
+            "pct_of_peak": 50.0, "sol_ms_per_step": 1.0, "step_ms": 3.0, "calls_per_step": 10.0}
     return pd.DataFrame([{**base, **r} for r in rows])
+
+
+def _ranked(df, gap_ms=None, attention=(), gemm_shapes=None):
+    return advice.rank(advice.per_shape(df, gemm_shapes, list(attention)), gap_ms, list(attention))
 
 
 def test_the_launch_gap_is_the_plain_step_less_gpu_busy_and_ranks_with_kernels():
     df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 2.0},
                   {"name": "k2", "display": "k2", "headroom_ms_per_step": 0.5})
-    items = advice.rank(df, gap_ms=1.0, attention=[])
+    items = _ranked(df, gap_ms=1.0)
     # 2.0 (k1) > 1.0 (gap) > 0.5 (k2)
     assert [i["what"] for i in items] == ["k1", "launch overhead and idle", "k2"]
     assert items[1]["why"] == "plain step (no profiler) minus GPU-busy time"
-    assert all(i["do"] for i in items)
+    assert items[0]["why"] == "50% of DRAM (measured)" and items[0]["do"] == advice.DO["memory"]
 
 
 def test_no_gap_item_when_the_plain_step_is_not_longer_than_gpu_busy():
     df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 2.0})
-    assert [i["what"] for i in advice.rank(df, gap_ms=-0.3, attention=[])] == ["k1"]
-    assert [i["what"] for i in advice.rank(df, gap_ms=None, attention=[])] == ["k1"]
+    assert [i["what"] for i in _ranked(df, gap_ms=-0.3)] == ["k1"]
+    assert [i["what"] for i in _ranked(df, gap_ms=None)] == ["k1"]
 
 
-def _attention_kernel(headroom):
+def _attention_kernel(headroom, calls=4.0, step_ms=3.452):
     return _kernels({"name": "cudnn_fwd", "display": "cudnn_fwd", "origin": "library", "category": "attention",
                      "bound": "compute", "ceiling": "bf16/fp16 tensor (reached)", "pct_of_peak": 40.0,
-                     "headroom_ms_per_step": headroom})
+                     "headroom_ms_per_step": headroom, "calls_per_step": calls, "step_ms": step_ms})
 
 
 SAVING = {"shape": "(1,32/8,4096,128),window=1024", "model_backend": "sdpa_cudnn", "best_backend": "flex_compiled",
@@ -41,19 +45,34 @@ SAVING = {"shape": "(1,32/8,4096,128),window=1024", "model_backend": "sdpa_cudnn
           "saving_ms_per_step": 2.616}
 
 
-def test_a_kernel_and_a_faster_backend_for_its_calls_are_one_item_with_the_larger_saving():
-    items = advice.rank(_attention_kernel(1.5), gap_ms=None, attention=[SAVING])
+def test_an_attention_kernel_whose_calls_were_benchmarked_is_judged_against_the_fastest_backend():
+    # all 4 of its calls per step benchmarked: the headroom is the measured 2.616, not its 3.0 to the tensor roof
+    items = _ranked(_attention_kernel(3.0), attention=[SAVING])
     assert len(items) == 1                          # not a kernel item and a backend item for the same time
-    assert items[0]["headroom_ms_per_step"] == pytest.approx(2.616)   # the backend's 2.616 > the kernel's 1.5
-    assert "flex_compiled" in items[0]["do"] and "40% of bf16/fp16 tensor (reached)" in items[0]["why"]
-    items = advice.rank(_attention_kernel(3.0), gap_ms=None, attention=[SAVING])
-    assert len(items) == 1 and items[0]["headroom_ms_per_step"] == 3.0   # the kernel's 3.0 > 2.616
-    assert "saves 2.62 ms/step, measured" in items[0]["why"]
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(2.616)
+    assert items[0]["do"] == "use flex_compiled for (1,32/8,4096,128),window=1024"
+    assert items[0]["why"] == ("flex_compiled 0.209 vs sdpa_cudnn 0.863 ms a call, timed side by side; "
+                               "40% of bf16/fp16 tensor (reached)")
+
+
+def test_an_attention_kernel_keeps_its_roofline_headroom_for_calls_no_benchmark_covered():
+    # 8 calls a step at 0.863 ms: 6.904 ms; the benchmark covered 4 of them (half its time): 2.616 measured
+    # + 3.0 x 1/2 of the roofline headroom = 4.116
+    items = _ranked(_attention_kernel(3.0, calls=8.0, step_ms=6.904), attention=[SAVING])
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(2.616 + 1.5)
+
+
+def test_a_model_backend_that_is_the_fastest_has_no_headroom_from_its_benchmarked_calls():
+    same = {**SAVING, "best_backend": "sdpa_cudnn", "best_ms": 0.863, "saving_ms_per_step": 0.0}
+    judged = advice.per_shape(_attention_kernel(3.0), None, [same])
+    assert judged["headroom_ms_per_step"].iloc[0] == 0.0
+    assert judged["do"].iloc[0] == "nothing faster was measured for its calls"
 
 
 def test_a_faster_backend_for_calls_whose_kernel_is_not_in_the_table_is_its_own_item():
-    items = advice.rank(_attention_kernel(1.0), gap_ms=None, attention=[{**SAVING, "kernels": ["other"]}])
+    items = _ranked(_attention_kernel(1.0), attention=[{**SAVING, "kernels": ["other"]}])
     assert [i["headroom_ms_per_step"] for i in items] == [pytest.approx(2.616), 1.0]
+    assert items[0]["what"] == "attention (1,32/8,4096,128),window=1024"
 
 
 def _gemm_calls(replay_ms: float | None):
@@ -73,7 +92,7 @@ def _gemm_calls(replay_ms: float | None):
 def _gemm_kernel(headroom):
     return _kernels({"name": "nvjet_a", "display": "nvjet_a", "origin": "library", "category": "GEMM",
                      "bound": "compute", "ceiling": "bf16/fp16 tensor (reached)", "pct_of_peak": 90.0,
-                     "headroom_ms_per_step": headroom})
+                     "headroom_ms_per_step": headroom, "step_ms": 0.422})
 
 
 def test_calls_by_shape_per_kernel():
@@ -86,20 +105,20 @@ def test_calls_by_shape_per_kernel():
 def test_a_gemm_is_judged_per_shape_against_the_best_time_measured_for_that_call():
     # replay 180 us a call: 2 calls x (205 - 180) us = 0.050 ms; the small shape (12 of 422 us) was not replayed,
     # so it keeps its share of the roofline headroom: 0.422 ms x 12/422 = 0.012 ms; together 0.062 ms
-    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(0.180))
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.180))
     assert items[0]["headroom_ms_per_step"] == pytest.approx(0.050 + 0.012)
     assert items[0]["why"].startswith("a replay of the same call is faster: [4096,3072]x[3072,3072] 180 vs 205 us")
 
 
 def test_a_gemm_as_fast_as_its_shape_gets_keeps_only_the_unreplayed_share():
     # the replay is slower (230 us): the model's own 205 us is the best measured, nothing to gain in that shape
-    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(0.230))
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.230))
     assert items[0]["headroom_ms_per_step"] == pytest.approx(0.012)
     assert items[0]["why"].startswith("as fast as this shape gets here")
 
 
 def test_a_gemm_without_a_replay_keeps_its_roofline_headroom():
-    items = advice.rank(_gemm_kernel(0.422), gap_ms=None, attention=[], gemm_shapes=_gemm_calls(None))
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(None))
     assert items[0]["headroom_ms_per_step"] == pytest.approx(0.422) and items[0]["why"] == \
         "90% of bf16/fp16 tensor (reached)"
 
