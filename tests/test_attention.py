@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import torch
@@ -12,8 +11,8 @@ import torch
 from inductor_prof.attention.semantics import shapes
 from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
 from inductor_prof.drivers.torch_profiler import attention_call
+from recorded import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 # ragged lengths (not multiples of any tile), Sq != Sk, every supported head dim
 CASES = [(1, 2, 50, 37, 64), (2, 1, 33, 70, 128), (1, 1, 20, 45, 256)]
 

@@ -4,14 +4,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from inductor_prof.attention.kernels import triton_fa
 from inductor_prof.attention.timing import captured_stderr, time_configs
+from recorded import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 
 # (B, Hq, Hkv, Sq, Sk, D): lengths not multiples of the 32x16 interpreter tile, Sq < Sk and Sq > Sk, D 64 and
 # 128, groups of 2 (4/2) and 4 (4/1, MQA) and none

@@ -4,7 +4,6 @@ import math
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import torch
@@ -15,8 +14,8 @@ from inductor_prof.attention import timing
 from inductor_prof.attention.benchmark.bench import LSE_TOLERANCE, TOLERANCE, BenchOptions, BenchResult, bench_shape, check
 from inductor_prof.attention.benchmark.registry import Backend
 from inductor_prof.attention.semantics.shapes import Shape, parse_shape
+from recorded import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_flops_are_4_b_h_sq_sk_d():

@@ -1,11 +1,11 @@
 """Annotated bytes against ncu's DRAM counters in the recorded H100 run (examples/runs/flux-h100)."""
-from pathlib import Path
 
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.inductor.kernel_files import io_bytes
 from inductor_prof.inductor.metrics import loaded_in_out
+from recorded import REPO
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
 
 
 def test_in_out_pointer_counted_once_when_only_stored():

@@ -6,13 +6,12 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import importlib.metadata as md
 import pytest
 from typer.testing import CliRunner
 
-from recorded import data_path
+from recorded import REPO, data_path
 from fakes import fake_exe as _fake_ncu
 from inductor_prof import __version__
 from inductor_prof.cli import app
@@ -21,7 +20,6 @@ from inductor_prof.doctor.check import Check
 from inductor_prof.drivers.ncu import command
 from inductor_prof.settings import Settings, resolve
 
-REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 ROWS = ["GPU and driver", "CUDA runtime", "torch", "triton", "diffusers", "ncu-report", "Proton",
         "Inductor -> Triton", "cuDNN SDPA", "ncu", "sudo -n", "ncu counters", "disk"]

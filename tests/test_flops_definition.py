@@ -4,15 +4,15 @@ they come from (examples/calibration/math-flops-h100.json, written by scripts/ca
 import json
 import textwrap
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import pytest
 import torch
 
 from inductor_prof.inductor.metrics import elementwise_metrics, reduction_lanes
 from inductor_prof.inductor.ops import MATH_FLOPS, OpCounts, count_ops
+from recorded import REPO
 
-CALIBRATION = Path(__file__).resolve().parents[1] / "examples" / "calibration" / "math-flops-h100.json"
+CALIBRATION = REPO / "examples" / "calibration" / "math-flops-h100.json"
 MEASURED = json.loads(CALIBRATION.read_text())["per_element_flops"]
 
 

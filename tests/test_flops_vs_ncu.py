@@ -10,14 +10,14 @@ import csv
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 import torch
 
 from inductor_prof.inductor.metrics import KernelMetrics
+from recorded import REPO
 
-RUN = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+RUN = REPO / "examples" / "runs" / "flux-h100"
 KERNELS = RUN / "kernels"
 ROWS = {r["file"]: r for r in json.loads((KERNELS / "kernels.json").read_text())}
 FILES = sorted(ROWS)

@@ -10,16 +10,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-from recorded import data_path
+from recorded import REPO, data_path
 
-REPO = Path(__file__).resolve().parents[1]
 NAME = "triton_poi_fused_add_mul_split_unsqueeze_view_11"
 
 SCRIPT = r"""
 import json, re, sys
-from pathlib import Path
 import torch
 from inductor_prof.inductor.kernel_files import annotate_source
 from inductor_prof.inductor.metrics import KernelMetrics

@@ -1,10 +1,10 @@
 """Kernel names in tables: library names keep what tells them apart, shortening keeps them distinct."""
-from pathlib import Path
 
 from inductor_prof.names import distinct, short_name
 from inductor_prof.report.layout import fit_names, shorten
+from recorded import REPO
 
-BIG = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+BIG = REPO / "examples" / "runs" / "flux-h100"
 
 
 def test_short_name_keeps_the_functor_and_element_type():

@@ -2,12 +2,11 @@
 report reads it when it was written from the run's hatchet, and falls back to the hatchet otherwise."""
 import json
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.drivers import proton
 from inductor_prof.drivers.proton import launches
@@ -15,7 +14,7 @@ from inductor_prof.report import export
 from inductor_prof.rundir import RunDir
 from inductor_prof.runfiles import hatchet_rows
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
 HATCHETS = [("flux_small", "steps.hatchet"), ("flux_small", "annotated_step.hatchet")]
 
 

@@ -2,14 +2,15 @@
 shapes it carries, the attention calls transformers makes (causal + GQA; padded: bool mask, heads repeated),
 its blocks under fullgraph, and the `module:factory` import from the repository root."""
 import sys
-from pathlib import Path
 
 import pytest
 import torch
 
 pytest.importorskip("transformers")
 
-ROOT = Path(__file__).resolve().parents[1]
+from recorded import REPO  # noqa: E402
+
+ROOT = REPO
 sys.path.insert(0, str(ROOT))
 from examples.models import llama_decoder  # noqa: E402
 

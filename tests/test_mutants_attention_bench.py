@@ -4,7 +4,6 @@ Timings are stood in for (a CPU has no device events); correctness runs for real
 import csv
 import math
 import time
-from pathlib import Path
 
 import pytest
 import torch
@@ -14,8 +13,9 @@ from inductor_prof.attention.kernels import triton_fa
 from inductor_prof.attention.benchmark.bench import BenchOptions, BenchResult
 from inductor_prof.attention.semantics.masks import MaskSpec
 from inductor_prof.attention.semantics.shapes import Shape
+from recorded import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 NAN = float("nan")
 
 

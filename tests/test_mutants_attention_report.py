@@ -1,14 +1,14 @@
 """The attention table (report/terminal.py) and chart (report/charts.py) of a recorded run, pinned where a mutation
 audit found them unpinned: each column's header, alignment and cells, which columns a narrow console keeps, and
 the chart's bars, colours and hover text. Data: examples/runs/flux-h100/attention.csv (FLUX.1-dev on an H100)."""
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from inductor_prof.report import charts
 from inductor_prof.report.terminal import attention_table
+from recorded import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 @pytest.fixture

@@ -3,15 +3,15 @@ descriptors' shapes, the head grouping of causal launches. The @triton.jit bodie
 Triton's interpreter: tests/test_attention.py's interpreter tests)."""
 import csv
 import math
-from pathlib import Path
 
 import pytest
 import torch
 
 from inductor_prof.attention.kernels import triton_fa
 from inductor_prof.attention.kernels.triton_fa import Config
+from recorded import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 def test_labels():

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from fakes import fake_exe as _fake_ncu
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.childenv import child_env
 from inductor_prof.drivers.ncu import command, metrics
 from inductor_prof.drivers.ncu import report as ncu_report
@@ -147,7 +147,7 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     from inductor_prof import rundir
     from inductor_prof.pipeline import ncu as ncu_stage
 
-    report = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100" / "ncu" / \
+    report = REPO / "examples" / "runs" / "flux-h100" / "ncu" / \
         "batch-44e152832a.ncu-rep"
     names = [m["kernel"] for m in ncu_report.parse_report_all(report)]
     exe = _fake_ncu(tmp_path, f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')\n"

@@ -5,12 +5,11 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.cli import app
 
 runner = CliRunner()
@@ -40,7 +39,7 @@ def test_diff_html_of_a_run_with_a_non_utf8_name(run, tmp_path):
     assert NAME in out.read_bytes()
 
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 @pytest.mark.parametrize("command", [["report", "--top", "1"], ["diff"]])

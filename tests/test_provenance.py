@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from inductor_prof.inductor.kernel_provenance import (extern_calls, graph_block,
                                                       kernel_provenance, library_modules, match_wrappers, merge)
 from inductor_prof.inductor.module_paths import (block_pattern, common_pattern, model_frame, relative_path,
                                                  short_files, short_pattern)
+from recorded import data_path
 
-DATA = Path(__file__).parent / "data" / "provenance"
+DATA = data_path("provenance")
 Q7 = "cq7h3e6plsjpkbi37uqxzyucotjhxfp3qe7yuyeavyfryhvwxcvv.py"   # FLUX double block's output code
 H7 = "c7h22svxmetouxscjegtxchmgypaplyv7krlnjelr4a54m33edlo.py"   # FLUX single block's output code
 ADA = "<class 'diffusers.models.normalization.AdaLayerNormZero'>"

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from inductor_prof.cli import app
+from recorded import REPO
 
-RUNS = Path(__file__).resolve().parents[1] / "examples" / "runs"
+RUNS = REPO / "examples" / "runs"
 LLAMA, PADDED = RUNS / "llama-h100", RUNS / "llama-padded-h100"
 
 # the model (examples/models/llama_decoder.py): Llama-3.2-1B shapes, 8 layers, 2 x 2048 tokens

@@ -12,8 +12,9 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from inductor_prof.cli import app
+from recorded import REPO
 
-RUNS = Path(__file__).resolve().parents[1] / "examples" / "runs"
+RUNS = REPO / "examples" / "runs"
 FLUX = RUNS / "flux-small-sizes-h100"
 BIG, SMALL = "1024x1024", "512x512"
 # triton_poi_fused_cat_gelu_permute_view_3.py (kernels/): a FLUX single block's output concat; xindex % 15360

@@ -4,7 +4,6 @@ written the same way, a view whose table the run lacks says so, user text is esc
 its charts draw."""
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from markupsafe import escape
@@ -12,14 +11,14 @@ from typer.testing import CliRunner
 
 from headless import CHROMIUM, open_page, pixels_of
 from html_page import Page
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.cli import app
 from inductor_prof.errors import UserError
 from inductor_prof.report import charts, html
 from inductor_prof.report.format import rate
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "runs" / "flux-h100"
+EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
 runner = CliRunner()
 
 
@@ -322,7 +321,7 @@ def test_roofline_draws_the_measured_l2_roof():
     from inductor_prof.analysis import load_run_tables
     from inductor_prof.report import charts
 
-    run = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+    run = REPO / "examples" / "runs" / "flux-h100"
     l2 = json.loads((run / "manifest.json").read_text())["ceilings"]["l2_gbps"]
     tables = load_run_tables(run)
     fig = charts.roofline_chart(tables.kernels, tables.summary["peaks"])
@@ -335,7 +334,7 @@ def test_attention_chart_legend_beside_the_bars():
     from inductor_prof.analysis import load_run_tables
     from inductor_prof.report import charts
 
-    run = Path(__file__).resolve().parents[1] / "examples" / "runs" / "llama-padded-h100"
+    run = REPO / "examples" / "runs" / "llama-padded-h100"
     fig = charts.attention_chart(load_run_tables(run).attention)
     assert len(fig.right) == 1 and fig.right[0] is fig.legend[0]
     assert [item.label.value for item in fig.legend[0].items] == ["other backend", "the model's backend"]

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.cli import app
 from inductor_prof.report.format import rate
 
 SMALL = data_path("flux_small")
-BIG = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+BIG = REPO / "examples" / "runs" / "flux-h100"
 GELU = "triton_poi_fused_gelu_view_12"
 GEMM = "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"
 ATTN = "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_cga1x1x1_kernel0_0"

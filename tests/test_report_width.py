@@ -2,15 +2,15 @@
 line wider than asked, every number shown in full (each cell equals the JSON value formatted here), every row
 named apart, and the columns each width keeps."""
 import json
-from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from inductor_prof.cli import app
+from recorded import REPO
 
-BIG = Path(__file__).resolve().parents[1] / "examples" / "runs" / "flux-h100"
+BIG = REPO / "examples" / "runs" / "flux-h100"
 runner = CliRunner()
 
 

@@ -14,13 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from fakes import dead, fake_exe
-from recorded import data_path
+from recorded import REPO, data_path
 from inductor_prof.cli import app
 from inductor_prof.drivers.ncu import command
 from inductor_prof.settings import Settings
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 @pytest.fixture

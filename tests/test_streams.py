@@ -8,9 +8,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from recorded import data_path
+from recorded import REPO, data_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 BIG = ROOT / "examples" / "runs" / "flux-h100"
 
 # What a compiler does while a kernel is tuned: Python prints, C-level writes to fd 1 (printf, buffered), a
