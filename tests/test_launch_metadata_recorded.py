@@ -36,7 +36,7 @@ ROWS = {r["file"]: r for r in json.loads((KERNELS / "kernels.json").read_text())
 # Read by hand from the kernel bodies: in_out_ptr arguments these kernels store to and never load. The
 # recorded hatchet predates "in_out twice only when loaded" (commit dd16466), so for these its bytes are the
 # live bytes plus these buffers once more; Inductor's kernel_num_gb also counts every in-place buffer twice.
-STORED_ONLY = {
+STORED_ONLY_BY_KERNEL = {
     # stores in_out_ptr0 (the layer-norm output) at the end of its second loop; loads only in_ptr0..2
     "triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1": ("in_out_ptr0",),
     # RoPE'd q and k: tl.store(in_out_ptr0/1 ...) on lines 170-171, no tl.load of either
@@ -104,9 +104,9 @@ def _iterations(args) -> int:
 
 
 def _stored_only_bytes(file: str, args) -> int:
-    """The STORED_ONLY buffers once: numel (clamped to the iteration space) x element size."""
+    """The STORED_ONLY_BY_KERNEL buffers once: numel (clamped to the iteration space) x element size."""
     total = _iterations(args)
-    return sum(min(args[p].numel(), total) * args[p].element_size() for p in STORED_ONLY.get(_kernel_name(file), ()))
+    return sum(min(args[p].numel(), total) * args[p].element_size() for p in STORED_ONLY_BY_KERNEL.get(_kernel_name(file), ()))
 
 
 def _loaded_names(fn_src: str) -> set[str]:
@@ -124,7 +124,7 @@ def test_stored_only_list_is_complete(file, jit_dir):
     fn = _jit_function(file, jit_dir)
     in_out = [p for p in fn.arg_names if p.startswith("in_out_ptr")]
     stored_only = tuple(p for p in in_out if p not in _loaded_names(fn.src))
-    assert stored_only == STORED_ONLY.get(_kernel_name(file), ())
+    assert stored_only == STORED_ONLY_BY_KERNEL.get(_kernel_name(file), ())
 
 
 # ---- (a) the recorded hatchet ----------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def test_inductor_num_gb_counts_stored_only_in_out_twice(file, jit_dir):
     inductor = round(ROWS[file]["inductor_meta"]["kernel_num_gb"] * 1e9)
     assert all(t.numel() <= _iterations(args) for t in args.values() if isinstance(t, torch.Tensor))
     assert inductor == live["bytes"] + _stored_only_bytes(file, args)
-    if _kernel_name(file) not in STORED_ONLY:
+    if _kernel_name(file) not in STORED_ONLY_BY_KERNEL:
         assert inductor == live["bytes"]
 
 

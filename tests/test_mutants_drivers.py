@@ -97,13 +97,13 @@ def test_python_program_one_or_many_specs():
 
 # ---- run_one with fake executables --------------------------------------------------------------------------
 
-def _run(tmp_path, body, env=None, timeout=30.0, mark=None):
+def _run_one(tmp_path, body, env=None, timeout=30.0, mark=None):
     exe = fake_exe(tmp_path, body)
     return command.run_one([exe], env or {}, timeout, tmp_path / "logs" / "log.txt", mark)
 
 
 def test_run_one_ok(tmp_path):
-    r = _run(tmp_path, "print('==PROF== done')")
+    r = _run_one(tmp_path, "print('==PROF== done')")
     assert (r.status, r.reason, r.kind) == ("ok", "", "")
     assert isinstance(r.seconds, float) and 0 < r.seconds < 30
 
@@ -113,20 +113,20 @@ def test_run_one_failed_exit_with_tail_and_merged_env(tmp_path, monkeypatch):
     monkeypatch.setenv("IP_OUTER", "o")
     body = ("print('1'); print('2'); print('outer=' + os.environ['IP_OUTER']); "
             "print('inner=' + os.environ['IP_INNER']); print('\\xe9', flush=True); sys.exit(3)")
-    r = _run(tmp_path, body, env={"IP_INNER": "i"})
+    r = _run_one(tmp_path, body, env={"IP_INNER": "i"})
     assert (r.status, r.kind) == ("failed", "exit 3")
     assert r.reason == "exit 3: 2 | outer=o | inner=i | \xe9"
     assert 0 < r.seconds < 30
 
 
 def test_run_one_killed_by_signal(tmp_path):
-    r = _run(tmp_path, "os.kill(os.getpid(), signal.SIGSEGV)")
+    r = _run_one(tmp_path, "os.kill(os.getpid(), signal.SIGSEGV)")
     assert (r.status, r.kind) == ("failed", "killed by SIGSEGV")
     assert r.reason.startswith("killed by SIGSEGV: ")
 
 
 def test_run_one_no_kernels_profiled(tmp_path):
-    r = _run(tmp_path, "print('==WARNING== No kernels were profiled.')")
+    r = _run_one(tmp_path, "print('==WARNING== No kernels were profiled.')")
     assert (r.status, r.kind) == ("failed", "kernel not launched")
     assert r.reason == "kernel not launched: ==WARNING== No kernels were profiled."
     assert 0 < r.seconds < 30
@@ -134,26 +134,26 @@ def test_run_one_no_kernels_profiled(tmp_path):
 
 def test_run_one_invalid_utf8_log_is_read(tmp_path):
     # errors="replace": a byte that is not UTF-8 becomes U+FFFD instead of failing the read
-    r = _run(tmp_path, "sys.stdout.buffer.write(b'bad \\xff byte\\n'); sys.exit(2)")
+    r = _run_one(tmp_path, "sys.stdout.buffer.write(b'bad \\xff byte\\n'); sys.exit(2)")
     assert r.reason == "exit 2: bad \ufffd byte"
 
 
 @pytest.mark.parametrize("line", ["sudo: a password is required", "sudo: a terminal is required to read"])
 def test_run_one_sudo_prompt(tmp_path, line):
     with pytest.raises(UserError) as e:
-        _run(tmp_path, f"print({line!r}); sys.exit(1)")
+        _run_one(tmp_path, f"print({line!r}); sys.exit(1)")
     assert str(e.value) == command.SUDO_PASSWORD_HELP
     assert not isinstance(e.value, command.NcuPermissionError)
 
 
 def test_run_one_permission(tmp_path):
     with pytest.raises(command.NcuPermissionError) as e:
-        _run(tmp_path, "print('==ERROR== ERR_NVGPUCTRPERM'); sys.exit(1)")
+        _run_one(tmp_path, "print('==ERROR== ERR_NVGPUCTRPERM'); sys.exit(1)")
     assert str(e.value) == command.PERMISSION_HELP
 
 
 def test_run_one_timeout(tmp_path):
-    r = _run(tmp_path, "time.sleep(20)", timeout=0.3)
+    r = _run_one(tmp_path, "time.sleep(20)", timeout=0.3)
     assert (r.status, r.kind) == ("timeout", "timeout")
     # 0.3 printed with :g
     assert r.reason == "no progress for 0.3 s (the ncu_timeout setting, per kernel): ncu ended"
@@ -164,7 +164,7 @@ def test_run_one_progress_mark_resets_the_timeout(tmp_path):
     # 5 marked lines 0.15 s apart (~0.75 s in all) under a 0.4 s timeout: each mark restarts the clock, so
     # the run is not ended; without the mark the 0.4 s would be for the whole run
     body = "for i in range(5):\n    print('STEP', i, flush=True); time.sleep(0.15)"
-    r = _run(tmp_path, body, timeout=0.4, mark="STEP")
+    r = _run_one(tmp_path, body, timeout=0.4, mark="STEP")
     assert (r.status, r.reason) == ("ok", "")
     assert 0.75 <= r.seconds < 15
 
@@ -331,7 +331,6 @@ def test_parse_reports_ok_path_reads_stdout(monkeypatch):
 
 # ==== torch.profiler trace: op_cost, attention_call ========================================================
 
-F32, BF16 = "float", "c10::BFloat16"
 
 
 def test_op_cost_private_mm_and_bare_name():

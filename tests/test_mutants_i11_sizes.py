@@ -20,13 +20,6 @@ PEAKS = {"dram_gbps": 3000.0, "l2_gbps": 9000.0, "tflops": {"flops16": 800.0, "f
 # ---- sizes.py ---------------------------------------------------------------------------------------------
 
 
-def _rows(rows):
-    out = pd.DataFrame([dict(zip(("name", "path", "calls", "time_ns"), r)) for r in rows])
-    for c in HATCHET_COLUMNS[4:]:
-        out[c] = 0.0
-    return out
-
-
 def test_kernels_by_size_without_annotated_or_library_rows():
     # one kernel, 2 steps at each size: 3 µs a launch at BIG, 1 µs at SMALL; no annotated hatchet, no
     # library ops (None: no size column to filter on)
