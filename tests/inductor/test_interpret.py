@@ -1,6 +1,6 @@
 """A recorded kernel and its annotated copy give identical results (TRITON_INTERPRET=1, CPU, a few seconds).
 
-Triton's interpreter never calls launch_metadata (tests/test_launch_metadata_recorded.py checks the numbers);
+Triton's interpreter never calls launch_metadata (tests/inductor/test_metrics.py checks the numbers);
 this checks only that annotating leaves the kernel's results untouched. The kernel is FLUX's
 triton_poi_fused_add_mul_split_unsqueeze_view_11 (loads and stores in_out_ptr0, no libdevice call, which the
 interpreter cannot run), launched on 2 blocks of 1024 instead of its 1536: its mask is all-True and its
@@ -17,6 +17,7 @@ NAME = "triton_poi_fused_add_mul_split_unsqueeze_view_11"
 
 SCRIPT = r"""
 import json, re, sys
+from pathlib import Path
 import torch
 from inductor_prof.inductor.kernel_files import annotate_source
 from inductor_prof.inductor.metrics import KernelMetrics
