@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from inductor_prof.attention.semantics import maskfile, masks
-from inductor_prof.attention.semantics.masks import MaskSpec, classify, pairs
+from inductor_prof.attention.semantics.masks import CAUSAL, NONE, build, classify, MaskSpec, pairs
 
 
 def _keep(rows):
@@ -128,3 +128,107 @@ def test_mask_file_round_trip(tmp_path):
     keep = torch.rand(2, 1, 9, 13, generator=torch.Generator().manual_seed(1)) > 0.5
     maskfile.save(keep, tmp_path / "m.npz")
     assert torch.equal(maskfile.load(tmp_path / "m.npz"), keep)
+
+
+# ---- (mutation audit) masks.py: counting ----
+
+
+def test_pair_counts_are_ints():
+    # flops = 4*D*Hq*pairs go into JSON/CSV: an int count must stay an int (10 pairs, not 10.0)
+    assert type(masks.causal_pairs(4, 4)) is int and masks.causal_pairs(4, 4) == 10
+
+
+def test_window_longer_query_than_keys():
+    # window 2, Sq = 5 queries, Sk = 3 keys: row i keeps j in {i-1, i} with j < 3:
+    # i=0 {0}, i=1 {0,1}, i=2 {1,2}, i=3 {2}, i=4 {} -> 1 + 2 + 2 + 1 + 0 = 6
+    spec = MaskSpec("window", window=2)
+    assert pairs(spec, 1, 5, 3) == 6
+    assert int(build(spec, 1, 5, 3).sum()) == 6
+
+
+def test_unknown_kind_is_named():
+    with pytest.raises(ValueError, match=r"^unknown mask kind 'weird'$"):
+        pairs(MaskSpec("weird"), 1, 2, 2)
+
+
+# ---- masks.py: recognising ------------------------------------------------------------------------------
+
+
+def _tril(n):
+    return torch.ones(n, n, dtype=torch.bool).tril()
+
+
+def test_float_mask_threshold_is_half_the_lowest():
+    # masked: -inf or <= finfo.min / 2 (exactly half counts); a value between min/2 and 0 is a bias
+    low = torch.finfo(torch.float32).min
+    at_half = torch.zeros(4, 4).masked_fill(~_tril(4), low / 2)
+    assert classify(at_half, 4, 4)[0] == CAUSAL
+    above_half = torch.zeros(4, 4).masked_fill(~_tril(4), low * 0.4)    # -1.36e38 > min/2 = -1.70e38
+    assert classify(above_half, 4, 4) == (MaskSpec("bias"), None)
+
+
+def test_heads_alike_are_one_mask():
+    # 2 heads, both causal: the mask does not differ per head -> causal, its keep kept for one head
+    both = torch.stack([_tril(4), _tril(4)])[None]          # (1, 2, 4, 4)
+    spec, keep = classify(both, 4, 4)
+    assert spec == CAUSAL
+    assert tuple(keep.shape) == (1, 1, 4, 4)
+
+
+def test_heads_differing_with_one_query_row():
+    # Sq = 1: head 0 keeps keys 0,1, head 1 all 4 -> per head: (2 + 4) / 2 = 3 pairs, arbitrary
+    m = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 1]], dtype=torch.bool)[None, :, None, :]   # (1, 2, 1, 4)
+    assert classify(m, 1, 4)[0] == MaskSpec("arbitrary", pairs=3)
+
+
+def test_per_head_pairs_floor_to_an_int():
+    # head 0 causal 4x4 (10 kept), head 1 causal plus (0, 3) (11 kept): 21 // 2 heads = 10 per head
+    h1 = _tril(4).clone()
+    h1[0, 3] = True
+    spec, _ = classify(torch.stack([_tril(4), h1])[None], 4, 4)
+    assert spec.kind == "arbitrary" and type(spec.pairs) is int and spec.pairs == 10
+
+
+def test_everything_masked_is_padding_of_zero_keys():
+    # no key kept anywhere: the last row keeps no key -> padding with 0 keys, 0 pairs (not a window of 0)
+    spec, keep = classify(torch.zeros(1, 1, 3, 3, dtype=torch.bool), 3, 3)
+    assert spec == MaskSpec("padding", key_lengths=(0,))
+    assert pairs(spec, 1, 3, 3) == 0
+    assert not bool(keep.any())
+
+
+def test_diagonal_is_a_window_of_one():
+    # each query sees itself only: window 1 (i - 1 < j <= i), 4 pairs
+    spec, _ = classify(torch.eye(4, dtype=torch.bool), 4, 4)
+    assert spec == MaskSpec("window", window=1)
+    assert pairs(spec, 1, 4, 4) == 4
+
+
+def test_left_and_right_padding_mixed_is_arbitrary():
+    # batch 0 keeps its first 3 keys, batch 1 its last 3: no single `left` -> arbitrary, 4 rows x 3 x 2 = 24
+    m = torch.tensor([[[1, 1, 1, 0, 0]] * 4, [[0, 0, 1, 1, 1]] * 4], dtype=torch.bool)[:, None]
+    assert classify(m, 4, 5, B=2)[0] == MaskSpec("arbitrary", pairs=24)
+
+
+# ---- masks.py: rebuilding -------------------------------------------------------------------------------
+
+
+def test_build_none_bias_and_arbitrary():
+    assert build(NONE, 1, 2, 2) is None and build(MaskSpec("bias"), 1, 2, 2) is None
+    saved = torch.tensor([[[[1, 0], [0, 1]]]], dtype=torch.bool)
+    assert torch.equal(build(MaskSpec("arbitrary", pairs=2), 1, 2, 2, saved=saved), saved)
+    with pytest.raises(ValueError, match=r"^an arbitrary mask is rebuilt from its saved values: none given$"):
+        build(MaskSpec("arbitrary", pairs=2), 1, 2, 2)
+
+
+@pytest.mark.parametrize("spec", [CAUSAL, MaskSpec("window", window=2), MaskSpec("padding", key_lengths=(2, 3)),
+                                  MaskSpec("causal_padding", key_lengths=(2,), left=True)],
+                         ids=["causal", "window", "padding", "causal_padding"])
+def test_build_on_the_device_asked(spec):
+    # the bench rebuilds the mask on the GPU: every tensor made on `device` ("meta" stands for it here)
+    assert build(spec, 2, 4, 4, device="meta").device.type == "meta"
+
+
+def test_build_moves_saved_values_to_the_device():
+    saved = torch.ones(1, 1, 2, 2, dtype=torch.bool)
+    assert build(MaskSpec("arbitrary", pairs=4), 1, 2, 2, device="meta", saved=saved).device.type == "meta"
