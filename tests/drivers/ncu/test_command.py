@@ -12,6 +12,10 @@ from inductor_prof.drivers.ncu import report as ncu_report
 from inductor_prof.errors import UserError
 from inductor_prof.drivers.ncu.locate import find_ncu
 from inductor_prof.settings import Settings, resolve
+import re
+import sys
+from fakes import fake_exe
+from inductor_prof.drivers.ncu.metrics import METRICS
 
 
 def test_build_cmd_plain():
@@ -167,3 +171,140 @@ def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
     # a rerun resumes: nothing left to profile, ncu not started again
     assert ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)["skipped"] == 8
     assert Path(exe + ".calls").read_text() == "x"
+
+
+# ---- pinned where a mutation audit found it unpinned (each expected value derived by hand)
+
+# ==== ncu command line ======================================================================================
+
+def test_build_cmd_whole_default_list():
+    # the full argument list with default settings, flag by flag; the metric list is METRICS' raw names in
+    # table order joined by plain commas; count defaults to 1
+    cmd = command.build_cmd(Settings(), "ncu", "k_0", Path("/r/out"), ["py", "prog"], {"A": "1"})
+    assert cmd == ["ncu", "--target-processes", "all", "--clock-control", "none",
+                   "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", "regex:^k_0$",
+                   "-c", "1", "-f", "-o", "/r/out",
+                   "--metrics", ",".join(METRICS.values()), "py", "prog"]   # env unused without sudo
+    assert cmd[cmd.index("--metrics") + 1].split(",")[0] == "gpu__time_duration.sum"
+
+
+def test_build_cmd_count_set_args_sudo_env_sorted():
+    s = Settings(sudo=True, sudo_path="/s", ncu_set="full", ncu_args=["--a", "b"], clock_control="base")
+    cmd = command.build_cmd(s, "ncu", ["k2", "k1"], Path("o"), ["p"], {"Z": "z", "A": "a b"}, count=2)
+    # sudo prefix, then env VAR=value sorted by name (A before Z), then ncu; --set replaces --metrics;
+    # extra args come before the program; count 2 -> "-c 2"
+    assert cmd == ["/s", "-n", "env", "A=a b", "Z=z",
+                   "ncu", "--target-processes", "all", "--clock-control", "base",
+                   "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", "regex:^(k1|k2)$",
+                   "-c", "2", "-f", "-o", "o", "--set", "full", "--a", "b", "p"]
+
+
+def test_kernel_filter_escapes_sorts_dedups():
+    # one name: anchored, regex metacharacters escaped ('.' -> '\.')
+    assert command.kernel_filter("a.b") == r"regex:^a\.b$"
+    # a one-element list is the single-name form; duplicates fold, order is sorted
+    assert command.kernel_filter(["x"]) == "regex:^x$"
+    assert command.kernel_filter(["b", "a+", "b"]) == r"regex:^(a\+|b)$"
+    pat = command.kernel_filter(["k_1", "k_10"])[len("regex:"):]
+    assert re.match(pat, "k_1") and re.match(pat, "k_10") and not re.match(pat, "k_100")
+
+
+def test_replay_env_passes_only_listed_names(monkeypatch, tmp_path):
+    # sudo resets the environment: the replay program gets PASS_ENV's names of ours, never the rest
+    monkeypatch.setenv("HF_HOME", "/hf")
+    monkeypatch.setenv("SECRET_TOKEN", "s")
+    env = command.replay_env(tmp_path / "cache")
+    assert env["HF_HOME"] == "/hf" and "SECRET_TOKEN" not in env
+    assert env["TORCHINDUCTOR_COMPILE_THREADS"] == "1" and env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "cache")
+
+
+def test_sudo_home_env_every_place_inside_home(tmp_path):
+    import site
+
+    h = tmp_path.resolve()
+    env = command.sudo_home_env(tmp_path / "x" / "..")   # resolved: the '..' goes
+    assert env == {"HOME": str(h), "XDG_CACHE_HOME": str(h / ".cache"), "XDG_CONFIG_HOME": str(h / ".config"),
+                   "XDG_DATA_HOME": str(h / ".local" / "share"),
+                   "CUDA_CACHE_PATH": str(h / ".nv" / "ComputeCache"), "TRITON_HOME": str(h),
+                   "TORCH_HOME": str(h / ".cache" / "torch"), "HF_HOME": str(h / ".cache" / "huggingface"),
+                   "PYTHONUSERBASE": site.getuserbase(), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def test_python_program_one_or_many_specs():
+    assert command.python_program(Path("/s/a.json")) == [sys.executable, "-m", "inductor_prof.drivers.ncu.replay",
+                                                          "/s/a.json"]
+    assert command.python_program([Path("a"), Path("b")])[-2:] == ["a", "b"]
+
+
+# ---- run_one with fake executables --------------------------------------------------------------------------
+
+def _run_one(tmp_path, body, env=None, timeout=30.0, mark=None):
+    exe = fake_exe(tmp_path, body)
+    return command.run_one([exe], env or {}, timeout, tmp_path / "logs" / "log.txt", mark)
+
+
+def test_run_one_ok(tmp_path):
+    r = _run_one(tmp_path, "print('==PROF== done')")
+    assert (r.status, r.reason, r.kind) == ("ok", "", "")
+    assert isinstance(r.seconds, float) and 0 < r.seconds < 30
+
+
+def test_run_one_failed_exit_with_tail_and_merged_env(tmp_path, monkeypatch):
+    # the program sees os.environ plus env; its last 4 non-blank lines form the reason
+    monkeypatch.setenv("IP_OUTER", "o")
+    body = ("print('1'); print('2'); print('outer=' + os.environ['IP_OUTER']); "
+            "print('inner=' + os.environ['IP_INNER']); print('\\xe9', flush=True); sys.exit(3)")
+    r = _run_one(tmp_path, body, env={"IP_INNER": "i"})
+    assert (r.status, r.kind) == ("failed", "exit 3")
+    assert r.reason == "exit 3: 2 | outer=o | inner=i | \xe9"
+    assert 0 < r.seconds < 30
+
+
+def test_run_one_killed_by_signal(tmp_path):
+    r = _run_one(tmp_path, "os.kill(os.getpid(), signal.SIGSEGV)")
+    assert (r.status, r.kind) == ("failed", "killed by SIGSEGV")
+    assert r.reason.startswith("killed by SIGSEGV: ")
+
+
+def test_run_one_no_kernels_profiled(tmp_path):
+    r = _run_one(tmp_path, "print('==WARNING== No kernels were profiled.')")
+    assert (r.status, r.kind) == ("failed", "kernel not launched")
+    assert r.reason == "kernel not launched: ==WARNING== No kernels were profiled."
+    assert 0 < r.seconds < 30
+
+
+def test_run_one_invalid_utf8_log_is_read(tmp_path):
+    # errors="replace": a byte that is not UTF-8 becomes U+FFFD instead of failing the read
+    r = _run_one(tmp_path, "sys.stdout.buffer.write(b'bad \\xff byte\\n'); sys.exit(2)")
+    assert r.reason == "exit 2: bad \ufffd byte"
+
+
+@pytest.mark.parametrize("line", ["sudo: a password is required", "sudo: a terminal is required to read"])
+def test_run_one_sudo_prompt(tmp_path, line):
+    with pytest.raises(UserError) as e:
+        _run_one(tmp_path, f"print({line!r}); sys.exit(1)")
+    assert str(e.value) == command.SUDO_PASSWORD_HELP
+    assert not isinstance(e.value, command.NcuPermissionError)
+
+
+def test_run_one_permission(tmp_path):
+    with pytest.raises(command.NcuPermissionError) as e:
+        _run_one(tmp_path, "print('==ERROR== ERR_NVGPUCTRPERM'); sys.exit(1)")
+    assert str(e.value) == command.PERMISSION_HELP
+
+
+def test_run_one_timeout(tmp_path):
+    r = _run_one(tmp_path, "time.sleep(20)", timeout=0.3)
+    assert (r.status, r.kind) == ("timeout", "timeout")
+    # 0.3 printed with :g
+    assert r.reason == "no progress for 0.3 s (the ncu_timeout setting, per kernel): ncu ended"
+    assert 0.3 <= r.seconds < 15
+
+
+def test_run_one_progress_mark_resets_the_timeout(tmp_path):
+    # 5 marked lines 0.15 s apart (~0.75 s in all) under a 0.4 s timeout: each mark restarts the clock, so
+    # the run is not ended; without the mark the 0.4 s would be for the whole run
+    body = "for i in range(5):\n    print('STEP', i, flush=True); time.sleep(0.15)"
+    r = _run_one(tmp_path, body, timeout=0.4, mark="STEP")
+    assert (r.status, r.reason) == ("ok", "")
+    assert 0.75 <= r.seconds < 15

@@ -7,6 +7,7 @@ import pytest
 
 from recorded import data_path
 from inductor_prof.drivers import proton
+from inductor_prof.drivers.torch_profiler import op_cost, parse_trace
 
 
 def frame(name, metrics=None, children=None):
@@ -152,7 +153,7 @@ def test_gelu_kernel_source_facts():
     body = src.split("def triton_poi_fused_gelu_view_12(")[1].split("\ndef ")[0]
     # fp32 arithmetic per element: tmp3, tmp4, tmp5, tmp7, tmp10, tmp14 multiply (6); tmp8, tmp13 add (2);
     # tmp11 is one tanh (1): 9 ops, the count the recorded annotation used (before flops were counted as ncu
-    # counts them: tanh now weighs 9.26, see test_annotate.py; the recorded copy and hatchet keep the old 9)
+    # counts them: tanh now weighs 9.26, see inductor/test_metrics.py; the recorded copy and hatchet keep the old 9)
     assert len(re.findall(r"= tmp\d+ \* tmp\d+", body)) == 6
     assert len(re.findall(r"= tmp\d+ \+ tmp\d+", body)) == 2
     assert body.count("libdevice.tanh(") == 1
@@ -197,3 +198,49 @@ def test_annotated_step_every_kernel_time_matches_raw_json():
     df = proton.parse(path)
     got = {name: (float(g["time_ns"].sum()), int(g["calls"].sum())) for name, g in df.groupby("name")}
     assert got == {name: (float(t), int(c)) for name, (t, c) in sums.items()}
+
+
+def test_steps_hatchet_kernels_and_scopes():
+    df = proton.parse(data_path("flux_small", "proton", "steps.hatchet"))
+    assert set(df["path"].str.split("/").str[0]) == {"step_0", "step_1", "step_2"}
+    assert any(p.endswith("double_1") for p in df["path"])
+    gelu = df[df["name"] == "triton_poi_fused_gelu_view_12"]
+    assert gelu["calls"].sum() == 6                 # 2 double blocks x 3 steps
+    assert (df["time_ns"] > 0).all()
+    assert df["flops32"].sum() == 0                  # timed steps carry no launch metadata
+
+
+def test_annotated_hatchet_carries_flops_and_bytes():
+    df = proton.parse(data_path("flux_small", "proton", "annotated_step.hatchet"))
+    gelu = df[df["name"] == "triton_poi_fused_gelu_view_12"]
+    # 4096 x 12288 bf16 read and written in place; 9 fp32 ops per element
+    assert gelu["bytes"].sum() == 2 * 4096 * 12288 * 2 * 2
+    assert gelu["flops32"].sum() == 9 * 4096 * 12288 * 2
+    assert proton.device_info(data_path("flux_small", "proton", "annotated_step.hatchet"))["CUDA"]["0"]["arch"] == "90"
+
+
+def test_torch_trace_maps_library_kernels_to_ops(tmp_path):
+    import gzip
+    import shutil
+
+    trace = tmp_path / "t.json"
+    with gzip.open(data_path("flux_small", "torch_trace.json.gz")) as src, open(trace, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    ops, attention = parse_trace(trace)
+    assert not ops["kernel"].str.startswith("triton_").any()
+    addmm = ops[ops["op"] == "aten::addmm"]
+    costed = addmm[addmm["flops"] > 0]
+    assert len(costed) > 0 and (costed["flops_key"] == "flops16").all()
+    # an addmm that launched two kernels (a split-K GEMM and its reduction) did its work once: the second
+    # kernel of the pair carries no cost
+    secondary = addmm[addmm["flops"] == 0]
+    assert len(secondary) > 0 and (secondary["bytes"] == 0).all() and (secondary["flops_key"] == "").all()
+    assert len(attention) == 6 and attention[0]["Sq"] == 4608 and attention[0]["D"] == 128
+
+
+def test_op_cost_addmm_and_sdpa():
+    c = op_cost("aten::addmm", [[3072], [4096, 64], [64, 3072], [], []], ["c10::BFloat16"] * 3)
+    assert c["flops"] == 2 * 4096 * 3072 * 64 and c["flops_key"] == "flops16"
+    assert c["bytes"] == (3072 + 4096 * 64 + 64 * 3072 + 4096 * 3072) * 2
+    s = op_cost("aten::_cudnn_attention_forward", [[1, 24, 4608, 128]] * 3, ["c10::BFloat16"] * 3)
+    assert s["flops"] == 4 * 24 * 4608 * 4608 * 128
