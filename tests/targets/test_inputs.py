@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from inductor_prof.cli import app
 from inductor_prof.errors import UserError
 from inductor_prof.targets import InputSets, load_custom, parse_resolutions, resolution_options
+from inductor_prof.targets.inputs import named_sets
 
 runner = CliRunner()
 
@@ -118,3 +119,13 @@ def test_factory_bad_input_sets(factory_module, factory, message):
 def test_input_sets_is_a_mapping_in_order():
     sets = InputSets({"b": 1, "a": 2})
     assert list(sets) == ["b", "a"] and isinstance(sets, dict)
+
+
+# ---- (mutation audit) targets/inputs.py ----
+
+
+def test_bad_size_name_message_word_for_word():
+    with pytest.raises(UserError) as e:
+        named_sets(InputSets({"step_0": ()}), "pkg.mod:make")
+    assert str(e.value) == ("pkg.mod:make: input size name 'step_0' must be 1 to 64 letters, digits or _.+=- "
+                            "starting with a letter or digit, and not step_... (it names a Proton scope)")

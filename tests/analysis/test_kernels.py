@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from inductor_prof.analysis import ANNOTATION_TOLERANCE, CATEGORIES, add_derived, classify, merge_ncu, summarize
-from inductor_prof.analysis.kernels import library_costs
+from inductor_prof.analysis.kernels import by_name, kernel_table, library_costs
 from inductor_prof.runfiles import n_steps
+from inductor_prof.peaks import FLOP_KEYS
 
 # Made-up peaks with round ridges: fp16 ridge = 1000e12 / 2000e9 = 500 flop/B, fp32 ridge = 50e12 / 2000e9 = 25.
 PEAKS = {"tflops": {"flops8": 2000.0, "flops16": 1000.0, "flops32": 50.0, "flops64": 25.0}, "dram_gbps": 2000.0}
@@ -369,3 +370,154 @@ def test_library_costs_op_is_the_most_frequent_then_first_by_name(tmp_path):
     lib = library_costs(pd.read_csv(csv, keep_default_na=False))
     assert lib["op"].to_dict() == {"k": "aten::mul", "t": "aten::alpha", "u": "aten::sub"}
     assert lib["lib_calls"].to_dict() == {"k": 3, "t": 2, "u": 1}
+
+
+# ---- pinned where a mutation audit found it unpinned (each expected value derived by hand)
+
+# ==== analysis/kernels.py ===============================================================================
+
+def _hatchet_rows(rows: list[dict]) -> pd.DataFrame:
+    """Hatchet kernel rows: name, calls, time_ns, bytes and every flops key (0 unless given)."""
+    full = [{"name": r["name"], "calls": r.get("calls", 1), "time_ns": r.get("time_ns", 0.0),
+             "bytes": r.get("bytes", 0.0), **{k: r.get(k, 0.0) for k in FLOP_KEYS}} for r in rows]
+    return pd.DataFrame(full)
+
+
+def test_by_name_of_no_rows_is_an_empty_frame_with_the_columns():
+    df = by_name(pd.DataFrame(columns=["name", "calls", "time_ns", "bytes", *FLOP_KEYS]))
+    assert len(df) == 0
+    assert list(df.columns) == ["calls", "time_ns", "bytes", *FLOP_KEYS]
+
+
+def test_by_name_sums_per_name():
+    df = by_name(_hatchet_rows([{"name": "a", "calls": 2, "time_ns": 10.0}, {"name": "b", "calls": 1},
+                                {"name": "a", "calls": 3, "time_ns": 5.0, "flops16": 7.0}]))
+    assert df.loc["a", "calls"] == 5 and df.loc["a", "time_ns"] == 15.0 and df.loc["a", "flops16"] == 7.0
+    assert list(df.index) == ["a", "b"]
+
+
+def test_library_costs_of_nothing():
+    assert library_costs(None).empty
+    assert library_costs(pd.DataFrame(columns=["kernel", "op", "flops", "flops_key", "bytes"])).empty
+
+
+def test_library_costs_per_width_and_most_common_op():
+    ops = pd.DataFrame([
+        {"kernel": "g", "op": "aten::mm", "flops": 100.0, "flops_key": "flops16", "bytes": 10.0},
+        {"kernel": "g", "op": "aten::addmm", "flops": 50.0, "flops_key": "flops32", "bytes": 5.0},
+        {"kernel": "g", "op": "aten::mm", "flops": 30.0, "flops_key": "flops16", "bytes": 1.0},
+        {"kernel": "h", "op": "aten::b", "flops": 0.0, "flops_key": "", "bytes": 2.0},
+        {"kernel": "h", "op": "aten::a", "flops": 0.0, "flops_key": "", "bytes": 2.0},
+    ])
+    c = library_costs(ops)
+    # g: 3 launches, 16 B; flops16 100 + 30, flops32 50, others 0; op: mm twice beats addmm once
+    assert c.loc["g", "lib_calls"] == 3 and c.loc["g", "lib_bytes"] == 16.0
+    assert [c.loc["g", f"lib_{k}"] for k in FLOP_KEYS] == [0.0, 130.0, 50.0, 0.0]
+    assert c.loc["g", "op"] == "aten::mm"
+    # h: a tie, the first op by name
+    assert c.loc["h", "op"] == "aten::a" and c.loc["h", "lib_calls"] == 2
+
+
+def test_classify_every_branch():
+    for kind, cat in (("pointwise", "Inductor pointwise"), ("foreach", "Inductor pointwise"),
+                      ("reduction", "Inductor reduction"), ("persistent_reduction", "Inductor reduction"),
+                      ("flex_attention", "attention"), ("template_mm", "Inductor template"), (None, "other"),
+                      ("other", "other")):
+        assert classify("triton_x", "inductor", kind, "aten::mm") == cat
+    # library: the op decides first, then the name
+    assert classify("k", "library", None, "aten::_scaled_dot_product_flash") == "attention"
+    assert classify("k", "library", None, "aten::my_attention") == "attention"
+    assert classify("flash_fwd", "library", None, "aten::mm") == "GEMM"
+    assert classify("k", "library", None, "aten::bmm") == "GEMM"
+    assert classify("fmha_cutlass_fwd", "library", None, "") == "attention"
+    assert classify("sm90_xmma_gemm", "library", None, "aten::copy_") == "GEMM"
+    assert classify("elementwise_kernel", "library", None, "aten::copy_") == "other"
+
+
+def test_kernel_table_origins_annotation_and_library_costs():
+    steps = _hatchet_rows([
+        {"name": "triton_poi_a", "calls": 4, "time_ns": 400.0},    # harvested, annotated
+        {"name": "triton_red_b", "calls": 2, "time_ns": 300.0},    # not in kernels.json: still Inductor
+        {"name": "triton_poi_attn_e", "calls": 1, "time_ns": 250.0},  # ditto, with a library-looking name
+        {"name": "triton_poi_c", "calls": 2, "time_ns": 200.0},    # annotated with zero calls: not annotated
+        {"name": "triton_poi_d", "calls": 2, "time_ns": 150.0},    # annotated with no bytes, some flops
+        {"name": "void at::native::copy_kernel<float>(float*)", "calls": 6, "time_ns": 100.0},  # library, no costs
+        {"name": "sm90_xmma_gemm", "calls": 2, "time_ns": 50.0},   # library with costs
+        {"name": "nvjet_zero", "calls": 2, "time_ns": 10.0},       # library with costs but 0 bytes
+    ])
+    annotated = _hatchet_rows([
+        {"name": "triton_poi_a", "calls": 2, "bytes": 1000.0, "flops32": 300.0},
+        {"name": "triton_poi_c", "calls": 0, "bytes": 50.0},
+        {"name": "triton_poi_d", "calls": 1, "bytes": 0.0, "flops32": 10.0},
+        {"name": "sm90_xmma_gemm", "calls": 1, "bytes": 99.0},   # a library kernel's hatchet bytes are ignored
+    ])
+    harvested = {"triton_poi_a": {"name": "triton_poi_a", "kind": "pointwise", "aten_ops": ["aten::add", "aten::mul"]},
+                 "triton_poi_c": {"name": "triton_poi_c", "kind": "pointwise"},
+                 "triton_poi_d": {"name": "triton_poi_d", "kind": "pointwise", "aten_ops": []}}
+    lib_ops = pd.DataFrame([
+        {"kernel": "sm90_xmma_gemm", "op": "aten::mm", "flops": 64.0, "flops_key": "flops16", "bytes": 8.0},
+        {"kernel": "nvjet_zero", "op": "aten::bmm", "flops": 5.0, "flops_key": "flops16", "bytes": 0.0},
+    ])
+    io = {"triton_poi_a": {"read": 600, "write": 400}, "triton_poi_c": None}
+    df = kernel_table(steps, annotated, harvested, lib_ops, io, n_steps=2).set_index("name")
+
+    a = df.loc["triton_poi_a"]
+    # annotated step: 2 calls with 1000 B, 300 flops; timed: 4 calls -> x 2 = 2000 B, 600 flops32
+    assert (a["origin"], a["kind"], a["category"], a["display"]) == \
+        ("inductor", "pointwise", "Inductor pointwise", "triton_poi_a")
+    assert (a["bytes"], a["flops32"], a["flops16"], a["flops"], a["annotated"]) == (2000.0, 600.0, 0.0, 600.0, True)
+    assert a["aten_ops"] == "aten::add, aten::mul"
+    assert (a["calls"], a["calls_per_step"], a["total_ns"]) == (4, 2.0, 400.0)     # 4 calls over 2 steps
+    assert (a["read_bytes_per_call"], a["write_bytes_per_call"]) == (600, 400)
+
+    b = df.loc["triton_red_b"]
+    # no record: Inductor by its prefix; no kind -> classify(inductor, None) = "other"; nothing annotated
+    assert (b["origin"], b["kind"], b["category"], b["aten_ops"]) == ("inductor", "other", "other", "")
+    assert (b["bytes"], b["flops"], b["annotated"]) == (0.0, 0.0, False)
+    assert all(b[k] == 0.0 for k in FLOP_KEYS)
+    assert math.isnan(b["read_bytes_per_call"]) and math.isnan(b["write_bytes_per_call"])
+    # an Inductor kernel is classified as Inductor even when its name matches the attention pattern
+    assert tuple(df.loc["triton_poi_attn_e", ["origin", "kind", "category"]]) == ("inductor", "other", "other")
+
+    c = df.loc["triton_poi_c"]
+    # annotated row with 0 calls is not used; a record without aten_ops joins to ""
+    assert (c["bytes"], c["flops"], c["annotated"], c["aten_ops"]) == (0.0, 0.0, False, "")
+    assert math.isnan(c["read_bytes_per_call"])
+
+    d = df.loc["triton_poi_d"]
+    # 0 bytes but 10 flops per annotated call, x 2 timed calls = 20: annotated all the same
+    assert (d["bytes"], d["flops32"], d["annotated"]) == (0.0, 20.0, True)
+
+    lib = df.loc["void at::native::copy_kernel<float>(float*)"]
+    # not in the op map: no costs, no op; display: short name (at::native:: dropped, template words kept)
+    assert (lib["origin"], lib["kind"], lib["category"], lib["aten_ops"]) == ("library", "other", "other", "")
+    assert (lib["bytes"], lib["flops"], lib["annotated"], lib["display"]) == (0.0, 0.0, False, "copy_kernel<float>")
+    assert lib["calls_per_step"] == 3.0
+
+    g = df.loc["sm90_xmma_gemm"]
+    # one step's op map x 2 steps: 8 B -> 16, 64 flops16 -> 128; kind from classify = "gemm"
+    assert (g["origin"], g["kind"], g["category"], g["aten_ops"]) == ("library", "gemm", "GEMM", "aten::mm")
+    assert (g["bytes"], g["flops16"], g["flops"], g["annotated"]) == (16.0, 128.0, 128.0, True)
+
+    z = df.loc["nvjet_zero"]
+    # flops but 0 bytes: a library kernel is annotated only with bytes
+    assert (z["flops16"], z["bytes"], z["annotated"]) == (10.0, 0.0, False)
+
+
+def test_kernel_table_without_annotated_step_and_shared_short_names():
+    steps = _hatchet_rows([
+        {"name": "void at::native::copy_kernel<float>(int*)", "time_ns": 5.0},
+        {"name": "void at::native::copy_kernel<float>(float*)", "time_ns": 9.0},
+        {"name": "triton_poi_a", "time_ns": 1.0},
+    ])
+    for annotated in (None, _hatchet_rows([])):
+        df = kernel_table(steps, annotated, {}, None, {}, 1).set_index("name")
+        # both short to copy_kernel<float>: the longer (9 ns) keeps it, the other is numbered
+        assert df.loc["void at::native::copy_kernel<float>(float*)", "display"] == "copy_kernel<float>"
+        assert df.loc["void at::native::copy_kernel<float>(int*)", "display"] == "copy_kernel<float> #2"
+        assert df.loc["triton_poi_a", "annotated"] == False       # noqa: E712 (numpy bool)
+        assert df.loc["triton_poi_a", "bytes"] == 0.0
+
+
+def test_kernel_table_of_no_kernels_is_empty():
+    assert len(kernel_table(_hatchet_rows([]), None, {}, None, {}, 1)) == 0

@@ -203,3 +203,40 @@ def test_diff_step_of_a_run_of_sizes_is_the_reports():
     # a run of one size: the median of its steps, as before
     one = {"stages": {"plain_steps": {"step_ms": [3.0, 1.0, 2.0]}}}
     assert step_rows(one, one, None, None).iloc[0]["a"] == 2.0
+
+
+# ---- (mutation audit) sizes.py ----
+
+
+def test_kernels_by_size_without_annotated_or_library_rows():
+    # one kernel, 2 steps at each size: 3 µs a launch at BIG, 1 µs at SMALL; no annotated hatchet, no
+    # library ops (None: no size column to filter on)
+    steps = with_size(_rows([("triton_poi_a", f"{size}/step_{i}", 1, ns)
+                             for size, ns in ((BIG, 3000), (SMALL, 1000)) for i in range(2)]), [BIG, SMALL])
+    df = kernels_by_size(steps, None, {}, None, {}, 2, PEAKS, [BIG, SMALL])
+    # one row per size, numbered 0, 1 (not each size's own 0): 2 launches each, 6 µs and 2 µs
+    assert df.index.tolist() == [0, 1]
+    assert df[["size", "name", "calls", "total_ns"]].values.tolist() == [
+        [BIG, "triton_poi_a", 2, 6000], [SMALL, "triton_poi_a", 2, 2000]]
+
+
+def test_kernels_by_size_of_no_size():
+    assert kernels_by_size(_rows([]).assign(size=None), None, {}, None, {}, 1, PEAKS, []).columns.tolist() == ["size"]
+
+
+BY_SIZE = {"size": [BIG, BIG], "total_ns": [6000.0, 16000.0], "flops": [4e6, 2e9]}
+
+
+@pytest.mark.parametrize("profile", [{}, {"steps": 0}, {"steps": 1}], ids=["no steps", "steps 0", "steps 1"])
+def test_size_summary_one_step(profile):
+    # steps missing or 0 count as 1 step: 22 µs -> 0.022 ms; 2.004e9 flops -> 0.002004 TFLOP a step;
+    # 2.004e9 / 22e-6 s / 1e12 = 91.09 TFLOP/s
+    manifest = {"profile": {**profile, "sizes": {BIG: {"plain_step_ms": 5.0}, SMALL: {}}}}
+    big, small = size_summary(pd.DataFrame(BY_SIZE), manifest, [BIG, SMALL], n_steps(manifest))
+    assert big["gpu_kernel_ms_per_step"] == pytest.approx(22000 / 1e6, rel=1e-12)
+    assert big["tflops_per_step"] == pytest.approx(2.004e9 / 1e12, rel=1e-12)
+    assert big["overall_tflops"] == pytest.approx(2.004e9 / 22e-6 / 1e12, rel=1e-12)
+    assert (big["plain_step_ms"], big["proton_step_ms"], big["kernels"]) == (5.0, None, 2)
+    # SMALL has no kernel rows: zeros, not a division by zero
+    assert small == {"size": SMALL, "plain_step_ms": None, "proton_step_ms": None, "gpu_kernel_ms_per_step": 0.0,
+                     "tflops_per_step": 0.0, "overall_tflops": 0.0, "kernels": 0}

@@ -1,7 +1,21 @@
-"""The run summary's lines (report/format.summary_rows, shared by the terminal and HTML), every row pinned on a
-summary written by hand, so a changed label, number format or condition fails here (a mutation audit found
-these rows unpinned)."""
-from inductor_prof.report.format import summary_rows
+"""TFLOP/s in the attention table: whole numbers from 10 up (an H100's 632.4 -> 632), two significant digits
+below (a CPU's 0.0234 -> 0.023, not 0)."""
+from inductor_prof.report.format import rate, summary_rows
+
+
+def test_rate_by_hand():
+    assert rate(632.4) == "632"
+    assert rate(10.0) == "10"          # the boundary: whole
+    assert rate(9.96) == "10"          # two significant digits of 9.96 round up to 10
+    assert rate(5.349) == "5.3"
+    assert rate(0.0234) == "0.023"
+    assert rate(0.0) == "0"
+    assert rate(float("nan")) == "-" and rate(None) == "-"
+
+
+# The run summary's lines (report/format.summary_rows, shared by the terminal and HTML), every row pinned on a
+# summary written by hand, so a changed label, number format or condition fails here (a mutation audit found
+# these rows unpinned).
 
 PEAKS = {"tflops": {"flops16": 720.52, "flops32": 66.908}, "dram_gbps": 3265.16,
          "source": {"flops16": "measured", "flops32": "spec", "dram_gbps": "measured"}}
