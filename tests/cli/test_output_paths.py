@@ -19,7 +19,7 @@ def _error(args) -> str:
     return r.stderr.strip()
 
 
-def test_report_csv_that_is_a_folder(tmp_path):   # --html's own check: test_report_html.py
+def test_report_csv_that_is_a_folder(tmp_path):   # --html's own check: tests/report/test_html.py
     assert _error(["report", str(data_path("flux_small")), "--csv", str(tmp_path)]) == \
         f"error: cannot write --csv {tmp_path}: it is a folder"
 

@@ -4,7 +4,7 @@ import pytest
 from typer.testing import CliRunner
 
 from inductor_prof.cli import app
-from test_damaged_run import KERNELS_LACK, run  # noqa: F401  (run: the fixture, a copy of flux_small)
+from .test_report_damaged_run import KERNELS_LACK, run  # noqa: F401  (run: the fixture, a copy of flux_small)
 
 pytest.importorskip("bokeh")
 runner = CliRunner()
