@@ -70,7 +70,11 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                 _free_model(ctx)
             try:
                 with manifest.stage(stage.name) as info:
-                    info.update(stage.run(ctx) or {})
+                    try:
+                        info.update(stage.run(ctx) or {})
+                    except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
+                        info.update(getattr(e, "stage_info", None) or {})
+                        raise
             except Exception as e:
                 if stage.required:
                     raise
