@@ -47,3 +47,16 @@ def test_flags_show_no_bool_metavar(command):
     assert r.exit_code == 0
     assert "<bool>" not in r.stdout
     assert "--help" in r.stdout
+
+
+def test_pyproject_table_with_an_underscore_is_named_not_ignored(tmp_path):
+    from inductor_prof.errors import UserError
+    from inductor_prof.settings import resolve
+
+    (tmp_path / "pyproject.toml").write_text("[tool.inductor_prof]\nsudo = true\n")
+    with pytest.raises(UserError) as e:
+        resolve(env={}, cwd=tmp_path)
+    assert str(e.value) == (f"{tmp_path / 'pyproject.toml'}: [tool.inductor_prof] is not read; name the table "
+                            "[tool.inductor-prof]")
+    (tmp_path / "pyproject.toml").write_text("[tool.inductor-prof]\nsudo = true\n")
+    assert resolve(env={}, cwd=tmp_path)[0].sudo is True
