@@ -14,12 +14,10 @@ from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
 from .messages import ncu_summary, print_warnings
-from .options import EPILOG, with_ncu_options
+from .options import EPILOG, WIDTH_OPTION, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
 
-WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
-                            "piped: COLUMNS, else 200)")
 
 
 @command(epilog=EPILOG)

@@ -60,3 +60,20 @@ def test_pyproject_table_with_an_underscore_is_named_not_ignored(tmp_path):
                             "[tool.inductor-prof]")
     (tmp_path / "pyproject.toml").write_text("[tool.inductor-prof]\nsudo = true\n")
     assert resolve(env={}, cwd=tmp_path)[0].sudo is True
+
+
+RUNS = data_path("..", "..", "examples", "runs")
+
+
+def test_diff_width_sets_the_tables_width(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    args = ["diff", str(RUNS / "flux-h100"), str(RUNS / "flux-h100-768x1344")]
+    widest = {}
+    for width in (80, 130):
+        r = runner.invoke(app, [*args, "--width", str(width)])
+        assert r.exit_code == 0, r.output
+        widest[width] = max(len(line) for line in r.stdout.splitlines())
+    # without --width a pipe with no COLUMNS is 100 wide: 80 fits in 80, 130 lets names grow past 100
+    assert widest[80] <= 80 < 100 < widest[130] <= 130
+    r = runner.invoke(app, [*args, "--width", "60"])      # below 80 the diff's numbers would be cut
+    assert r.exit_code == 2 and "greater than or equal to 80" in r.stderr
