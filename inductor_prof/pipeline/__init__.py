@@ -45,11 +45,11 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     # process) imports this package first, and must not find its module imported already
     from .stages import STAGES, Context
 
-    require_cuda("profile")
     opts.compile.validate()
     if opts.steps < 1:
         raise UserError("{steps} must be at least 1", ("steps",))
     check_target(opts.target, opts.flux)   # a bad target leaves no run folder (nor replaces one under --force)
+    require_cuda("profile")   # after the input: on a CPU machine a typo is said as one, not as "needs a GPU"
     stopped = rundir.stopped_early(opts.out)
     if stopped and not opts.force:   # kept for its log until now; nothing in it was measured
         log(f"replacing {opts.out}: its profile failed at stage {stopped}, before any timed step")

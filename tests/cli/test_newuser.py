@@ -77,3 +77,20 @@ def test_diff_width_sets_the_tables_width(monkeypatch):
     assert widest[80] <= 80 < 100 < widest[130] <= 130
     r = runner.invoke(app, [*args, "--width", "60"])      # below 80 the diff's numbers would be cut
     assert r.exit_code == 2 and "greater than or equal to 80" in r.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["nosuchmodule:fn"], "error: cannot import 'nosuchmodule' for target 'nosuchmodule:fn'"),
+    (["flux", "--dtype", "int8"], "error: unknown dtype 'int8'; use one of bfloat16,"),
+])
+def test_profile_checks_the_input_before_the_gpu(tmp_path, monkeypatch, args, said):
+    import inductor_prof.pipeline as pipeline
+    from inductor_prof.errors import UserError
+
+    def no_gpu(what):   # what a CPU machine says
+        raise UserError(f"{what} needs a CUDA GPU and none is visible")
+    monkeypatch.setattr(pipeline, "require_cuda", no_gpu)
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["profile", *args, "-o", str(tmp_path / "run")])
+    assert r.exit_code == 2 and r.stderr.startswith(said), r.stderr
+    assert not (tmp_path / "run").exists()
