@@ -45,3 +45,23 @@ def test_a_report_or_nothing_to_profile_is_ok(tmp_path, monkeypatch, counts):
     monkeypatch.setattr(ncu_stage, "run_ncu", lambda *a, **k: counts)
     ncu_stage.on_existing_run(run, Settings(), log=lambda m: None)
     assert _stage(run)["status"] == "ok"
+
+
+def test_report_warns_of_an_ncu_call_that_profiled_nothing(tmp_path, monkeypatch):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from recorded import data_path
+    from inductor_prof.cli import app
+
+    run = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), run)
+    monkeypatch.setattr(ncu_stage, "find_ncu", lambda explicit: "ncu")
+    monkeypatch.setattr(ncu_stage, "run_ncu", lambda *a, **k: _counts(0, 3, 26))
+    with pytest.raises(StepFailed):
+        ncu_stage.on_existing_run(rundir.RunDir(run), Settings(), log=lambda m: None)
+    r = CliRunner().invoke(app, ["report", str(run), "--top", "3"])
+    assert r.exit_code == 0
+    assert ("warning: stage ncu failed: NothingProfiled: ncu profiled no kernel: 3 failed, 26 not tried (stopped: "
+            "3 failures in a row)") in r.stderr
