@@ -110,6 +110,10 @@ def file_settings(cwd: Path) -> tuple[Path | None, dict[str, Any]]:
             data = tomllib.loads(path.read_text())
         except tomllib.TOMLDecodeError as e:
             raise UserError(f"{path}: invalid TOML: {e}") from e
+        if table and table[1].replace("-", "_") in data.get(table[0], {}) and table[1] not in data[table[0]]:
+            # the table named as the package is spelt: its settings were ignored without a word
+            raise UserError(f"{path}: [{table[0]}.{table[1].replace('-', '_')}] is not read; name the table "
+                            f"[{'.'.join(table)}]")
         for key in table or ():
             data = data.get(key, {})
         if data:
