@@ -34,6 +34,11 @@ class Settings:
     # 1.0 covers FLUX.1-dev's 9 library calls of 1.0-23% each (three shapes each of its two big GEMM kernels)
     ncu_library_min_share: float = 1.0
     ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
+    # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
+    # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
+    tuning_cache: str | None = None
+    retune: bool = False
+    attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod

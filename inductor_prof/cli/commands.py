@@ -176,6 +176,8 @@ def attention(
     dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
     backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
     no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
+    retune: bool = typer.Option(False, "--retune", help="tune the own kernels again, over their cached tiles "
+                                "(INDUCTOR_PROF_TUNING_CACHE: the cache folder)"),
     rep_ms: float = typer.Option(100.0, "--rep-ms", min=0.0, help="timing budget per backend and shape, ms"),
     csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV (-: to stdout, "
                                        "instead of tables)"),
@@ -187,13 +189,13 @@ def attention(
     import json
 
     from ..attention.benchmark import registry
-    from ..attention.benchmark.bench import BenchOptions
     from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
     from ..envinfo import require_cuda
-    from ..pipeline.attention import benchmark
+    from ..pipeline.attention import benchmark, note_lines, options
     from ..report import terminal
     from ..report.export import to_stdout, write_table
     from ..rundir import check_output, open_run, refuse_inside_run
+    from ..settings import resolve
 
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
     try:
@@ -224,9 +226,11 @@ def attention(
         device = "cpu"
         err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
                   "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
-    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms, device=device)
+    opts = options(resolve({"retune": retune or None})[0], names, tune=not no_tune, rep_ms=rep_ms, device=device)
     with reporter(err) as bar, stdout_to_stderr() if json_out or to_stdout(csv) else contextlib.nullcontext():
         df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
+    for line in note_lines(summary):   # the tuning cache's warnings and outcome, the reduced checks
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
     if csv:
         write_table(csv, df)
         if to_stdout(csv):
