@@ -259,7 +259,7 @@ def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
     """The torch.profiler trace of one step (of `size` in a run of several); missing or damaged: one line."""
     path = run.torch_trace_gz if size is None else run.torch_trace_gz_at(size)
     if not path.exists():
-        raise UserError(f"{path} is missing (the library_ops stage records it); {need}")
+        raise UserError(f"{path} is missing; {need}")
     return required(path, torch_trace_file, need)
 
 

@@ -37,6 +37,8 @@ REPORT_ARGS = {"TFLOP/s": "tflops", "GB/s": "gbps", "% of ceiling": "pct_of_peak
                "bound": "bound", "category": "category", "kind": "kind", "origin": "origin", "module": "module",
                "report avg us": "avg_us", "launches per step": "calls_per_step"}
 GAP = "gap before (us)"   # idle time of the stream since its previous GPU activity ended
+OVERLAPS = "overlaps the one before (us)"
+OVERLAP = 1_000_000   # track of a stream's kernels that start before the one before them ended: stream + this
 TRACE_ARGS = ("grid", "block", "registers per thread", "shared memory", "stream", "correlation")
 
 
@@ -195,13 +197,18 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
 
     # --- the kernels (and memsets, copies): real start times; gaps are the stream's idle time
     last_end: dict[Any, int] = {}
+    overlapping: set = set()
     for e in gpu:
         start, end = span(e)
-        tid = e.get("tid")
-        gap = max(start - last_end[tid], 0) if tid in last_end else None
-        last_end[tid] = max(end, last_end.get(tid, end))
+        tid = stream = e.get("tid")
+        gap = start - last_end[stream] if stream in last_end else None
+        last_end[stream] = max(end, last_end.get(stream, end))
         a = e.get("args") or {}
-        args = {"scope": scope_of.get(id(e), prefix), GAP: None if gap is None else _us(gap)}
+        args = {"scope": scope_of.get(id(e), prefix), GAP: None if gap is None else _us(max(gap, 0))}
+        if gap is not None and gap < 0:   # it started before the one before it ended (programmatic dependent
+            tid = OVERLAP + stream        # launch): a track of its own, as a track shows no partial overlap
+            overlapping.add(stream)
+            args[OVERLAPS] = _us(-gap)
         if e.get("cat") == "kernel":
             row = by_name.get(e["name"])
             if row is None:
@@ -227,11 +234,11 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
         if e.get("cat") == "ac2g" and e.get("ph") in ("s", "f") and e.get("id") in flows:
             pid = GPU_PID if e["ph"] == "f" else HOST_PID
             events.append({**e, "pid": pid, "ts": _us(_ns(e["ts"]) - t0)})
-    events += _names(streams, {e.get("tid") for e in host})
+    events += _names(streams, {e.get("tid") for e in host}, sorted(overlapping, key=str))
     return Timeline(events, warnings, placed, sum(traced.values()))
 
 
-def _names(streams: list, threads: set) -> list[dict]:
+def _names(streams: list, threads: set, overlapping: list) -> list[dict]:
     """The tracks' names: the GPU's streams above the host's threads."""
     meta = [{"ph": "M", "pid": GPU_PID, "name": "process_name", "args": {"name": "GPU (kernels, Proton scopes)"}},
             {"ph": "M", "pid": GPU_PID, "name": "process_sort_index", "args": {"sort_index": 0}},
@@ -239,6 +246,8 @@ def _names(streams: list, threads: set) -> list[dict]:
             {"ph": "M", "pid": HOST_PID, "name": "process_sort_index", "args": {"sort_index": 1}}]
     meta += [{"ph": "M", "pid": GPU_PID, "tid": t, "name": "thread_name", "args": {"name": f"stream {t}"}}
              for t in streams]
+    meta += [{"ph": "M", "pid": GPU_PID, "tid": OVERLAP + t, "name": "thread_name",
+              "args": {"name": f"stream {t}: kernels overlapping the one before"}} for t in overlapping]
     meta += [{"ph": "M", "pid": HOST_PID, "tid": t, "name": "thread_name", "args": {"name": f"thread {t}"}}
              for t in sorted(threads, key=str)]
     return meta

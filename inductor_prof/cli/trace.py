@@ -12,7 +12,7 @@ from ..errors import UserError
 from .core import command
 from .messages import print_warnings
 
-NEED = "`trace` needs it (rerun the profile with the library_ops stage)"
+NEED = "`trace` needs it (the profile's library_ops stage records it)"
 
 
 @command("trace")
