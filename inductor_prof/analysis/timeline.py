@@ -184,9 +184,9 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
         paths = launches["path"].astype(str)
         proton_ns = (launches.loc[(paths == path) | paths.str.startswith(f"{path}/"), "time_ns"].sum()
                      if path else None)
-        args = {"proton scope": path, "compiled region": r["name"].strip("# "),
-                "kernel launches": sum(1 for e in in_region[i] if e.get("cat") == "kernel"),
-                "kernel time (us)": _us(sum(span(e)[1] - span(e)[0] for e in in_region[i])),
+        held = [span(e) for e in in_region[i] if e.get("cat") == "kernel"]   # as Proton counts: no memsets
+        args = {"proton scope": path, "compiled region": r["name"].strip("# "), "kernel launches": len(held),
+                "kernel time (us)": _us(sum(end - start for start, end in held)),
                 "proton kernel time (us)": None if proton_ns is None else _us(int(proton_ns)),
                 "source": f"time: {TIME_SOURCE} (its GPU range of the compiled region call); " +
                           (f"name: Proton scope {path} (same kernels and counts)" if path else
