@@ -10,6 +10,7 @@ EXIT_FAILED = 1                            # a step failed (StepFailed, any othe
 EXIT_USER = 2                              # bad input (UserError, a usage error)
 EXIT_INTERRUPTED = 128 + signal.SIGINT     # 130: Ctrl-C, what a shell reports for it
 EXIT_TERMINATED = 128 + signal.SIGTERM     # 143: SIGTERM
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE    # 141: stdout's reader left (`report | head -1`), as cat reports it
 
 _FIELD = re.compile(r"\{([\w=]+)\}")
 

@@ -117,6 +117,20 @@ def create(path: str | os.PathLike, force: bool = False) -> RunDir:
     return RunDir(root)
 
 
+STOPPED_AT = "stopped_at"   # manifest key: the required stage whose failure ended the profile before any result
+
+
+def stopped_early(path: str | os.PathLike) -> str | None:
+    """The required stage a run folder's profile failed at, when it failed before the results `report` needs
+    (no timed steps): a retry replaces such a folder without --force. None for any other folder."""
+    try:
+        data = json.loads((Path(path) / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+    stage = data.get(STOPPED_AT) if isinstance(data, dict) else None
+    return stage if isinstance(stage, str) else None
+
+
 def open_run(path: str | os.PathLike) -> RunDir:
     root = Path(path)
     if not root.is_dir():

@@ -7,6 +7,7 @@ it (Reader), and the caller goes on. A file parsed whole but holding the wrong t
 """
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -212,6 +213,19 @@ def attention_calls_file(path: Path) -> list[dict]:
     return calls
 
 
+def torch_trace_file(path: Path) -> dict:
+    """A gzipped Chrome trace of torch.profiler (torch_trace[.<size>].json.gz): an object with a traceEvents
+    list of event objects; cut or not gzip is Damaged (gzip's own error names it)."""
+    with gzip.open(path, "rb") as f:
+        data = json.loads(f.read())
+    if not isinstance(data, dict):
+        raise Damaged(f"a Chrome trace object expected, found {_kind(data)}")
+    events = data.get("traceEvents")
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise Damaged("no traceEvents list of events")
+    return data
+
+
 # --- reading a file the caller needs, or may do without -------------------------------------------------------
 
 def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
@@ -239,6 +253,14 @@ def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.Dat
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
     return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
+
+
+def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
+    """The torch.profiler trace of one step (of `size` in a run of several); missing or damaged: one line."""
+    path = run.torch_trace_gz if size is None else run.torch_trace_gz_at(size)
+    if not path.exists():
+        raise UserError(f"{path} is missing; {need}")
+    return required(path, torch_trace_file, need)
 
 
 def kernel_records(run: RunDir) -> list[dict]:

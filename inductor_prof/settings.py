@@ -34,6 +34,11 @@ class Settings:
     # 1.0 covers FLUX.1-dev's 9 library calls of 1.0-23% each (three shapes each of its two big GEMM kernels)
     ncu_library_min_share: float = 1.0
     ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
+    # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
+    # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
+    tuning_cache: str | None = None
+    retune: bool = False
+    attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod
@@ -110,6 +115,10 @@ def file_settings(cwd: Path) -> tuple[Path | None, dict[str, Any]]:
             data = tomllib.loads(path.read_text())
         except tomllib.TOMLDecodeError as e:
             raise UserError(f"{path}: invalid TOML: {e}") from e
+        if table and table[1].replace("-", "_") in data.get(table[0], {}) and table[1] not in data[table[0]]:
+            # the table named as the package is spelt: its settings were ignored without a word
+            raise UserError(f"{path}: [{table[0]}.{table[1].replace('-', '_')}] is not read; name the table "
+                            f"[{'.'.join(table)}]")
         for key in table or ():
             data = data.get(key, {})
         if data:

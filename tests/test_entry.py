@@ -1,11 +1,11 @@
 """Ctrl-C before a command's own handler runs (while the CLI is imported): one line, exit 130, no traceback;
 the installed command goes through that entry."""
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from inductor_prof import entry
+from recorded import REPO
 
 
 def test_interrupt_while_importing_is_one_line(capsys):
@@ -26,5 +26,5 @@ def test_interrupt_while_running_is_one_line(capsys):
 
 
 def test_installed_command_is_the_entry():
-    meta = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    meta = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert meta["project"]["scripts"]["inductor-prof"] == "inductor_prof.entry:main"

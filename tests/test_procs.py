@@ -73,7 +73,7 @@ def test_ctrl_c_while_the_child_starts_still_ends_it(tmp_path, monkeypatch):
     """Ctrl-C landing the instant Popen has started the child, before run_logged holds it (a loaded machine
     can deschedule the parent right there): the interrupt is held until the child is known, then raised, and
     the child is ended. Raised inside Popen it left the child running, nothing to end it (the flaky
-    test_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report under load)."""
+    tests/cli/test_ncu_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report under load)."""
     started = []
     real_popen = procs.subprocess.Popen
 
@@ -146,3 +146,13 @@ def test_no_module_but_procs_starts_a_child():
                     (node.attr in ("system", "popen", "fork", "posix_spawn") or node.attr.startswith(("exec", "spawn"))):
                 found.append(f"{path.relative_to(root)}: os.{node.attr}")
     assert found == []
+
+
+# ---- pinned where a mutation audit found it unpinned (each expected value derived by hand)
+
+def test_tail_last_four_nonblank_lines_capped():
+    # 6 lines (one blank): the last 4 non-blank, joined by " | "
+    assert procs.tail("a\nb\n\n \nc\nd\ne\nf\n") == "c | d | e | f"
+    assert procs.tail("a\nb\nc", lines=2) == "b | c"
+    # capped at 600 characters
+    assert procs.tail("x" * 1000) == "x" * 600

@@ -2,9 +2,9 @@
 backend's TFLOP/s to the unit and each own kernel's speed over cuDNN (cuDNN's time over the kernel's, from the
 times, not from the recorded speed-up column) to two decimals."""
 import csv
-from pathlib import Path
+from recorded import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 COLUMNS = ("gluon_fa3", "triton_fa2", "sdpa_cudnn", "sdpa_flash")  # the table's TFLOP/s columns, in order
 DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
 

@@ -18,6 +18,7 @@ from inductor_prof.drivers.proton import launches
 from inductor_prof.errors import UserError
 from inductor_prof.pipeline.ncu import targets
 from inductor_prof.rundir import RunDir
+from types import SimpleNamespace
 
 PACKAGE = Path(runfiles.__file__).parent
 NCU_LACK = "that kernel is shown without Nsight Compute columns"
@@ -212,3 +213,169 @@ def test_no_module_but_runfiles_opens_a_run_file():
                  for lines in [run_file_reads(p.read_text())] if lines}
     assert offenders == {}
     assert run_file_reads((PACKAGE / "runfiles.py").read_text())    # the reader itself is seen by the check
+
+
+# ---- pinned where a mutation audit found it unpinned (each expected value derived by hand)
+
+def _kernel_file(signature: str, tensors: list[str], returned: str) -> str:
+    lines = "\n".join(f"    {t}" for t in tensors)
+    return f"@triton.jit\ndef k({signature}):\n    pass\n\n\ndef get_args():\n{lines}\n    return {returned}\n"
+
+
+def test_kernel_records_missing_file_is_empty(tmp_path):
+    run = SimpleNamespace(kernels_json=tmp_path / "kernels.json")
+    assert runfiles.kernel_records(run) == []
+    run.kernels_json.write_text(json.dumps([{"name": "k", "kind": "pointwise"}]))
+    assert runfiles.kernel_records(run) == [{"name": "k", "kind": "pointwise"}]
+
+
+def _damage(fn, path, text):
+    path.write_text(text)
+    with pytest.raises(runfiles.Damaged) as e:
+        fn(path)
+    return str(e.value)
+
+
+MANIFEST_DAMAGE = [("[1]", "a JSON object expected, found a list"),
+                   ('"x"', "a JSON object expected, found a string"),
+                   ("3", "a JSON object expected, found int"),
+                   ('{"env": []}', "'env' should be an object, found a list"),
+                   ('{"env": {"gpu": "H100"}}', "'env.gpu' should be an object, found a string"),
+                   ('{"profile": {"steps": 2.5}}', "'profile.steps' should be a whole number, found 2.5"),
+                   ('{"profile": {"steps": true}}', "'profile.steps' should be a whole number, found True"),
+                   ('{"env": null}', "'env' should be an object, found NoneType")]
+
+
+RECORDS_DAMAGE = [("{}", "a list of kernel records expected, found an object"),
+                  ('[{"name": "a", "kind": null}, 3]', "record 1 should be an object, found int"),
+                  ('[{"kind": "pointwise"}]', "record 0 has no 'name'"),
+                  ('[{"name": "a"}]', "record 0 has no 'kind'"),
+                  ('[{"name": 1, "kind": null}]', "record 0: 'name' is int"),
+                  ('[{"name": "a", "kind": null, "file": 2}]', "record 0: 'file' is int"),
+                  ('[{"name": "a", "kind": null, "aten_ops": "x"}]', "record 0: 'aten_ops' is a string")]
+
+
+def test_manifest_checks_each_section(tmp_path):
+    p = tmp_path / "manifest.json"
+    assert [_damage(runfiles.manifest_file, p, text) for text, _ in MANIFEST_DAMAGE] == [m for _, m in MANIFEST_DAMAGE]
+    p.write_text('{"env": {"gpu": null}, "profile": {"steps": 3}, "stages": {}}')
+    assert runfiles.manifest_file(p) == {"env": {"gpu": None}, "profile": {"steps": 3}, "stages": {}}
+    p.write_text('{"profile": {}}')                  # steps missing: 1 is fine
+    assert runfiles.manifest_file(p) == {"profile": {}}
+
+
+def test_kernel_records_checks_each_record(tmp_path):
+    p = tmp_path / "kernels.json"
+    assert [_damage(runfiles.kernels_by_name, p, text) for text, _ in RECORDS_DAMAGE] == [m for _, m in RECORDS_DAMAGE]
+    p.write_text('[{"name": "a", "kind": null, "file": null, "aten_ops": null}, {"name": "b", "kind": "pointwise"}]')
+    assert runfiles.kernels_by_name(p) == {"a": {"name": "a", "kind": None, "file": None, "aten_ops": None},
+                                           "b": {"name": "b", "kind": "pointwise"}}
+
+
+def test_csv_reader_checks_columns_and_numbers(tmp_path):
+    p = tmp_path / "t.csv"
+    read = runfiles.csv_reader(("kernel", "op", "bytes"), ("bytes",), keep_default_na=False)
+    assert _damage(read, p, "kernel,x\nk,1\n") == "no column 'op', 'bytes'"
+    assert _damage(read, p, "kernel,op,bytes\nk,a,lots\n") == "column 'bytes' is not numeric"
+    # keep_default_na=False: an op named NA stays the string "NA"
+    p.write_text("kernel,op,bytes\nk,NA,3\n")
+    df = read(p)
+    assert df["op"].tolist() == ["NA"] and df["bytes"].tolist() == [3]
+
+
+def test_stage_line_and_reader_warnings(tmp_path):
+    # the first sentence ends at ". ", not at a decimal point
+    assert runfiles.stage_line("ncu", {"status": "failed", "error": "exit 1.5 (x). More detail"}) == \
+        "stage ncu failed: exit 1.5 (x)"
+    assert runfiles.stage_line("harvest", {"status": "running"}) == "stage harvest did not finish"
+    assert runfiles.stage_line("x", {"status": "failed", "error": "e" * 300}) == "stage x failed: " + "e" * 200
+    manifest = {"stages": {"harvest": {"status": "failed", "error": "boom"}, "ncu": {"status": "ok"},
+                           "attention": {"status": "interrupted"}}}
+    r = runfiles.Reader(SimpleNamespace(), manifest)
+    missing = tmp_path / "kernels.json"
+    assert r.optional(missing, lambda p: 1, "no kinds", "harvest") is None
+    assert r.optional(tmp_path / "n.csv", lambda p: 1, "no ncu", "ncu") is None          # stage ok: no cause
+    assert r.optional(tmp_path / "a.csv", lambda p: 1, "no attn", "library_ops") is None  # stage never ran
+    assert r.optional(tmp_path / "b.csv", lambda p: 1, "unused", "ncu", expected=False) is None
+    (tmp_path / "c.json").write_text("{")
+    assert r.optional(tmp_path / "c.json", lambda p: 1 / 0, "no c") is None
+    (tmp_path / "d.json").write_text("{}")
+    assert r.optional(tmp_path / "d.json", lambda p: 5, "no d") == 5
+    r.failed_stages()
+    assert r.warnings == [
+        f"{missing} is missing (stage harvest failed: boom); no kinds",
+        f"{tmp_path / 'n.csv'} is missing; no ncu",
+        f"{tmp_path / 'a.csv'} is missing (the profile did not get to stage library_ops); no attn",
+        f"{tmp_path / 'c.json'} is damaged (ZeroDivisionError: division by zero); no c",
+        "stage attention interrupted",       # harvest was said with its file
+    ]
+
+
+def test_required_file_damage_is_a_user_error(tmp_path):
+    p = tmp_path / "manifest.json"
+    p.write_text("[]")
+    with pytest.raises(UserError, match=r"manifest\.json is damaged \(a JSON object expected, found a list\); "
+                                        r"the report needs it"):
+        runfiles.required(p, runfiles.manifest_file)
+
+
+def test_io_split_per_record(tmp_path):
+    (tmp_path / "a.py").write_text(_kernel_file(
+        "in_ptr0, out_ptr0, xnumel", ["arg_0 = rand_strided((8,), (1,), device='cuda:0', dtype=torch.float32)",
+                                      "arg_1 = rand_strided((8,), (1,), device='cuda:0', dtype=torch.float16)"],
+        "arg_0, arg_1, 8,"))
+    run = SimpleNamespace(kernel_file=lambda f: tmp_path / f)
+    reader = runfiles.Reader(run, {})
+    harvested = {"a": {"name": "a", "kind": "pointwise", "file": "a.py"},
+                 "b": {"name": "b", "kind": None},                      # no file: no split, no warning
+                 "c": {"name": "c", "kind": None, "file": None},
+                 "d": {"name": "d", "kind": None, "file": "gone.py"}}  # named but missing: a warning
+    # a: 8 fp32 read = 32 B, 8 fp16 written = 16 B
+    assert reader.io_split(harvested) == {"a": {"read": 32, "write": 16}, "b": None, "c": None, "d": None}
+    assert reader.warnings == [f"{tmp_path / 'gone.py'} is missing; kernel d is shown without its read/write split"]
+
+
+def _ncu_reader(tmp_path, stages, status=None, csv=None):
+    run = SimpleNamespace(ncu_csv=tmp_path / "ncu.csv", ncu_status_json=tmp_path / "status.json")
+    if status is not None:
+        run.ncu_status_json.write_text(json.dumps(status))
+    if csv is not None:
+        run.ncu_csv.write_text(csv)
+    return runfiles.Reader(run, {"stages": stages})
+
+
+def test_ncu_table_missing_only_warns_where_ncu_was_run(tmp_path):
+    # no ncu stage, no status: nothing expected, nothing said
+    r = _ncu_reader(tmp_path, {})
+    assert r.ncu() is None and r.warnings == []
+    # the stage ran: the missing csv is said
+    r = _ncu_reader(tmp_path, {"ncu": {"status": "ok"}})
+    assert r.ncu() is None
+    assert r.warnings == [f"{tmp_path / 'ncu.csv'} is missing; the report has no Nsight Compute columns"]
+
+
+def test_ncu_table_status_lists_kernels_the_csv_lacks(tmp_path):
+    status = {"k1": {"status": "ok"}, "k2": {"status": "ok"}, "k3": {"status": "failed"}, "k4": "ok"}
+    r = _ncu_reader(tmp_path, {}, status, "name,stem,duration_ns\ntriton_a,k1,100\n")
+    df = r.ncu()
+    assert df["stem"].tolist() == ["k1"] and df["duration_ns"].tolist() == [100]
+    # ok in status.json: k1, k2 (k3 failed, k4 not an object); the csv has k1 -> 1 lacking
+    assert r.warnings == [f"{tmp_path / 'ncu.csv'} lacks 1 kernels that status.json lists as profiled "
+                          "(a call of the ncu stage did not finish; run it again)"]
+    # a status file but no csv: the csv is expected
+    (tmp_path / "ncu.csv").unlink()
+    r = _ncu_reader(tmp_path, {}, status)
+    assert r.ncu() is None
+    assert r.warnings == [f"{tmp_path / 'ncu.csv'} is missing (the profile did not get to stage ncu); "
+                          "the report has no Nsight Compute columns"]
+    # an empty status and no stage: not expected
+    r = _ncu_reader(tmp_path, {}, {})
+    assert r.ncu() is None and r.warnings == []
+
+
+def test_ncu_table_damaged_status_is_said_and_the_csv_still_read(tmp_path):
+    r = _ncu_reader(tmp_path, {"ncu": {"status": "ok"}}, [1], "name,duration_ns\ntriton_a,5\n")
+    df = r.ncu()
+    assert df["name"].tolist() == ["triton_a"]
+    assert r.warnings == [f"{tmp_path / 'status.json'} is damaged (a JSON object expected, found a list); "
+                          "the ncu table cannot be checked against it"]

@@ -4,8 +4,9 @@ it, read back from the pages themselves (ncu's raw CSV: a header row, a units ro
 in the README's text."""
 import csv
 from pathlib import Path
+from recorded import REPO
 
-SWEEPS = Path(__file__).resolve().parents[1] / "examples" / "sweeps"
+SWEEPS = REPO / "examples" / "sweeps"
 PAGE = SWEEPS / "ncu-own-attention" / "gqa-1024-d64-dense.csv"
 PAGE_2CTA = SWEEPS / "ncu-own-attention" / "gqa-1024-d64-2cta.csv"
 

@@ -1,4 +1,4 @@
-"""Run in the Triton interpreter by tests/test_attention_causal_gqa.py: prints, as JSON, the (batch*head, query
+"""Run in the Triton interpreter by tests/attention/kernels/test_triton_fa.py: prints, as JSON, the (batch*head, query
 tile) that triton_fa._tile gives each program of a causal launch (a kernel must live in a file for triton.jit)."""
 import json
 import sys

@@ -51,26 +51,55 @@ def time_ms(fn, rep_ms: float = 100.0, min_runs: int = 3, max_runs: int = 200) -
 
 
 @contextlib.contextmanager
-def captured_stderr():
-    """Everything written to stderr inside (Python's sys.stderr and file descriptor 2, where ptxas, MLIR and
-    nvcc diagnostics go) into the yielded list's one string, instead of the terminal."""
-    sys.stderr.flush()
-    saved = os.dup(2)
+def _captured(fd: int, name: str):
+    """Everything written to file descriptor `fd` and to Python's sys.<name> inside, into the yielded list's one
+    string, instead of the terminal."""
+    getattr(sys, name).flush()
+    saved = os.dup(fd)
     out: list[str] = []
-    with tempfile.TemporaryFile() as f, contextlib.redirect_stderr(io.StringIO()) as py:
-        os.dup2(f.fileno(), 2)
+    redirect = contextlib.redirect_stderr if name == "stderr" else contextlib.redirect_stdout
+    with tempfile.TemporaryFile() as f, redirect(io.StringIO()) as py:
+        os.dup2(f.fileno(), fd)
         try:
             yield out
         finally:
-            os.dup2(saved, 2)
+            os.dup2(saved, fd)
             os.close(saved)
             f.seek(0)
             out.append(py.getvalue() + f.read().decode(errors="replace"))
 
 
+def captured_stderr():
+    """Everything written to stderr inside (Python's sys.stderr and file descriptor 2, where ptxas, MLIR and
+    nvcc diagnostics go) into the yielded list's one string, instead of the terminal."""
+    return _captured(2, "stderr")
+
+
+@contextlib.contextmanager
+def captured_output():
+    """Both streams of a compile kept off the terminal: (stdout, stderr) as two one-string lists. Triton prints
+    a failed ptxas run's whole PTX (over 100 KB) to stdout with print(), MLIR its crash reproducer to fd 2."""
+    with _captured(1, "stdout") as out, _captured(2, "stderr") as err:
+        yield out, err
+
+
 def _first_error_line(text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+
+
+def failure_line(e: BaseException, stdout: str = "", stderr: str = "") -> str:
+    """A failed config in one line: the exception's first line (200 characters at most), then in brackets the
+    first line naming an error that it does not already say, from the rest of its message, then stderr, then
+    stdout (stderr's last line where none names one)."""
+    message = f"{type(e).__name__}: {e}".strip().splitlines() or [type(e).__name__]
+    head = message[0][:200]
+    for where, text in (("", "\n".join(message[1:])), ("stderr: ", stderr), ("stdout: ", stdout)):
+        lines = [ln.strip() for ln in text.splitlines() if "error" in ln.lower() and ln.strip() not in head]
+        if lines:
+            return f"{head} [{where}{lines[0][:200]}]"
+    last = _first_error_line(stderr)
+    return f"{head} [stderr: {last[:200]}]" if last else head
 
 
 def kernel_spills(kernel) -> int:
@@ -87,29 +116,44 @@ def time_configs(run, configs, bench=None, spills=None) -> tuple[list[dict], obj
     bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
     rows = []
     for cfg in configs:
-        ms, error, n = float("nan"), "", 0
-        with captured_stderr() as spew:
+        ms, error = float("nan"), ""
+        with captured_output() as (out, err):   # the compiler's output: one line in the row, none in the terminal
             try:
-                first = run(cfg)  # compiles: the compiler's messages land in `spew`
+                first = run(cfg)  # compiles
                 n = spills(first) if spills else 0
                 if n:
                     error = f"spills registers ({n} bytes of local memory per thread): not timed"
                 else:
                     ms = bench(lambda: run(cfg))
             except Exception as e:
-                error = f"{type(e).__name__}: {e}"[:200]
-        if error and not n and _first_error_line(spew[0]):
-            error += f" [stderr: {_first_error_line(spew[0])[:200]}]"
+                failure = e
+            else:
+                failure = None
+        if failure is not None:
+            error = failure_line(failure, out[0], err[0])
         rows.append({"config": cfg, "ms": ms, "error": error})
     ok = [r for r in rows if r["ms"] == r["ms"]]
     return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
 
 
-def tune_forward(run, configs, label, bench=None, spills=None) -> tuple[list[dict], object | None]:
-    """An own kernel's run(config) timed at each config: (a row per config with its label, failures and spilling
-    configs recorded not raised; the fastest config or None)."""
-    rows, best = time_configs(run, configs, bench, spills)
-    return [{**r, "config": label(r["config"])} for r in rows], best
+def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None
+                 ) -> tuple[list[dict], object | None]:
+    """An own kernel's run(config) timed at each config: (a row per config with its label and its source, "tuned"
+    or "cache"; failures and spilling configs recorded not raised; the fastest config or None).
+    known: what the tuning cache remembers at this key (tuning_cache.entry): where its best is among `configs`,
+    nothing is run and that config is returned; else the configs it says failed are not tried again."""
+    configs, known = list(configs), known or {}
+    failed = {c: known["failed"][label(c)] for c in configs if label(c) in known.get("failed", {})}
+    cached = next((c for c in configs if known.get("best") is not None and label(c) == known["best"]), None)
+    remembered = {c: {"config": label(c), "ms": float("nan"), "error": e, "source": "cache"} for c, e in failed.items()}
+    if cached is not None:
+        ms = known.get("ms")
+        remembered[cached] = {"config": label(cached), "ms": float("nan") if ms is None else float(ms), "error": "",
+                              "source": "cache"}
+        return [remembered[c] for c in configs if c in remembered], cached
+    rows, best = time_configs(run, [c for c in configs if c not in failed], bench, spills)
+    tuned = {r["config"]: {**r, "config": label(r["config"]), "source": "tuned"} for r in rows}
+    return [remembered[c] if c in remembered else tuned[c] for c in configs], best
 
 
 def warm_gpu(seconds: float = 1.0) -> None:

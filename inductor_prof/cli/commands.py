@@ -14,12 +14,10 @@ from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
 from .messages import ncu_summary, print_warnings
-from .options import EPILOG, with_ncu_options
+from .options import EPILOG, WIDTH_OPTION, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
 
-WIDTH_OPTION = typer.Option(None, "--width", min=40, help="columns of the tables (default: the terminal's; "
-                            "piped: COLUMNS, else 200)")
 
 
 @command(epilog=EPILOG)
@@ -116,7 +114,8 @@ def report(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
     top: int = typer.Option(30, help="kernels to show (0: all)"),
     sort: str = typer.Option("time", help=", ".join(SORT_COLUMNS)),
-    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the full kernel table to this CSV (-: "
+                                       "to stdout, instead of tables)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of tables"),
     width: Optional[int] = WIDTH_OPTION,
     html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
@@ -131,12 +130,15 @@ def report(
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
-    if csv:
+    csv_out = export.to_stdout(csv)
+    if csv_out and json_out:
+        raise UserError("--csv - and --json both print to stdout; give --csv a file")
+    if csv and not csv_out:
         refuse_inside_run(csv, "--csv")
         check_output(csv, "--csv")
     if html_out:
         check_output(html_out, "--html")
-    with stdout_to_stderr() if json_out else contextlib.nullcontext():
+    with stdout_to_stderr() if json_out or csv_out else contextlib.nullcontext():
         tables = load_run_tables(run)
     df = tables.kernels
     if len(df):
@@ -149,15 +151,18 @@ def report(
 
         html.write(tables, df, html_out)
         err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
+    if csv_out:   # stdout holds the table alone; the warnings go to stderr
+        print_warnings(tables.warnings)
+        return
     shown = df.head(top) if top else df
     if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
         print_warnings(tables.warnings)
-        sys.stdout.write(export.to_json(tables, shown) + "\n")
+        sys.stdout.write(export.to_json(tables, shown, total=len(df)) + "\n")
         return
     print_warnings(tables.warnings)
     out = terminal.make_console(width)
     if not html_out:
-        terminal.render(tables, shown, out)
+        terminal.render(tables, shown, out, total=len(df))
     if csv:
         out.print(f"kernel table written to {csv}", soft_wrap=True)
 
@@ -171,8 +176,11 @@ def attention(
     dtype: str = typer.Option("bfloat16", help="bfloat16 or float16 (for --shape)"),
     backends: Optional[str] = typer.Option(None, help="comma-separated backend names (default: all)"),
     no_tune: bool = typer.Option(False, "--no-tune", help="own kernels at their default tiles, no autotuning"),
+    retune: bool = typer.Option(False, "--retune", help="tune the own kernels again, over their cached tiles "
+                                "(INDUCTOR_PROF_TUNING_CACHE: the cache folder)"),
     rep_ms: float = typer.Option(100.0, "--rep-ms", min=0.0, help="timing budget per backend and shape, ms"),
-    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="also write the results to this CSV (-: to stdout, "
+                                       "instead of tables)"),
     json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
     list_only: bool = typer.Option(False, "--list", help="list the backends and whether each is available"),
     width: Optional[int] = WIDTH_OPTION,
@@ -181,12 +189,13 @@ def attention(
     import json
 
     from ..attention.benchmark import registry
-    from ..attention.benchmark.bench import BenchOptions
     from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
     from ..envinfo import require_cuda
-    from ..pipeline.attention import benchmark
+    from ..pipeline.attention import benchmark, note_lines, options
     from ..report import terminal
-    from ..rundir import check_output, open_run, refuse_inside_run, write_csv
+    from ..report.export import to_stdout, write_table
+    from ..rundir import check_output, open_run, refuse_inside_run
+    from ..settings import resolve
 
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else None
     try:
@@ -201,7 +210,9 @@ def attention(
     if sweep:
         shapes = [s for base in shapes for s in sweep_shapes(base)]
     run_dir = open_run(run) if run is not None else None
-    if csv:
+    if to_stdout(csv) and json_out:
+        raise UserError("--csv - and --json both print to stdout; give --csv a file")
+    if csv and not to_stdout(csv):
         refuse_inside_run(csv, "--csv")
         check_output(csv, "--csv")
     if run_dir is None and not shapes:
@@ -215,11 +226,15 @@ def attention(
         device = "cpu"
         err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
                   "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
-    opts = BenchOptions(backends=names, tune=not no_tune, rep_ms=rep_ms, device=device)
-    with reporter(err) as bar, stdout_to_stderr() if json_out else contextlib.nullcontext():
+    opts = options(resolve({"retune": retune or None})[0], names, tune=not no_tune, rep_ms=rep_ms, device=device)
+    with reporter(err) as bar, stdout_to_stderr() if json_out or to_stdout(csv) else contextlib.nullcontext():
         df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
+    for line in note_lines(summary):   # the tuning cache's warnings and outcome, the reduced checks
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
     if csv:
-        write_csv(csv, df)
+        write_table(csv, df)
+        if to_stdout(csv):
+            return
     if json_out:
         from ..report.export import records
 

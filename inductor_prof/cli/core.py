@@ -6,16 +6,33 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import sys
 from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USER, StepFailed, UserError
+from ..errors import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USER, StepFailed, UserError
 from .options import NCU_OPTIONS
 from .signals import Terminated, sigterm_as_interrupt
 
+def _flags_without_metavar() -> None:
+    """typer >= 0.29's help shows the metavar `<bool>` beside every flag (--json, --help): a flag takes no
+    value, so it shows none. Older typers have no display_type_rich and show none already."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "no_flag_metavar", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+    display_type_rich.no_flag_metavar = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_without_metavar()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Profile the Triton kernels torch.compile (Inductor) writes for a model.")
 # emoji off: a path or target like `a:fire:b` is printed as given, not as 'a🔥b' (escape() leaves :codes:)
@@ -48,6 +65,17 @@ def _fail(e: BaseException) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _reader_gone() -> typer.Exit:
+    """stdout's reader went away (`report | head -1`): stop without a word, exit 141 as cat or grep do (a
+    shell reports 128 + SIGPIPE for them); what is left unwritten goes to /dev/null, not to a second
+    BrokenPipeError when Python flushes stdout at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):   # a stdout with no file descriptor (a test's capture)
+        pass
+    return typer.Exit(EXIT_BROKEN_PIPE)
+
+
 def cli_errors(fn):
     """A command's errors become one red line and their exit code (INDUCTOR_PROF_DEBUG=1 keeps tracebacks)."""
     @functools.wraps(fn)
@@ -59,6 +87,8 @@ def cli_errors(fn):
             raise _fail(e) from None
         except typer.Exit:
             raise
+        except BrokenPipeError:
+            raise _reader_gone() from None
         except Exception as e:
             if os.environ.get("INDUCTOR_PROF_DEBUG"):
                 raise

@@ -11,6 +11,7 @@ import typer
 from ..errors import EXIT_FAILED, UserError
 from .core import command
 from .messages import print_warnings
+from .options import width_option
 
 
 @command("diff")
@@ -24,6 +25,7 @@ def diff(
     top: int = typer.Option(20, help="matched kernels to show (0: all)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON document instead of tables"),
     html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML page here"),
+    width: Optional[int] = width_option(80),
 ):
     """Compare two runs: step and GPU time, kernels matched across the runs (Inductor renumbers them), new and
     removed kernels, time by category, attention backends; each change judged against the runs' noise."""
@@ -54,7 +56,7 @@ def diff(
     if json_out:
         sys.stdout.write(diff_export.to_json(result) + "\n")
     else:
-        diff_terminal.render(result, diff_terminal.make_console(), top=top)
+        diff_terminal.render(result, diff_terminal.make_console(width), top=top)
         if html is not None:
             print(f"HTML written to {html}")
     if result.regressions():

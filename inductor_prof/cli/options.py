@@ -11,6 +11,17 @@ from ..settings import SETTINGS_HELP, Settings, resolve
 
 _DEFAULT = Settings()
 
+
+
+def width_option(least: int = 40):
+    """--width of a command that prints tables; `least`: the narrowest its tables read at (diff's keep every
+    number from 80 columns up)."""
+    return typer.Option(None, "--width", min=least, help="columns of the tables (default: the terminal's; piped: "
+                        "COLUMNS, else every column)")
+
+
+WIDTH_OPTION = width_option()
+
 # parameter name -> (settings field, type, option); the epilog (SETTINGS_HELP) names each one's environment
 # variable (the longest, 33 characters, was cut in the help's column at 80)
 NCU_OPTIONS = {

@@ -45,12 +45,15 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     # process) imports this package first, and must not find its module imported already
     from .stages import STAGES, Context
 
-    require_cuda("profile")
     opts.compile.validate()
     if opts.steps < 1:
         raise UserError("{steps} must be at least 1", ("steps",))
     check_target(opts.target, opts.flux)   # a bad target leaves no run folder (nor replaces one under --force)
-    run = rundir.create(opts.out, opts.force)
+    require_cuda("profile")   # after the input: on a CPU machine a typo is said as one, not as "needs a GPU"
+    stopped = rundir.stopped_early(opts.out)
+    if stopped and not opts.force:   # kept for its log until now; nothing in it was measured
+        log(f"replacing {opts.out}: its profile failed at stage {stopped}, before any timed step")
+    run = rundir.create(opts.out, opts.force or stopped is not None)
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "settings": asdict(opts),
                                      "env": collect()})
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
@@ -70,9 +73,16 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                 _free_model(ctx)
             try:
                 with manifest.stage(stage.name) as info:
-                    info.update(stage.run(ctx) or {})
-            except Exception as e:
-                if stage.required:
+                    try:
+                        info.update(stage.run(ctx) or {})
+                    except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
+                        info.update(getattr(e, "stage_info", None) or {})
+                        raise
+            except BaseException as e:
+                if stage.required:   # no result `report` can read: a retry may replace this folder
+                    manifest.set(rundir.STOPPED_AT, stage.name)
+                    raise
+                if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
                     raise
                 failed[stage.name] = one_line(e, None)   # recorded in the manifest; the run goes on
                 log(f"stage {stage.name} failed: {failed[stage.name]}")

@@ -1,14 +1,18 @@
 """Stage `attention`, and the `attention` command's one entry point: every attention backend at the model's
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
-The stage runs this module (`python -m inductor_prof.pipeline.attention RUN`, `main`) in a fresh process:
+The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
+[--tuning-cache DIR]`, `main`) in a fresh process:
 torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must not take the profile with
 it. Saved: attention.csv (one row per
 backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
-FlexAttention kernels Inductor generated under attention/kernels/.
+FlexAttention kernels Inductor generated under attention/kernels/. The stage leaves the teaching backends out
+(registry.TEACHING) unless the attention_teaching setting is on; the own kernels' tuning goes through the user's
+tuning cache (attention/tuning_cache.py).
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Callable
 
@@ -17,13 +21,14 @@ import pandas as pd
 from .. import procs, rundir, runfiles
 from ..analysis.roofline import judge_attention
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
-from ..attention.benchmark.registry import backends as all_backends
+from ..attention.benchmark.registry import TEACHING, backends as all_backends, stage_names
 from ..attention.semantics.shapes import Shape, from_calls
 from ..childenv import child_env
 from ..errors import EXIT_USER, UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_cache
+from ..settings import Settings
 from .harvest import write_kernels
 
 TIMEOUT_S = 1200
@@ -31,14 +36,28 @@ TIMEOUT_S = 1200
 
 def run(ctx) -> dict:
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
-    return in_subprocess(ctx.run)
+    done = in_subprocess(ctx.run, ctx.opts.settings)
+    for line in done["notes"]:
+        ctx.log(line)
+    return done
 
 
-def in_subprocess(run_dir: rundir.RunDir) -> dict:
+def stage_args(settings: Settings) -> list[str]:
+    """The settings the stage's process takes, as its arguments (only those not at their defaults)."""
+    return ((["--teaching"] if settings.attention_teaching else []) + (["--retune"] if settings.retune else [])
+            + (["--tuning-cache", settings.tuning_cache] if settings.tuning_cache else []))
+
+
+# the lines of the stage's log that `profile` shows too (main prints them)
+NOTE = "attention: "
+
+
+def in_subprocess(run_dir: rundir.RunDir, settings: Settings | None = None) -> dict:
     """This module's `main` in a fresh process; its output kept in attention/attention.log. A hang, Ctrl-C or
     SIGTERM ends it with its process group (its compile workers too)."""
     log_path = run_dir.attention_log
-    done = procs.run_logged([sys.executable, "-m", __name__, str(run_dir.root)], child_env(), log_path, TIMEOUT_S)
+    cmd = [sys.executable, "-m", __name__, str(run_dir.root), *stage_args(settings or Settings())]
+    done = procs.run_logged(cmd, child_env(), log_path, TIMEOUT_S)
     lines = log_path.read_text(errors="replace").strip().splitlines() or [""]
     tail = " | ".join(lines[-3:])
     if done.timed_out:
@@ -47,7 +66,8 @@ def in_subprocess(run_dir: rundir.RunDir) -> dict:
     if done.returncode != 0:
         raise RuntimeError(f"attention benchmark {procs.describe_exit(done.returncode)}: {tail[:500]} "
                            f"(log: {log_path})")
-    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": lines[-1][:300]}
+    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": lines[-1][:300],
+            "notes": [ln[:500] for ln in lines if ln.startswith(NOTE)]}
 
 
 def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
@@ -82,7 +102,7 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
             raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
         return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
-                                           "tuning": result.tuning}
+                                           "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too
         rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
@@ -108,7 +128,40 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
             proton = one_line(e)
     flex = harvest_flex(run_dir)
     return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
-                  "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root))}
+                  "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root)),
+                  **_notes(result, opts)}
+
+
+def _notes(result, opts: BenchOptions) -> dict:
+    """What the summary says besides the counts: the tuning cache's outcome and warnings where it was used, the
+    shapes checked at a reduced length."""
+    notes = {}
+    cache = opts.cache
+    if cache is not None and (cache.hits or cache.misses or cache.warnings or cache.not_written):
+        notes["tuning_cache"] = cache.summary()
+        if cache.warnings:
+            notes["tuning_cache_warnings"] = cache.warnings
+    if result.checked:
+        notes["checked_at"] = result.checked
+    return notes
+
+
+def note_lines(summary: dict) -> list[str]:
+    """The summary's notes as lines for a person: the tuning cache's warnings first."""
+    lines = list(summary.get("tuning_cache_warnings", []))
+    if summary.get("tuning_cache"):
+        lines.append(f"tuning cache {summary['tuning_cache']}")
+    for full, reduced in summary.get("checked_at", {}).items():
+        lines.append(f"{full} checked against float64 at {reduced} (the full length's reference is costly; "
+                     "timed at full length)")
+    return lines
+
+
+def options(settings: Settings, backends: list[str] | None = None, **kw) -> BenchOptions:
+    """BenchOptions with the settings' tuning cache (its folder, retune)."""
+    from ..attention.tuning_cache import TuningCache, folder
+
+    return BenchOptions(backends=backends, cache=TuningCache(folder(settings.tuning_cache), settings.retune), **kw)
 
 
 def harvest_flex(run_dir: rundir.RunDir) -> int:
@@ -122,16 +175,30 @@ def harvest_flex(run_dir: rundir.RunDir) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m inductor_prof.pipeline.attention RUN`: the stage's own process, every backend at the run's
-    captured shapes, on the GPU (a run's attention.csv holds GPU timings only). Bad input is one line and exit
-    2; anything else leaves its traceback in the log."""
+    """`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune] [--tuning-cache DIR]`: the stage's
+    own process, the backends (the teaching ones with --teaching) at the run's captured shapes, on the GPU (a
+    run's attention.csv holds GPU timings only). Bad input is one line and exit 2; anything else leaves its
+    traceback in the log. Its notes (the tuning cache, reduced checks) are lines starting with NOTE."""
+    parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
+    parser.add_argument("run")
+    parser.add_argument("--teaching", action="store_true")
+    parser.add_argument("--retune", action="store_true")
+    parser.add_argument("--tuning-cache")
+    args = parser.parse_args(argv[1:])
+    settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache)
+    names = stage_names(settings.attention_teaching)
     try:
-        run_dir = rundir.open_run(argv[1])
+        run_dir = rundir.open_run(args.run)
         require_cuda("attention")
-        _, summary = benchmark(run_dir, [], BenchOptions())
+        _, summary = benchmark(run_dir, [], options(settings, names))
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USER
+    left_out = [n for n in TEACHING if n not in names]
+    teaching = [f"left out: {', '.join(left_out)} (teaching backends; the attention_teaching setting, or "
+                "`inductor-prof attention RUN`, runs them)"] if left_out else []
+    for line in note_lines(summary) + teaching:
+        print(NOTE + line)
     print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
     return 0
 

@@ -26,7 +26,7 @@ from ..drivers.ncu.batch import FailureStreak, NcuTarget, batches, run_batch
 from ..drivers.ncu.command import give_back, replay_env
 from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu.report import parse_reports
-from ..errors import UserError, one_line
+from ..errors import StepFailed, UserError, one_line
 from ..names import demangle
 from ..settings import Settings
 
@@ -40,10 +40,28 @@ def at_size(profile: dict) -> dict:
     return {"at_size": sizes[0]} if sizes else {}
 
 
+class NothingProfiled(StepFailed):
+    """ncu ran but no kernel of the run has a report: the stage failed, though nothing raised. `stage_info`:
+    its counts, kept in the manifest beside the failure."""
+
+    def __init__(self, info: dict):
+        self.stage_info = info
+        stopped = f" (stopped: {info['stopped']})" if info.get("stopped") else ""
+        super().__init__(f"ncu profiled no kernel: {info['failed']} failed, {info['not_tried']} not tried{stopped}")
+
+
+def profiled_any(info: dict) -> dict:
+    """`info` (run_ncu's counts) when a kernel of the run has an ncu report, from this call or an earlier one,
+    or there was none to profile; else NothingProfiled (was recorded "ok" with ok 0, failed 3, not tried 26)."""
+    if info["kernels"] and not info["ok"] and not info["skipped"]:
+        raise NothingProfiled(info)
+    return info
+
+
 def run(ctx) -> dict:
     ctx.log("Nsight Compute over each unique kernel")
     info = run_ncu(ctx.run, ctx.opts.settings, log=ctx.log, on_kernel=ctx.ncu_progress)
-    return {**info, **at_size(ctx.profile)}
+    return profiled_any({**info, **at_size(ctx.profile)})
 
 
 def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[str], None],
@@ -56,6 +74,7 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     with manifest.stage("ncu") as info:
         info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
         info.update(at_size(manifest.data.get("profile") or {}))
+        profiled_any(info)
     return info
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from bokeh.models import ColumnDataSource, FactorRange, HoverTool
+from bokeh.models import ColumnDataSource, FactorRange, HoverTool, LabelSet
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
 
 from ..cost import ridge
+from .layout import fit_names
 
 WIDTH = 1100
 # Roof lines: one dark colour per flops width (none of the kinds' Category10 colours); the spec roof dashed,
@@ -21,6 +22,7 @@ WIDTH_NAMES = {"flops8": "8-bit", "flops16": "bf16/fp16", "flops32": "fp32", "fl
 # the model's own attention backend in orange: a colour no roof and no other bar uses
 MODEL_BACKEND, OTHER_BACKEND, INACCURATE = "#d95f02", "#1f77b4", "#bbbbbb"
 CATEGORY_BAR = "#4c72b0"
+LABELLED, LABEL_CELLS = 5, 30   # the roofline names its 5 largest points by time, each in 30 characters at most
 
 
 def _figure(**kw) -> figure:
@@ -99,6 +101,11 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
         ("kernel", "@display"), ("kind", "@kind"), ("flop/B", "@intensity{0.00}"), ("TFLOP/s", "@tflops{0.0}"),
         ("GB/s", "@gbps{0}"), ("ms per step", "@step_ms{0.000}"), ("% of peak", "@pct_of_peak{0.0}"),
         ("bound", "@bound")]))
+    top = pts.nlargest(LABELLED, "step_ms")   # the points that matter most, named without a hover
+    p.add_layout(LabelSet(x="intensity", y="tflops", text="label", x_offset=6, y_offset=4, text_font_size="11px",
+                          source=ColumnDataSource({"intensity": top["intensity"].tolist(),
+                                                   "tflops": top["tflops"].tolist(),
+                                                   "label": fit_names(top["display"].tolist(), LABEL_CELLS)})))
     p.legend.click_policy = "hide"
     p.add_layout(p.legend[0], "right")   # beside the plot, not over the points
     return p

@@ -18,6 +18,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.4em 0 1.4em}
 th,td{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
 th:first-child,td:first-child,td.l{text-align:left}
+td:first-child,td.l{white-space:normal;overflow-wrap:anywhere}td:first-child{min-width:12em;max-width:26em}
 .slower,.fail{color:#b00}.faster,.pass{color:#070}.new,.warn{color:#a60}.removed{color:#06a}.dim{color:#777}
 </style></head><body>
 <h1>inductor-prof diff</h1>

@@ -178,6 +178,7 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
 PIPE_WIDTH = 100   # a diff to a file or a pipe with no COLUMNS: its widest tables fit
 
 
-def make_console() -> Console:
-    """The report's console rule (the terminal's width, else COLUMNS, else the pipe width), at 100 columns."""
-    return report_console(pipe_width=PIPE_WIDTH)
+def make_console(width: int | None = None) -> Console:
+    """The report's console rule (`width`, else the terminal's, else COLUMNS, else the pipe width), at 100
+    columns."""
+    return report_console(width, pipe_width=PIPE_WIDTH)

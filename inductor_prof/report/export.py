@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +46,11 @@ def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
     return [{c: _clean(row[i]) for c, i in zip(cols, at)} for row in df.values]
 
 
-def to_json(tables: RunTables, df: pd.DataFrame) -> str:
+def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None) -> str:
+    """The report as one JSON object; `df` the kernels shown (--top), `total` how many the run has (default:
+    len(df)), so a cut list says that it is one."""
     obj = {"run": str(tables.run.root), "warnings": tables.warnings, "summary": tables.summary,
+           "kernels_total": len(df) if total is None else total, "kernels_shown": len(df),
            "kernels": records(df, JSON_KERNEL_COLUMNS),
            "attention": records(tables.attention, []) if tables.attention is not None else []}
     if tables.by_size is not None:
@@ -55,10 +59,24 @@ def to_json(tables: RunTables, df: pd.DataFrame) -> str:
 
 
 ALL_SIZES = "all"
+STDOUT = "-"   # `--csv -`: the table on stdout, as other Unix tools read "-" (it wrote a file named "-")
+
+
+def to_stdout(path) -> bool:
+    return path is not None and str(path) == STDOUT
+
+
+def write_table(path, df: pd.DataFrame) -> None:
+    """df as CSV to `path`, atomically, or to stdout when `path` is "-"."""
+    if to_stdout(path):
+        df.to_csv(sys.stdout, index=False)
+        sys.stdout.flush()
+    else:
+        write_csv(Path(path), df)
 
 
 def to_csv(df: pd.DataFrame, path, by_size: pd.DataFrame | None = None) -> None:
     if by_size is not None:
         df = pd.concat([df.assign(size=ALL_SIZES), by_size], ignore_index=True)
         df = df[["size"] + [c for c in df.columns if c != "size"]]
-    write_csv(Path(path), df.drop(columns=["provenance"], errors="ignore"))   # nested: in --json
+    write_table(path, df.drop(columns=["provenance"], errors="ignore"))   # nested: in --json

@@ -12,6 +12,7 @@ from rich.text import Text
 from ..names import distinct
 
 EDGES = 3   # what a column costs beyond its text: a space each side and its left border (+1 right border)
+FLOOR = 8   # a shortened name keeps this many cells at least (shorten: below it only a plain cut is left)
 
 
 @dataclass
@@ -46,6 +47,11 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
         if not grows and (not widths or used + col.least() + EDGES <= width):
             widths[id(col)] = col.least()
             used += col.least() + EDGES
+        elif not grows and len(widths) == 1 and _lend(columns, widths, used + col.least() + EDGES - width):
+            # a lone name column gives up room for a second (a number): names alone tell nothing
+            used = width - col.least() - EDGES
+            widths[id(col)] = col.least()
+            used += col.least() + EDGES
         elif grows and id(col) in widths:
             want = max(0, min(col.prefer[1], col.natural()) - widths[id(col)])
             widths[id(col)] += min(want, max(0, width - used))
@@ -53,6 +59,8 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
             if used + EDGES >= width:
                 break
     chosen = [c for c in columns if id(c) in widths]
+    if len(chosen) < 2 <= len(columns):
+        return too_narrow(columns, width, title)
     spare = max(0, width - used)
     ranked = sorted(chosen, key=lambda c: c.rank)
     # what is left goes to kernel names, then to headers that would wrap, then to other text
@@ -75,6 +83,29 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
     cells = [_fit_name_cells(c.cells, widths[id(c)]) if c.names else c.cells for c in chosen]
     for row in zip(*cells):
         table.add_row(*(c if isinstance(c, Text) else Text(c) for c in row))
+    return table
+
+
+def _lend(columns: list[Col], widths: dict[int, int], need: int) -> bool:
+    """Shortens the one placed column, when it is a flex one, by `need` cells (not below FLOOR); False when it
+    cannot."""
+    placed = next(c for c in columns if id(c) in widths)
+    if not placed.flex or widths[id(placed)] - need < FLOOR:
+        return False
+    widths[id(placed)] -= need
+    return True
+
+
+def too_narrow(columns: list[Col], width: int, title: str | None) -> Table:
+    """The table at a width that holds no name with a number beside it: one line saying so (a name column of
+    "…" cells, or names without a number, told nothing). Its one column keeps the first column's header."""
+    first = min(columns, key=lambda c: c.rank)
+    second = min((c for c in columns if c is not first), key=lambda c: c.rank)
+    least = 1 + min(first.least(), FLOOR if first.flex else first.least()) + second.least() + 2 * EDGES
+    table = Table(title=Text(title) if title else None, title_justify="left", show_header=False, box=None,
+                  padding=0)
+    table.add_column(Text(first.header), width=max(1, width))
+    table.add_row(Text(f"too narrow at {width} columns for this table: it needs {least} (--width)", overflow="fold"))
     return table
 
 

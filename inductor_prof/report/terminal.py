@@ -117,6 +117,39 @@ def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_
        "the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)")
 
 
+NOT_PROFILED = {"failed": "failed", "not_tried": "not tried", "timeout": "timed out"}
+NO_ROW = {"library": "library kernels not replayed (ncu replays those with the most time: --library-kernels)",
+          "inductor": "Inductor kernels with no file to replay (never launched, or not harvested)"}
+
+
+def ncu_left_out(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_WIDTH[1]) -> list:
+    """What ncu did not profile among `df`'s kernels, in a run that has ncu rows: a table of those it tried or
+    meant to (status, reason), and one line counting those it had no row for, by origin. Empty without ncu."""
+    if "ncu_status" not in df or not df["ncu_status"].notna().any():
+        return []
+    missed = df[df["ncu_status"].notna() & (df["ncu_status"] != "ok")]
+    out: list = []
+    if len(missed):
+        names = fit_names(missed["display"].tolist(), name_width)
+        out.append(fit([
+            Col("kernel", names, 0, flex=(min(24, name_width), name_width), names=True),
+            Col("status", [NOT_PROFILED.get(s, str(s)) for s in missed["ncu_status"]], 1),
+            Col("reason", [_text(r) for r in missed.get("ncu_reason", pd.Series("", index=missed.index))], 2,
+                flex=(16, 120)),
+        ], width, f"Not profiled by Nsight Compute ({len(missed)} of {len(df)} kernels shown)"))
+    no_row = df[df["ncu_status"].isna()]
+    counts = no_row["origin"].value_counts() if "origin" in no_row else pd.Series(dtype=int)
+    parts = [f"{n} {NO_ROW.get(origin, f'{origin} kernels')}" for origin, n in counts.items()]
+    if parts:
+        out.append(Text("No Nsight Compute row: " + "; ".join(parts)))
+    return out
+
+
+def shown_line(shown: int, total: int) -> Text | None:
+    """'30 of 57 kernels (--top; 0: all)' when the table is cut, else None."""
+    return Text(f"{shown} of {total} kernels (--top; --top 0 shows all)") if shown < total else None
+
+
 def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: int = PIPE_WIDTH) -> Table:
     rows = [r for _, r in df.iterrows()]
     avail = [bool(r["available"]) for r in rows]
@@ -157,22 +190,36 @@ def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
                     flex=(16, 100))], width, "Attention backends")
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """stdout's reader left (`report | head -1`): rich would exit 1 here, unsaid; the CLI's exit path
+        decides instead (cli/core.py: quietly, 141)."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def make_console(width: int | None = None, pipe_width: int = PIPE_WIDTH) -> Console:
     """The report's console: `width` when given, else the terminal's width, else COLUMNS (rich reads it), else
     pipe_width. Markup and emoji codes off: paths, kernel names and messages are printed as they are."""
     if width is None and not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit():
         width = pipe_width
-    return Console(width=width, markup=False, emoji=False)
+    return _Console(width=width, markup=False, emoji=False)
 
 
-def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None) -> None:
+def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, total: int | None = None) -> None:
+    """The report of `df`, the kernels shown; `total`: how many the run has (more: the cut is said)."""
     console = console or make_console()
     kernels = kernel_table(df, f"Kernels of {tables.run.root} (per-kernel totals over the profiled steps)",
                            console.width)
     console.print(kernels)
+    cut = shown_line(len(df), len(df) if total is None else total)
+    if cut is not None:
+        console.print(cut)
     ncu = ncu_table(df, console.width, kernels.columns[0].width)
     if ncu is not None:
         console.print(ncu)
+    for part in ncu_left_out(df, console.width, kernels.columns[0].width):
+        console.print(part)
     if tables.attention is not None and len(tables.attention):
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
                                       "(vs model: speed-up over the backend the model used, same run)",

@@ -55,8 +55,8 @@ def check_target(name: str, flux: FluxOptions | None = None) -> None:
     signature (the factory itself runs in the build stage)."""
     check_target_name(name)
     if name in FLUX_PRESETS:
+        torch_dtype((flux or FluxOptions()).dtype)   # the user's input before the environment's
         import_flux_class()
-        torch_dtype((flux or FluxOptions()).dtype)
     else:
         find_factory(name)
 

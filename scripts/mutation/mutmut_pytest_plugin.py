@@ -6,7 +6,7 @@ during mutmut's stats run (MUTANT_UNDER_TEST == "stats"), which decides which te
    the code once, during the FIRST test that uses it, so every later test that checks the fixture's value is
    never run against the mutant, and mutants those tests would kill are reported as survivors (measured:
    roofline.add_derived `100 * total_ns` -> `101 * total_ns` "survived" although
-   test_analysis_numbers.py::test_pct_of_gpu_time fails on it). In the stats run every test-defined fixture
+   tests/analysis/test_kernels.py::test_pct_of_gpu_time fails on it). In the stats run every test-defined fixture
    is lowered to function scope, so each test is credited with what its fixtures call. The per-mutant runs
    keep the declared scopes (each is a fresh pytest session: a module fixture is computed once, with the
    mutant active) and stay fast.

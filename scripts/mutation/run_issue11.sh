@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # run_mutmut.sh restricted to issue 11's modules and the fast test files that touch them
 cd "$(dirname "$(readlink -f "$0")")/../.."
-keep="test_attention.py test_attention_masks.py test_attention_semantics.py test_attention_capture.py test_attention_numbers.py test_provenance.py test_sizes_breakdown.py test_input_sizes_cli.py test_recorded_semantics.py test_recorded_sizes.py test_diff.py test_custom_target.py"
+keep="tests/attention/test_on_cpu.py tests/attention/semantics/test_masks.py tests/attention/semantics/test_join.py
+tests/attention/semantics/test_shapes.py tests/attention/semantics/test_capture.py tests/attention/benchmark/test_bench.py
+tests/inductor/test_kernel_provenance.py tests/inductor/test_module_paths.py tests/analysis/test_sizes.py
+tests/analysis/test_diff_sizes.py tests/targets/test_inputs.py tests/cli/test_report_recorded_semantics.py
+tests/cli/test_report_recorded_sizes.py tests/cli/test_diff.py tests/targets/test_custom.py"
 ign=""
-for f in tests/test_*.py; do
-  b=$(basename $f)
-  case " $keep " in *" $b "*) continue;; esac
-  case $b in test_mutants_*) continue;; esac
+for f in $(find tests -name 'test_*.py' -not -path 'tests/gpu/*' -not -path 'tests/data/*' | sort); do
+  case " $(echo $keep) " in *" $f "*) continue;; esac
   ign+=" --ignore=$f"
 done
 export EXTRA_SELECTION="$ign"

@@ -15,7 +15,7 @@
 #   JOBS     parallel mutant workers            (default 2)
 #   MUTMUT_CFG_ONLY=1  write the copy + config and stop (to inspect or run mutmut by hand)
 #   EXTRA_SELECTION  more pytest selection args, space-separated, e.g.
-#            "--ignore=tests/test_streams.py --deselect=tests/test_x.py::test_slow"
+#            "--ignore=tests/cli/test_streams.py --deselect=tests/test_x.py::test_slow"
 # MUTANT_GLOB restricts the run to some mutants (fnmatch on mutant names), e.g.
 #   "inductor_prof.analysis.kernels.*"  or  "inductor_prof.drivers.ncu.command.x_build_cmd*"
 # Results accumulate in $DST/mutants/, so several chunked runs on one copy add up.
@@ -93,20 +93,20 @@ cat >> "$DST/pyproject.toml" <<EOF
 source_paths = ["inductor_prof/"]
 only_mutate = [
 $(printf "$only")]
-# tests read recorded data (examples/) and the README outside tests/ via Path(__file__).parents[1]
+# tests read recorded data (examples/) and the README outside tests/ via recorded.REPO
 also_copy = ["examples/", "README.md", "mutmut_pytest_plugin.py"]
 # the fast CPU tests (tests/ and pyproject.toml are copied by default)
 pytest_add_cli_args_test_selection = [
     "tests/",
     "--ignore=tests/gpu",
-    "--ignore=tests/test_interpret.py",
+    "--ignore=tests/inductor/test_interpret.py",
     # its sm_90 compiles are slow under mutmut; its pure tests (tile configs, shared memory, work split) stay
-    "--deselect=tests/test_gluon_compile.py::test_compiles_for_sm90",
-    "--deselect=tests/test_attention.py::test_triton_kernel_in_interpreter",
-    "--deselect=tests/test_attention.py::test_triton_kernel_two_subtiles_in_interpreter",
-    "--deselect=tests/test_attention.py::test_numba_kernel_in_simulator",
+    "--deselect=tests/attention/kernels/test_gluon_kernel.py::test_compiles_for_sm90",
+    "--deselect=tests/attention/test_on_cpu.py::test_triton_kernel_in_interpreter",
+    "--deselect=tests/attention/test_on_cpu.py::test_triton_kernel_two_subtiles_in_interpreter",
+    "--deselect=tests/attention/test_on_cpu.py::test_numba_kernel_in_simulator",
     # a real child inductor-prof ncu under mutmut's load outlasts the test's 60 s limit
-    "--deselect=tests/test_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report",
+    "--deselect=tests/cli/test_ncu_run_integrity.py::test_ctrl_c_in_the_first_batch_then_report",
 $(for a in ${EXTRA_SELECTION:-}; do printf '    "%s",\n' "$a"; done)]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "mutmut_pytest_plugin"]
 # no git in the copy: hash the curated dependency files instead

@@ -4,12 +4,13 @@ Each shape carries the model's semantics (shapes.Shape): q (B, Hq, Sq, D), k/v (
 recognised mask rebuilt (masks.build; an arbitrary one from its saved values). Every backend gets the same
 causal/mask/GQA by contract A (registry.py); one that does not support them is a row with the reason, the others
 still run. Correctness and timing use different random inputs (drawn fresh per shape). The float64 reference runs
-on the same device with the same semantics; query rows with no key kept are left out of the comparison (backends
+on the same device with the same semantics, at a reduced length where the full one is costly (check_shape); query rows with no key kept are left out of the comparison (backends
 differ there: 0 or NaN). FLOPs follow contract B (masks.py). A Proton pass afterwards runs each backend inside a
 scope that carries `flops16`, so `proton-viewer` shows the same utilisation.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ class BenchOptions:
     device: str = "cuda"
     # timer(fn, rep_ms=...) -> ms; None: CUDA events on a GPU (timing.time_ms), host wall time else (wall_ms)
     timer: Callable[..., float] | None = None
+    cache: object | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
 
 
 @dataclass
@@ -50,6 +52,7 @@ class BenchResult:
     rows: list[dict] = field(default_factory=list)
     tuning: list[dict] = field(default_factory=list)
     chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
+    checked: dict = field(default_factory=dict)    # shape label -> the reduced shape's label its checks ran at
 
 
 def _inputs(shape: Shape, seed: int, device: str):
@@ -91,6 +94,34 @@ def relative_error(out, ref, live=None) -> float:
         out, ref = out[live], ref[live]
     err = torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)
     return float(err)
+
+
+# The float64 reference costs B*H*Sq*Sk scores (and each backend's check a full call): past CHECK_MAX_SCORES
+# (2^27, one block of the reference's scores) the backends are checked at CHECK_SEQ tokens plus the full length's
+# remainder modulo CHECK_TILE, the own kernels' largest tile (triton_fa's 256-row split tiles), same B, H, Hkv, D,
+# dtype and semantics. That reduced call runs every code path of the full one: the same heads and batch, at least
+# 4 query tiles and 8 key blocks of 128 (so the online softmax rescales across blocks, and causal has skipped,
+# unmasked and masked diagonal blocks), the same ragged last tile (same remainder), the same GQA head mapping, and
+# more tiles than a persistent grid has CTAs at FLUX's 24 heads (192 of 128 rows on 132 SMs: a partial last wave,
+# Gluon's split tail). What it does not see: error growing with length (fp32 accumulators: slow, against
+# tolerances well above what the kernels give) and a grid bug at exactly the full tile count (the full call is
+# still timed). FLUX (1,24,4608,128): 509.6M scores, checked at (1,24,1024,128), 25.2M, 1/20 of the work.
+CHECK_MAX_SCORES = 1 << 27
+CHECK_SEQ = 1024
+CHECK_TILE = 256
+
+
+def check_shape(shape: Shape) -> Shape:
+    """The shape the backends are checked at: `shape`, or past CHECK_MAX_SCORES scores, with no mask or causal
+    (a recorded mask holds the model's values, for its lengths; causal only where Sq == Sk, so top-left keeps
+    its meaning), each length over CHECK_SEQ + CHECK_TILE cut to CHECK_SEQ + (length mod CHECK_TILE)."""
+    if (shape.B * shape.H * shape.Sq * shape.Sk <= CHECK_MAX_SCORES or shape.mask.kind not in ("none", "causal")
+            or (shape.causal and shape.Sq != shape.Sk)):
+        return shape
+
+    def cut(n: int) -> int:
+        return n if n <= CHECK_SEQ + CHECK_TILE else CHECK_SEQ + n % CHECK_TILE
+    return dataclasses.replace(shape, Sq=cut(shape.Sq), Sk=cut(shape.Sk))
 
 
 def check(backend: Backend, shape: Shape, q, k, v, ref, ref_lse, scale: float, causal: bool = False,
@@ -149,9 +180,12 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     except (ValueError, OSError) as e:
         return [_row(b, shape, calls, model_backend, available=False, reason=one_line(e)) for b in backends]
     scale = shape.scale or 1.0 / math.sqrt(shape.D)
+    checked = check_shape(shape)
+    if checked != shape:
+        result.checked[shape.label] = checked.label
     try:
-        qc, kc, vc = _inputs(shape, opts.seed, opts.device)
-        ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)
+        qc, kc, vc = _inputs(checked, opts.seed, opts.device)
+        ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)   # no mask beyond causal if reduced: same sem
         qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
     except (RuntimeError, MemoryError) as e:   # too large for this device (torch's OutOfMemoryError included)
         reason = f"inputs or float64 reference: {one_line(e)}"
@@ -181,7 +215,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
             continue
         config, label = None, ""
         if opts.tune and b.name in TUNED:
-            config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"])
+            config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"], opts.cache)
             result.chosen[(b.name, shape.label)] = config
         timed.append((len(rows), b, config, label, values))
         rows.append({})  # filled in once every backend has been timed
@@ -240,21 +274,31 @@ def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3) -> float:
     return statistics.median(times)
 
 
-def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, causal: bool = False):
+def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, causal: bool = False, cache=None):
     """(the fastest tile config of an own kernel at this shape, its label); (None, "") if every one failed.
-    Each config tried is recorded in result.tuning."""
+    Each config tried is recorded in result.tuning with its source: "tuned" here, or "cache" (the tuning cache's
+    best, timed when it was tuned, and its failed configs, not tried again); what was tuned is stored there."""
     import importlib
+
+    from .. import tuning_cache
 
     # imported by name: a Triton without Gluon must still tune the other kernels
     module = importlib.import_module(TUNED[name], __package__)
-    tuned, best = module.tune(q, k, v, scale, **({"causal": True} if causal else {}))
+    key = cache.key(name, shape) if cache else ""
+    known = cache.lookup(key) if cache else None
+    tuned, best = module.tune(q, k, v, scale, **({"causal": True} if causal else {}),
+                              **({"known": known} if known else {}))
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],
                               "tflops": _tflops(shape, t["ms"]) if t["ms"] == t["ms"] else NAN,
-                              "error": t["error"]})
+                              "error": t["error"], "source": t.get("source", "tuned")})
     ok = [t for t in tuned if t["ms"] == t["ms"]]
-    return best, (min(ok, key=lambda t: t["ms"])["config"] if ok else "")
+    fastest = min(ok, key=lambda t: t["ms"]) if ok else {"config": "", "ms": NAN}
+    if cache and (known is None or any(t.get("source", "tuned") == "tuned" for t in tuned)):
+        cache.store(key, tuning_cache.entry(fastest["config"], fastest["ms"],
+                                            {t["config"]: t["error"] for t in tuned if t["error"]}))
+    return best, fastest["config"]
 
 
 def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], result: BenchResult,

@@ -143,6 +143,17 @@ def _own_reference() -> Backend:
                    supports=ALL)
 
 
+# Backends that show how attention works, not ones a model would switch to: at FLUX's shape on the H100 numba_fa
+# 156 ms a call, torch_blocked 303 ms, sdpa_math 11.9 ms, against 0.4 ms for cuDNN. `profile`'s attention stage
+# leaves them out unless asked (the attention_teaching setting); the `attention` command keeps them.
+TEACHING = ("numba_fa", "torch_blocked", "sdpa_math")
+
+
+def stage_names(teaching: bool = False) -> list[str]:
+    """The backends `profile`'s attention stage runs, in display order: all, or all but TEACHING."""
+    return [b.name for b in backends() if teaching or b.name not in TEACHING]
+
+
 def backends(names: list[str] | None = None) -> list[Backend]:
     """All backends in display order, or those named (unknown names raise ValueError)."""
     cuda_ok, cuda_why = _cuda()

@@ -34,9 +34,10 @@ def spills(q, k, v, config: int, causal: bool = False) -> int:
     return int(extension().attributes(q, k, v, int(config), bool(causal))[0])
 
 
-def tune(q, k, v, scale: float | None = None, causal: bool = False, bench=None) -> tuple[list[dict], int | None]:
+def tune(q, k, v, scale: float | None = None, causal: bool = False, bench=None,
+         known: dict | None = None) -> tuple[list[dict], int | None]:
     """(a row per compiled tile config timed at this shape, failures and spilling configs recorded not raised; the
-    fastest or None)."""
+    fastest or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
     from ..timing import tune_forward
 
     def label(c: int) -> str:
@@ -45,7 +46,7 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, bench=None) 
     def run(c: int):
         return forward(q, k, v, scale, c, causal), c
     return tune_forward(run, range(configs(q.shape[3])), label, bench,
-                        spills=lambda res: spills(q, k, v, res[1], causal))
+                        spills=lambda res: spills(q, k, v, res[1], causal), known=known)
 
 
 # (head dim, config) -> tiles, as dispatched in csrc/flash_fwd.cu

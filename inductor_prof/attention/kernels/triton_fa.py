@@ -290,10 +290,10 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
-         bench=None) -> tuple[list[dict], Config | None]:
+         bench=None, known: dict | None = None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
-    config or None)."""
+    config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
     from ..timing import kernel_spills, tune_forward
 
     return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal), configs or candidate_configs(q.shape[3]),
-                        Config.label, bench, spills=lambda res: kernel_spills(res[2]))
+                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known)

@@ -1,0 +1,57 @@
+"""attention/timing.py's tuning loop: the configs timed, their errors cut to one line, spills read from the
+compiled kernel, on stand-in kernels with fixed times (pinned where a mutation audit found it unpinned)."""
+import math
+import sys
+import types
+from inductor_prof.attention import timing
+
+
+# ---- timing.py ----
+
+def test_first_error_line():
+    # the first line that says "error" (any case), else the last line, else ""
+    assert timing._first_error_line("warning: a\n  ptxas ERROR: too many resources  \nerror: late\n") == \
+        "ptxas ERROR: too many resources"
+    assert timing._first_error_line("one\ntwo\nthree\n\n") == "three"
+    assert timing._first_error_line(" \n") == ""
+
+
+def test_kernel_spills_is_bytes_per_thread():
+    # Triton's n_spills counts 4-byte registers
+    assert timing.kernel_spills(types.SimpleNamespace(n_spills=3)) == 12
+    assert timing.kernel_spills(types.SimpleNamespace(n_spills=None)) == 0
+    assert timing.kernel_spills(object()) == 0
+
+
+def test_time_configs_cuts_the_error_and_the_compilers_line_to_200_characters():
+    def run(cfg):
+        print("error: " + "e" * 300, file=sys.stderr)
+        raise RuntimeError("m" * 300)
+    rows, best = timing.time_configs(run, ["x"], bench=lambda fn: fn())
+    # "RuntimeError: " is 14 characters: 186 of the message fill 200; "error: " is 7: 193 of the line
+    assert rows[0]["error"] == "RuntimeError: " + "m" * 186 + " [stderr: error: " + "e" * 193 + "]"
+    assert best is None and math.isnan(rows[0]["ms"])
+
+
+def test_time_configs_adds_no_stderr_to_a_config_that_ran_or_spilled():
+    def run(cfg):
+        print(f"warning from {cfg}", file=sys.stderr)
+        return cfg
+    rows, best = timing.time_configs(run, [0, 2], bench=lambda fn: 5.0, spills=lambda n: n)
+    assert rows == [{"config": 0, "ms": 5.0, "error": ""},
+                    {"config": 2, "ms": rows[1]["ms"],
+                     "error": "spills registers (2 bytes of local memory per thread): not timed"}]
+    assert math.isnan(rows[1]["ms"]) and best == 0
+
+
+def test_time_configs_times_with_a_40_ms_budget_by_default(monkeypatch):
+    seen = []
+    monkeypatch.setattr(timing, "time_ms", lambda fn, **kw: (seen.append((fn(), kw)), 1.5)[1])
+    rows, best = timing.time_configs(lambda cfg: cfg * 10, [7])
+    assert seen == [(70, {"rep_ms": 40})] and rows[0]["ms"] == 1.5 and best == 7
+
+
+def test_tune_forward_labels_the_rows_and_returns_the_config_itself():
+    times = {1: 2.0, 2: 1.0}
+    rows, best = timing.tune_forward(lambda c: times[c], [1, 2], lambda c: f"cfg{c}", bench=lambda fn: fn())
+    assert [(r["config"], r["ms"]) for r in rows] == [("cfg1", 2.0), ("cfg2", 1.0)] and best == 2

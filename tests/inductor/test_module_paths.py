@@ -1,0 +1,42 @@
+"""inductor/module_paths.py: module paths, block patterns and source frames shortened, on small constructed
+records (every expected value read off the input by hand)."""
+from inductor_prof.inductor.module_paths import (block_pattern, common_pattern, frames, relative_path, short_files,
+                                                 short_pattern)
+
+
+# ---- module_paths.py ----------------------------------------------------------------------------------------
+
+
+def test_relative_path_edges():
+    assert relative_path("L['self'][0].mlp") == "0.mlp"            # a Sequential model: leading index, no dot
+    assert relative_path("L['self'].layers[0].X") == "layers.0.X"   # only dots are stripped at the ends
+    assert relative_path("L['self'].a.[1].b") == "a.1.b"           # an empty segment collapses
+
+
+def test_block_pattern_of_one_block_and_of_none():
+    assert block_pattern(["layers.3"]) == "layers.*"     # the index becomes * even with nothing to compare
+    assert block_pattern([]) == ""
+
+
+def test_common_pattern_root_and_star():
+    assert common_pattern(["", "a.b"]) == ""                        # the root and a child: the root
+    assert common_pattern(["layers.*.mlp", "layers.3.mlp"]) == "layers.*.mlp"   # * and an index: *
+
+
+def test_short_pattern_of_the_root():
+    assert short_pattern("", "blocks.*") == "*"          # the block's own forward
+    assert short_pattern("", None) == ""                 # a whole model's own forward
+    assert short_pattern(None, "blocks.*") == ""         # no pattern
+    assert short_pattern(None, None) == ""
+
+
+def test_frame_without_a_code_line():
+    assert frames('  File "/m/a.py", line 3, in f\n') == [{"file": "/m/a.py", "line": 3, "function": "f",
+                                                            "code": ""}]
+
+
+def test_short_files_windows_and_three_parts():
+    assert short_files([r"C:\a\model.py", r"C:\b\model.py"]) == {r"C:\a\model.py": "a/model.py",
+                                                                r"C:\b\model.py": "b/model.py"}
+    # /a/m.py splits to ["", "a", "m.py"]: the 2-part tail a/m.py is the first unique one
+    assert short_files(["/a/m.py", "/b/m.py"]) == {"/a/m.py": "a/m.py", "/b/m.py": "b/m.py"}

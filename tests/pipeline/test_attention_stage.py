@@ -1,0 +1,82 @@
+"""`profile`'s attention stage: which backends it runs (the teaching ones only when asked), the settings it
+hands its own process (the tuning cache's folder, retune), and what that process says about the cache."""
+import shutil
+import sys
+
+import pandas as pd
+import pytest
+
+from recorded import data_path
+from inductor_prof import procs, rundir
+from inductor_prof.attention import tuning_cache
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.pipeline import attention
+from inductor_prof.settings import Settings, resolve
+
+# every backend but the three teaching ones, in display order, written out
+STAGE = ["triton_fa2", "gluon_fa3", "cuda_mma_fa2", "sdpa", "sdpa_flash", "sdpa_efficient", "sdpa_cudnn",
+         "flex_compiled", "flash_attn2", "flash_attn3", "xformers", "transformer_engine"]
+
+
+@pytest.fixture
+def run(tmp_path):
+    root = tmp_path / "run"
+    shutil.copytree(data_path("flux_small"), root)
+    return rundir.RunDir(root)
+
+
+def test_the_stage_leaves_the_teaching_backends_out_unless_asked():
+    assert registry.stage_names() == STAGE
+    assert set(registry.TEACHING) == {"numba_fa", "torch_blocked", "sdpa_math"}
+    assert registry.stage_names(teaching=True) == [b.name for b in registry.backends()]
+    assert len(registry.stage_names(teaching=True)) == len(STAGE) + 3
+
+
+def test_the_settings_reach_the_stage_as_its_arguments(run, monkeypatch):
+    started = []
+    monkeypatch.setattr(procs, "run_logged", lambda cmd, env, log, timeout: (
+        started.append(cmd), log.parent.mkdir(parents=True, exist_ok=True),
+        log.write_text("attention: tuning cache /c/attention-tuning.json: 2 from the cache, 1 tuned\nsaved\n"),
+        procs.Finished(0, 1.0))[-1])
+    env = {"INDUCTOR_PROF_ATTENTION_TEACHING": "1", "INDUCTOR_PROF_RETUNE": "yes",
+           "INDUCTOR_PROF_TUNING_CACHE": "/c"}
+    settings, _ = resolve(env=env, cwd=run.root)
+    done = attention.in_subprocess(run, settings)
+    assert started[-1][3:] == [str(run.root), "--teaching", "--retune", "--tuning-cache", "/c"]
+    assert done["notes"] == ["attention: tuning cache /c/attention-tuning.json: 2 from the cache, 1 tuned"]
+    attention.in_subprocess(run, Settings())            # the defaults: no arguments
+    assert started[-1] == [sys.executable, "-m", "inductor_prof.pipeline.attention", str(run.root)]
+
+
+def _main(run, monkeypatch, capsys, *args, summary=None):
+    got = []
+    monkeypatch.setattr(attention, "require_cuda", lambda command: None)
+    monkeypatch.setattr(attention, "benchmark", lambda run_dir, shapes, opts: (
+        got.append(opts), (pd.DataFrame(), {"ok": 3, "rows": 4, **(summary or {})}))[-1])
+    assert attention.main(["x", str(run.root), *args]) == 0
+    return got[0], capsys.readouterr().out.splitlines()
+
+
+def test_the_stage_process_runs_the_stage_backends_through_the_cache(run, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    opts, out = _main(run, monkeypatch, capsys, summary={
+        "tuning_cache": "F: 0 from the cache, 3 tuned; the cache was not written (Read-only file system)",
+        "tuning_cache_warnings": ["tuning cache F: not JSON: ignored, and rewritten with this run's tuning"],
+        "checked_at": {"(1,24,4608,128)": "(1,24,1024,128)"}})
+    assert opts.backends == STAGE
+    assert opts.cache.path == tmp_path / "xdg" / "inductor-prof" / tuning_cache.FILE and not opts.cache.retune
+    assert out == [
+        "attention: tuning cache F: not JSON: ignored, and rewritten with this run's tuning",
+        "attention: tuning cache F: 0 from the cache, 3 tuned; the cache was not written (Read-only file system)",
+        "attention: (1,24,4608,128) checked against float64 at (1,24,1024,128) (the full length's reference is "
+        "costly; timed at full length)",
+        "attention: left out: numba_fa, torch_blocked, sdpa_math (teaching backends; the attention_teaching "
+        "setting, or `inductor-prof attention RUN`, runs them)",
+        f"saved to {run.attention_csv} (3 of 4 ok)"]
+
+
+def test_teaching_retune_and_a_folder(run, monkeypatch, capsys, tmp_path):
+    opts, out = _main(run, monkeypatch, capsys, "--teaching", "--retune", "--tuning-cache", str(tmp_path / "c"))
+    assert opts.backends == [b.name for b in registry.backends()]
+    assert opts.cache.path == tmp_path / "c" / tuning_cache.FILE and opts.cache.retune
+    assert out == [f"saved to {run.attention_csv} (3 of 4 ok)"]

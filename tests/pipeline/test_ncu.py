@@ -1,0 +1,146 @@
+"""The ncu stage when things go wrong: an interrupted batch keeps the original error and what was done; the
+replayed attention op keeps the model's causal flag, mask and scale."""
+import json
+
+import pytest
+import torch
+
+from inductor_prof import rundir
+from inductor_prof.drivers.ncu import command, replay
+from inductor_prof.drivers.ncu import batch as ncu_batch
+from inductor_prof.pipeline import ncu as ncu_stage
+from inductor_prof.drivers.ncu.command import NcuResult
+from inductor_prof.settings import Settings
+import shutil
+from inductor_prof.pipeline.ncu import targets
+from inductor_prof.rundir import open_run
+from recorded import REPO
+
+
+def _targets(n):
+    return [ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {"type": "inductor", "name": f"k{i}"})
+            for i in range(n)]
+
+
+def test_ctrl_c_in_the_second_batch_keeps_the_first_and_the_interrupt(tmp_path, monkeypatch):
+    run = rundir.RunDir(tmp_path)
+    monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: _targets(2))
+    monkeypatch.setattr(ncu_stage, "find_ncu", lambda explicit: "ncu")
+    calls = []
+
+    def fake_run_one(cmd, env, timeout, log_path, progress_mark=None):
+        calls.append(cmd)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        out = cmd[cmd.index("-o") + 1]
+        open(out + ".ncu-rep", "wb").write(b"rep")
+        return NcuResult("ok", "", 1.0)
+    monkeypatch.setattr(command, "run_one", fake_run_one)
+    parsed = []
+    monkeypatch.setattr(ncu_batch, "parse_reports",
+                        lambda paths: parsed.extend(paths) or {str(p): {"results": [{"kernel": "k0"}]} for p in paths})
+    with pytest.raises(KeyboardInterrupt):
+        ncu_stage.run_ncu(run, Settings(ncu_batch=1), log=lambda m: None)
+    status = json.loads(run.ncu_status_json.read_text())
+    assert status["k0"]["status"] == "ok" and "k1" not in status      # the finished batch is kept
+    assert parsed == [run.ncu_report("k0")]                          # no report parsing after the interrupt
+    assert not run.ncu_csv.exists()                                  # no half-made table
+
+
+def test_failed_chown_is_said(tmp_path):
+    sudo = tmp_path / "sudo"
+    sudo.write_text("#!/bin/sh\necho 'chown: changing ownership: Operation not permitted' >&2\nexit 1\n")
+    sudo.chmod(0o755)
+    lines = []
+    ncu_stage.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=str(sudo)), log=lines.append)
+    assert len(lines) == 1 and "could not give files" in lines[0] and "exit 1" in lines[0]
+    assert "Operation not permitted" in lines[0] and str(tmp_path / "ncu") in lines[0]
+
+
+def _attention_spec(op, causal_at, causal, scale_at, scale, mask_at=None):
+    dims = [[1, 2, 8, 16], [1, 2, 8, 16], [1, 2, 8, 16]] + [[]] * 10
+    scalars = [""] * 13
+    scalars[causal_at], scalars[scale_at] = causal, scale
+    if mask_at is not None:
+        dims[mask_at] = [1, 1, 8, 8]
+    return {"type": "aten", "op": op, "dims": dims, "types": ["float"] * 4, "scalars": scalars}
+
+
+def test_replayed_attention_keeps_causal_scale_and_mask(monkeypatch):
+    seen = {}
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None):
+        seen.update(q=tuple(q.shape), mask=None if attn_mask is None else tuple(attn_mask.shape),
+                    is_causal=is_causal, scale=scale)
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    # _scaled_dot_product_efficient_attention: attn_bias at 3, is_causal at 6, scale at 7
+    spec = _attention_spec("aten::_scaled_dot_product_efficient_attention", 6, "True", 7, "0.25", mask_at=3)
+    replay.aten_launch(spec, device="cpu")()
+    assert seen == {"q": (1, 2, 8, 16), "mask": (1, 1, 8, 8), "is_causal": True, "scale": 0.25}
+    # cuDNN's forward op: is_causal at 10, scale at 12 (absent: the default)
+    spec = _attention_spec("aten::_cudnn_attention_forward", 10, "False", 12, "")
+    replay.aten_launch(spec, device="cpu")()
+    assert seen == {"q": (1, 2, 8, 16), "mask": None, "is_causal": False, "scale": None}
+
+
+def test_replayed_addmm_leaves_the_out_tensor_out(monkeypatch):
+    got = {}
+    monkeypatch.setattr(torch.ops.aten, "addmm", lambda *a: got.setdefault("shapes", [tuple(t.shape) for t in a]))
+    spec = {"type": "aten", "op": "aten::addmm", "dims": [[8], [4, 6], [6, 8], [], [], [4, 8]],
+            "types": ["float"] * 3 + ["Scalar", "Scalar", "float"]}
+    replay.aten_launch(spec, device="cpu")()
+    assert got["shapes"] == [(8,), (4, 6), (6, 8)]
+
+
+def test_replayed_attention_keeps_gqa_and_a_mask_that_keeps_every_pair(monkeypatch):
+    seen = {}
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.update(k=tuple(k.shape), gqa=enable_gqa, mask_all_kept=bool(attn_mask.all()))
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    # Llama's call: q 32 heads, k/v 8 heads (GQA), a bool mask; a zero-filled mask would mask every key (NaN rows)
+    spec = {"type": "aten", "op": "aten::_scaled_dot_product_efficient_attention",
+            "dims": [[1, 32, 8, 16], [1, 8, 8, 16], [1, 8, 8, 16], [1, 1, 8, 8]] + [[]] * 4,
+            "types": ["float"] * 3 + ["bool"], "scalars": [""] * 8}
+    replay.aten_launch(spec, device="cpu")()
+    assert seen == {"k": (1, 8, 8, 16), "gqa": True, "mask_all_kept": True}
+
+
+# The calls ncu replays, on the recorded FLUX run: a library kernel's costliest call, not the first one seen.
+
+def test_flux_replays_the_calls_that_take_the_time(tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(REPO / "examples" / "runs" / "flux-h100", run, ignore=shutil.ignore_patterns("ncu"))
+    lib = [t for t in targets(open_run(run), 8, 1.0) if t.origin == "library"]
+    gemm = [t for t in lib if t.name == "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"]
+    # library_ops.csv: its calls were [4096,64]x[64,3072] once (first in the trace, 11 us), and three shapes of
+    # 7.2-7.8 ms per step each (7.3%, 7.1% and 6.8% of the 106.2 ms traced): all three above 1%, costliest first
+    assert [t.spec["shape"] for t in gemm] == ["[4096,3072]x[3072,3072]", "[4096,3072]x[3072,12288]",
+                                               "[4096,12288]x[12288,3072]"]
+    assert gemm[0].spec["calls"] == 76 and round(gemm[0].spec["model_us"], 1) == 102.5
+    assert len({t.stem for t in lib}) == len(lib)              # one report file each
+    # a share of 50%: each kernel's costliest call alone
+    assert len(targets(open_run(run), 8, 50.0)) - len(targets(open_run(run), 0)) == 8
+
+
+def test_a_library_rows_ncu_is_its_costliest_call_and_its_time_is_checked_against_that_call():
+    import pandas as pd
+
+    from inductor_prof.analysis.ncu_compare import merge_ncu
+
+    df = pd.DataFrame([{"name": "nvjet_a", "origin": "library", "category": "GEMM", "calls": 100, "bytes": 100e6,
+                        "flops": 1e12}])
+    ncu = pd.DataFrame([
+        # listed first but rank 1: the kernel's second call (K = 64), 12.4 us in ncu
+        {"name": "nvjet_a", "duration_ns": 12.4e3, "dram_bytes": 1e6, "shape": "[4096,64]x[64,3072]",
+         "model_us": 11.2, "model_bytes": 2e6, "rank": 1},
+        # its costliest call: profiled at 204.7 us a call, replayed in 119.2 us (0.58x: flagged, beyond 25%)
+        {"name": "nvjet_a", "duration_ns": 119.2e3, "dram_bytes": 60e6, "shape": "[4096,3072]x[3072,3072]",
+         "model_us": 204.7, "model_bytes": 50e6, "rank": 0},
+    ])
+    row = merge_ncu(df, ncu).iloc[0]
+    assert row["ncu_shape"] == "[4096,3072]x[3072,3072]"
+    assert row["dram_ratio"] == pytest.approx(60e6 / 50e6)     # the call's own 50 MB, not 100 MB / 100 calls
+    assert bool(row["ncu_time_off"])
+    ncu.loc[1, "duration_ns"] = 160e3                           # 160 / 204.7 = 0.78: within 25%
+    assert not bool(merge_ncu(df, ncu).iloc[0]["ncu_time_off"])
