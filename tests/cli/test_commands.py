@@ -23,7 +23,7 @@ def test_report_json_has_required_fields(tmp_path):
     csv = tmp_path / "k.csv"
     r = runner.invoke(app, ["report", str(data_path("flux_small")), "--json", "--top", "0", "--csv", str(csv)])
     assert r.exit_code == 0, r.output
-    obj = json.loads(r.output)
+    obj = json.loads(r.stdout)
     need = {"name", "kind", "origin", "calls", "total_ns", "flops", "bytes", "tflops", "gbps"}
     assert need <= set(obj["kernels"][0])
     inductor = [k for k in obj["kernels"] if k["origin"] == "inductor"]
@@ -38,7 +38,7 @@ def test_report_json_has_required_fields(tmp_path):
 
 def test_report_sort_by_name():
     r = runner.invoke(app, ["report", str(data_path("flux_small")), "--json", "--sort", "name", "--top", "3"])
-    names = [k["name"] for k in json.loads(r.output)["kernels"]]
+    names = [k["name"] for k in json.loads(r.stdout)["kernels"]]
     assert names == sorted(names)
 
 

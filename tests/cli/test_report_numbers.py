@@ -91,7 +91,7 @@ def small_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "kernels.csv"
     r = runner.invoke(app, ["report", str(SMALL), "--json", "--top", "0", "--csv", str(out)])
     assert r.exit_code == 0, r.output
-    obj = json.loads(r.output)
+    obj = json.loads(r.stdout)
     return {"json": obj, "kernels": {k["name"]: k for k in obj["kernels"]}, "csv": pd.read_csv(out)}
 
 
@@ -301,7 +301,7 @@ def test_csv_has_the_same_numbers(small_report, gemm, gelu):
 def big_report():
     r = runner.invoke(app, ["report", str(BIG), "--json", "--top", "0"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)
 
 
 @pytest.fixture(scope="module")

@@ -46,7 +46,7 @@ def test_hand_counts():
 def report_json(run: Path) -> dict:
     r = runner.invoke(app, ["report", str(run), "--json"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)
 
 
 @pytest.fixture(scope="module")

@@ -38,7 +38,7 @@ def manifest() -> dict:
 def report() -> dict:
     r = runner.invoke(app, ["report", str(FLUX), "--json"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)
 
 
 def leaves(path: Path, name: str, size: str) -> list[dict]:
