@@ -116,7 +116,27 @@ def with_flex_masks(kernels, calls) -> Any:
         share = flex_kept_fraction(kernels.at[i, "flops"] / max(kernels.at[i, "calls"], 1), calls)
         if share is not None:
             kernels.loc[i, [*FLOP_KEYS, "flops"]] = kernels.loc[i, [*FLOP_KEYS, "flops"]] * share
+    # a launch whose arguments did not show Q and K (Inductor fused them into another input): priced at the
+    # captured calls' kept pairs when they all cost the same, so that every FlexAttention kernel has a price
+    one = flex_call_flops(calls)
+    if one is not None:
+        key, per_call = one
+        for i in kernels.index[(kernels["kind"] == "flex_attention") & (kernels["flops"] <= 0)]:
+            kernels.loc[i, key] = per_call * kernels.at[i, "calls"]
+            kernels.loc[i, "flops"] = per_call * kernels.at[i, "calls"]
     return kernels
+
+
+def flex_call_flops(calls: list[dict]) -> tuple[str, int] | None:
+    """(width key, kept-pair flops) of the captured FlexAttention calls when they all cost the same, else None."""
+    costs = set()
+    for c in calls:
+        try:
+            B, H, Sq, Sk, D = (int(c[k]) for k in ("B", "H", "Sq", "Sk", "D"))
+            costs.add((flops_key_for_dtype(c.get("dtype", "")), attention_flops(call_mask(c), B, H, Sq, Sk, D)))
+        except (KeyError, TypeError, ValueError):
+            return None
+    return costs.pop() if len(costs) == 1 else None
 
 
 # ---- cost over time, against a ceiling --------------------------------------------------------------------

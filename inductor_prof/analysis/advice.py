@@ -119,14 +119,21 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     return items[:top]
 
 
-def kernels_by_shape(calls: list[dict] | None) -> dict[str, list[str]]:
-    """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json."""
+def kernels_by_shape(calls: list[dict] | None, flex_kernels: list[str] = ()) -> dict[str, list[str]]:
+    """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json.
+    FlexAttention calls come from the eager capture alone (no kernel name): when they all share one shape, their
+    kernels are the run's FlexAttention template kernels (`flex_kernels`)."""
     from ..attention.semantics.shapes import from_call
 
     out: dict[str, list[str]] = {}
+    flex = set()
     for c in calls or []:
+        label = from_call(c).label
         if c.get("kernel"):
-            label = from_call(c).label
             if c["kernel"] not in out.setdefault(label, []):
                 out[label].append(c["kernel"])
+        elif c.get("op") == "flex_attention":
+            flex.add(label)
+    if len(flex) == 1 and flex_kernels:
+        out.setdefault(flex.pop(), []).extend(k for k in flex_kernels if k not in out.get(label, []))
     return out

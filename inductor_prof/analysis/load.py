@@ -81,7 +81,8 @@ def load_run_tables(path) -> RunTables:
         by_size = kernels_by_size(steps, annotated, harvested, library_ops, io_split, n_steps, peaks, sizes, calls)
     ncu = reader.ncu()
     attention = judge_attention(attention, peaks)
-    savings = attention_saving(attention, advice.kernels_by_shape(calls))
+    flex = df.loc[df["kind"] == "flex_attention", "name"].tolist() if len(df) else []
+    savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
     if len(df):
         replays = library_calls.replay_times(manifest.get("ceilings"))
         df = advice.per_shape(add_derived(df, peaks, n_steps),

@@ -10,8 +10,9 @@ import statistics
 # NVML clock event (throttle) reason bits
 POWER_BITS = 0x4 | 0x80     # software power cap, hardware power brake
 THERMAL_BITS = 0x20 | 0x40  # software and hardware thermal slowdown
-POWER_LIMITED_SHARE = 0.2   # capped in a fifth of the samples or more: the run was power-limited
-NEAR_LIMIT = 0.95           # ... or drawing 95% of the limit at the median
+POWER_LIMITED_SHARE = 0.2   # capped in a fifth of the samples or more ...
+NEAR_LIMIT = 0.9            # ... while drawing 90% of the limit at the median: the run was power-limited (the H100
+                            # sets the power-cap reason at 300 of 700 W too, so the bit alone says nothing)
 
 
 def summarize(samples: list, power_limit_w: float | None, max_sm_mhz: float | None, error: str = "") -> dict:
@@ -33,7 +34,7 @@ def power_limited(t: dict | None) -> bool:
     if not t or "samples" not in t:
         return False
     near = bool(t.get("power_limit_w")) and t["power_w"] >= NEAR_LIMIT * t["power_limit_w"]
-    return t["power_capped_pct"] >= 100 * POWER_LIMITED_SHARE or near
+    return t["power_capped_pct"] >= 100 * POWER_LIMITED_SHARE and near
 
 
 def line(t: dict | None) -> str:

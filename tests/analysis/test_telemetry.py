@@ -28,9 +28,10 @@ def test_a_gpu_below_its_limit_is_not_power_limited():
     assert telemetry.line(t) == "SM clock 1.98 GHz (max 1.98), 300 of 700 W, power-capped 10% of the time"
 
 
-@pytest.mark.parametrize("watts, limited", [(665, True), (664, False)])   # 95% of 700 W is 665 W
-def test_near_the_limit_counts_without_cap_bits(watts, limited):
-    t = telemetry.summarize([(0, 1500, watts, 0)], 700, 1980)
+@pytest.mark.parametrize("watts, bits, limited", [(630, 0x4, True), (629, 0x4, False), (690, 0x0, False)])
+def test_power_limited_needs_the_cap_reason_and_90_percent_of_the_limit(watts, bits, limited):
+    # 90% of 700 W is 630 W; the H100 sets the cap reason at 300 W too (the ViT run: 298 of 700 W, capped 100%)
+    t = telemetry.summarize([(0, 1500, watts, bits)], 700, 1980)
     assert telemetry.power_limited(t) is limited
 
 
