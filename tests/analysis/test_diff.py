@@ -103,11 +103,12 @@ def test_a_renamed_kernels_noise_is_run_bs_own(tmp_path):
 
 
 def test_the_step_is_the_sum_of_each_sizes_median():
-    # flux-small-sizes-h100, plain steps by size (manifest): 1024x1024 11.635169, 11.537812, 11.546501 ms
-    # (median 11.546501); 512x512 8.017931, 7.751266, 7.494357 ms (median 7.751266). The step, as `report` shows
-    # it (profile.plain_step_ms): 11.546501 + 7.751266 = 19.297767 ms. The per-pass sums 19.653100, 19.289078,
-    # 19.040858 have the median 19.289078: another number, which pairs steps that were not taken together.
-    step = 11.546500999997988 + 7.751265999999646
+    # flux-small-sizes-h100 (re-recorded 2026-11-24), plain steps by size (manifest): 1024x1024 15.877247,
+    # 13.327533, 34.507187 ms (median 15.877247); 512x512 16.404668, 12.541158, 10.870262 ms (median 12.541158).
+    # The step, as `report` shows it (profile.plain_step_ms): 15.877247 + 12.541158 = 28.418405 ms. The per-pass
+    # sums 32.281915, 25.868691, 45.377449 have the median 32.281915: another number, which pairs steps that
+    # were not taken together.
+    step = 15.877247000048555 + 12.541157999976349
     d = _diff(SIZES_RUN, SIZES_RUN)
     assert d.steps.set_index("what").loc["step (plain)", "a"] == pytest.approx(step, rel=1e-12)
     manifest = json.loads((SIZES_RUN / "manifest.json").read_text())
@@ -118,10 +119,10 @@ def test_the_step_is_the_sum_of_each_sizes_median():
 
 
 def test_the_gpu_time_of_a_size_is_its_mean_step():
-    # the steps hatchet's kernel leaves summed per step scope: 1024x1024 8608267, 8608587, 8615472 ns, mean
-    # 25832326 / 3 (the median would be 8608587); 512x512 3004824, 3006913, 3003840 ns, mean 9015577 / 3
-    # (median 3004824). The report's GPU time per step is all the time over the steps: the mean.
+    # the steps hatchet's kernel leaves summed per step scope (re-recorded run): 1024x1024 8481219, 8488580,
+    # 8491248 ns, mean 25461047 / 3 (the median would be 8488580); 512x512 2975503, 2974885, 2976234 ns, mean
+    # 8926622 / 3 (median 2975503). The report's GPU time per step is all the time over the steps: the mean.
     sizes = _diff(SIZES_RUN, SIZES_RUN).sizes
     gpu = sizes[sizes["what"] == "GPU kernel time"].set_index("size")
-    assert gpu.loc["1024x1024", "a"] == pytest.approx(25832326 / 3 / 1e6, rel=1e-12)
-    assert gpu.loc["512x512", "b"] == pytest.approx(9015577 / 3 / 1e6, rel=1e-12)
+    assert gpu.loc["1024x1024", "a"] == pytest.approx(25461047 / 3 / 1e6, rel=1e-12)
+    assert gpu.loc["512x512", "b"] == pytest.approx(8926622 / 3 / 1e6, rel=1e-12)

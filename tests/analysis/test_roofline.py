@@ -3,7 +3,8 @@ peak, speed of light and headroom, each against a value derived by hand."""
 import pandas as pd
 import pytest
 
-from inductor_prof.analysis.roofline import add_derived, judge_attention
+from inductor_prof.analysis.roofline import add_derived, judge_attention, reached_rates
+from inductor_prof.peaks import with_reached
 
 # measured bf16 800 TFLOP/s and DRAM 4000 GB/s; spec bf16 1000 TFLOP/s
 PEAKS = {"tflops": {"flops8": None, "flops16": 800.0, "flops32": 60.0, "flops64": None}, "dram_gbps": 4000.0,
@@ -29,16 +30,96 @@ def test_ridge_in_decimal_gb():
     assert row(d, "k")["pct_of_peak"] == pytest.approx(50.0, rel=1e-12)
 
 
-def test_spec_roof_only_when_above_the_measured_one():
-    # 0.9e12 flop in 1 ms = 900 TFLOP/s beats the measured 800: judged against the spec 1000 (90%)
-    d = add_derived(kernels(("fast", 0.9e12, 1e6, 1e6)), PEAKS, 1)
-    assert row(d, "fast")["ceiling"] == "bf16/fp16 tensor (spec)"
-    assert row(d, "fast")["pct_of_peak"] == pytest.approx(90.0, rel=1e-12)
-    # a spec below the measured ceiling (700 < 800) is no hard bound: the kernel stays against 800 (112.5%)
-    low_spec = {**PEAKS, "spec": {**PEAKS["spec"], "flops16": 700.0}}
-    d = add_derived(kernels(("fast", 0.9e12, 1e6, 1e6)), low_spec, 1)
-    assert row(d, "fast")["ceiling"] == "bf16/fp16 tensor (measured)"
-    assert row(d, "fast")["pct_of_peak"] == pytest.approx(112.5, rel=1e-12)
+def test_a_roof_below_what_a_kernel_reached_is_raised_to_it_never_to_the_spec():
+    # 0.9e12 flop in 1 ms = 900 TFLOP/s at 0.9e12 / 1e6 B = 900000 flop/B: compute-bound, and above the measured
+    # 800. with_reached raises the bf16 roof to 900 ("reached", by "fast"); the spec 1000 is not used: "fast" is
+    # at 100% of the run's roof, "half" (0.45e12 flop in 1 ms = 450 TFLOP/s) at 450 / 900 = 50%
+    d = kernels(("fast", 0.9e12, 1e6, 1e6), ("half", 0.45e12, 1e6, 1e6)).assign(display=lambda t: t["name"])
+    peaks = with_reached(PEAKS, reached_rates(d, None, PEAKS))
+    assert (peaks["tflops"]["flops16"], peaks["source"]["flops16"]) == (pytest.approx(900.0), "reached")
+    j = add_derived(d, peaks, 1)
+    assert row(j, "fast")["ceiling"] == row(j, "half")["ceiling"] == "bf16/fp16 tensor (reached)"
+    assert row(j, "fast")["pct_of_peak"] == pytest.approx(100.0, rel=1e-12)
+    assert row(j, "half")["pct_of_peak"] == pytest.approx(50.0, rel=1e-12)
+    assert row(j, "fast")["ceiling_why"] == ""
+    # judged before the roof was raised (peaks without with_reached), the kernel stays against its measured
+    # roof: 900 / 800 = 112.5%, said as above it. The old switch judged it against the spec 1000 (90%)
+    k = row(add_derived(d, PEAKS, 1), "fast")
+    assert k["ceiling"] == "bf16/fp16 tensor (measured)" and k["pct_of_peak"] == pytest.approx(112.5, rel=1e-12)
+    assert k["ceiling_why"] == "faster than the run's roof (judged before it)"
+    # the spec is the roof only of a width neither measured nor reached: fp32 60 (spec), 30e9 flop in 1 ms =
+    # 30 TFLOP/s at 30e9 / 1e6 = 30000 flop/B = 50%
+    f32 = pd.DataFrame([{"name": "sgemm", "calls": 1, "total_ns": 1e6, "bytes": 1e6, "flops8": 0.0,
+                         "flops16": 0.0, "flops32": 30e9, "flops64": 0.0, "flops": 30e9}])
+    s = row(add_derived(f32, peaks, 1), "sgemm")
+    assert s["ceiling"] == "fp32 (spec)" and s["pct_of_peak"] == pytest.approx(50.0, rel=1e-12)
+
+
+# the attention call of test_attention_row_judged_as_the_kernel_table_judges_the_same_call: 2304 flop/B
+ATT_FLOPS = 4 * 24 * 4608 * 4608 * 128            # 260,919,263,232
+ATT_BYTES = 4 * 24 * 4608 * 128 * 2               # 113,246,208
+
+
+def _reach_inputs():
+    """Hand-made rows; spec bf16 1000 TFLOP/s over spec DRAM 4000 GB/s: compute-bound from 250 flop/B (the
+    measured roofs' ridge, 800 / 4000, would be 200)."""
+    d = pd.DataFrame([
+        # a GEMM: 0.9e12 flop, 1e9 B (900 flop/B) in 1 ms: 900 TFLOP/s, above the measured 800
+        {"name": "gemm", "display": "gemm", "total_ns": 1e6, "bytes": 1e9, "flops16": 0.9e12, "flops32": 0.0},
+        # memory-bound: 0.95e12 flop over 4e9 B = 237.5 flop/B (< 250, though > the measured ridge 200) in 1 ms:
+        # 950 TFLOP/s that must NOT count
+        {"name": "norm", "display": "norm", "total_ns": 1e6, "bytes": 4e9, "flops16": 0.95e12, "flops32": 0.0},
+        # a compute-bound fp32 kernel: 40e9 flop, 1e6 B in 1 ms: 40 TFLOP/s (spec ridge 60 / 4000 = 15 flop/B)
+        {"name": "sgemm", "display": "sgemm", "total_ns": 1e6, "bytes": 1e6, "flops16": 0.0, "flops32": 40e9},
+        # no flops: no width
+        {"name": "copy", "display": "copy", "total_ns": 1e6, "bytes": 1e9, "flops16": 0.0, "flops32": 0.0},
+    ]).assign(flops8=0.0, flops64=0.0, calls=1)
+    d["flops"] = d["flops16"] + d["flops32"]
+    shape = {"B": 1, "H": 24, "Hkv": 24, "Sq": 4608, "Sk": 4608, "D": 128, "dtype": "bfloat16", "flops": ATT_FLOPS,
+             "shape": "(1,24,4608,128)"}
+    att = pd.DataFrame([
+        # 0.28 ms: 260,919,263,232 / 0.28e-3 = 931.85 TFLOP/s, passed its check
+        {**shape, "backend": "sdpa_cudnn", "ms": 0.28, "ok": True},
+        # faster (0.2 ms: 1304.6 TFLOP/s) but failed its check, and one that did not run: neither counts
+        {**shape, "backend": "broken", "ms": 0.2, "ok": False},
+        {**shape, "backend": "xformers", "ms": float("nan"), "ok": True},
+    ])
+    return d, att
+
+
+def test_reached_rates_count_compute_bound_ops_only():
+    d, att = _reach_inputs()
+    # kernels alone: bf16 900 by the GEMM (not the memory-bound 950), fp32 40 by sgemm
+    assert reached_rates(d, None, PEAKS) == {"flops16": (pytest.approx(900.0), "gemm"),
+                                             "flops32": (pytest.approx(40.0), "sgemm")}
+    # with the attention benchmark: its 931.85 beats the GEMM's 900
+    got = reached_rates(d, att, PEAKS)
+    assert got["flops16"] == (pytest.approx(ATT_FLOPS / 0.28e-3 / 1e12, rel=1e-12),
+                              "attention sdpa_cudnn (1,24,4608,128)")
+    assert ATT_FLOPS / ATT_BYTES == 2304      # compute-bound (>= 250)
+    # the memory-bound kernel alone reaches nothing
+    assert reached_rates(d[d["name"] == "norm"], None, PEAKS) == {}
+
+
+def test_with_reached_takes_the_higher_of_measured_and_reached():
+    d, att = _reach_inputs()
+    peaks = with_reached(PEAKS, reached_rates(d, att, PEAKS))
+    bf16 = ATT_FLOPS / 0.28e-3 / 1e12
+    # bf16: measured 800 < reached 931.85 -> 931.85 (reached); fp32: spec 60 only, reached 40 -> 40 (reached:
+    # the spec, at the maximum clock, is reached by no kernel); DRAM and the spec figures unchanged
+    assert peaks["tflops"]["flops16"] == pytest.approx(bf16, rel=1e-12) and peaks["source"]["flops16"] == "reached"
+    assert peaks["tflops"]["flops32"] == pytest.approx(40.0) and peaks["source"]["flops32"] == "reached"
+    assert (peaks["dram_gbps"], peaks["source"]["dram_gbps"], peaks["spec"]) == (4000.0, "measured", PEAKS["spec"])
+    assert peaks["reached"]["flops16"] == {"tflops": pytest.approx(bf16, rel=1e-12),
+                                           "by": "attention sdpa_cudnn (1,24,4608,128)"}
+    assert peaks["measured_tflops"] == {"flops16": 800.0}
+    assert PEAKS["tflops"]["flops16"] == 800.0 and PEAKS["source"]["flops16"] == "measured"    # not mutated
+    # a reached rate below the measured ceiling leaves it (kept in "reached" for the summary); a width neither
+    # measured nor reached (fp8 here: no spec, nothing ran) keeps what it had
+    low = with_reached(PEAKS, {"flops16": (700.0, "slow")})
+    assert (low["tflops"]["flops16"], low["source"]["flops16"]) == (800.0, "measured")
+    assert low["reached"] == {"flops16": {"tflops": 700.0, "by": "slow"}}
+    assert low["tflops"]["flops8"] is None and low["tflops"]["flops32"] == 60.0
 
 
 def test_headroom_clipped_at_zero():

@@ -55,15 +55,17 @@ def test_every_launch_once_at_its_start(built, run):
 def test_times_in_microseconds(built):
     _, _, _, tl = built["llama-h100"]
     first, second = sorted(kernel_slices(tl), key=lambda e: e["ts"])[:2]
-    # raw trace (microseconds): vectorized_gather_kernel at 4479029060652.972 for 12.96 us; the next kernel
-    # at 4479029060858.798: the stream idled 4479029060858.798 - (4479029060652.972 + 12.96) = 192.866 us
+    # raw trace (microseconds, re-recorded run): vectorized_gather_kernel at 4677661642740.636 for 13.408 us; the
+    # next kernel at 4677661642939.647: the stream idled 4677661642939.647 - (4677661642740.636 + 13.408)
+    # = 185.603 us
     assert first["name"].startswith("void at::native::vectorized_gather_kernel")
-    assert first["dur"] == pytest.approx(12.96, abs=1e-9)
-    assert second["args"][GAP] == pytest.approx(192.866, abs=1e-6)
+    assert first["dur"] == pytest.approx(13.408, abs=1e-9)
+    assert second["args"][GAP] == pytest.approx(185.603, abs=1e-6)
     assert first["args"][GAP] is None   # nothing ran before it on its stream
-    # the step spans the first kernel's start to the last one's end: 4479029073762.444 - 4479029060652.972
+    # the step spans the first kernel's start to the last one's end: the elementwise_kernel at
+    # 4677661653056.218 + 21.216 = 4677661653077.434; 4677661653077.434 - 4677661642740.636 = 10336.798
     step = next(e for e in slices(tl, "scope") if e["name"] == "step_0")
-    assert step["dur"] == pytest.approx(13109.472, abs=1e-6)
+    assert step["dur"] == pytest.approx(10336.798, abs=1e-6)
 
 
 @pytest.mark.parametrize("run", CASES)
@@ -142,11 +144,16 @@ def test_one_kernel_by_hand(built):
     _, _, _, tl = built["flux-h100"]
     k = next(e for e in kernel_slices(tl) if e["name"] == "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN")
     # the report: 396,597,280,112,640 flops over 1,900 launches (190 a step, 10 steps) = 208,735,410,585.6 each;
-    # 268,978,421,760 bytes / 1,900 = 141,567,590.4 each; 708.2 TFLOP/s at 98.3% of the measured bf16 ceiling
+    # 268,978,421,760 bytes / 1,900 = 141,567,590.4 each (the same work as before the re-recording); in
+    # 542,791,108 ns: 730.66 TFLOP/s, 96.52% of the run's bf16 roof 757.03 ("reached": the 256x128 coopA nvjet,
+    # 176,281,563,955,200 flop in 232,859,747 ns, above the measured ceiling 726.0)
     assert k["args"][FLOPS] == pytest.approx(208_735_410_585.6, rel=1e-12)
     assert k["args"][BYTES] == pytest.approx(141_567_590.4, rel=1e-12)
-    assert k["args"]["TFLOP/s"] == pytest.approx(708.2456, rel=1e-6)
-    assert k["args"]["% of ceiling"] == pytest.approx(98.2964, rel=1e-5)
+    assert k["args"]["TFLOP/s"] == pytest.approx(396_597_280_112_640 / 542_791_108 / 1e3, rel=1e-12)
+    assert k["args"]["TFLOP/s"] == pytest.approx(730.6628, rel=1e-6)
+    assert k["args"]["% of ceiling"] == pytest.approx(
+        100 * (396_597_280_112_640 / 542_791_108) / (176_281_563_955_200 / 232_859_747), rel=1e-12)
+    assert k["args"]["% of ceiling"] == pytest.approx(96.5172, rel=1e-5)
     assert (k["args"]["category"], k["args"]["launches per step"]) == ("GEMM", 190.0)
     assert k["cat"] == "GEMM"
 
@@ -183,10 +190,11 @@ def test_block_time_against_proton(built):
 def test_overlapping_launch_gets_its_own_track(built):
     _, _, _, tl = built["flux-small-sizes-h100"]
     over = [e for e in kernel_slices(tl) if e["tid"] == OVERLAP + 7]
-    # raw trace: nvjet splitK at 4475409178770.006 for 11.776 us ends at ...781.782; its splitKreduce starts at
-    # ...781.686 (PDL): 0.096 us before; the second pair: ...975.002 + 10.368 = ...985.370 - ...985.242 = 0.128
-    assert [e["name"].split("<")[0] for e in over] == ["void cublasLt::splitKreduce_kernel"] * 2
-    assert [e["args"][OVERLAPS] for e in over] == [pytest.approx(0.096, abs=1e-9), pytest.approx(0.128, abs=1e-9)]
+    # raw trace (re-recorded run): one pair overlaps now. nvjet 64x8 splitK at 4677941209398.881 for 10.528 us
+    # ends at ...409.409; its splitKreduce starts at ...409.281 (PDL): 0.128 us before. The other splitK pairs
+    # leave a gap (e.g. ...318.064 + 11.264 = ...329.328 < ...338.353)
+    assert [e["name"].split("<")[0] for e in over] == ["void cublasLt::splitKreduce_kernel"]
+    assert [e["args"][OVERLAPS] for e in over] == [pytest.approx(0.128, abs=1e-9)]
     assert all(e["args"][GAP] == 0 for e in over)
     names = {e["tid"]: e["args"]["name"] for e in tl.events if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names[OVERLAP + 7] == "stream 7: kernels overlapping the one before"

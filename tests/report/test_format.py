@@ -30,28 +30,55 @@ def summary(**extra):
             **extra}
 
 
+# a run judged against a reached bf16 roof (peaks.with_reached: above the measured ceiling), fp32 at its spec
+RUN_PEAKS = {"tflops": {"flops16": 757.03, "flops32": 66.908}, "dram_gbps": 3265.16, "l2_gbps": 9876.4,
+             "source": {"flops16": "reached", "flops32": "spec", "dram_gbps": "measured"},
+             "reached": {"flops16": {"tflops": 757.03, "by": "nvjet_a"}}, "measured_tflops": {"flops16": 726.01},
+             "spec": {"flops16": 989.43, "flops32": 66.908, "dram_gbps": 3352.3}, "published": {"flops16": 989.4}}
+TELEMETRY = {"samples": 40, "sm_mhz": 1710.0, "max_sm_mhz": 1980.0, "power_w": 694.4, "power_w_max": 699.0,
+             "power_limit_w": 700.0, "power_capped_pct": 100.0, "thermal_pct": 0.0}
+
+
 def test_every_row_of_a_one_size_run():
-    rows = summary_rows(summary(headroom={"by_category": {"GEMM": 10.4329}}))
-    # ms with two decimals (136.396 -> 136.40, 136.142 -> 136.14, 131.734 -> 131.73), TFLOP one (74.46 -> 74.5),
-    # TFLOP/s and peaks none (565.6 -> 566, 720.52 -> 721, 66.908 -> 67, 3265.16 -> 3265), shares one
-    # (66.07 -> 66.1); a category at 0 TFLOP/s reads "-"; headroom only where the summary has one (10.4329 -> 10.43)
+    rows = summary_rows(summary(peaks=RUN_PEAKS, telemetry=TELEMETRY, proton_back_to_back_ms=131.542,
+                                plain_back_to_back_ms=132.718, headroom={"by_category": {"GEMM": 10.4329}}))
+    # ms with two decimals (136.142 -> 136.14, 136.396 -> 136.40, 131.734 -> 131.73), ratios three (136.396 /
+    # 136.142 = 1.00187 -> 1.002x; back to back 131.542 / 132.718 = 0.99114 -> 0.991x), TFLOP one (74.46 -> 74.5),
+    # TFLOP/s and roofs none (565.6 -> 566, 757.03 -> 757, 726.01 -> 726, 989.43 -> 989, 66.908 -> 67, 3265.16 ->
+    # 3265, 9876.4 -> 9876), shares one (66.07 -> 66.1); clock in GHz two decimals (1710 -> 1.71, 1980 -> 1.98),
+    # watts none (694.4 -> 694), capped 100% >= 20%: power-limited; the spec beside a measured or reached roof
+    # only, a category at 0 TFLOP/s reads "-"; headroom only where the summary has one (10.4329 -> 10.43)
     assert rows == [
         ("target / GPU", "flux on NVIDIA H100 80GB HBM3"),
-        ("step (wall, under Proton)", "136.40 ms (plain 136.14 ms), 10 steps"),
+        ("step (plain)", "136.14 ms, 10 steps (no profiler: the launch gap is judged from it)"),
+        ("Proton's own cost", "step 136.40 ms under Proton (1.002x the plain step); "
+                              "back to back 131.54 vs 132.72 ms (0.991x)"),
+        ("GPU clock / power", "SM clock 1.71 GHz (max 1.98), 694 of 700 W, power-capped 100% of the time: "
+                              "compute-bound kernels are power-limited"),
         ("GPU kernel time per step", "131.73 ms"),
         ("work per step / overall", "74.5 TFLOP, 566 TFLOP/s over kernel time"),
         ("kernels", "57 (18 Inductor, 17 annotated)"),
-        ("peaks", "bf16 721 TFLOP/s (measured), fp32 67 (spec), DRAM 3265 GB/s (measured)"),
+        ("compute roofs", "bf16 757 TFLOP/s reached by nvjet_a (above the 726 the ceilings stage measured); "
+                          "spec 989 at the maximum clock, published 989; fp32 67 TFLOP/s (spec)"),
+        ("memory roofs", "DRAM 3265 GB/s (measured), L2 9876 GB/s (measured)"),
         ("  GEMM", "87.04 ms/step  66.1%  684 TFLOP/s  (10 kernels)  headroom 10.43"),
         ("  other", "0.26 ms/step  0.2%  - TFLOP/s  (28 kernels)"),
     ]
+    # a measured roof is said as such, with the spec beside it
+    measured = {**RUN_PEAKS, "tflops": {"flops16": 726.01, "flops32": 66.908},
+                "source": {**RUN_PEAKS["source"], "flops16": "measured"}, "published": {}}
+    assert dict(summary_rows(summary(peaks=measured)))["compute roofs"] == \
+        "bf16 726 TFLOP/s (measured); spec 989 at the maximum clock; fp32 67 TFLOP/s (spec)"
 
 
 def test_step_and_peaks_missing_read_as_dashes():
     peaks = {"tflops": {}, "dram_gbps": None, "source": {"flops16": "-", "flops32": "-", "dram_gbps": "-"}}
     rows = dict(summary_rows({**summary(), "peaks": peaks, "step_ms_wall": None, "plain_step_ms": None}))
-    assert rows["step (wall, under Proton)"] == "- ms (plain - ms), 10 steps"
-    assert rows["peaks"] == "bf16 - TFLOP/s (-), fp32 - (-), DRAM - GB/s (-)"
+    assert rows["step (plain)"] == "- ms, 10 steps (no profiler: the launch gap is judged from it)"
+    assert "Proton's own cost" not in rows          # needs both steps
+    assert rows["GPU clock / power"] == "not measured (a run recorded before inductor-prof read clocks and power)"
+    assert rows["compute roofs"] == "bf16 - TFLOP/s (-); fp32 - TFLOP/s (-)"
+    assert rows["memory roofs"] == "DRAM - GB/s (-)"
 
 
 def test_a_run_of_several_sizes_says_what_a_step_is():
