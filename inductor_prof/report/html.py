@@ -82,8 +82,8 @@ HEADROOM_LIST_COLUMNS = [
 ]
 # the per-step headroom's "where to look next" list (analysis.headroom: kernels, launch gap, attention backends)
 NEXT_COLUMNS = [
-    Col("what", "what"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("why", "why"),
-    Col("category", "category"),
+    Col("what", "what"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("do", "do"),
+    Col("measured against", "why"), Col("category", "category"),
 ]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
@@ -122,7 +122,7 @@ def per_step_view(h: dict) -> dict:
     """summary["headroom"] (analysis.headroom) as labelled rows and its "where to look next" table."""
     rows = [("GPU busy, ms/step", num(h.get("gpu_busy_ms_per_step"), "{:.3f}")),
             ("speed of light, ms/step", num(h.get("sol_step_ms"), "{:.3f}")),
-            ("wall step, ms", num(h.get("step_ms_wall"), "{:.3f}")),
+            ("plain step, ms", num(h.get("step_ms_plain"), "{:.3f}")),
             ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
             ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
     rows += [(f"headroom in {cat}, ms/step", num(ms, "{:.3f}")) for cat, ms in (h.get("by_category") or {}).items()]

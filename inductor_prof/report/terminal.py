@@ -6,6 +6,7 @@ import os
 import sys
 
 import pandas as pd
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -42,11 +43,16 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table
     ], width, title)
 
 
-def summary_table(summary: dict) -> Table:
+def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
     t = Table(title="Summary", title_justify="left", show_header=False)
-    t.add_column(style="bold")
+    rows = summary_rows(summary)
+    # a value's longest word (a kernel name: what reached a roof) is never cut with "…": where it does not fit
+    # beside the labels, the labels wrap at their spaces to make room (not below their own longest word)
+    longest = max((cell_len(w) for _, value in rows for w in value.split()), default=0)
+    label_words = max((cell_len(w) for label, _ in rows for w in label.split()), default=0)
+    t.add_column(style="bold", max_width=max(label_words, width - longest - 7))   # 7: borders and padding
     t.add_column()
-    for label, value in summary_rows(summary):
+    for label, value in rows:
         t.add_row(label, Text(value))   # Text: a target or GPU name is never markup
     return t
 
@@ -65,10 +71,16 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
         Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
         Col("what", [r["what"] if kernels is None or r["what"] in kernels else Text(r["what"]) for r in rows], 1,
             flex=(24, 60), names=True),
-        Col("do", [r.get("do", "") for r in rows], 2, flex=(12, 40)),
-        Col("measured against", [r["why"] for r in rows], 3, flex=(12, 50)),
+        Col("do", [r.get("do", "") for r in rows], 2, flex=(_word_room(r.get("do", "") for r in rows), 40)),
+        Col("measured against", [r["why"] for r in rows], 3, flex=(_word_room(r["why"] for r in rows), 50)),
         Col("category", [r["category"] for r in rows], 4),
     ], width, title)
+
+
+def _word_room(texts, least: int = 12) -> int:
+    """The fewest cells a wrapped advice column takes: `least`, or its longest word (a shape such as
+    "(1,24,4608,128)"), which wraps whole and is never folded in two."""
+    return max([least, *(cell_len(w) for t in texts for w in str(t).split())])
 
 
 def _ncu_flag(r) -> str:
@@ -233,4 +245,4 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
     headroom = headroom_table(tables.summary, console.width, set(df["display"]) if len(df) else set())
     if headroom is not None:
         console.print(headroom)
-    console.print(summary_table(tables.summary))
+    console.print(summary_table(tables.summary, console.width))

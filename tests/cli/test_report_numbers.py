@@ -66,12 +66,42 @@ def library_rows(run: Path, kernel: str) -> list[dict]:
 H100_BF16_SPEC_TFLOPS = 132 * 1.98e9 * 4096 / 1e12
 
 
+# DRAM spec from the device facts: 2619 MHz memory clock x 2 (DDR) x 5120-bit bus / 8 = 3352.32 GB/s; with the bf16
+# spec it sets the ridge (319.3 flop/B) above which an op counts as compute-bound when the roof it reached is taken
+H100_DRAM_SPEC_GBPS = 2619e6 * 2 * 5120 / 8 / 1e9
+SPEC_RIDGE16 = H100_BF16_SPEC_TFLOPS * 1e12 / (H100_DRAM_SPEC_GBPS * 1e9)
+
+
+def reached16(run: Path, times: dict, steps: int) -> float:
+    """The best bf16 TFLOP/s a compute-bound op reached in the run, by hand: each library kernel's flops and bytes
+    a step from its op map (library_ops.csv) over its time in the hatchet, and each attention backend that passed
+    its check (attention.csv: flop / ms); only ops at or above the spec ridge count. The run's Inductor kernels
+    are pointwise and reductions far below the ridge."""
+    per: dict[str, list[float]] = {}
+    with open(run / "library_ops.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["flops_key"] == "flops16":
+                acc = per.setdefault(r["kernel"], [0.0, 0.0])
+                acc[0] += float(r["flops"])
+                acc[1] += float(r["bytes"])
+    rates = [fl * steps / (times[k][0] * 1e-9) / 1e12 for k, (fl, by) in per.items()
+             if by > 0 and fl / by >= SPEC_RIDGE16]
+    if (run / "attention.csv").exists():
+        with open(run / "attention.csv", newline="") as f:
+            # every backend's shape (1,24,4608,128): 2304 flop/B, far above the ridge
+            rates += [float(r["flops"]) / float(r["ms"]) / 1e9 for r in csv.DictReader(f)
+                      if r["ok"] == "True" and r["dtype"] == "bfloat16"]
+    return max(rates)
+
+
 def expected(total_ns, calls, flops, nbytes, steps, peak_tflops, peak_gbps, compute_bound):
-    """The per-kernel figures by their definitions. A compute-bound kernel faster than the measured ceiling is
-    judged against the spec peak (the measured one does not bound it); no L2 ceiling was measured here."""
+    """The per-kernel figures by their definitions. A compute-bound kernel is judged against the run's compute
+    roof `peak_tflops`: the higher of the measured ceiling and the best rate a compute-bound op of the width
+    reached (reached16); no L2 ceiling was measured here."""
     s = total_ns * 1e-9
     tflops, gbps = flops / s / 1e12, nbytes / s / 1e9
-    roof = peak_tflops if tflops <= peak_tflops else H100_BF16_SPEC_TFLOPS
+    roof = peak_tflops
+    assert tflops <= roof * (1 + 1e-12)        # no kernel beats the roof it is judged by
     return {"calls": calls, "total_ns": total_ns, "avg_us": total_ns / calls / 1e3, "step_ms": total_ns / steps / 1e6,
             "flops": flops, "bytes": nbytes, "tflops": tflops, "gbps": gbps, "intensity": flops / nbytes,
             "bound": "compute" if compute_bound else "memory",
@@ -81,9 +111,12 @@ def expected(total_ns, calls, flops, nbytes, steps, peak_tflops, peak_gbps, comp
 @pytest.fixture(scope="module")
 def small():
     manifest = json.loads((SMALL / "manifest.json").read_text())
-    return {"manifest": manifest, "steps": manifest["profile"]["steps"],
-            "peak16": manifest["ceilings"]["flops16_tflops"], "dram": manifest["ceilings"]["dram_gbps"],
-            "times": leaf_totals(SMALL / "proton" / "steps.hatchet")}
+    times, steps = leaf_totals(SMALL / "proton" / "steps.hatchet"), manifest["profile"]["steps"]
+    # the measured bf16 ceiling 699.7 TFLOP/s is below what the 192x192 nvjet GEMM reached (811): the roof is that
+    measured, reached = manifest["ceilings"]["flops16_tflops"], reached16(SMALL, times, steps)
+    assert reached > measured
+    return {"manifest": manifest, "steps": steps, "measured16": measured, "peak16": max(measured, reached),
+            "dram": manifest["ceilings"]["dram_gbps"], "times": times}
 
 
 @pytest.fixture(scope="module")
@@ -249,8 +282,12 @@ def test_summary_numbers(small_report, small):
     assert cat["GEMM"]["step_ms"] == pytest.approx(sum(times[n][0] for n in gemm) / 3 / 1e6, rel=1e-9)
     assert cat["attention"]["pct"] == pytest.approx(100 * times[ATTN][0] / total, rel=1e-9)
     assert cat["attention"]["kernels"] == 1
-    assert s["peaks"]["tflops"]["flops16"] == small["peak16"] and s["peaks"]["dram_gbps"] == small["dram"]
-    assert s["peaks"]["source"]["flops16"] == "measured" and s["peaks"]["tflops"]["flops32"] == H100_FP32_TFLOPS
+    assert s["peaks"]["dram_gbps"] == small["dram"]
+    # the bf16 roof is the reached rate (above the measured ceiling, which the summary keeps beside it)
+    assert s["peaks"]["tflops"]["flops16"] == pytest.approx(small["peak16"], rel=1e-9)
+    assert s["peaks"]["measured_tflops"]["flops16"] == small["measured16"]
+    assert s["peaks"]["reached"]["flops16"]["by"] == GEMM
+    assert s["peaks"]["source"]["flops16"] == "reached" and s["peaks"]["tflops"]["flops32"] == H100_FP32_TFLOPS
 
 
 # ---- terminal and CSV ----------------------------------------------------------------------------------
@@ -330,13 +367,26 @@ def test_big_run_gemm_and_summary(big_report):
     assert k["calls"] == calls and k["total_ns"] == t_ns and k["step_ms"] == pytest.approx(t_ns / 10 / 1e6, rel=1e-9)
     tflops = flops * steps / (t_ns * 1e-9) / 1e12
     assert k["tflops"] == pytest.approx(tflops, rel=1e-9)
-    # 39.66e12 flop x 10 in 559,971,389 ns = 708.2 TFLOP/s, below the run's measured bf16 ceiling 720.5 (the best
-    # GEMM it timed: 16384^3): judged against that measured ceiling, 98.3%
+    # 39.66e12 flop x 10 in the recorded time = 730.7 TFLOP/s, above the run's measured bf16 ceiling 726.0 (the
+    # best GEMM the ceilings stage timed: 16384^3); the roof is what a compute-bound op of bf16 reached in the run:
+    # the 256x128 nvjet GEMM's 757.0 (reached16, by hand), so this kernel is at 730.7 / 757.0 = 96.5% of it
     peak16 = manifest["ceilings"]["flops16_tflops"]
-    assert max(g["tflops"] for g in manifest["ceilings"]["gemms"]) == peak16 and tflops < peak16
+    assert max(g["tflops"] for g in manifest["ceilings"]["gemms"]) == peak16 and tflops > peak16
+    roof = reached16(BIG, times, steps)
+    assert roof > tflops
+    assert big_report["summary"]["peaks"]["tflops"]["flops16"] == pytest.approx(roof, rel=1e-9)
     assert k["bound"] == "compute"
-    assert k["pct_of_peak"] == pytest.approx(100 * tflops / peak16, rel=1e-9)
-    assert k["ceiling"] == "bf16/fp16 tensor (measured)" and k["ceiling_why"] == ""
+    assert k["pct_of_peak"] == pytest.approx(100 * tflops / roof, rel=1e-9)
+    assert k["ceiling"] == "bf16/fp16 tensor (reached)" and k["ceiling_why"] == ""
+
+
+@pytest.fixture(scope="module")
+def big_roof16():
+    """The big run's bf16 roof, by hand (reached16): above its measured ceiling."""
+    manifest = json.loads((BIG / "manifest.json").read_text())
+    roof = reached16(BIG, leaf_totals(BIG / "proton" / "steps.hatchet"), manifest["profile"]["steps"])
+    assert roof > manifest["ceilings"]["flops16_tflops"]
+    return roof
 
 
 # 4 * B * H * Sq * Sk * D = 4 * 1 * 24 * 4608 * 4608 * 128 = 260,919,263,232 flop per call
@@ -345,7 +395,7 @@ assert ATTN_FLOPS == 260_919_263_232
 
 
 @pytest.mark.parametrize("backend", ["triton_fa2", "gluon_fa3", "sdpa_flash"])
-def test_attention_table_numbers(big_report, attention_csv, backend):
+def test_attention_table_numbers(big_report, attention_csv, big_roof16, backend):
     rows = {r["backend"]: r for r in big_report["attention"]}
     model = attention_csv[backend]["model_backend"]
     assert model == "sdpa_cudnn"
@@ -356,11 +406,11 @@ def test_attention_table_numbers(big_report, attention_csv, backend):
     assert r["speedup_vs_model"] == pytest.approx(model_ms / ms, rel=1e-9)
     # flop / (ms * 1e-3 s) / 1e12 = flop / ms / 1e9
     assert r["tflops"] == pytest.approx(ATTN_FLOPS / ms / 1e9, rel=1e-9)
-    # % of peak against the ceiling the kernel table judges the model's cuDNN kernel by: the run's measured bf16
-    # ceiling (720.5, the best GEMM it timed), not the spec bf16 peak (1070.53) attention.csv was written with
-    peak16 = json.loads((BIG / "manifest.json").read_text())["ceilings"]["flops16_tflops"]
-    assert r["pct_of_peak"] == pytest.approx(100 * (ATTN_FLOPS / ms / 1e9) / peak16, rel=1e-9)
-    assert r["ceiling"] == "bf16/fp16 tensor (measured)"
+    # % of peak against the roof the kernel table judges the model's cuDNN kernel by: the bf16 rate reached in
+    # the run (757.0, the 256x128 nvjet GEMM; above the measured 726.0), not the measured ceiling attention.csv
+    # was written with
+    assert r["pct_of_peak"] == pytest.approx(100 * (ATTN_FLOPS / ms / 1e9) / big_roof16, rel=1e-9)
+    assert r["ceiling"] == "bf16/fp16 tensor (reached)"
 
 
 def test_attention_speedup_direction(big_report):
@@ -370,7 +420,7 @@ def test_attention_speedup_direction(big_report):
     assert rows["flash_attn2"]["available"] is False and rows["flash_attn2"]["ms"] is None
 
 
-def test_attention_terminal_rows(attention_csv):
+def test_attention_terminal_rows(attention_csv, big_roof16):
     r = runner.invoke(app, ["report", str(BIG), "--top", "1"], terminal_width=250, env={"COLUMNS": "250"})
     assert r.exit_code == 0, r.output
     model_ms = float(attention_csv["sdpa_cudnn"]["ms"])
@@ -378,10 +428,9 @@ def test_attention_terminal_rows(attention_csv):
         ms = float(attention_csv[backend]["ms"])
         cells = row_cells(r.output, backend)
         # backend, origin, shape, dtype, calls/step, ms, TFLOP/s, % peak, vs model, ...
-        # % peak: of the run's measured bf16 ceiling, as in the kernel table
-        peak16 = json.loads((BIG / "manifest.json").read_text())["ceilings"]["flops16_tflops"]
+        # % peak: of the run's reached bf16 roof, as in the kernel table
         assert cells[5:9] == [f"{ms:.3f}", f"{ATTN_FLOPS / ms / 1e9:.0f}",
-                              f"{100 * ATTN_FLOPS / ms / 1e9 / peak16:.1f}", f"{model_ms / ms:.2f}x"]
+                              f"{100 * ATTN_FLOPS / ms / 1e9 / big_roof16:.1f}", f"{model_ms / ms:.2f}x"]
 
 
 # ---- a defect found on the way --------------------------------------------------------------------------
