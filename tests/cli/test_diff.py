@@ -207,18 +207,18 @@ def test_identical_real_runs_pass_the_strictest_gate():
     obj = json.loads(r.stdout)
     assert len(obj["kernels"]) == 57 and {k["matched_by"] for k in obj["kernels"]} == {"name"}
     assert all(k["delta_ms"] == 0 for k in obj["kernels"]) and not obj["new_kernels"] and not obj["removed_kernels"]
-    # its own numbers. Plain steps (manifest), sorted: 133.652315, 134.685796, 134.731613, 135.109034,
-    # 135.448948, 136.835433, 137.363329, 138.592218, 144.451524, 145.270349 ms -> median of 10 = mean of the
-    # 5th and 6th = (135.448948 + 136.835433) / 2 = 136.1421905 ms
+    # its own numbers. Plain steps (manifest, re-recorded 2026-11-24), sorted: 131.496527, 131.497795, 131.907141,
+    # 132.757921, 132.784939, 133.250834, 133.653058, 133.795881, 140.950603, 143.970345 ms -> median of 10 =
+    # mean of the 5th and 6th = (132.784939 + 133.250834) / 2 = 133.0178865 ms
     steps = {s["what"]: s for s in obj["steps"]}
-    assert steps["step (plain)"]["a"] == pytest.approx((135.44894800000407 + 136.83543300000167) / 2, rel=1e-12)
+    assert steps["step (plain)"]["a"] == pytest.approx((132.784939000004 + 133.25083400000892) / 2, rel=1e-12)
     # GPU kernel time per step, the report's: all kernel time over the 10 steps. The kernel leaves under
-    # step_0..9 summed per step (the raw walk below): 124354654, 129413866, 129940548, 130140730, 130360532,
-    # 130598101, 131228583, 132279429, 135824968, 143205250 ns = 1,317,346,661 ns / 10 = 131.7346661 ms
+    # step_0..9 summed per step (the raw walk below), sorted: 120966787, 126955964, 127314572, 127375083,
+    # 127555930, 127868878, 127873231, 128164832, 129876107, 142259928 ns = 1,286,211,312 ns / 10 = 128.6211312 ms
     per_step = sorted(_raw_step_ns(Path(run)))
-    assert per_step == [124354654, 129413866, 129940548, 130140730, 130360532, 130598101, 131228583, 132279429,
-                        135824968, 143205250]
-    assert steps["GPU kernel time"]["b"] == pytest.approx(1_317_346_661 / 10 / 1e6, rel=1e-12)
+    assert per_step == [120966787, 126955964, 127314572, 127375083, 127555930, 127868878, 127873231, 128164832,
+                        129876107, 142259928]
+    assert steps["GPU kernel time"]["b"] == pytest.approx(1_286_211_312 / 10 / 1e6, rel=1e-12)
     assert len(obj["attention"]) == 11 and all(a["change_pct"] == 0 for a in obj["attention"])
 
 
@@ -332,12 +332,12 @@ def test_terminal_fits_100_columns(run_b):
 def test_attention_deltas_by_backend_and_shape():
     att = pd.read_csv(data_path("..", "..", "examples", "runs", "flux-h100", "attention.csv"))
     b = att.copy()
-    b.loc[b["backend"] == "gluon_fa3", "ms"] *= 1.1                       # 0.384064 ms -> 0.422470 ms
+    b.loc[b["backend"] == "gluon_fa3", "ms"] *= 1.1                       # 0.382400 ms -> 0.420640 ms
     b = b[b["backend"] != "triton_fa2"]                                   # not run in B
     rows = attention_rows(att, b).set_index("backend")
-    # attention.csv, gluon_fa3's ms: 0.3840639889240265
-    assert rows.loc["gluon_fa3", "ms_a"] == pytest.approx(0.3840639889240265, rel=1e-12)
-    assert rows.loc["gluon_fa3", "ms_b"] == pytest.approx(0.3840639889240265 * 1.1, rel=1e-12)
+    # attention.csv (re-recorded 2026-11-24), gluon_fa3's ms: 0.3824000060558319
+    assert rows.loc["gluon_fa3", "ms_a"] == pytest.approx(0.3824000060558319, rel=1e-12)
+    assert rows.loc["gluon_fa3", "ms_b"] == pytest.approx(0.3824000060558319 * 1.1, rel=1e-12)
     assert rows.loc["gluon_fa3", "change_pct"] == pytest.approx(10.0)
     assert rows.loc["sdpa_cudnn", "change_pct"] == 0
     assert rows.loc["triton_fa2", "ms_b"] != rows.loc["triton_fa2", "ms_b"]       # NaN: only in A
@@ -410,12 +410,15 @@ def test_attention_rows_of_a_run_without_masks_and_one_with():
     b = pd.read_csv(RUNS / "llama-padded-h100" / "attention.csv")
     assert a["mask"].isna().all() and (b["mask"] == "causal_padding").all()   # the dtypes that clashed
     rows = attention_rows(a, b)
-    # available rows, read from the CSVs: A 9 backends at (2,32/8,2048,64),causal; B 5 at the padded shape
-    # (its label: ",causal+padding,kv repeated"); no (backend, shape) in both, so 9 + 5 rows, none paired
-    assert len(rows) == 14
-    assert rows["ms_a"].notna().sum() == 9 and rows["ms_b"].notna().sum() == 5
+    # available rows, read from the CSVs (re-recorded 2026-11-24, the lean attention stage: no teaching backends):
+    # A 7 backends at (2,32/8,2048,64),causal (triton_fa2, gluon_fa3, cuda_mma_fa2, sdpa, sdpa_flash, sdpa_cudnn,
+    # flex_compiled; sdpa_efficient refused); B 3 at the padded shape (sdpa, sdpa_cudnn, flex_compiled; its label:
+    # ",causal+padding,kv repeated"); no (backend, shape) in both, so 7 + 3 rows, none paired
+    assert len(rows) == 10
+    assert rows["ms_a"].notna().sum() == 7 and rows["ms_b"].notna().sum() == 3
+    assert not (rows["ms_a"].notna() & rows["ms_b"].notna()).any()
     sdpa_b = rows[(rows["backend"] == "sdpa") & rows["ms_b"].notna()].iloc[0]
-    assert sdpa_b["ms_b"] == pytest.approx(0.2999, abs=1e-4)     # llama-padded-h100 attention.csv: sdpa 0.2999.. ms
+    assert sdpa_b["ms_b"] == pytest.approx(0.3001, abs=1e-4)     # llama-padded-h100 attention.csv: sdpa 0.3001.. ms
     assert sdpa_b["mask"] == "causal_padding"
 
 

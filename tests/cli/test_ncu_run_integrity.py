@@ -166,10 +166,12 @@ def test_failed_or_interrupted_attention_is_recorded_and_report_works(run, monke
     assert not (run / "attention.csv").exists()
     r = runner.invoke(app, ["report", str(run), "--top", "3"])
     assert r.exit_code == 0, r.output
-    assert r.stderr.splitlines() == [  # (the fixture took ncu/ away: the manifest says ncu ran)
-        f"warning: {run}/ncu/ncu.csv is missing; the report has no Nsight Compute columns",
+    # (the fixture took ncu/ away: the manifest says ncu ran). attention.csv's warning first: the report reads it
+    # before ncu.csv, its rows' reached TFLOP/s being part of the compute roofs (analysis/load: with_reached)
+    assert r.stderr.splitlines() == [
         f"warning: {run}/attention.csv is missing (stage attention {status}: {recorded}); the report has no "
-        "attention table"]
+        "attention table",
+        f"warning: {run}/ncu/ncu.csv is missing; the report has no Nsight Compute columns"]
 
 
 def test_ncu_not_found_leaves_an_earlier_ncu_stage_standing(tmp_path, monkeypatch):

@@ -18,6 +18,8 @@ from recorded import REPO
 from inductor_prof.attention.semantics.masks import CAUSAL, MaskSpec
 from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
 import csv
+import pandas as pd
+from inductor_prof.analysis.roofline import judge_attention
 import time
 
 
@@ -454,7 +456,12 @@ def test_row_columns_are_the_recorded_csvs():
     shape = Shape(1, 2, 8, 8, 16)
     b = registry.Backend("absent", "library", None, False, "why", "what")
     rows = bench.bench_shape(shape, 3, "", [b], BenchOptions(device="cpu", tune=False), BenchResult())
-    assert list(rows[0]) == header
+    # the attention stage saves the bench's rows judged as the report judges a kernel (pipeline/attention._into_run:
+    # roofline.judge_attention rewrites tflops and pct_of_peak and appends the "ceiling" it was judged against):
+    # the re-recorded attention.csv is the bench's columns plus that one, last
+    assert list(rows[0]) + ["ceiling"] == header
+    judged = judge_attention(pd.DataFrame(rows), {"tflops": {}, "dram_gbps": 1.0})
+    assert list(judged.columns) == header
 
 
 def test_a_shape_that_cannot_be_replayed_is_a_row_per_backend():

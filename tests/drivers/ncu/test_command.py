@@ -146,30 +146,50 @@ def test_batches_keep_origins_apart_and_results_map_in_launch_order():
 
 
 def test_run_ncu_batch_maps_results_and_writes_table(tmp_path, monkeypatch):
-    """run_ncu end to end with a fake ncu that writes a real batch report (8 library kernels, recorded on the
-    H100): one process for the batch, each kernel mapped to its own result, the table parsed from it."""
+    """run_ncu end to end with a fake ncu that writes a real batch report (the library batch recorded on the H100,
+    2026-11-24: 12 results, one per replayed call; nvjet ..._192x192_... and ..._256x128_... three calls each, in
+    the run's order): one process for the batch, each call mapped to its own result, the table parsed from it with
+    the call it replayed (shape, model_us, model_bytes, rank: from its target's spec)."""
+    import json
+
     from inductor_prof import rundir
     from inductor_prof.pipeline import ncu as ncu_stage
 
-    report = REPO / "examples" / "runs" / "flux-h100" / "ncu" / \
-        "batch-44e152832a.ncu-rep"
+    recorded_run = REPO / "examples" / "runs" / "flux-h100" / "ncu"
+    report = recorded_run / "batch-3b6c2492b6.ncu-rep"
+    status = json.loads((recorded_run / "status.json").read_text())
+    calls = sorted(((stem, e) for stem, e in status.items() if e["report"] == report.name),
+                   key=lambda se: se[1]["index"])
     names = [m["kernel"] for m in ncu_report.parse_report_all(report)]
+    assert len(calls) == len(names) == 12 and len(set(names)) == 8      # 8 kernels, 2 of them replayed 3 times
+    assert [e["rank"] for _, e in calls] == [0, 1, 2, 0, 0, 1, 2, 0, 0, 0, 0, 0]
     exe = _fake_ncu(tmp_path, f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')\n"
                               "open(sys.argv[0] + '.calls', 'a').write('x')")
     run = rundir.RunDir(tmp_path / "run")
     (run.root).mkdir()
-    targets = [ncu_stage.NcuTarget(n, f"k{i}", "library", {"type": "aten", "op": "aten::addmm"})
-               for i, n in enumerate(names)]
+    targets = [ncu_stage.NcuTarget(n, stem, "library", {"type": "aten", "op": "aten::addmm",
+                                                         **{k: e[k] for k in ncu_stage.CALL_FIELDS}})
+               for n, (stem, e) in zip(names, calls)]
     monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: targets)
     summary = ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)
-    assert summary == {"kernels": 8, "skipped": 0, "tried": 8, "ok": 8, "failed": 0, "not_tried": 0, "stopped": ""}
+    assert summary == {"kernels": 12, "skipped": 0, "tried": 12, "ok": 12, "failed": 0, "not_tried": 0,
+                       "stopped": ""}
     assert Path(exe + ".calls").read_text() == "x"          # one ncu process for the whole batch
     table = pd.read_csv(run.ncu_csv)
     assert list(table["name"]) == names and (table["status"] == "ok").all()
+    assert list(table["stem"]) == [stem for stem, _ in calls]
     expected = [m["duration_ns"] for m in ncu_report.parse_report_all(report)]
-    assert list(table["duration_ns"]) == expected            # each kernel got its own result
+    # each call got its own result: e.g. nvjet ..._192x192_...'s three, 528608, 446592 and 117280 ns
+    assert expected[:3] == [528608.0, 446592.0, 117280.0]
+    assert list(table["duration_ns"]) == expected
+    # the call each row replayed, as the recorded ncu.csv has it
+    assert list(table["shape"]) == [e["shape"] for _, e in calls]
+    assert table["shape"].iloc[0] == "[4608,15360]x[15360,3072]"
+    assert list(table["rank"]) == [e["rank"] for _, e in calls]
+    assert list(table["model_us"]) == pytest.approx([e["model_us"] for _, e in calls], rel=1e-12)
+    assert list(table["model_bytes"]) == [e["model_bytes"] for _, e in calls]
     # a rerun resumes: nothing left to profile, ncu not started again
-    assert ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)["skipped"] == 8
+    assert ncu_stage.run_ncu(run, Settings(ncu=exe, ncu_batch=12), log=lambda m: None)["skipped"] == 12
     assert Path(exe + ".calls").read_text() == "x"
 
 
