@@ -39,7 +39,7 @@ def main() -> int:
     scale = 1 / math.sqrt(d)
     chosen = {}
     for name in KERNELS:
-        module = importlib.import_module(f"inductor_prof.attention.{name}")
+        module = importlib.import_module(f"inductor_prof.attention.kernels.{name}")
         rows, best = module.tune(q, k, v, scale, causal=a.causal)
         ok = [r for r in rows if r["ms"] == r["ms"]]
         fastest = min(ok, key=lambda r: r["ms"]) if ok else None

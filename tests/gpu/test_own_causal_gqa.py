@@ -40,7 +40,7 @@ def test_every_config_matches_float64(name, shape, causal):
         pytest.skip(backend.reason)
     import importlib
 
-    module = importlib.import_module(f"inductor_prof.attention.{KERNELS[name]}")
+    module = importlib.import_module(f"inductor_prof.attention.kernels.{KERNELS[name]}")
     B, Hq, Hkv, Sq, Sk, D = shape
     g = torch.Generator(device="cuda").manual_seed(Sq * 7 + Sk)
     q = torch.randn(B, Hq, Sq, D, device="cuda", dtype=torch.bfloat16, generator=g)
@@ -67,7 +67,7 @@ def test_tune_causal_gqa_picks_a_config_that_runs(name):
         pytest.skip(backend.reason)
     import importlib
 
-    module = importlib.import_module(f"inductor_prof.attention.{KERNELS[name]}")
+    module = importlib.import_module(f"inductor_prof.attention.kernels.{KERNELS[name]}")
     q = torch.randn(1, 8, 1024, 128, device="cuda", dtype=torch.bfloat16)
     k, v = (torch.randn(1, 2, 1024, 128, device="cuda", dtype=torch.bfloat16) for _ in "kv")
     rows, best = module.tune(q, k, v, 0.125, causal=True)
