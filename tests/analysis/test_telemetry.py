@@ -39,3 +39,17 @@ def test_not_measured_says_why():
     assert telemetry.line(telemetry.summarize([], None, None, "nvidia-ml-py is not installed")) == \
         "not measured: nvidia-ml-py is not installed"
     assert telemetry.line(None).startswith("not measured (a run recorded before")
+
+
+def test_the_line_of_the_recorded_flux_run():
+    """examples/runs/flux-h100 (H100, 2026-11-24): 284 NVML samples through the plain back-to-back steps, recorded
+    in manifest.json's profile.gpu_telemetry: median 1605 MHz of 1980, 693.0 of 700 W, the cap reason in all."""
+    import json
+
+    from recorded import REPO
+
+    t = json.loads((REPO / "examples" / "runs" / "flux-h100" / "manifest.json").read_text())["profile"]["gpu_telemetry"]
+    assert t["samples"] == 284 and t["power_capped_pct"] == 100.0
+    # 693.036 W >= 0.9 x 700 = 630 W and capped in every sample: power-limited
+    assert telemetry.line(t) == ("SM clock 1.60 GHz (max 1.98), 693 of 700 W, power-capped 100% of the time: "
+                                 "compute-bound kernels are power-limited")
