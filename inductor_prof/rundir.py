@@ -73,6 +73,13 @@ class RunDir:
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
     @property
     def attention_masks_dir(self) -> Path: return self.attention_dir / "masks"   # masks the bench replays
+    # ceilings: Inductor's GEMM templates, built in a process and cache of their own
+    @property
+    def ceilings_dir(self) -> Path: return self.root / "ceilings"
+    @property
+    def gemm_templates_log(self) -> Path: return self.ceilings_dir / "gemm_templates.log"
+    @property
+    def gemm_templates_cache(self) -> Path: return self.ceilings_dir / "inductor_cache"
     # Nsight Compute
     @property
     def ncu_dir(self) -> Path: return self.root / "ncu"

@@ -39,6 +39,9 @@ class Settings:
     tuning_cache: str | None = None
     retune: bool = False
     attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
+    # the ceilings stage also times Inductor's Triton matmul template (max-autotune) at the model's top GEMM shapes
+    # (on by itself when the model compiles with max-autotune); 5-16 s of autotuning a shape on an H100
+    gemm_templates: bool = False
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from recorded import data_path
+from recorded import data_path, without_age_warning
 from inductor_prof import runfiles
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.analysis.diff_inputs import load_side
@@ -47,7 +47,7 @@ def test_ncu_csv_cut_mid_row_is_a_warning_not_data(run):
     run.ncu_csv.write_text(f"{header}\n{cut}")
     t = load_run_tables(run.root)
     # the header is line 1, the kernel's row line 2
-    assert t.warnings == [f"{run.ncu_csv} line 2 ({name}) is cut short; {NCU_LACK}"]
+    assert without_age_warning(t.warnings) == [f"{run.ncu_csv} line 2 ({name}) is cut short; {NCU_LACK}"]
     assert t.kernels.reindex(columns=["ncu_dram_read_bytes"]).isna().all().all()   # not 0.31 MB or so
 
 
@@ -56,7 +56,7 @@ def test_ncu_csv_cut_in_its_last_cell_is_a_warning_not_data(run):
     assert not row.endswith(",")
     run.ncu_csv.write_text(f"{header}\n{row[:-1]}")   # every cell there, the last one short of a digit: only
     t = load_run_tables(run.root)                      # the missing line end tells
-    assert t.warnings == [f"{run.ncu_csv} line 2 ({row.split(',')[0]}) is cut short; {NCU_LACK}"]
+    assert without_age_warning(t.warnings) == [f"{run.ncu_csv} line 2 ({row.split(',')[0]}) is cut short; {NCU_LACK}"]
 
 
 def test_ncu_row_without_its_numbers_is_a_warning_not_data(run):
@@ -66,14 +66,14 @@ def test_ncu_row_without_its_numbers_is_a_warning_not_data(run):
     cells[write_at] = ""                     # a whole line, but a profiled kernel without one of its numbers
     failed = f"triton_other,triton_other,failed,ncu crashed,{',' * (len(cells) - 5)}"  # no numbers: its reason
     run.ncu_csv.write_text(f"{header}\n{','.join(cells)}\n{failed}\n")
-    assert load_run_tables(run.root).warnings == [f"{run.ncu_csv} line 2 ({name}) is cut short; {NCU_LACK}"]
+    assert without_age_warning(load_run_tables(run.root).warnings) == [f"{run.ncu_csv} line 2 ({name}) is cut short; {NCU_LACK}"]
 
 
 def test_intact_ncu_row_is_read(run):
     header, row = _ncu_row(run)
     read_bytes = float(row.split(",")[header.split(",").index("dram_read_bytes")])
     t = load_run_tables(run.root)
-    assert t.warnings == []
+    assert without_age_warning(t.warnings) == []
     assert t.kernels.set_index("name").loc[row.split(",")[0], "ncu_dram_read_bytes"] == read_bytes
 
 
@@ -85,7 +85,7 @@ def test_cut_kernel_file_is_a_warning_naming_it(run, cut):
     path.write_text("" if cut == "emptied" else text[: len(text) // 2])   # get_args() is near the end
     what = "empty" if cut == "emptied" else "no get_args() with the kernel's arguments (cut short?)"
     t = load_run_tables(run.root)
-    assert t.warnings == [f"{path} is damaged ({what}); kernel {record['name']} is shown without its read/write "
+    assert without_age_warning(t.warnings) == [f"{path} is damaged ({what}); kernel {record['name']} is shown without its read/write "
                           "split"]
     assert t.kernels.set_index("name")["read_bytes_per_call"].isna()[record["name"]]
 
@@ -95,7 +95,7 @@ def test_library_ops_cut_mid_row_is_a_warning_naming_it(run):
     lines = text.splitlines()
     run.library_ops_csv.write_text(text[: len(text) - len(lines[-1]) // 2 - 1])   # half of the last row gone
     # every line but the last is whole: the last one is line len(lines) (the header is line 1)
-    assert load_run_tables(run.root).warnings == [
+    assert without_age_warning(load_run_tables(run.root).warnings) == [
         f"{run.library_ops_csv} is damaged (cut short: its last line (line {len(lines)}) has no end); {LIBRARY_LACK}"]
 
 
@@ -105,7 +105,7 @@ def test_attention_csv_cut_mid_row_is_a_warning_naming_it(run):
     run.manifest_path.write_text(json.dumps(manifest))
     columns = ",".join(runfiles.ATTENTION_COLUMNS)
     run.attention_csv.write_text(f"{columns}\nsdpa_cudnn,library,1x24x4096x128,bfloat16,True,1.5,6")
-    assert load_run_tables(run.root).warnings == [
+    assert without_age_warning(load_run_tables(run.root).warnings) == [
         f"{run.attention_csv} is damaged (cut short: its last line (line 2) has no end); the report has no "
         "attention table"]
     # diff reads it alone when the run has no steps: the same check, said as a missing view

@@ -3,8 +3,8 @@ is measured against.
 
 - A kernel: its headroom to the ceiling that bounds it (analysis/roofline.py: a rate this GPU reaches). Where the
   run measured its exact calls another way, it is judged against the best time measured for them instead
-  (`per_shape`): a library GEMM whose calls the ceilings stage replayed (as fast as that shape gets here, or a
-  faster run of it exists), an attention kernel whose calls the attention stage benchmarked (the fastest backend
+  (`per_shape`): a library GEMM whose calls the ceilings stage replayed, and where asked built as Inductor's
+  Triton template (as fast as that shape gets here, or a faster kernel or run of it exists), an attention kernel whose calls the attention stage benchmarked (the fastest backend
   that passed its check, timed side by side with the model's). The kernel and a better backend for its calls
   are then one item, with both figures said.
 - The launch/idle gap: the plain (unprofiled) step minus the GPU-busy time, so Proton's own cost is not counted.
@@ -26,8 +26,8 @@ DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, 
 
 def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, str] | None:
     """(headroom ms/step, against what, what to do) of a library GEMM from its calls: calls per step x (time per
-    call - best time) over its replayed calls, plus its roofline `headroom` for the share of its time in calls
-    no replay measured. None when none of its calls was replayed."""
+    call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton template), plus its roofline
+    `headroom` for the share of its time in calls nothing else measured. None when none of its calls was."""
     measured = shapes[shapes["best_us"].notna()]
     if measured.empty:
         return None
@@ -37,11 +37,16 @@ def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, 
     unmeasured = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
     top = measured.iloc[0]
     shape = call_label(top["op"], top["dims"])
+    others = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
+                       (("a cuBLAS replay", "replay_us"), ("Inductor's Triton template", "template_us"))
+                       if not math.isnan(top[col]))
     if saving <= AT_BEST * float(measured["ms"].sum()):
-        why = (f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call, a cuBLAS replay "
-               f"{top['replay_us']:.0f} us")
-        do = "nothing for its replayed calls" + (f" ({unmeasured:.0%} of its time is in others)"
+        why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
+        do = "nothing for its measured calls" + (f" ({unmeasured:.0%} of its time is in others)"
                                                  if unmeasured > AT_BEST else "")
+    elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
+        why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
+        do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
     else:
         why = f"a replay of the same call is faster: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "find why the model's call is slower (layout, alignment, its epilogue)"

@@ -9,6 +9,7 @@ import json
 import pandas as pd
 
 from ..aten import GEMM_OPS
+from ..units import US_PER_MS
 
 KEYS = ["kernel", "op", "dims"]
 
@@ -37,18 +38,32 @@ def replay_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
     return out
 
 
+def template_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
+    """(op, dims) -> ms per call of Inductor's Triton template for that call (the ceilings stage times it where
+    asked: pipeline/gemm_templates.py); shapes where no template compiled are absent."""
+    out = {}
+    for g in (ceilings or {}).get("gemms") or []:
+        if isinstance(g, dict) and g.get("op") and g.get("dims") and g.get("template_ms"):
+            out[(g["op"], _canonical(g["dims"]))] = float(g["template_ms"])
+    return out
+
+
 def _canonical(dims) -> str:
     """The dims cell in one spelling (library_ops.csv holds json.dumps of the recorded list)."""
     return json.dumps(json.loads(dims) if isinstance(dims, str) else dims)
 
 
-def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float]) -> pd.DataFrame:
-    """calls_by_shape plus replay_us (the ceilings stage's time for the same call, NaN where not replayed) and
-    best_us: the fastest time measured for that exact call on this GPU (the model's own or the replay's)."""
+def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float],
+              templates: dict[tuple[str, str], float] | None = None) -> pd.DataFrame:
+    """calls_by_shape plus replay_us (the ceilings stage's cuBLAS replay of the same call), template_us (Inductor's
+    Triton template for it, where timed), NaN where not measured, and best_us: the fastest time measured for that
+    exact call on this GPU (the model's own, the replay's or the template's; NaN when neither was measured)."""
     calls = calls.copy()
-    calls["replay_us"] = [replays.get((op, _canonical(d)), float("nan")) * 1e3 for op, d in zip(calls["op"], calls["dims"])]
-    calls["best_us"] = calls[["us_per_call", "replay_us"]].min(axis=1)
-    calls.loc[calls["replay_us"].isna(), "best_us"] = float("nan")
+    keys = [(op, _canonical(d)) for op, d in zip(calls["op"], calls["dims"])]
+    calls["replay_us"] = [replays.get(k, float("nan")) * US_PER_MS for k in keys]
+    calls["template_us"] = [(templates or {}).get(k, float("nan")) * US_PER_MS for k in keys]
+    calls["best_us"] = calls[["us_per_call", "replay_us", "template_us"]].min(axis=1)
+    calls.loc[calls["replay_us"].isna() & calls["template_us"].isna(), "best_us"] = float("nan")
     return calls
 
 

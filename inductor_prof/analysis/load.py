@@ -14,13 +14,14 @@ import pandas as pd
 
 from .. import runfiles
 from ..cost import with_flex_masks
+from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
 from ..peaks import DeviceFacts, run_peaks, with_reached
 from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import kernel_table
 from .ncu_compare import merge_ncu
-from . import advice, library_calls
+from . import advice, library_calls, older_runs
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -68,6 +69,10 @@ def load_run_tables(path) -> RunTables:
     io_split = reader.io_split(harvested)
     annotated = reader.annotated()
     library_ops = reader.library_ops()
+    has_gemms = library_ops is not None and bool(library_ops["op"].isin(REPLAYABLE_GEMMS).any())
+    old = older_runs.warning(str(run.manifest_path), older_runs.lacking(manifest, has_gemms))
+    if old:
+        reader.warnings.append(old)
     calls = reader.attention_calls()
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
@@ -84,9 +89,10 @@ def load_run_tables(path) -> RunTables:
     flex = df.loc[df["kind"] == "flex_attention", "name"].tolist() if len(df) else []
     savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
     if len(df):
-        replays = library_calls.replay_times(manifest.get("ceilings"))
-        df = advice.per_shape(add_derived(df, peaks, n_steps),
-                              library_calls.with_best(library_calls.calls_by_shape(library_ops), replays), savings)
+        ceilings = manifest.get("ceilings")
+        best = library_calls.with_best(library_calls.calls_by_shape(library_ops), library_calls.replay_times(ceilings),
+                                       library_calls.template_times(ceilings))
+        df = advice.per_shape(add_derived(df, peaks, n_steps), best, savings)
         df = merge_ncu(df, ncu)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)

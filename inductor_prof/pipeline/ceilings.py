@@ -13,27 +13,14 @@ from .. import runfiles
 from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
 from ..drivers.nvml import Telemetry
+from . import gemm_templates
+from .gpu_timing import BACK_TO_BACK, bench_ms
 
 SQUARE_GEMMS = (4096, 8192, 16384)
 MODEL_GEMMS = 8            # the model's GEMM shapes with the most time per step, replayed
 DRAM_BYTES = 1 << 30       # far beyond the 50 MB L2
 L2_BYTES = 8 << 20         # a copy whose source and destination (16 MB) stay in the 50 MB L2
 L2_COPIES = 64             # ... back to back in one CUDA graph (no launch gaps)
-BACK_TO_BACK = 10          # GEMM calls per timing, one after the other as in a model step
-
-
-def _bench(fn, calls: int = 1) -> float:
-    """Median ms of one call of fn; with calls > 1, fn runs that many times back to back per timing (no cache
-    flush or idle gap between them, as inside a model step) and the time is divided among them."""
-    from triton.testing import do_bench
-
-    if calls == 1:
-        return do_bench(fn, warmup=50, rep=200, return_mode="median")
-
-    def repeated():
-        for _ in range(calls):
-            fn()
-    return do_bench(repeated, warmup=20, rep=200, return_mode="median") / calls
 
 
 def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[dict]:
@@ -52,7 +39,7 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
 def _timed_under_telemetry(fn, calls: int) -> dict:
     """{"ms": per call, "sm_mhz", "power_w"}: the clock and power the GPU ran this at (None without NVML)."""
     with Telemetry() as gpu:
-        ms = _bench(fn, calls)
+        ms = bench_ms(fn, calls)
     t = telemetry.summarize(gpu.samples, gpu.power_limit_w, gpu.max_sm_mhz, gpu.error)
     return {"ms": ms, "sm_mhz": t.get("sm_mhz"), "power_w": t.get("power_w")}
 
@@ -84,9 +71,9 @@ def memory_rates() -> dict[str, float]:
 
     src = torch.empty(DRAM_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
     dst = torch.empty_like(src)
-    read = DRAM_BYTES / _bench(lambda: src.sum()) / 1e6
-    write = DRAM_BYTES / _bench(lambda: dst.fill_(1.0)) / 1e6
-    copy = 2 * DRAM_BYTES / _bench(lambda: dst.copy_(src)) / 1e6     # read and write each byte
+    read = DRAM_BYTES / bench_ms(lambda: src.sum()) / 1e6
+    write = DRAM_BYTES / bench_ms(lambda: dst.fill_(1.0)) / 1e6
+    copy = 2 * DRAM_BYTES / bench_ms(lambda: dst.copy_(src)) / 1e6     # read and write each byte
     del src, dst
     a = torch.empty(L2_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
     b = torch.empty_like(a)
@@ -96,20 +83,35 @@ def memory_rates() -> dict[str, float]:
     with torch.cuda.graph(graph):
         for _ in range(L2_COPIES):
             b.copy_(a)
-    l2 = 2 * L2_BYTES * L2_COPIES / _bench(graph.replay) / 1e6
+    l2 = 2 * L2_BYTES * L2_COPIES / bench_ms(graph.replay) / 1e6
     return {"dram_read_gbps": read, "dram_write_gbps": write, "dram_copy_gbps": copy, "l2_gbps": l2}
 
 
-def measure(library_ops: pd.DataFrame | None = None) -> dict:
-    gemms = gemm_rates(model_gemms(library_ops))
+def with_templates(gemms: list[dict], templates: list[dict]) -> list[dict]:
+    """The model's GEMM rows with Inductor's template time (or why there is none) for the same call."""
+    by_call = {(t["op"], t["dims"]): t for t in templates}
+    return [{**g, **{k: v for k, v in by_call.get((g.get("op"), g.get("dims")), {}).items() if k.startswith("template")}}
+            for g in gemms]
+
+
+def measure(library_ops: pd.DataFrame | None = None, templates=None) -> dict:
+    """The ceilings; `templates`: a function of the model's GEMM specs giving gemm_templates results, or None."""
+    model = model_gemms(library_ops)
+    gemms = gemm_rates(model)
+    if templates is not None and model:
+        gemms = with_templates(gemms, templates(model[:gemm_templates.SHAPES]))
     mem = memory_rates()
     return {"flops16_tflops": max(g["tflops"] for g in gemms), "gemms": gemms,
             "dram_gbps": max(mem["dram_read_gbps"], mem["dram_write_gbps"], mem["dram_copy_gbps"]), **mem}
 
 
 def run(ctx) -> dict:
-    ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes, DRAM read/write/copy, L2)")
+    timed = gemm_templates.wanted(ctx.opts.compile.mode, ctx.opts.settings.gemm_templates)
+    ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes" +
+            (", Inductor's Triton template at its top shapes" if timed else "") + ", DRAM read/write/copy, L2)")
     ops = runfiles.if_present(ctx.run.library_ops_csv, runfiles.library_ops_file, "the ceilings stage needs it")
-    measured = measure(ops)
+    templates = (lambda specs: gemm_templates.in_subprocess(specs, ctx.run.gemm_templates_cache,
+                                                            ctx.run.gemm_templates_log)) if timed else None
+    measured = measure(ops, templates)
     ctx.manifest.set("ceilings", measured)
     return {k: v for k, v in measured.items() if k != "gemms"}

@@ -75,7 +75,7 @@ def test_a_faster_backend_for_calls_whose_kernel_is_not_in_the_table_is_its_own_
     assert items[0]["what"] == "attention (1,32/8,4096,128),window=1024"
 
 
-def _gemm_calls(replay_ms: float | None):
+def _gemm_calls(replay_ms: float | None, template_ms: float | None = None):
     # addmm's recorded dims: bias, mat1, mat2, two scalars, then the out= tensor
     big = json.dumps([[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]])
     small = json.dumps([[3072], [4096, 64], [64, 3072], [], []])
@@ -85,8 +85,11 @@ def _gemm_calls(replay_ms: float | None):
         {"kernel": "nvjet_a", "op": "aten::addmm", "dims": big, "dur_ns": 210e3, "flops": 1, "bytes": 1},
         {"kernel": "nvjet_a", "op": "aten::addmm", "dims": small, "dur_ns": 12e3, "flops": 1, "bytes": 1},
     ])
-    ceilings = {"gemms": [] if replay_ms is None else [{"op": "aten::addmm", "dims": big, "ms": replay_ms}]}
-    return library_calls.with_best(library_calls.calls_by_shape(ops), library_calls.replay_times(ceilings))
+    row = {"op": "aten::addmm", "dims": big, **({"ms": replay_ms} if replay_ms else {}),
+           **({"template_ms": template_ms} if template_ms else {"template_error": "no config fits"})}
+    ceilings = {"gemms": [row] if replay_ms or template_ms else []}
+    return library_calls.with_best(library_calls.calls_by_shape(ops), library_calls.replay_times(ceilings),
+                                   library_calls.template_times(ceilings))
 
 
 def _gemm_kernel(headroom):
@@ -121,6 +124,38 @@ def test_a_gemm_without_a_replay_keeps_its_roofline_headroom():
     items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(None))
     assert items[0]["headroom_ms_per_step"] == pytest.approx(0.422) and items[0]["why"] == \
         "90% of bf16/fp16 tensor (reached)"
+
+
+def test_the_best_time_of_a_call_is_the_fastest_of_the_model_the_replay_and_the_template():
+    # big shape: model 205 us, replay 230 us, template 190 us -> 190; the small shape was measured by neither
+    calls = _gemm_calls(0.230, 0.190)
+    assert calls["replay_us"].iloc[0] == pytest.approx(230) and calls["template_us"].iloc[0] == pytest.approx(190)
+    assert calls["best_us"].iloc[0] == pytest.approx(190) and calls["best_us"].isna().iloc[1]
+    # a template that was tried but did not compile leaves the best to the replay
+    assert _gemm_calls(0.180)["best_us"].iloc[0] == pytest.approx(180)
+
+
+def test_a_faster_inductor_template_is_the_gemm_item_with_its_saving():
+    # template 190 us vs the model's 205 (replay 230): 2 calls x 15 us = 0.030 ms, plus the small shape's
+    # roofline share 0.012 ms (as above)
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.230, 0.190))
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.030 + 0.012)
+    assert items[0]["why"] == "Inductor's Triton template is faster: [4096,3072]x[3072,3072] 190 vs 205 us"
+    assert "max-autotune" in items[0]["do"]
+
+
+def test_a_gemm_faster_than_its_template_and_replay_names_both():
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.230, 0.240))
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.012)
+    assert items[0]["why"] == ("as fast as this shape gets here: [4096,3072]x[3072,3072] 205 us a call; "
+                               "a cuBLAS replay 230 us; Inductor's Triton template 240 us")
+
+
+def test_a_template_alone_judges_a_call_no_replay_measured():
+    items = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(None, 0.195))
+    # 2 x (205 - 195) us = 0.020 ms + 0.012 ms
+    assert items[0]["headroom_ms_per_step"] == pytest.approx(0.032)
+    assert items[0]["why"].startswith("Inductor's Triton template is faster")
 
 
 def test_kernels_by_shape_from_captured_calls():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_main import run_main
-from recorded import data_path
+from recorded import data_path, without_age_warning
 from inductor_prof import rundir
 from inductor_prof.cli.signals import Terminated
 from inductor_prof.errors import StepFailed, UserError
@@ -84,7 +84,7 @@ def test_diff_leaves_a_write_error_to_the_app(monkeypatch, capsys, tmp_path):
         raise PermissionError(13, "Permission denied", str(path))
     monkeypatch.setattr("inductor_prof.rundir.write_text", refuse)
     code, out, err = run_main(["diff", RUN, RUN, "--html", str(page), "--json"], capsys)
-    assert (code, err) == (1, f"error: {page}: Permission denied\n")
+    assert (code, without_age_warning(err.splitlines())) == (1, [f"error: {page}: Permission denied"])
 
 
 def test_usage_error_is_one_line_exit_2(capsys):

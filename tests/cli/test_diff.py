@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from diffcase import (add_kernel, change_launch_shape, copy_run, edit_manifest, remove_kernel, rename_kernel,
                       scale_kernel, set_plain_steps)
-from recorded import data_path
+from recorded import data_path, without_age_warning
 from inductor_prof.analysis.diff import attention_rows, compare
 from inductor_prof.analysis.noise import spread_pct, verdict
 from inductor_prof.analysis.diff_inputs import load_side
@@ -242,8 +242,8 @@ def test_different_gpu_warns_and_still_compares(run_b):
     edit_manifest(run_b, lambda m: m["env"]["gpu"].update(name="NVIDIA A100-SXM4-80GB"))
     r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b)])
     assert r.exit_code == 0, r.output
-    assert r.stderr.strip() == ("warning: runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA "
-                                "A100-SXM4-80GB); comparing what matches")
+    assert without_age_warning(r.stderr.splitlines()) == [("warning: runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA "
+                                "A100-SXM4-80GB); comparing what matches")]
     assert "Kernels: 57 matched (57 by name), 0 new, 0 removed" in r.stdout
 
 

@@ -27,7 +27,8 @@ def test_help_names_every_ncu_environment_variable(command, capsys, monkeypatch)
     names = ["INDUCTOR_PROF_NCU", "INDUCTOR_PROF_SUDO", "INDUCTOR_PROF_SUDO_PATH", "INDUCTOR_PROF_NCU_ARGS",
              "INDUCTOR_PROF_NCU_SET", "INDUCTOR_PROF_CLOCK_CONTROL", "INDUCTOR_PROF_NCU_TIMEOUT",
              "INDUCTOR_PROF_NCU_LIBRARY_KERNELS", "INDUCTOR_PROF_NCU_LIBRARY_MIN_SHARE", "INDUCTOR_PROF_NCU_BATCH",
-                 "INDUCTOR_PROF_TUNING_CACHE", "INDUCTOR_PROF_RETUNE", "INDUCTOR_PROF_ATTENTION_TEACHING"]
+                 "INDUCTOR_PROF_TUNING_CACHE", "INDUCTOR_PROF_RETUNE", "INDUCTOR_PROF_ATTENTION_TEACHING",
+             "INDUCTOR_PROF_GEMM_TEMPLATES"]
     assert len(names) == len(fields(Settings))
     assert "(" + ", ".join(names) + ")" in text
 

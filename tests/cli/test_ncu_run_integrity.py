@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fakes import dead, fake_exe
-from recorded import REPO, data_path
+from recorded import REPO, data_path, without_age_warning
 from inductor_prof.cli import app
 from inductor_prof.drivers.ncu import command
 from inductor_prof.settings import Settings
@@ -44,7 +44,7 @@ def _report_works(run: Path) -> list[str]:
     r = runner.invoke(app, ["report", str(run), "--top", "3"])
     assert r.exit_code == 0, r.output
     assert "Summary" in r.stdout and not (run / "ncu" / "ncu.csv").exists()
-    return r.stderr.splitlines()
+    return without_age_warning(r.stderr.splitlines())
 
 
 def test_permission_error_then_report(run, tmp_path):
@@ -168,7 +168,7 @@ def test_failed_or_interrupted_attention_is_recorded_and_report_works(run, monke
     assert r.exit_code == 0, r.output
     # (the fixture took ncu/ away: the manifest says ncu ran). attention.csv's warning first: the report reads it
     # before ncu.csv, its rows' reached TFLOP/s being part of the compute roofs (analysis/load: with_reached)
-    assert r.stderr.splitlines() == [
+    assert without_age_warning(r.stderr.splitlines()) == [
         f"warning: {run}/attention.csv is missing (stage attention {status}: {recorded}); the report has no "
         "attention table",
         f"warning: {run}/ncu/ncu.csv is missing; the report has no Nsight Compute columns"]
@@ -195,4 +195,4 @@ def test_ncu_not_found_leaves_an_earlier_ncu_stage_standing(tmp_path, monkeypatc
 def _report_works_with_ncu(run: Path) -> list[str]:
     r = runner.invoke(app, ["report", str(run), "--top", "3"])
     assert r.exit_code == 0, r.output
-    return r.stderr.splitlines()
+    return without_age_warning(r.stderr.splitlines())

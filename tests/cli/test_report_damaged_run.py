@@ -7,7 +7,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from recorded import data_path
+from recorded import AGE_MARK, data_path, without_age_warning
 from inductor_prof.cli import app
 
 runner = CliRunner()
@@ -33,11 +33,13 @@ def _report(run, *flags, code=0):
 def _warnings(run) -> list[str]:
     r = _report(run)
     assert "Summary" in r.stdout          # the rest rendered
-    return r.stderr.splitlines()
+    return without_age_warning(r.stderr.splitlines())
 
 
-def test_intact_run_has_no_warnings(run):
+def test_intact_run_has_no_warnings_but_its_age(run):
     assert _warnings(run) == []
+    [age] = _report(run).stderr.splitlines()
+    assert AGE_MARK in age
 
 
 def test_truncated_manifest_is_an_error_naming_it(run):
@@ -106,7 +108,7 @@ def test_missing_annotated_step_is_said_and_the_rest_renders(run):
     (run / "proton" / "annotated_step.hatchet").unlink()
     assert _warnings(run) == [f"warning: {run}/proton/annotated_step.hatchet is missing; {ANNOTATED_LACK}"]
     obj = json.loads(_report(run, "--json").stdout)
-    assert obj["warnings"] == [f"{run}/proton/annotated_step.hatchet is missing; {ANNOTATED_LACK}"]
+    assert without_age_warning(obj["warnings"]) == [f"{run}/proton/annotated_step.hatchet is missing; {ANNOTATED_LACK}"]
     inductor = [k for k in obj["kernels"] if k["origin"] == "inductor"]
     assert len(inductor) == 18 and not any(k["annotated"] for k in inductor)
 

@@ -113,10 +113,20 @@ def aten_launch(spec: dict, device: str = "cuda"):
             with sdpa_kernel([backend]):
                 return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, **flags)
         return run
-    n_inputs = GEMM_OPS.get(op, len(dims))   # the trace lists `out=` tensors after the inputs
-    inputs = [tensor_at(i) for i in range(min(n_inputs, len(dims))) if _is_shape(dims[i])]
-    fn = getattr(torch.ops.aten, op.split("::")[-1])
+    fn, inputs = aten_call(spec, device)
     return lambda: fn(*inputs)
+
+
+def aten_call(spec: dict, device: str = "cuda"):
+    """(the ATen op, its input tensors) of a recorded call that is not attention: fresh tensors of the recorded
+    shapes, strides and dtypes (the trace lists `out=` tensors after the inputs: they are left out)."""
+    import torch
+
+    dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
+    n_inputs = GEMM_OPS.get(spec["op"], len(dims))
+    inputs = [_tensor(dims[i], strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float",
+                      device) for i in range(min(n_inputs, len(dims))) if _is_shape(dims[i])]
+    return getattr(torch.ops.aten, spec["op"].split("::")[-1]), inputs
 
 
 def main(argv: list[str]) -> int:
