@@ -31,5 +31,11 @@ def stage_times(stage: dict | None) -> dict | None:
     return {None: ms} if isinstance(ms, list) and ms else None
 
 
+def stage_steps(manifest: dict, stage: str) -> list[float] | None:
+    """A timing stage's steps (one pass over every size each), for their spread."""
+    ms = ((manifest.get("stages") or {}).get(stage) or {}).get("step_ms")
+    return [float(x) for x in ms] if isinstance(ms, list) and ms else None
+
+
 # the manifest's timing stages, as `diff` labels their step; the plain one first: the step a user's model takes
 TIMING_STAGES = (("plain_steps", "step (plain)"), ("proton_steps", "step (under Proton)"))

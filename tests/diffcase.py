@@ -8,6 +8,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
+
 from recorded import data_path
 
 TEXT_SUFFIXES = {".json", ".hatchet", ".py", ".csv"}
@@ -99,3 +101,30 @@ def change_launch_shape(run: Path, file: str, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, f"{old!r} not in {file}"
     path.write_text(text.replace(old, new))
+
+
+def move_call(run: Path, kernel: str, dims: str, new: str, scope_prefix: str, fraction: float,
+              factor: float = 1.0) -> None:
+    """cuBLAS picking kernel `new` for one GEMM shape that ran on `kernel`: the library_ops.csv rows of that
+    call (`dims` as the file spells it) name `new`, and in the steps hatchet each node of `kernel` under a scope
+    starting with `scope_prefix` hands one launch and `fraction` of its time to a node of `new` beside it (that
+    time `factor` times as long: the call slower or faster on its new kernel)."""
+    ops = run / "library_ops.csv"
+    table = pd.read_csv(ops, keep_default_na=False)
+    mine = (table["kernel"] == kernel) & (table["dims"] == dims)
+    assert mine.any(), f"no call {dims} of {kernel}"
+    table.loc[mine, "kernel"] = new
+    table.to_csv(ops, index=False)
+
+    def edit(root):
+        for node in _nodes(root):
+            if not node["frame"]["name"].startswith(scope_prefix):
+                continue
+            for child in list(node.get("children") or []):
+                if child["frame"]["name"] == kernel:
+                    m = child["metrics"]
+                    moved = {**m, "count": 1, "time (ns)": m["time (ns)"] * fraction * factor}
+                    m["count"], m["time (ns)"] = m["count"] - 1, m["time (ns)"] * (1 - fraction)
+                    node["children"].append({"frame": {"name": new, "type": "function"}, "children": [],
+                                             "metrics": moved})
+    _edit_hatchet(run / "proton" / "steps.hatchet", edit)

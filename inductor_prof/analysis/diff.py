@@ -1,28 +1,23 @@
 """Two runs compared (pure: what `diff_inputs` read in, DataFrames out): step and GPU time per step, kernels
-matched across the runs (`match`), new and removed kernels, time by category, attention backends; each
-change judged against the runs' own noise (`noise`: the rule); the regression gate."""
+and library calls paired across the runs (`diff_kernels`), time by category, attention backends; each change
+judged against the runs' own noise (`noise`: the rule); the regression gate (`diff_gate`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..steptime import TIMING_STAGES, stage_times, step_ms
+from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
+from . import diff_kernels
+from .diff_gate import gaps, gpu, regressions, target
 from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
-from .match import match_kernels
-from .noise import GPU_ROW, NAN, beyond_noise, change_pct, change_row, noise_of, spread_pct, spreads_by_name, verdict
+from .noise import GPU_ROW, NAN, change_pct, change_row, spread_pct, spreads_by_name
 
 ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
 _SETTING_SKIP = {"out", "force"}
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
-
-
-def stage_steps(manifest: dict, stage: str) -> list[float] | None:
-    """A timing stage's steps (one pass over every size each), for their spread."""
-    ms = (manifest.get("stages", {}).get(stage) or {}).get("step_ms")
-    return [float(x) for x in ms] if isinstance(ms, list) and ms else None
 
 
 def stage_step_ms(manifest: dict, stage: str) -> float:
@@ -47,41 +42,6 @@ def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple
         rows.append(change_row(GPU_ROW, gpu_a[0], gpu_b[0], spread_pct(gpu_a[1]), spread_pct(gpu_b[1])))
     df = pd.DataFrame(rows, columns=["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"])
     df["gated"] = [i == 0 and w != GPU_ROW for i, w in enumerate(df["what"])]
-    return df
-
-
-def kernel_rows(ka: pd.DataFrame, kb: pd.DataFrame, matches: pd.DataFrame, steps_a: pd.DataFrame | None,
-                steps_b: pd.DataFrame | None, step_ms_a: float, step_ms_b: float) -> pd.DataFrame:
-    """One row per pair, new or removed kernel: ms per step in each run, change, noise, share of the step
-    (the larger of the two runs'), verdict. ka/kb: kernel tables indexed by name."""
-    rows = []
-    recs_a, recs_b = ka.to_dict("index"), kb.to_dict("index")
-    spreads_a, spreads_b = spreads_by_name(steps_a), spreads_by_name(steps_b)
-    for name_a, name_b, how in matches.itertuples(index=False):
-        ra = recs_a[name_a] if name_a is not None else None
-        rb = recs_b[name_b] if name_b is not None else None
-        ref = ra if ra is not None else rb
-        ms_a = float(ra["step_ms"]) if ra is not None else NAN
-        ms_b = float(rb["step_ms"]) if rb is not None else NAN
-        status = "matched" if ra is not None and rb is not None else "removed" if ra is not None else "new"
-        change = change_pct(ms_a, ms_b)
-        noise = noise_of(spreads_a.get(name_a, NAN), spreads_b.get(name_b, NAN))
-        shares = [100 * ms / step for ms, step in ((ms_a, step_ms_a), (ms_b, step_ms_b)) if ms == ms and step > 0]
-        rows.append({
-            "name_a": name_a, "name_b": name_b, "display": ref["display"], "kind": ref["kind"],
-            "category": ref["category"], "origin": ref["origin"], "status": status, "matched_by": how,
-            "calls_per_step_a": float(ra["calls_per_step"]) if ra is not None else NAN,
-            "calls_per_step_b": float(rb["calls_per_step"]) if rb is not None else NAN,
-            "ms_a": ms_a, "ms_b": ms_b, "delta_ms": (0.0 if ms_b != ms_b else ms_b) - (0.0 if ms_a != ms_a else ms_a),
-            "change_pct": change, "noise_pct": noise if status == "matched" else NAN,
-            "share_pct": max(shares) if shares else NAN,
-            "verdict": verdict(change, noise) if status == "matched" else status,
-        })
-    df = pd.DataFrame(rows)
-    for col in ("name_a", "name_b"):   # None where a side has no such kernel (pandas 3 would store NaN)
-        df[col] = pd.Series([r[col] for r in rows], dtype=object)
-    if len(df):
-        df = df.iloc[df["delta_ms"].abs().sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
     return df
 
 
@@ -133,20 +93,12 @@ def _flat(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _target(m: dict) -> str | None:
-    return (m.get("target") or {}).get("preset") or (m.get("settings") or {}).get("target")
-
-
-def _gpu(m: dict) -> str | None:
-    return ((m.get("env") or {}).get("gpu") or {}).get("name")
-
-
 def run_warnings(ma: dict, mb: dict) -> list[str]:
     out = []
-    if _target(ma) != _target(mb):
-        out.append(f"runs of different targets (A: {_target(ma)}, B: {_target(mb)}); comparing what matches")
-    if _gpu(ma) != _gpu(mb):
-        out.append(f"runs on different GPUs (A: {_gpu(ma)}, B: {_gpu(mb)}); comparing what matches")
+    if target(ma) != target(mb):
+        out.append(f"runs of different targets (A: {target(ma)}, B: {target(mb)}); comparing what matches")
+    if gpu(ma) != gpu(mb):
+        out.append(f"runs on different GPUs (A: {gpu(ma)}, B: {gpu(mb)}); comparing what matches")
     return out
 
 
@@ -174,29 +126,11 @@ class Diff:
     missing: list[tuple[str, str]] = field(default_factory=list)   # (view, what is missing)
     changes: list[str] = field(default_factory=list)
     sizes: pd.DataFrame | None = None    # runs of several input sizes: each size both have (diff_sizes.py)
+    gaps: list[str] = field(default_factory=list)   # what the gate needs and the runs lack (diff_gate.gaps)
 
     def regressions(self) -> list[str]:
         """What fails the gate, one line each (empty without --fail-above)."""
-        if self.fail_above is None:
-            return []
-        out = []
-        if not self.steps["gated"].any() and self.kernels is None:   # a gate that judged nothing has not passed
-            out.append("nothing to judge: no step time and no kernel table in both runs (a profile that did not "
-                       "get that far?)")
-        for r in self.steps[self.steps["gated"]].itertuples():
-            if beyond_noise(r.change_pct, r.noise_pct) > self.fail_above:
-                out.append(f"{r.what}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)})")
-        if self.kernels is not None and len(self.kernels):
-            k = self.kernels[(self.kernels["status"] == "matched") & (self.kernels["share_pct"] >= self.min_share)]
-            for r in k.itertuples():
-                if beyond_noise(r.change_pct, r.noise_pct) > self.fail_above:
-                    out.append(f"{r.display}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)}, "
-                               f"{r.share_pct:.1f}% of the step)")
-        return out
-
-
-def _pct(v: float) -> str:
-    return "unknown" if v != v else f"{v:.1f}%"
+        return regressions(self.steps, self.kernels, self.fail_above, self.min_share)
 
 
 def _share_step_ms(side: RunSide) -> float:
@@ -225,9 +159,11 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
     kernels = categories = attention = None
     if a.tables is not None and b.tables is not None:
         ka, kb = a.tables.kernels.set_index("name"), b.tables.kernels.set_index("name")
-        matches = match_kernels(list(ka.index), list(kb.index), a.fingerprints, b.fingerprints)
-        kernels = kernel_rows(ka, kb, matches, a.step_kernel_ns, b.step_kernel_ns, _share_step_ms(a),
-                              _share_step_ms(b))
+        by_call = a.tables.library_ops is not None and b.tables.library_ops is not None   # else by name
+        ia = diff_kernels.items(ka, a.tables.library_ops if by_call else None)
+        ib = diff_kernels.items(kb, b.tables.library_ops if by_call else None)
+        kernels = diff_kernels.rows(ia, ib, diff_kernels.pair(ia, ib, a.fingerprints, b.fingerprints),
+                                    a.step_kernel_ns, b.step_kernel_ns, _share_step_ms(a), _share_step_ms(b))
         categories = category_rows(a.tables.summary, b.tables.summary, category_steps(a.step_kernel_ns, ka),
                                    category_steps(b.step_kernel_ns, kb))
     if a.attention is not None and b.attention is not None:
@@ -236,4 +172,5 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
     return Diff(a=str(a.run.root), b=str(b.run.root), steps=steps, kernels=kernels, categories=categories,
                 attention=attention, min_share=min_share, fail_above=fail_above,
                 warnings=run_warnings(a.manifest, b.manifest) + only, missing=missing,
-                changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None)
+                changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None,
+                gaps=gaps(a, b, steps, kernels, min_share))

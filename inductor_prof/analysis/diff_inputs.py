@@ -60,6 +60,10 @@ def load_side(path, label: str) -> RunSide:
     if tables is not None:
         side.tables = tables
         side.step_kernel_ns = per_step_ns(tables.launches)   # the steps the report already read
+        if tables.library_ops is None:
+            side.missing.append(("kernels", f"run {label} has no readable "
+                                            f"{run.library_ops_csv.relative_to(run.root)}: library kernels paired "
+                                            "by name"))
     else:
         for view in ("kernels", "categories"):
             side.missing.append((view, f"run {label} has no {run.steps_hatchet.relative_to(run.root)}"))

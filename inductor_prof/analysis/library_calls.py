@@ -5,6 +5,8 @@ replay of the same call, the best time measured for that exact shape on this GPU
 from __future__ import annotations
 
 import json
+import re
+from itertools import groupby
 
 import pandas as pd
 
@@ -106,3 +108,22 @@ def call_label(op: str, dims) -> str:
         batch = f"{mats[-2][0]}x" if len(mats[-2]) == 3 else ""
         return f"{batch}[{m},{k}]x[{k},{n}]"
     return f"{name} " + " ".join("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])
+
+
+def pair_label(op: str, dims_a, dims_b) -> str:
+    """Two paired calls in short (call_label, a GEMM's led by its op's name): one label, each size that differs
+    written `a→b` (`addmm [4096→4032,3072]x[3072,12288]`), a shape repeated once with its count (`[1,24,4608,128]
+    ×3`); labels of other forms joined by ` → `. No op: ""."""
+    if not op:
+        return ""
+    la, lb = (call_label(op, d) if d else "" for d in (dims_a, dims_b))
+    ta, tb = re.split(r"(\d+)", la), re.split(r"(\d+)", lb)
+    if not la or not lb or la == lb:
+        label = la or lb
+    elif len(ta) != len(tb) or ta[::2] != tb[::2]:
+        label = f"{la} → {lb}"
+    else:
+        label = "".join(x if x == y else f"{x}→{y}" for x, y in zip(ta, tb))
+    words = [(w, len(list(g))) for w, g in groupby(label.split(" "))]   # q, k, v of one shape: once, "×3"
+    label = " ".join(w if n == 1 else f"{w} ×{n}" for w, n in words)
+    return f"{op.split('::')[-1]} {label}" if op in GEMM_OPS else label

@@ -37,6 +37,7 @@ class RunTables:
     warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
     launches: pd.DataFrame | None = None   # the timed steps' kernel rows (name, scope path, calls, time...)
     by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
+    library_ops: pd.DataFrame | None = None   # library_ops.csv as read (None: missing or damaged, warned)
 
 
 def run_peaks_of(device: dict, manifest: dict) -> dict:
@@ -102,4 +103,4 @@ def load_run_tables(path) -> RunTables:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
-                     warnings=reader.warnings, launches=steps, by_size=by_size)
+                     warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops)

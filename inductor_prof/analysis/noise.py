@@ -10,9 +10,10 @@ import pandas as pd
 NOISE_RULE = (
     "noise: a change's noise is the larger of the two runs' spreads; a spread is the interquartile range of "
     "the per-step times over their median (the step: the manifest's timed steps; a kernel, a category, GPU "
-    "time: its time in each timed step of the steps hatchet). A change within its noise is not a "
-    "regression. --fail-above P fails when the step (plain, else under Proton), or a matched kernel holding "
-    ">= --min-share % of the step in either run, got slower by more than noise + P % (a speed-up never fails).")
+    "time: its time in each timed step of the steps hatchet; a library call: its kernel's). A change within "
+    "its noise is not a regression. --fail-above P fails when the step (plain, else under Proton), or a paired "
+    "kernel or library call holding >= --min-share % of the step in either run, got slower by more than "
+    "noise + P % (a speed-up never fails), or when one holding that share is only in one run.")
 GPU_ROW = "GPU kernel time"   # the row of GPU kernel time per step, whole or per size
 NAN = float("nan")
 

@@ -18,17 +18,21 @@ from .options import width_option
 def diff(
     run_a: Path = typer.Argument(..., help="the run before (baseline)"),
     run_b: Path = typer.Argument(..., help="the run after"),
-    fail_above: Optional[float] = typer.Option(None, "--fail-above", help="exit 1 when the step, or a kernel holding "
-                                               ">= --min-share % of the step, got slower by more than this many "
-                                               "% beyond noise"),
-    min_share: float = typer.Option(1.0, "--min-share", help="kernels below this % of the step are not gated"),
-    top: int = typer.Option(20, help="matched kernels to show (0: all)"),
+    fail_above: Optional[float] = typer.Option(None, "--fail-above", help="exit 1 when the step, or a kernel or "
+                                               "library call holding >= --min-share % of the step, got slower by "
+                                               "more than this many % beyond noise, or is only in one run"),
+    min_share: float = typer.Option(1.0, "--min-share", help="kernels and calls below this % of the step are not "
+                                    "gated"),
+    allow_different: bool = typer.Option(False, "--allow-different", help="gate runs of different targets or "
+                                         "GPUs, or lacking a table the gate needs, with a warning (else exit 2)"),
+    top: int = typer.Option(20, help="matched kernels and library calls to show (0: all)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON document instead of tables"),
     html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML page here"),
     width: Optional[int] = width_option(80),
 ):
-    """Compare two runs: step and GPU time, kernels matched across the runs (Inductor renumbers them), new and
-    removed kernels, time by category, attention backends; each change judged against the runs' noise."""
+    """Compare two runs: step and GPU time, kernels paired across the runs (Inductor renumbers them) and library
+    calls by op and shapes, new and removed ones, time by category, attention backends; each change judged
+    against the runs' noise."""
     from ..analysis.diff import compare
     from ..analysis.diff_inputs import load_side
     from ..report import diff_export, diff_terminal
@@ -48,7 +52,10 @@ def diff(
     result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
     # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
     read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
-    print_warnings(read + list(result.warnings))
+    if fail_above is not None and result.gaps and not allow_different:
+        raise UserError(f"--fail-above: {'; '.join(result.gaps)}; pass --allow-different to gate anyway")
+    gated_anyway = [f"gating anyway (--allow-different): {g}" for g in result.gaps] if fail_above is not None else []
+    print_warnings(read + list(result.warnings) + gated_anyway)
     if html is not None:
         from ..report.diff_html import render_html
 

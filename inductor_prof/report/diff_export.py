@@ -24,7 +24,7 @@ def to_dict(diff: Diff) -> dict:
         "kernels": _rows(by_status["matched"]), "new_kernels": _rows(by_status["new"]),
         "removed_kernels": _rows(by_status["removed"]), "attention": _rows(diff.attention),
         "gate": {"fail_above_pct": diff.fail_above, "min_share_pct": diff.min_share, "regressions": bad,
-                 "failed": bool(bad)},
+                 "failed": bool(bad), "gaps": diff.gaps},
     }
 
 

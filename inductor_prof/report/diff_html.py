@@ -71,7 +71,8 @@ def _kernel_row(r: dict) -> list[Cell]:
     name_a = Cell(r["display"] if r["name_a"] else "", title=r["name_a"] or "")
     same = r["name_b"] == r["name_a"]
     name_b = Cell("=" if same else (r["name_b"] if r["name_a"] else r["display"]) or "", "l", r["name_b"] or "")
-    return [name_a, name_b, Cell(r["matched_by"], "l"), Cell(str(r["kind"]), "l"),
+    return [name_a, name_b, Cell(r["call"], "l", f"{r['op']} {r['dims_a']} -> {r['dims_b']}" if r["call"] else ""),
+            Cell(r["matched_by"], "l"), Cell(str(r["kind"])),
             *_change(r, "ms_a", "ms_b", "delta_ms", 3), _num(r["noise_pct"], 1), _num(r["share_pct"], 1),
             _verdict(r["verdict"])]
 
@@ -80,8 +81,8 @@ def sections(d: dict) -> list[Section]:
     missing = {v: [f"{v}: {m['what']}" for m in d["missing"] if m["view"] == v]
                for v in ("steps", "categories", "kernels", "attention")}
     gated = d["gate"]["fail_above_pct"] is not None
-    kernel_headers = ["kernel (A)", "kernel (B)", "matched by", "kind", "A ms", "B ms", "Δ ms", "Δ %", "noise %",
-                      "share %", "verdict"]
+    kernel_headers = ["kernel (A)", "kernel (B)", "library call (op, shapes)", "matched by", "kind", "A ms", "B ms",
+                      "Δ ms", "Δ %", "noise %", "share %", "verdict"]
     return [
         Section("Step and GPU time (ms per step)", ["", "A", "B", "Δ ms", "Δ %", "noise %", "verdict"],
                 [[Cell(r["what"] + (" (gated)" if r["gated"] and gated else "")), *_change(r, "a", "b", "delta", 2),
@@ -91,9 +92,9 @@ def sections(d: dict) -> list[Section]:
                 [[Cell(r["what"]), *_change(r, "a", "b", "delta", 2), _num(r["noise_pct"], 1),
                   _verdict(r["verdict"]), Cell(f"{r['kernels_a']}→{r['kernels_b']}")] for r in d["categories"]],
                 missing["categories"]),
-        Section("Matched kernels (ms per step, largest |Δ| first)", kernel_headers,
+        Section("Matched kernels and library calls (ms per step, largest |Δ| first)", kernel_headers,
                 [_kernel_row(r) for r in d["kernels"]], []),
-        Section("New (only in B) and removed (only in A) kernels", kernel_headers,
+        Section("New (only in B) and removed (only in A) kernels and library calls", kernel_headers,
                 [_kernel_row(r) for r in d["new_kernels"] + d["removed_kernels"]], missing["kernels"]),
         Section("Attention backends (median ms at each shape; no spread recorded, so no verdict)",
                 ["backend", "shape", "A ms", "B ms", "Δ %", "TFLOP/s A", "TFLOP/s B"],

@@ -20,7 +20,8 @@ from .terminal import make_console as report_console
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
 _STYLE = {"slower": "red", "faster": "green", "new": "yellow", "removed": "cyan"}
 _MATCH_NOTE = {"kind+ops+shapes": "renumbered: same kind, ATen ops, shapes",
-               "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops"}
+               "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops",
+               "op (one size differs)": "same op, one size differs"}
 
 
 def _num(v, fmt: str = "{:.3f}") -> str:
@@ -98,8 +99,14 @@ def middles(texts: list[str], width: int) -> list[str]:
 
 
 def _kernel_cell(r, name: str, width: int) -> Text:
+    """The row's first line (a library call's op and shapes, else the kernel), then its kernel(s) and how it
+    was paired, dim."""
     cell = Text(name)
-    if r.status == "matched" and r.name_b != r.name_a:
+    if r.call:
+        kernels = [f"A: {r.display}", f"B: {r.display_b}"] if r.display_b else [str(r.display)]
+        for k in kernels:   # a library kernel's name says most in its head (nvjet_sm90_tst_256x128_...)
+            cell.append("\n  " + middle(k, width - 2, tail=(width - 2) // 4), style="dim")
+    elif r.status == "matched" and r.name_b != r.name_a:
         cell.append("\n  B: " + middle(str(r.name_b), width - 5), style="dim")
     if r.matched_by in _MATCH_NOTE:
         note = f"  {_MATCH_NOTE[r.matched_by]}"
@@ -116,9 +123,10 @@ def fitted_kernels_table(df: pd.DataFrame, title: str, width: int, console: Cons
 
 
 def kernels_table(df: pd.DataFrame, title: str, width: int) -> Table:
-    t = _table(title, [("kernel", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
+    t = _table(title, [("kernel / call", "left"), ("A", "right"), ("B", "right"), ("Δ ms", "right"), ("Δ %", "right"),
                        ("noise", "right"), ("share", "right"), ("verdict", "left")])
-    for r, name in zip(df.itertuples(), middles([str(d) for d in df["display"]], width)):
+    firsts = [str(c or d) for c, d in zip(df["call"], df["display"])]
+    for r, name in zip(df.itertuples(), middles(firsts, width)):
         t.add_row(_kernel_cell(r, name, width), _num(r.ms_a), _num(r.ms_b), _num(r.delta_ms, "{:+.3f}"),
                   _num(r.change_pct, "{:+.1f}"), _num(r.noise_pct, "{:.1f}"), _num(r.share_pct, "{:.1f}"),
                   _verdict(r.verdict))
@@ -160,12 +168,12 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
         k = diff.kernels
         matched, other = k[k["status"] == "matched"], k[k["status"] != "matched"]
         shown = matched.head(top) if top else matched
-        parts.append(Text(f"Kernels: {match_counts(k)}", style="bold"))
-        parts.append(fitted_kernels_table(shown, f"Matched kernels (ms per step, largest |Δ| first, {len(shown)} "
-                                          f"of {len(matched)}; share: % of the step)", width, console))
+        parts.append(Text(f"Kernels and library calls: {match_counts(k)}", style="bold"))
+        parts.append(fitted_kernels_table(shown, f"Matched (ms per step, largest |Δ| first, {len(shown)} of "
+                                          f"{len(matched)}; share: % of the step)", width, console))
         if len(other):
             parts.append(fitted_kernels_table(other.head(top) if top else other, "New (only in B) and removed "
-                                              "(only in A) kernels", width, console))
+                                              "(only in A)", width, console))
     parts += _missing(diff, "kernels")
     if diff.attention is not None and len(diff.attention):
         parts.append(attention_table(diff.attention))

@@ -53,7 +53,7 @@ def test_renumbered_kernels_match_by_kind_ops_and_shapes(run_b):
     # the same launches, only renamed: no change at all
     assert big["delta_ms"] == 0 and small["delta_ms"] == 0 and big["verdict"] == "within noise"
     assert set(d.kernels["status"]) == {"matched"}
-    assert (d.kernels["matched_by"] == "name").sum() == len(d.kernels) - 2
+    assert d.kernels["matched_by"].isin(["name", "op+shape"]).sum() == len(d.kernels) - 2   # library: by call
 
 
 def test_same_name_other_shape_and_renumbered_other_shape(run_b):
@@ -205,7 +205,10 @@ def test_identical_real_runs_pass_the_strictest_gate():
     r = runner.invoke(app, ["diff", run, run, "--fail-above", "0", "--json"])
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
-    assert len(obj["kernels"]) == 57 and {k["matched_by"] for k in obj["kernels"]} == {"name"}
+    # 57 kernels: 18 Inductor kernels (kernels.json) by name, 39 library kernels split by library_ops.csv into
+    # 61 calls (distinct kernel, op, dims), each paired with itself by op and shape
+    assert len(obj["kernels"]) == 18 + 61
+    assert {k["matched_by"] for k in obj["kernels"]} == {"name", "op+shape"}
     assert all(k["delta_ms"] == 0 for k in obj["kernels"]) and not obj["new_kernels"] and not obj["removed_kernels"]
     # its own numbers. Plain steps (manifest, re-recorded 2026-11-24), sorted: 131.496527, 131.497795, 131.907141,
     # 132.757921, 132.784939, 133.250834, 133.653058, 133.795881, 140.950603, 143.970345 ms -> median of 10 =
@@ -229,7 +232,7 @@ def test_json_document(run_b):
     obj = json.loads(r.stdout)
     assert set(obj) >= {"a", "b", "warnings", "missing", "noise_rule", "steps", "categories", "kernels",
                         "new_kernels", "removed_kernels", "attention", "gate"}
-    assert obj["gate"] == {"fail_above_pct": 10.0, "min_share_pct": 1.0, "failed": True,
+    assert obj["gate"] == {"fail_above_pct": 10.0, "min_share_pct": 1.0, "failed": True, "gaps": [],
                            "regressions": [f"{CAT_GELU}: +50.0% (noise 0.1%, 3.8% of the step)"]}
     top = obj["kernels"][0]
     assert top["name_a"] == CAT_GELU and top["delta_ms"] == pytest.approx(0.196404)
@@ -242,9 +245,10 @@ def test_different_gpu_warns_and_still_compares(run_b):
     edit_manifest(run_b, lambda m: m["env"]["gpu"].update(name="NVIDIA A100-SXM4-80GB"))
     r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b)])
     assert r.exit_code == 0, r.output
-    assert without_age_warning(r.stderr.splitlines()) == [("warning: runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA "
-                                "A100-SXM4-80GB); comparing what matches")]
-    assert "Kernels: 57 matched (57 by name), 0 new, 0 removed" in r.stdout
+    assert without_age_warning(r.stderr.splitlines()) == [("warning: runs on different GPUs (A: NVIDIA H100 80GB "
+                                                           "HBM3, B: NVIDIA A100-SXM4-80GB); comparing what matches")]
+    # flux_small: 57 kernels, 18 Inductor (by name) and 39 library ones in 61 calls (by op and shape)
+    assert "Kernels and library calls: 79 matched (61 by op+shape, 18 by name), 0 new, 0 removed" in r.stdout
 
 
 def test_different_target_warns(run_b):
@@ -268,7 +272,7 @@ def test_missing_tables_name_the_view_and_the_rest_renders(run_b):
 
 def test_run_without_step_times_keeps_the_gpu_row(run_b):
     edit_manifest(run_b, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
-    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--fail-above", "0"])
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b)])
     assert r.exit_code == 0, r.output
     assert "steps: run B has no per-step times in its manifest" in r.stdout
     assert "GPU kernel time" in r.stdout and "step (plain)" not in r.stdout
@@ -280,6 +284,12 @@ def test_gate_fails_when_run_b_has_neither_steps_nor_kernels(run_b):
     edit_manifest(run_b, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
     (run_b / "proton" / "steps.hatchet").unlink()
     r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--fail-above", "5"])
+    assert r.exit_code == 2 and r.stdout == ""     # the gate lacks what it needs: bad input, one line
+    assert r.stderr == (f"error: --fail-above: run B has no per-step times in {run_b / 'manifest.json'} "
+                        f"(stages.plain_steps.step_ms); run B has no {run_b / 'proton' / 'steps.hatchet'} (each "
+                        "kernel's time per step); pass --allow-different to gate anyway\n")
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--fail-above", "5",
+                            "--allow-different"])
     assert r.exit_code == 1, r.output
     assert "gate (--fail-above 5% beyond noise, step and kernels >= 1% of the step): FAILED, 1 regression(s)" in r.stdout
     assert "nothing to judge: no step time and no kernel table in both runs" in r.stdout
@@ -312,7 +322,8 @@ def test_html_is_self_contained_and_escaped(tmp_path):
     # library kernels' short names hold "<...>" (the functor and type of at::native::vectorized_elementwise_kernel
     # <4, at::native::FillFunctor<double>, ...>): escaped, not tags
     assert "vectorized_elementwise_kernel&lt;FillFunctor,double&gt;" in html
-    assert html.count("<tr>") == 1 + 3 + 1 + 5 + 1 + 57 + 1 + 11   # headers and rows: steps, categories, kernels, attention
+    # headers and rows: steps, categories, kernels and library calls (18 + 61, as in the JSON above), attention
+    assert html.count("<tr>") == 1 + 3 + 1 + 5 + 1 + 79 + 1 + 11
 
 
 def test_terminal_fits_100_columns(run_b):

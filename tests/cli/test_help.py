@@ -34,12 +34,12 @@ def test_help_names_every_ncu_environment_variable(command, capsys, monkeypatch)
 
 
 def test_command_list_joins_each_summary_into_one_paragraph(capsys, monkeypatch):
-    # diff's docstring breaks its first paragraph after "new and"; the list must not (typer keeps the break)
+    # diff's docstring breaks its first paragraph twice; the list must not (typer keeps the breaks)
     summaries = {info.name or info.callback.__name__: info.short_help for info in app.registered_commands}
-    assert summaries["diff"] == ("Compare two runs: step and GPU time, kernels matched across the runs (Inductor "
-                                 "renumbers them), new and removed kernels, time by category, attention backends; "
-                                 "each change judged against the runs' noise.")
+    assert summaries["diff"] == ("Compare two runs: step and GPU time, kernels paired across the runs (Inductor "
+                                 "renumbers them) and library calls by op and shapes, new and removed ones, time "
+                                 "by category, attention backends; each change judged against the runs' noise.")
     assert all(s and "\n" not in s for s in summaries.values())
     monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run_main(["--help"], capsys)
-    assert code == 0 and any("new and removed kernels" in line for line in out.splitlines())   # was "new and" + break
+    assert code == 0 and any("new and removed ones" in line for line in out.splitlines())   # was "new and" + break
