@@ -9,7 +9,7 @@ from inductor_prof.cli import app
 from inductor_prof.settings import Settings
 
 
-@pytest.mark.parametrize("command", ["profile", "ncu", "report", "attention", "diff", "doctor"])
+@pytest.mark.parametrize("command", ["profile", "ncu", "report", "attention", "diff", "doctor", "inspect"])
 def test_help_at_80_columns_cuts_nothing(command, capsys, monkeypatch):
     # --library-kernels' "[env INDUCTOR_PROF_NCU_LIBRARY_KERNELS]" (33 characters) did not fit its column
     monkeypatch.setenv("COLUMNS", "80")
