@@ -139,3 +139,15 @@ def test_ncu_source_option_runs_the_source_pass_only(tmp_path, capsys):
 def test_ncu_source_option_with_an_unknown_kernel(run, capsys):
     code, _, err = run_main(["ncu", str(run), "--source", "nope_kernel_x", "--ncu-path", "/bin/true"], capsys)
     assert code == 2 and err.startswith(f"error: no kernel 'nope_kernel_x' in {run}; closest: ")
+
+
+def test_the_readme_example_is_what_inspect_prints(tmp_path, monkeypatch, capsys):
+    from recorded import REPO
+
+    monkeypatch.chdir(tmp_path)
+    source_run(tmp_path / "runs" / "flux")
+    code, out, err = run_main(["inspect", "runs/flux", "rms_norm__scaled", "--width", "80"], capsys)
+    assert code == 0, err
+    readme = (REPO / "README.md").read_text()
+    start = readme.index("```\n", readme.index("`inductor-prof inspect runs/flux rms_norm__scaled --width 80`")) + 4
+    assert readme[start:readme.index("```", start)] == out
