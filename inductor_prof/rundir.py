@@ -99,6 +99,13 @@ class RunDir:
 
     def ncu_spec(self, stem: str) -> Path: return self.ncu_specs_dir / f"{stem}.json"
     def ncu_log(self, stem: str) -> Path: return self.ncu_logs_dir / f"{stem}.log"
+    # the source pass: a few kernels' per-line counters, one report each (pipeline/ncu_source.py)
+    @property
+    def ncu_source_dir(self) -> Path: return self.ncu_dir / "source"
+    @property
+    def ncu_source_status_json(self) -> Path: return self.ncu_source_dir / "status.json"
+    def ncu_source_report(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.ncu-rep"
+    def ncu_source_log(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.log"
 
 
 def create(path: str | os.PathLike, force: bool = False) -> RunDir:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 
 from .drivers.ncu.metrics import METRICS
+from .drivers.ncu.source import read_reports as read_source_reports
 from .drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
 from .drivers.proton.launches import from_table
 from .errors import UserError, one_line
@@ -203,6 +204,14 @@ def ncu_status_file(path: Path) -> dict:
     return status
 
 
+def source_status_file(path: Path) -> dict:
+    """ncu/source/status.json of the source pass: kernel stem -> entry with its name and status."""
+    status = ncu_status_file(path)
+    if not all(isinstance(v.get("name"), str) for v in status.values()):
+        raise Damaged("an entry without its kernel's name")
+    return status
+
+
 def attention_calls_file(path: Path) -> list[dict]:
     calls = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
@@ -297,6 +306,18 @@ def kernel_texts(run: RunDir) -> tuple[list[dict], dict[str, str]] | None:
         raise
     except (OSError, ValueError) as e:   # not JSON, not text
         raise Damaged(one_line(e)) from e
+
+
+def source_status(run: RunDir, need: str) -> dict:
+    """The source pass's entries (stem -> name, status, reason, report); {} when it never ran."""
+    return if_present(run.ncu_source_status_json, source_status_file, need) or {}
+
+
+def source_counters(run: RunDir, stems: list[str]) -> dict[str, dict]:
+    """stem -> its source report's counters (drivers/ncu/source.py), or {"error": why} (missing, unreadable)."""
+    paths = {stem: run.ncu_source_report(stem) for stem in stems}
+    read = read_source_reports([p for p in paths.values() if p.is_file()])
+    return {stem: read.get(str(p), {"error": f"{p} is missing"}) for stem, p in paths.items()}
 
 
 def stage_line(name: str, entry: dict) -> str:

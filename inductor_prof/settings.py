@@ -34,6 +34,8 @@ class Settings:
     # 1.0 covers FLUX.1-dev's 9 library calls of 1.0-23% each (three shapes each of its two big GEMM kernels)
     ncu_library_min_share: float = 1.0
     ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
+    # the source pass: per-line counters (`inspect`) for this many kernels, those with the most headroom first
+    ncu_source_kernels: int = 3
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
     tuning_cache: str | None = None
@@ -93,7 +95,7 @@ def _typed(key: str, value: Any, kind: str, where: str) -> Any:
 # the smallest values that work: a bad one fails when the settings are read, not at a long profile's ncu stage
 ABOVE = {"ncu_timeout": 0}
 AT_LEAST_FLOAT = {"ncu_library_min_share": 0.0}
-AT_LEAST = {"ncu_library_kernels": 0, "ncu_batch": 1}
+AT_LEAST = {"ncu_library_kernels": 0, "ncu_batch": 1, "ncu_source_kernels": 0}
 
 
 def _checked(key: str, value: Any, where: str) -> Any:

@@ -21,3 +21,35 @@ AGE_MARK = "was recorded before inductor-prof measured"
 def without_age_warning(lines: list[str]) -> list[str]:
     """Warnings other than the one every report of flux_small carries for its age."""
     return [ln for ln in lines if AGE_MARK not in ln]
+
+
+# ncu source-pass reports recorded on the H100 (data/README.md), by the kernel they profiled
+RMS_KERNEL = ("triton_red_fused__fused_rms_norm__scaled_dot_product_cudnn_attention__to_copy_add_mul_neg_permute_"
+              "stack_unbind_unsqueeze_view_2")
+NVJET_KERNEL = "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"
+SOURCE_REPORTS = {RMS_KERNEL: "rms_norm_rope.ncu-rep.gz", NVJET_KERNEL: "nvjet_192x192_TNN.ncu-rep.gz"}
+
+
+def source_report(kernel: str, dest: Path) -> Path:
+    """The recorded source report of `kernel`, unpacked to `dest` (a file path)."""
+    import gzip
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(gzip.decompress(data_path("ncu_source", SOURCE_REPORTS[kernel]).read_bytes()))
+    return dest
+
+
+def source_run(folder: Path) -> Path:
+    """examples/runs/flux-h100 copied to `folder`, with the two recorded source reports under ncu/source/ and the
+    status.json the source pass writes: what `inspect` reads after `inductor-prof ncu RUN --source ...`."""
+    import json
+    import shutil
+
+    shutil.copytree(REPO / "examples" / "runs" / "flux-h100", folder)
+    status = {}
+    for kernel in SOURCE_REPORTS:
+        report = source_report(kernel, folder / "ncu" / "source" / f"{kernel}.ncu-rep")
+        status[kernel] = {"name": kernel, "status": "ok", "reason": "", "report": report.name,
+                          "origin": "library" if kernel == NVJET_KERNEL else "inductor"}
+    (folder / "ncu" / "source" / "status.json").write_text(json.dumps(status, indent=1))
+    return folder

@@ -13,7 +13,7 @@ from rich.console import Console
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
-from .messages import ncu_summary, print_warnings
+from .messages import ncu_summary, print_warnings, source_summary
 from .options import EPILOG, WIDTH_OPTION, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
@@ -91,17 +91,30 @@ def profile(
 @with_ncu_options
 def ncu_command(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
+    source: list[str] = typer.Option([], "--source", metavar="KERNEL", help="collect only this kernel's per-line counters (for "
+                                     "`inspect`; a name or a unique part of one; repeatable)"),
     settings: Settings = None,
 ):
-    """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped)."""
+    """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped), then
+    the per-line counters of the kernels with the most headroom."""
+    from ..pipeline import ncu_source
     from ..pipeline.ncu import on_existing_run
     from ..rundir import open_run
 
     run_dir = open_run(run)
+    failed = False
+    if not source:
+        with reporter(console) as bar:
+            summary = on_existing_run(run_dir, settings, log=bar.note, on_kernel=bar.items)
+        console.print(ncu_summary(summary, run_dir.ncu_csv), soft_wrap=True, markup=False, highlight=False)
+        failed = bool(summary["failed"] or summary["not_tried"])
     with reporter(console) as bar:
-        summary = on_existing_run(run_dir, settings, log=bar.note, on_kernel=bar.items)
-    console.print(ncu_summary(summary, run_dir.ncu_csv), soft_wrap=True, markup=False, highlight=False)
-    if summary["failed"] or summary["not_tried"]:
+        lines = ncu_source.on_existing_run(run_dir, settings, source, log=bar.note, on_kernel=bar.items)
+    if lines is not None:
+        console.print(source_summary(lines, run_dir.ncu_source_dir), soft_wrap=True, markup=False,
+                      highlight=False)
+        failed = failed or bool(lines["failed"])
+    if failed:
         raise typer.Exit(EXIT_FAILED)
 
 

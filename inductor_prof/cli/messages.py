@@ -22,3 +22,11 @@ def ncu_summary(summary: dict, table: Path) -> str:
     if summary["skipped"]:
         text += f"; {summary['skipped']} profiled by an earlier call"
     return f"{text}; table in {table}"
+
+
+def source_summary(summary: dict, folder: Path) -> str:
+    """What this call's source pass did (`inductor-prof ncu RUN [--source KERNEL]`)."""
+    text = f"ncu source counters, this call: {summary['ok']} kernels recorded, {summary['failed']} failed"
+    if summary["skipped"]:
+        text += f"; {summary['skipped']} recorded by an earlier call"
+    return f"{text}; reports in {folder} (`inductor-prof inspect RUN KERNEL` reads them)"

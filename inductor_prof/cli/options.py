@@ -47,6 +47,9 @@ NCU_OPTIONS = {
         f"(default {_DEFAULT.ncu_library_min_share:g})")),
     "ncu_batch": ("ncu_batch", Optional[int], typer.Option(
         None, "--ncu-batch", help=f"kernels per ncu process (default {_DEFAULT.ncu_batch}; 1: one process each)")),
+    "source_kernels": ("ncu_source_kernels", Optional[int], typer.Option(
+        None, "--source-kernels", help="kernels with the most headroom to get per-line counters for `inspect` "
+        f"(default {_DEFAULT.ncu_source_kernels}; 0: none)")),
 }
 EPILOG = SETTINGS_HELP.replace("[", "\\[")   # typer reads [...] in help text as markup
 RESOLVED = ("settings", "settings_origin")   # filled in by the wrapper, not command-line options

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .. import rundir
 from ..inductor.instrument import KernelRegistry
-from . import attention, build, ceilings, compile, harvest, library_ops, ncu, steps
+from . import attention, build, ceilings, compile, harvest, library_ops, ncu, ncu_source, steps
 
 Log = Callable[[str], None]
 
@@ -51,4 +51,5 @@ STAGES = (
     Stage("harvest", harvest.run),
     Stage("attention", attention.run, when="attention", model=False),
     Stage("ncu", ncu.run, when="ncu", model=False),
+    Stage("ncu_source", ncu_source.run, when="ncu", model=False),   # per-line counters, after the metric pass
 )

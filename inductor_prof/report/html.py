@@ -13,6 +13,7 @@ import pandas as pd
 from ..analysis import RunTables
 from ..errors import UserError
 from ..rundir import RunDir, write_text
+from .. import runfiles
 from ..runfiles import kernel_records, kernel_source
 from ..units import MB, NS_PER_MS, NS_PER_US
 from .format import num, off_flag, rate, summary_rows, text
@@ -165,6 +166,38 @@ def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
     return out
 
 
+SHOWN_ROWS = 25   # source lines (or SASS regions) of an inspected kernel on the page
+
+
+def inspect_sections(tables: RunTables) -> list[dict]:
+    """A section per kernel with source counters (`inspect`'s view): its facts and its top rows."""
+    from ..analysis.inspect import inspect_kernel, inspected
+    from .inspect import excess_note, fact_rows, stalls_text
+
+    names = inspected(tables)
+    if not names:
+        return []
+    status = runfiles.source_status(tables.run, "the report's per-line sections need it")
+    counters = runfiles.source_counters(tables.run, [s for s, e in status.items()
+                                                     if e.get("name") in names and e.get("status") == "ok"])
+    out = []
+    for i, name in enumerate(names):
+        view = inspect_kernel(tables, name, counters)
+        reports = []
+        for sc in view["source_counters"]:
+            if "error" in sc:
+                reports.append({"report": sc["report"], "error": sc["error"]})
+                continue
+            rows = [{**r, "top_stalls": stalls_text(r["stalls"], r["samples"], 60),
+                     "l2_mb": r["l2_bytes"] / MB if r["l2_bytes"] else None} for r in sc["rows"][:SHOWN_ROWS]]
+            reports.append({**sc, "rows": rows, "shown": len(rows), "total": len(sc["rows"]),
+                            "warps": ", ".join(f"{st['reason']} {st['pct']:.1f}%" for st in sc["stalls"][:5]),
+                            "note": (excess_note(sc) or "").removeprefix("* ")})
+        out.append({"id": f"inspect-{i}", "name": name, "display": view["display"], "facts": fact_rows(view),
+                    "reports": reports})
+    return out
+
+
 def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
     """{name: div}, {name: why not drawn}, Bokeh's inline JavaScript, and the script embedding the plots."""
     try:
@@ -216,6 +249,7 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom_view(df, tables.summary), sizes=sizes_view(tables, df), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
+        inspected=inspect_sections(tables), fmt=num,
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 
 

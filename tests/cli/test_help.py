@@ -9,7 +9,7 @@ from inductor_prof.cli import app
 from inductor_prof.settings import Settings
 
 
-@pytest.mark.parametrize("command", ["profile", "ncu", "report", "attention", "diff", "doctor"])
+@pytest.mark.parametrize("command", ["profile", "ncu", "report", "attention", "diff", "doctor", "inspect"])
 def test_help_at_80_columns_cuts_nothing(command, capsys, monkeypatch):
     # --library-kernels' "[env INDUCTOR_PROF_NCU_LIBRARY_KERNELS]" (33 characters) did not fit its column
     monkeypatch.setenv("COLUMNS", "80")
@@ -27,8 +27,8 @@ def test_help_names_every_ncu_environment_variable(command, capsys, monkeypatch)
     names = ["INDUCTOR_PROF_NCU", "INDUCTOR_PROF_SUDO", "INDUCTOR_PROF_SUDO_PATH", "INDUCTOR_PROF_NCU_ARGS",
              "INDUCTOR_PROF_NCU_SET", "INDUCTOR_PROF_CLOCK_CONTROL", "INDUCTOR_PROF_NCU_TIMEOUT",
              "INDUCTOR_PROF_NCU_LIBRARY_KERNELS", "INDUCTOR_PROF_NCU_LIBRARY_MIN_SHARE", "INDUCTOR_PROF_NCU_BATCH",
-                 "INDUCTOR_PROF_TUNING_CACHE", "INDUCTOR_PROF_RETUNE", "INDUCTOR_PROF_ATTENTION_TEACHING",
-             "INDUCTOR_PROF_GEMM_TEMPLATES"]
+             "INDUCTOR_PROF_NCU_SOURCE_KERNELS", "INDUCTOR_PROF_TUNING_CACHE", "INDUCTOR_PROF_RETUNE",
+             "INDUCTOR_PROF_ATTENTION_TEACHING", "INDUCTOR_PROF_GEMM_TEMPLATES"]
     assert len(names) == len(fields(Settings))
     assert "(" + ", ".join(names) + ")" in text
 

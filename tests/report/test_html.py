@@ -343,3 +343,32 @@ def test_attention_chart_legend_beside_the_bars():
     fig = charts.attention_chart(load_run_tables(run).attention)
     assert len(fig.right) == 1 and fig.right[0] is fig.legend[0]
     assert [item.label.value for item in fig.legend[0].items] == ["other backend", "the model's backend"]
+
+
+# ---- per-line counters (the source pass's reports): a section per inspected kernel ---------------------------
+
+def test_a_section_per_inspected_kernel(tmp_path):
+    from recorded import NVJET_KERNEL, RMS_KERNEL, source_run
+
+    run = source_run(tmp_path / "run")
+    out = tmp_path / "page.html"
+    r = runner.invoke(app, ["report", str(run), "--html", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    page = Page(text)
+    # in the kernel table's order (time): cuBLAS's GEMM, then the RMS-norm+RoPE kernel
+    assert text.index(f"<summary><code>{NVJET_KERNEL}</code></summary>") < \
+        text.index(f"<summary><code>{RMS_KERNEL}</code></summary>")
+    gemm, rms = page.tables["inspect-0-rows-0"], page.tables["inspect-1-rows-0"]
+    assert rms["headers"] == ["#", "line", "% samples", "% inst", "L2 MB", "excess %", "top stalls", "source"]
+    assert rms["rows"][0][:6] == ["1", "73", "15.2", "2.9", "56.6", "0"]
+    assert rms["rows"][0][6].startswith("long_scoreboard 87%, mio_throttle 4%")
+    assert rms["rows"][0][7].startswith("tmp92 = tl.load(in_ptr5 + (r0_1 + 128*x5)")
+    assert len(rms["rows"]) == html.SHOWN_ROWS and "25 of 51 rows." in text
+    assert gemm["headers"][1] == "region" and gemm["headers"][-1] == "hottest instruction"
+    assert gemm["rows"][0][:2] == ["1", "+0x09c0..+0x0d20"]
+    assert "global accesses not coalesced (up to 50% of their L2 sectors excess): lines 81, 99, 114, 127" in text
+
+
+def test_a_run_without_source_counters_says_so(flux):
+    assert "No per-line counters in this run" in flux[3]

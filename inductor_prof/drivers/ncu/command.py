@@ -15,7 +15,7 @@ from ...childenv import child_env
 from ...errors import UserError, one_line
 from ...inductor.cache import cache_env
 from ...settings import Settings
-from .metrics import METRICS
+from .metrics import METRICS, SOURCE_SECTIONS
 
 PERMISSION_MARK = "ERR_NVGPUCTRPERM"
 PERMISSION_HELP = ("ncu has no permission for the GPU performance counters (ERR_NVGPUCTRPERM). Remedies: "
@@ -50,25 +50,46 @@ def kernel_filter(names: str | list[str]) -> str:
     return "regex:^(" + "|".join(re.escape(n) for n in names) + ")$"
 
 
+def _profile_one(settings: Settings, ncu: str, kernel: str | list[str], report: Path, count: int) -> list[str]:
+    return [ncu, "--target-processes", "all", "--clock-control", settings.clock_control,
+            "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", kernel_filter(kernel),
+            "-c", str(count), "-f", "-o", str(report)]
+
+
+def _finish(settings: Settings, cmd: list[str], program: list[str], env: dict[str, str]) -> list[str]:
+    """The user's extra ncu arguments and the program; under sudo: `sudo -n env VAR=... ncu ...`, so the program
+    keeps its environment."""
+    cmd = [*cmd, *settings.ncu_args, *program]
+    if settings.sudo:
+        cmd = [settings.sudo_path, "-n", "env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd]
+    return cmd
+
+
 def build_cmd(settings: Settings, ncu: str, kernel: str | list[str], report: Path, program: list[str],
               env: dict[str, str], count: int = 1) -> list[str]:
-    """The full argument list; under sudo: `sudo -n env VAR=... ncu ...` so the program keeps its environment.
+    """The full argument list of the metrics pass.
 
     `kernel` may name several kernels: the program then replays each once in its own profiler range and
     ncu writes one report holding `count` results, in launch order.
     """
-    cmd = [ncu, "--target-processes", "all", "--clock-control", settings.clock_control,
-           "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", kernel_filter(kernel),
-           "-c", str(count), "-f", "-o", str(report)]
+    cmd = _profile_one(settings, ncu, kernel, report, count)
     if settings.ncu_set:
         cmd += ["--set", settings.ncu_set]
     else:
         cmd += ["--metrics", ",".join(METRICS.values())]
-    cmd += list(settings.ncu_args)
-    cmd += program
-    if settings.sudo:
-        cmd = [settings.sudo_path, "-n", "env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd]
-    return cmd
+    return _finish(settings, cmd, program, env)
+
+
+def build_source_cmd(settings: Settings, ncu: str, kernel: str, report: Path, program: list[str],
+                     env: dict[str, str]) -> list[str]:
+    """The source pass of one kernel: only the sections of its per-instruction counters, warp stalls, launch
+    statistics and occupancy (no --set), and the kernel's source files imported into the report (Triton
+    kernels carry line info), so `inspect` reads them on any machine."""
+    cmd = _profile_one(settings, ncu, kernel, report, 1)
+    for section in SOURCE_SECTIONS:
+        cmd += ["--section", section]
+    cmd += ["--import-source", "yes"]
+    return _finish(settings, cmd, program, env)
 
 
 def sudo_home_env(home: Path) -> dict[str, str]:

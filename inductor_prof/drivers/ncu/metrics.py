@@ -48,3 +48,34 @@ def derive(m: dict) -> dict:
     if "local_load_bytes" in m or "local_store_bytes" in m:
         m["local_bytes"] = m.get("local_load_bytes", 0) + m.get("local_store_bytes", 0)
     return m
+
+
+# ---- the source pass (`ncu RUN --source`): per-instruction counters, by short name -------------------------
+
+# the ncu sections that pass collects (ncu --section identifiers)
+SOURCE_SECTIONS = ("SourceCounters", "WarpStateStats", "LaunchStats", "Occupancy")
+# counters with one value per instruction address (PC) of the kernel
+PC_METRICS = {
+    "inst": "inst_executed",                                        # warp-level instructions executed
+    "samples": "smsp__pcsamp_sample_count",                         # warp state samples at this PC (all states)
+    "l2_sectors": "memory_l2_theoretical_sectors_global",           # 32-byte L2 sectors its global accesses ask
+    "l2_sectors_ideal": "memory_l2_theoretical_sectors_global_ideal",   # ... were they fully coalesced
+}
+STALL_PREFIX = "smsp__pcsamp_warps_issue_stalled_"   # + reason: samples in that state; `_not_issued` left out
+ISSUING = "selected"                                 # the state of a warp issuing: not a stall
+FUNCTION_PC = "launch__function_pcs"                 # the kernel's first instruction address
+LAUNCH_METRICS = {
+    "grid_x": "launch__grid_dim_x", "grid_y": "launch__grid_dim_y", "grid_z": "launch__grid_dim_z",
+    "block_x": "launch__block_dim_x", "block_y": "launch__block_dim_y", "block_z": "launch__block_dim_z",
+    "cluster_x": "launch__cluster_dim_x", "cluster_y": "launch__cluster_dim_y", "cluster_z": "launch__cluster_dim_z",
+    "registers": "launch__registers_per_thread",
+    "shared_static_bytes": "launch__shared_mem_per_block_static",
+    "shared_dynamic_bytes": "launch__shared_mem_per_block_dynamic",
+    "waves_per_sm": "launch__waves_per_multiprocessor",
+    "occupancy_theoretical_pct": "sm__maximum_warps_per_active_cycle_pct",
+    "occupancy_achieved_pct": "sm__warps_active.avg.pct_of_peak_sustained_active",
+    # blocks per SM each resource allows: the smallest is what limits occupancy
+    "limit_registers": "launch__occupancy_limit_registers", "limit_shared_mem": "launch__occupancy_limit_shared_mem",
+    "limit_warps": "launch__occupancy_limit_warps", "limit_blocks": "launch__occupancy_limit_blocks",
+    "limit_barriers": "launch__occupancy_limit_barriers",
+}

@@ -328,3 +328,24 @@ def test_run_one_progress_mark_resets_the_timeout(tmp_path):
     r = _run_one(tmp_path, body, timeout=0.4, mark="STEP")
     assert (r.status, r.reason) == ("ok", "")
     assert 0.75 <= r.seconds < 15
+
+
+# ---- the source pass's command -------------------------------------------------------------------------------
+
+def test_build_source_cmd_collects_the_source_sections_and_imports_the_source():
+    program = ["/venv/bin/python", "-m", "inductor_prof.drivers.ncu.replay", "/runs/r/ncu/specs/k.json"]
+    s = Settings(ncu_set="full", ncu_args=["--nvtx"])   # the metric pass's set does not apply here
+    cmd = command.build_source_cmd(s, "/usr/local/cuda/bin/ncu", "triton_red_k_2", Path("/runs/r/ncu/source/.k.partial"),
+                                   program, {})
+    assert cmd == ["/usr/local/cuda/bin/ncu", "--target-processes", "all", "--clock-control", "none",
+                   "--profile-from-start", "off", "--kernel-name-base", "mangled", "-k", "regex:^triton_red_k_2$",
+                   "-c", "1", "-f", "-o", "/runs/r/ncu/source/.k.partial",
+                   "--section", "SourceCounters", "--section", "WarpStateStats", "--section", "LaunchStats",
+                   "--section", "Occupancy", "--import-source", "yes", "--nvtx", *program]
+
+
+def test_build_source_cmd_under_sudo_passes_the_environment():
+    s = Settings(sudo=True, sudo_path="/usr/bin/sudo", clock_control="base")
+    cmd = command.build_source_cmd(s, "ncu", "k", Path("o"), ["python3", "prog"], {"PATH": "/venv/bin"})
+    assert cmd[:4] == ["/usr/bin/sudo", "-n", "env", "PATH=/venv/bin"] and cmd[4] == "ncu"
+    assert cmd[cmd.index("--clock-control") + 1] == "base" and cmd[-2:] == ["python3", "prog"]

@@ -1,0 +1,155 @@
+"""The source pass (pipeline/ncu_source.py): which kernels it picks, one ncu process each with the source
+sections, its status.json, the manifest record of `inductor-prof ncu RUN --source`. ncu is a fake that writes a
+recorded source report where ncu would (tests/fakes.py: no output of it is taken as a measurement)."""
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+from fakes import fake_exe
+from recorded import REPO, RMS_KERNEL, source_report
+from inductor_prof import rundir
+from inductor_prof.errors import StepFailed, UserError
+from inductor_prof.pipeline import ncu_source
+from inductor_prof.settings import Settings
+
+LAYER_NORM = "triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1"
+CUDNN = "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_cga1x1x1_kernel0_0"
+
+# speaks the replay program's protocol, keeps its arguments, and writes REPORT where `-o` says
+SOURCE_NCU = """
+out = args[args.index('-o') + 1]
+open(sys.argv[0] + '.args', 'a').write(json.dumps(args) + '\\n')
+print('ncu_runner: step load 0 ok', file=sys.stderr, flush=True)
+{behaviour}
+print('ncu_runner: step profile 0', file=sys.stderr, flush=True)
+shutil.copyfile({report!r}, out + '.ncu-rep')
+"""
+
+
+def source_ncu(folder, behaviour="pass"):
+    return fake_exe(folder, SOURCE_NCU.format(behaviour=behaviour, report=str(
+        source_report(RMS_KERNEL, folder / "rec.ncu-rep"))))
+
+
+def calls(exe):
+    path = exe + ".args"
+    with open(path) as f:
+        return [json.loads(line) for line in f] if f else []
+
+
+@pytest.fixture
+def run(tmp_path):
+    """examples/runs/flux-h100 (its ncu stage went through: every kernel status ok), without source reports."""
+    path = tmp_path / "run"
+    shutil.copytree(REPO / "examples" / "runs" / "flux-h100", path)
+    return rundir.RunDir(path)
+
+
+def test_most_headroom_first_then_by_time():
+    df = pd.DataFrame({"name": ["a", "b", "c", "d"], "headroom_ms_per_step": [1.0, None, 3.0, 0.5],
+                       "total_ns": [1, 99, 1, 1]})
+    assert ncu_source.most_headroom(df, 3) == ["c", "a", "d"]
+    assert ncu_source.most_headroom(df, 9) == ["c", "a", "d", "b"]   # without a speed of light: last
+    assert ncu_source.most_headroom(df, 0) == []
+
+
+def test_the_stage_picks_the_kernels_with_the_most_headroom(run):
+    # the report's headroom: the RMS-norm+RoPE kernel 3.18 ms/step, the layer norm 1.28, cuDNN's attention next;
+    # Inductor gave two kernels the layer norm's name (two files): both are replayed
+    chosen = ncu_source.automatic(run, Settings())
+    assert [(t.name, t.stem) for t in chosen] == [
+        (RMS_KERNEL, RMS_KERNEL), (LAYER_NORM, f"{LAYER_NORM}.cd1b7bc4b5a2"), (LAYER_NORM, f"{LAYER_NORM}.14acf58c2c9a"),
+        (CUDNN, CUDNN)]
+    assert chosen[3].spec["rank"] == 0                                  # a library kernel's costliest call
+    assert ncu_source.automatic(run, Settings(ncu_source_kernels=1)) == chosen[:1]
+    assert ncu_source.automatic(run, Settings(ncu_source_kernels=0)) == []
+
+
+def test_only_kernels_the_metric_pass_profiled(run):
+    status = json.loads(run.ncu_status_json.read_text())
+    status[RMS_KERNEL]["status"] = "failed"
+    run.ncu_status_json.write_text(json.dumps(status))
+    assert RMS_KERNEL not in [t.name for t in ncu_source.automatic(run, Settings(ncu_source_kernels=1))]
+
+
+def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
+    exe = source_ncu(tmp_path)
+    chosen = ncu_source.requested(run, Settings(), ["rms_norm__scaled"])
+    info = ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)
+    assert info == {"kernels": 1, "skipped": 0, "ok": 1, "failed": 0, "stems": [RMS_KERNEL]}
+    (args,) = calls(exe)
+    assert args[args.index("-o") + 1] == str(run.ncu_source_dir / f".{RMS_KERNEL}.partial")
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--section"] == [
+        "SourceCounters", "WarpStateStats", "LaunchStats", "Occupancy"]
+    assert args[-1] == str(run.ncu_spec(RMS_KERNEL)) and "--import-source" in args
+    status = json.loads(run.ncu_source_status_json.read_text())
+    assert status[RMS_KERNEL] | {"seconds": 0} == {"name": RMS_KERNEL, "status": "ok", "reason": "",
+                                                    "origin": "inductor", "seconds": 0,
+                                                    "report": f"{RMS_KERNEL}.ncu-rep"}
+    assert run.ncu_source_report(RMS_KERNEL).is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
+    # again: done already, unless asked for by name
+    assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)["skipped"] == 1
+    assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print, again=True)["ok"] == 1
+    assert len(calls(exe)) == 2
+
+
+def test_a_failure_is_recorded_and_an_earlier_report_kept(run, tmp_path):
+    chosen = ncu_source.requested(run, Settings(), [RMS_KERNEL])
+    lines = []
+    broken = fake_exe(tmp_path, "print('==ERROR== boom'); sys.exit(1)", name="broken")
+    info = ncu_source.collect(run, Settings(ncu=broken), chosen, log=lines.append)
+    assert (info["ok"], info["failed"]) == (0, 1)
+    entry = json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]
+    assert entry["status"] == "failed" and entry["reason"].startswith("exit 1: ")
+    assert lines == [f"ncu source pass failed {RMS_KERNEL}: {entry['reason']}"]
+    with pytest.raises(StepFailed, match="recorded no kernel: 1 failed"):
+        ncu_source.recorded_any(info)
+    ncu_source.collect(run, Settings(ncu=source_ncu(tmp_path)), chosen, log=print)
+    lines.clear()
+    ncu_source.collect(run, Settings(ncu=broken), chosen, log=lines.append, again=True)
+    assert lines[0].endswith("; the earlier report is kept")
+    assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
+
+
+def test_a_report_without_source_counters_fails(run, tmp_path):
+    # the metric pass's report of a kernel (13 metrics, no per-instruction counters)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shutil.copyfile(REPO / "tests" / "data" / "triton_poi_fused_add_gelu_mul_0.ncu-rep", plain / "rec.ncu-rep")
+    exe = fake_exe(plain, SOURCE_NCU.format(behaviour="pass", report=str(plain / "rec.ncu-rep")))
+    chosen = ncu_source.requested(run, Settings(), [RMS_KERNEL])
+    ncu_source.collect(run, Settings(ncu=exe), chosen, log=lambda m: None)
+    entry = json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]
+    assert (entry["status"], entry["report"]) == ("failed", "")
+    assert entry["reason"] == "the report has no per-instruction counters (SourceCounters section missing?)"
+
+
+def test_requested_names_what_it_cannot_replay(run):
+    with pytest.raises(UserError, match=r"^no kernel 'no_such_kernel' in .*; closest: "):
+        ncu_source.requested(run, Settings(), ["no_such_kernel"])
+    with pytest.raises(UserError) as e:   # a library kernel outside the ones the metric pass replays
+        ncu_source.requested(run, Settings(), ["vectorized_elementwise_kernel<sin,float>"])
+    assert "ncu replays no call of this kernel" in str(e.value)
+    assert e.value.shown({"ncu_library_kernels": "--library-kernels"}).endswith(
+        "the --library-kernels library kernels with the most time)")
+    # a replay's own file stem picks one of two kernels sharing a name
+    stem = f"{LAYER_NORM}.14acf58c2c9a"
+    assert [t.stem for t in ncu_source.requested(run, Settings(), [stem])] == [stem]
+    assert len(ncu_source.requested(run, Settings(), [LAYER_NORM])) == 2
+
+
+def test_on_existing_run_records_the_stage(run, tmp_path):
+    exe = source_ncu(tmp_path)
+    info = ncu_source.on_existing_run(run, Settings(ncu=exe), [RMS_KERNEL], log=print)
+    stage = json.loads(run.manifest_path.read_text())["stages"]["ncu_source"]
+    assert stage["status"] == "ok" and stage["ok"] == info["ok"] == 1
+
+
+def test_on_existing_run_without_a_metric_pass_does_nothing(tmp_path):
+    path = tmp_path / "run"
+    path.mkdir()
+    (path / "manifest.json").write_text("{}")
+    assert ncu_source.on_existing_run(rundir.RunDir(path), Settings(ncu="/no/ncu"), [], log=print) is None
+    assert json.loads((path / "manifest.json").read_text()) == {}
