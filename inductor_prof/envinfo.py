@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.metadata as md
+import importlib.util
 import platform
 import sys
 from dataclasses import asdict
@@ -15,6 +16,30 @@ def package_version(pkg: str) -> str | None:
         return md.version(pkg)
     except md.PackageNotFoundError:
         return None
+
+
+GPU_EXTRA = "gpu"                     # pyproject's extra with torch, triton and what profiling needs
+GPU_PACKAGES = ("torch", "triton")    # the modules `profile`, `ncu` and `attention` need; the light install has neither
+
+
+def importable(module: str) -> bool:
+    """Is `module` installed here (found without importing it)? `pip install inductor-prof` has no torch."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):   # a finder that refuses it; a module half-set-up in sys.modules
+        return False
+
+
+def require_gpu_extra(command: str) -> None:
+    """One error line (exit 2) naming `command` and the extra to install, unless torch and triton are installed:
+    what the light install lacks. Checked before anything imports them."""
+    from .errors import UserError
+
+    missing = [m for m in GPU_PACKAGES if not importable(m)]
+    if missing:
+        lacking = "" if len(missing) == len(GPU_PACKAGES) else f" ({', '.join(missing)} is not installed)"
+        raise UserError(f"{command} needs {' and '.join(GPU_PACKAGES)}{lacking}: "
+                        f"pip install 'inductor-prof[{GPU_EXTRA}]'")
 
 
 def driver_version() -> str | None:
@@ -66,10 +91,9 @@ def require_cuda(command: str) -> None:
     """A one-line error naming `command` unless a CUDA GPU is visible."""
     from .errors import UserError
 
-    try:
-        import torch
-    except ImportError as e:
-        raise UserError(f"{command} needs torch with CUDA; `inductor-prof report RUN` runs anywhere") from e
+    require_gpu_extra(f"`inductor-prof {command}`")
+    import torch
+
     if not torch.cuda.is_available():
         raise UserError(f"{command} needs a CUDA GPU and none is visible; `inductor-prof report RUN` runs "
                         "anywhere")

@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from ..envinfo import require_gpu_extra
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
@@ -52,6 +53,7 @@ def profile(
     settings: Settings = None,
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
+    require_gpu_extra("`inductor-prof profile`")   # the light install: one line, before anything imports torch
     from ..drivers.ncu.locate import find_ncu
     from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
     from ..targets import FluxOptions, check_target_name, refuse_flux_options, resolution_options
@@ -97,6 +99,7 @@ def ncu_command(
 ):
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped), then
     the per-line counters of the kernels with the most headroom."""
+    require_gpu_extra("`inductor-prof ncu`")   # the kernels ncu profiles are replayed with torch and triton
     from ..pipeline import ncu_source
     from ..pipeline.ncu import on_existing_run
     from ..rundir import open_run
@@ -199,6 +202,7 @@ def attention(
     width: Optional[int] = WIDTH_OPTION,
 ):
     """Benchmark attention backends (own Triton / CUDA C++ / numba / torch, SDPA, FlexAttention, ...)."""
+    require_gpu_extra("`inductor-prof attention`")   # --list too: the backends are found by importing them
     import json
 
     from ..attention.benchmark import registry

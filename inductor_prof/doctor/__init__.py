@@ -8,7 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-from ..envinfo import driver_version
+from ..envinfo import driver_version, importable
 from ..settings import Settings
 from . import gpu, gpu_rows, host
 from .check import FAIL, SKIP, Check
@@ -20,7 +20,9 @@ def run_all(settings: Settings, origin: dict[str, str], out: Path,
     with tempfile.TemporaryDirectory(prefix="inductor-prof-doctor-", ignore_cleanup_errors=True) as tmp:
         work = Path(tmp)
         on_check("GPU and driver")
-        cuda, driver = gpu.run_probe("cuda", work), driver_version()
+        # the light install has no torch to look for the GPU with: no child process, the rows say so
+        cuda = gpu.run_probe("cuda", work) if importable("torch") else gpu_rows.NO_TORCH
+        driver = driver_version()
         rows = [gpu_rows.gpu_and_driver(cuda, driver), gpu_rows.cuda_runtime(cuda, driver), *host.versions()]
         found = {}
         for probe in ("proton", "inductor", "sdpa"):

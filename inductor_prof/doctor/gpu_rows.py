@@ -1,10 +1,12 @@
 """What the GPU probes found (gpu.py), as `doctor` rows: pure functions of the findings and the driver version."""
 from __future__ import annotations
 
+from ..envinfo import GPU_EXTRA
 from .check import FAIL, OK, SKIP, WARN, Check
 
 NO_GPU = "needs a CUDA GPU"
 ON_CPU = "profile needs an NVIDIA GPU with its driver; on this machine `inductor-prof report RUN` works"
+NO_TORCH = {"not_installed": "torch"}   # the finding when torch is not installed: no probe ran
 
 
 def has_gpu(cuda: dict) -> bool:
@@ -19,6 +21,9 @@ def _said(cuda: dict) -> str:
 def gpu_and_driver(cuda: dict, driver: str | None) -> Check:
     name = "GPU and driver"
     driver_text = f"driver {driver}" if driver else "no NVIDIA driver (nvidia-smi not found)"
+    if "not_installed" in cuda:
+        return Check(name, FAIL, f"not looked for: {cuda['not_installed']} is not installed; {driver_text}",
+                     ON_CPU if driver is None else f"pip install 'inductor-prof[{GPU_EXTRA}]'")
     if "error" in cuda:
         return Check(name, FAIL, f"looking for the GPU failed: {cuda['error']}; {driver_text}",
                      "run nvidia-smi: the driver must list the GPU")
@@ -33,6 +38,8 @@ def gpu_and_driver(cuda: dict, driver: str | None) -> Check:
 
 def cuda_runtime(cuda: dict, driver: str | None) -> Check:
     name = "CUDA runtime"
+    if "not_installed" in cuda:
+        return Check(name, SKIP, f"not checked: {cuda['not_installed']} is not installed")
     if "error" in cuda:
         return Check(name, SKIP, "not checked: looking for the GPU failed")
     torch_text = f"torch {cuda['torch']}"

@@ -11,16 +11,18 @@ from .. import procs
 from ..childenv import child_env
 from ..drivers.ncu import command
 from ..drivers.ncu.locate import NCU_SEARCH, import_ncu_report, locate_ncu, path_fault
-from ..envinfo import package_version
+from ..envinfo import GPU_EXTRA, importable, package_version
 from ..errors import UserError, one_line
 from ..rundir import write_json
 from ..settings import Settings, file_settings
 from .check import FAIL, OK, SKIP, WARN, Check
 
-# distribution -> (status when it is missing, remedy)
+# distribution (its module's name too) -> (status when it is missing, remedy); `pip install inductor-prof` (the
+# light install: report, diff, trace, doctor) has none of them
+GPU_REMEDY = f"profile, ncu and attention need it: pip install 'inductor-prof[{GPU_EXTRA}]'"
 PACKAGES = {
-    "torch": (FAIL, "pip install torch (without a GPU: --index-url https://download.pytorch.org/whl/cpu)"),
-    "triton": (FAIL, "pip install triton (the version your torch asks for)"),
+    "torch": (FAIL, GPU_REMEDY),
+    "triton": (FAIL, GPU_REMEDY),
     "diffusers": (FAIL, "profile flux needs it: pip install 'inductor-prof[flux]'"),
 }
 VERSION_TIMEOUT_S = 60
@@ -32,7 +34,7 @@ DISK_WARN_GIB = 5.0
 def versions() -> list[Check]:
     rows = []
     for dist, (missing, remedy) in PACKAGES.items():
-        found = package_version(dist)
+        found = package_version(dist) if importable(dist) else None
         rows.append(Check(dist, OK, found) if found else Check(dist, missing, "not installed", remedy))
     found = package_version("ncu-report")
     if found:

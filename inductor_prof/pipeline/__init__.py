@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import rundir
-from ..envinfo import collect, require_cuda
+from ..envinfo import collect, require_cuda, require_gpu_extra
 from ..errors import UserError, one_line
 from ..inductor.cache import isolated_cache
 from ..inductor.instrument import instrumented_inductor
@@ -43,6 +43,7 @@ class ProfileResult:
 def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
     # the stages are imported here, not above: `python -m inductor_prof.pipeline.attention` (a stage's own
     # process) imports this package first, and must not find its module imported already
+    require_gpu_extra("inductor_prof.profile()")   # before the stages import torch
     from .stages import STAGES, Context
 
     opts.compile.validate()

@@ -1,0 +1,151 @@
+"""The light install (`pip install inductor-prof`: no torch, no triton): `report`, `diff`, `trace`, `doctor` and
+every command's --help run without importing either, and `profile`, `ncu`, `attention` say which extra to install
+(one line, exit 2). Each command runs in a child process in which importing torch or triton fails, as it does where
+they are not installed, and every attempt is recorded; pyproject's dependencies and scripts/install.sh are checked
+to match."""
+import json
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from recorded import REPO
+from inductor_prof.cli import app
+
+RUN = "examples/runs/flux-h100"
+OTHER = "examples/runs/flux-h100-768x1344"
+GPU_LINE = "error: `inductor-prof {}` needs torch and triton: pip install 'inductor-prof[gpu]'\n"
+
+# a meta-path finder ahead of all others: `import torch` / `import triton` (and their submodules) fail as on a
+# machine without them; each attempt is written to the file named by LIGHT_ATTEMPTS when the process ends
+BLOCKER = """
+import atexit, importlib.abc, json, os, sys
+attempts = []
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("torch", "triton"):
+            attempts.append(name)
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, NotInstalled())
+atexit.register(lambda: open(os.environ["LIGHT_ATTEMPTS"], "w").write(json.dumps(attempts)))
+sys.argv = ["inductor-prof", *sys.argv[1:]]
+from inductor_prof.entry import main
+main()
+"""
+
+
+def light(args, tmp_path):
+    """(exit code, stdout, stderr, the torch/triton imports tried) of `inductor-prof ARGS` without torch and
+    triton, run from the repository root (its package first on the path)."""
+    attempts = tmp_path / "attempts.json"
+    env = {**os.environ, "LIGHT_ATTEMPTS": str(attempts), "COLUMNS": "120", "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", BLOCKER, *args], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr, json.loads(attempts.read_text())
+
+
+def _commands():
+    return sorted(info.name or info.callback.__name__.replace("_command", "") for info in app.registered_commands)
+
+
+@pytest.mark.parametrize("args", [["--help"], *[[c, "--help"] for c in _commands()]], ids=" ".join)
+def test_help_imports_neither(args, tmp_path):
+    code, out, err, tried = light(args, tmp_path)
+    assert (code, tried) == (0, []), err
+    assert "Usage: inductor-prof" in out
+
+
+@pytest.mark.parametrize("args", [
+    ["report", RUN, "--top", "3"],
+    ["report", RUN, "--json", "--top", "2"],
+    ["report", RUN, "--csv", "-"],
+    ["diff", RUN, OTHER, "--top", "3"],
+    ["diff", RUN, OTHER, "--json"],
+], ids=" ".join)
+def test_reading_a_run_imports_neither(args, tmp_path):
+    code, out, err, tried = light(args, tmp_path)
+    assert (code, tried, err) == (0, [], ""), err
+    assert out.strip()
+
+
+def test_html_report_imports_neither(tmp_path):
+    pytest.importorskip("bokeh")   # the html extra: no torch either
+    page = tmp_path / "flux.html"
+    code, _, err, tried = light(["report", RUN, "--html", str(page)], tmp_path)
+    assert (code, tried) == (0, []), err
+    assert page.stat().st_size > 100_000
+
+
+def test_trace_imports_neither(tmp_path):
+    out = tmp_path / "flux.trace.json"
+    code, _, err, tried = light(["trace", RUN, "--out", str(out)], tmp_path)
+    assert (code, tried) == (0, []), err
+    assert json.loads(out.read_text())["traceEvents"]
+
+
+def test_doctor_says_torch_is_not_installed(tmp_path):
+    code, out, err, _ = light(["doctor", "--json", "--out", str(tmp_path)], tmp_path)
+    assert code == 1, err     # profile --ncu cannot run without torch
+    rows = {c["name"]: c for c in json.loads(out)["checks"]}
+    assert rows["GPU and driver"]["status"] == "fail"
+    assert rows["GPU and driver"]["detail"].startswith("not looked for: torch is not installed; ")   # no probe ran
+    assert rows["CUDA runtime"] == {"name": "CUDA runtime", "status": "skip", "remedy": "",
+                                    "detail": "not checked: torch is not installed"}
+    for name in ("torch", "triton"):
+        assert rows[name] == {"name": name, "status": "fail", "detail": "not installed",
+                              "remedy": "profile, ncu and attention need it: pip install 'inductor-prof[gpu]'"}
+    for name in ("Proton", "Inductor -> Triton", "cuDNN SDPA"):
+        assert rows[name]["status"] == "skip"
+
+
+@pytest.mark.parametrize("args", [["profile"], ["profile", "flux", "--ncu", "--out", "runs/x"], ["ncu", RUN],
+                                  ["attention", "--list"], ["attention", RUN]], ids=" ".join)
+def test_gpu_commands_name_the_extra(args, tmp_path):
+    code, out, err, _ = light(args, tmp_path)
+    assert (code, out, err) == (2, "", GPU_LINE.format(args[0]))
+    assert not (REPO / "runs" / "x").exists()
+
+
+def test_one_of_the_two_missing_is_named(monkeypatch):
+    from inductor_prof import envinfo
+    from inductor_prof.errors import UserError
+
+    monkeypatch.setattr(envinfo, "importable", lambda module: module != "triton")
+    with pytest.raises(UserError) as e:
+        envinfo.require_gpu_extra("`inductor-prof profile`")
+    assert str(e.value) == ("`inductor-prof profile` needs torch and triton (triton is not installed): "
+                            "pip install 'inductor-prof[gpu]'")
+
+
+def test_dependencies_leave_torch_and_triton_to_the_gpu_extra():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    names = [d.split(";")[0].split(">")[0].split("=")[0].split("[")[0].strip() for d in project["dependencies"]]
+    assert not {"torch", "triton"} & set(names)
+    extras = project["optional-dependencies"]
+    assert {"torch", "triton"} <= {d.split(">")[0] for d in extras["gpu"]}
+
+
+def _extras_with_torch(extras: dict[str, list[str]]) -> set[str]:
+    """The extras that install torch, directly or through another extra of the package."""
+    def pulls(name, seen=()):
+        for req in extras[name]:
+            if req.split(">")[0].split("=")[0] == "torch":
+                return True
+            if req.startswith("inductor-prof["):
+                inner = req[len("inductor-prof["):req.index("]")].split(",")
+                if any(pulls(e, (*seen, name)) for e in inner if e not in seen):
+                    return True
+        return False
+    return {name for name in extras if pulls(name)}
+
+
+def test_install_script_knows_which_extras_need_torch():
+    """scripts/install.sh installs PyTorch's CPU torch first (no NVIDIA driver) for exactly the extras that pull
+    torch: its list is the one pyproject implies."""
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    line = next(ln for ln in (REPO / "scripts" / "install.sh").read_text().splitlines()
+                if ln.startswith("torch_extras="))
+    assert set(line.split("=", 1)[1].strip("'\"").split()) == _extras_with_torch(extras)
