@@ -78,9 +78,9 @@ def block_of(path: str, blocks: Iterable[str]) -> str | None:
 
 
 def listed(paths: Iterable[str]) -> str:
-    """Sibling modules in short: the first in full, the others from where they part from it
-    (`*.attn.to_q`, `*.attn.to_k` -> `*.attn.to_q, to_k`; a parent and its child both in full); spaces between, so a narrow column wraps
-    between modules, never inside one."""
+    """Sibling modules in short: the first in full, the others from where they part from it (`*.attn.to_q`,
+    `*.attn.to_k` -> `*.attn.to_q, to_k`; a parent and its child both in full); spaces between, so a narrow
+    column wraps between modules, never inside one."""
     paths = list(dict.fromkeys(paths))
     if not paths:
         return ""
