@@ -1,8 +1,7 @@
 """`report RUN --html FILE` on the recorded runs: the page is self-contained, its numbers are the JSON report's
 written the same way (a library kernel's calls by shape in the row that opens under it), a view whose table the
-run lacks says so, user text is escaped, and in headless Chromium
-(Debian's package; skipped only when it is absent) the page loads with no console message and no request and
-its charts draw."""
+run lacks says so, user text is escaped, and in headless Chromium (Debian's package; skipped only when it is
+absent) the page loads with no console message and no request and its charts draw."""
 import json
 import shutil
 
