@@ -374,6 +374,11 @@ var kind = document.getElementById("kind-filter");
 kind.value = "pointwise";
 kind.dispatchEvent(new Event("change"));
 probe.filtered = subs().map(function (s) { return s.style.display; });
+kind.value = "";
+var byName = document.getElementById("name-filter");
+byName.value = "256x128";
+byName.dispatchEvent(new Event("input"));
+probe.named = getComputedStyle(sub).display;
 var pre = document.createElement("pre");
 pre.id = "probe";
 pre.textContent = JSON.stringify(probe);
@@ -398,6 +403,7 @@ def test_calls_by_shape_open_and_move_with_their_kernel_in_chromium(flux, tmp_pa
     # sorted by avg µs, the 192x192 GEMM (285.7 µs) is no longer first, and each row of shapes follows its kernel
     assert probe["moved"] is True and probe["owners_kept"] is True
     assert probe["filtered"] == ["none"] * 39     # only pointwise kernels shown: no library kernel, no shapes
+    assert probe["named"] == "table-row"          # a kernel found by name keeps its open row of shapes
 
 
 def test_roofline_draws_the_measured_l2_roof():
