@@ -83,7 +83,9 @@ def shape_table(df: pd.DataFrame) -> pd.DataFrame:
     """The kernels' calls_by_shape as CSV rows: the kernel's identity, `shape`, its op as `aten_ops`, and the
     shape's own numbers; dims and modules as JSON text, as library_ops.csv holds them."""
     rows = []
-    for k, shapes in zip(df[SHAPE_ROW_KERNEL].to_dict("records"), df.get("calls_by_shape", [])):
+    if "calls_by_shape" not in df.columns:      # a table the run could not build (no kernels)
+        return pd.DataFrame(rows)
+    for k, shapes in zip(df[SHAPE_ROW_KERNEL].to_dict("records"), df["calls_by_shape"]):
         for s in shapes if isinstance(shapes, list) else []:
             rows.append({**k, **{c: v for c, v in s.items() if c != "op"}, "aten_ops": s["op"],
                          "dims": json.dumps(s["dims"]),

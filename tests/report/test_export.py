@@ -106,3 +106,8 @@ def test_csv_adds_a_row_per_shape_after_the_kernels(flux, tmp_path):
     assert float(row["avg_us"]) == pytest.approx(99.99487, abs=1e-5) and row["category"] == "GEMM"
     assert row["dims"] == "[[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]]"
     assert row["modules"].startswith('["transformer_blocks.*.attn.to_q"') and row["module"].startswith("*.attn.to_q")
+
+
+def test_csv_of_a_table_without_kernels_is_its_header(tmp_path):
+    export.to_csv(pd.DataFrame(columns=["name", "calls"]), tmp_path / "k.csv")
+    assert (tmp_path / "k.csv").read_text() == "name,shape,calls\n"
