@@ -10,8 +10,8 @@ import pandas as pd
 from ..aten import GEMM_OPS
 from ..inductor.module_paths import block_of, common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
-from .library_calls import union_modules
 from ..peaks import FLOP_KEYS
+from .library_calls import union_modules
 
 _GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
 _ATTN_NAME = re.compile(r"flash|fmha|sdpa|attention|attn", re.I)
