@@ -1,5 +1,6 @@
 """Read a rendered HTML report back with the standard library's parser: its tables (by id) as header and row
-texts, every URL-bearing attribute, and the text of each <script> and <style>."""
+texts (a row of class "sub" under "sub", with the index of the row above it), every URL-bearing attribute, and
+the text of each <script> and <style>."""
 from __future__ import annotations
 
 from html.parser import HTMLParser
@@ -25,11 +26,12 @@ class Page(HTMLParser):
         self.urls += [(tag, k, v or "") for k, v in attrs if k in URL_ATTRIBUTES]
         top = self._open[-1] if self._open else None
         if tag == "table":
-            table = {"headers": [], "rows": [], "row": None, "cell": None}
+            table = {"headers": [], "rows": [], "sub": [], "row": None, "cell": None, "row_is_sub": False}
             self.tables[dict(attrs).get("id") or f"table-{len(self.tables)}"] = table
             self._open.append(table)
         elif tag == "tr" and top is not None:
             top["row"] = []
+            top["row_is_sub"] = "sub" in (dict(attrs).get("class") or "").split()
         elif tag in ("td", "th") and top is not None and top["row"] is not None:
             top["cell"] = []
         elif tag in ("script", "style"):
@@ -41,7 +43,9 @@ class Page(HTMLParser):
             top["row"].append("".join(top["cell"]).strip())
             top["cell"] = None
         elif tag == "tr" and top is not None and top["row"] is not None:
-            if top["headers"]:
+            if top["row_is_sub"]:        # a row of class "sub" belongs to the row above it: kept apart
+                top["sub"].append((len(top["rows"]) - 1, top["row"]))
+            elif top["headers"]:
                 top["rows"].append(top["row"])
             else:                        # the first row is the header (a key/value table's first pair)
                 top["headers"] = top["row"]

@@ -3,15 +3,15 @@ calls over the timed steps, flops and bytes from the annotated step (Inductor ke
 behind the launch (library kernels), origin, kind and category."""
 from __future__ import annotations
 
-import json
 import re
 
 import pandas as pd
 
 from ..aten import GEMM_OPS
-from ..inductor.module_paths import common_pattern, short_pattern
+from ..inductor.module_paths import block_of, common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
+from .library_calls import union_modules
 
 _GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
 _ATTN_NAME = re.compile(r"flash|fmha|sdpa|attention|attn", re.I)
@@ -38,12 +38,8 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     top = counts.sort_values(["kernel", "n", "op"], ascending=[True, False, True]).drop_duplicates("kernel")
     costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
     if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel
-        costs["modules"] = ops.groupby("kernel")["modules"].agg(_union).reindex(costs.index)
+        costs["modules"] = ops.groupby("kernel")["modules"].agg(union_modules).reindex(costs.index)
     return costs
-
-
-def _union(cells) -> list[str]:
-    return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json.loads(c)))
 
 
 def library_provenance(modules: list[str] | None) -> dict | None:
@@ -60,8 +56,7 @@ def module_label(provenance: dict | None, blocks: list[str]) -> str:
     if provenance.get("source") not in ("traced", "ATen op and input shapes"):
         return f"({provenance.get('source')})"
     pattern = provenance.get("module")
-    block = provenance.get("block") or next(
-        (b for b in blocks if pattern and (pattern == b or pattern.startswith(b + "."))), None)
+    block = provenance.get("block") or (block_of(pattern, blocks) if pattern else None)
     return short_pattern(pattern, block) if pattern is not None else "-"
 
 
@@ -87,6 +82,12 @@ def classify(name: str, origin: str, kind: str | None, op: str) -> str:
     return "other"
 
 
+def block_patterns(harvested: dict[str, dict]) -> list[str]:
+    """The regional blocks' path patterns of the harvested kernels' provenance, the longest first."""
+    return sorted({(r.get("provenance") or {}).get("block") or "" for r in harvested.values()} - {""},
+                  key=len, reverse=True)
+
+
 def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict],
                  library_ops: pd.DataFrame | None, io_split: dict[str, dict | None], n_steps: int) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
@@ -95,8 +96,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
     timed = by_name(steps).to_dict("index")
     annotated = by_name(annotated).to_dict("index") if annotated is not None and len(annotated) else {}
     library = library_costs(library_ops).to_dict("index")
-    blocks = sorted({(r.get("provenance") or {}).get("block") or "" for r in harvested.values()} - {""},
-                    key=len, reverse=True)
+    blocks = block_patterns(harvested)
     rows = []
     for name, t in timed.items():
         rec = harvested.get(name)

@@ -11,22 +11,36 @@ from itertools import groupby
 import pandas as pd
 
 from ..aten import GEMM_OPS
-from ..units import US_PER_MS
+from ..inductor.module_paths import block_of, listed, short_pattern
+from ..names import demangle
+from ..units import NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_MS
+from .roofline import judge
 
 KEYS = ["kernel", "op", "dims"]
 
 
+def union_modules(cells) -> list[str]:
+    """The module paths of library_ops.csv `modules` cells (each a JSON list), each once, in order."""
+    return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json.loads(c)))
+
+
 def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
     """One row per (kernel, op, dims): calls (per traced pass over every size), us_per_call (mean), ms (their
-    sum), flops and bytes per call, share of the kernel's traced time; sorted by kernel, then time."""
-    cols = [*KEYS, "calls", "us_per_call", "ms", "flops", "bytes", "share_of_kernel"]
-    if library_ops is None or library_ops.empty or "dur_ns" not in library_ops.columns:
+    sum), flops and bytes per call (flops_key: their width), the modules whose extern op made the calls (None
+    in runs without provenance), share of the kernel's traced time; sorted by kernel, then time."""
+    cols = [*KEYS, "calls", "us_per_call", "ms", "flops", "bytes", "flops_key", "modules", "share_of_kernel"]
+    if library_ops is None or library_ops.empty or not {"dur_ns", "dims"} <= set(library_ops.columns):
         return pd.DataFrame(columns=cols)
     ops = library_ops[library_ops["op"].astype(str) != ""]
-    g = ops.groupby(KEYS, as_index=False, sort=False).agg(calls=("dur_ns", "size"), ns=("dur_ns", "sum"),
-                                                          flops=("flops", "max"), bytes=("bytes", "max"))
-    g["us_per_call"] = g["ns"] / g["calls"] / 1e3
-    g["ms"] = g["ns"] / 1e6
+    ops = ops.assign(flops_key=ops["flops_key"].fillna("").astype(str) if "flops_key" in ops else "")
+    with_modules = "modules" in ops.columns
+    g = ops.groupby(KEYS, as_index=False, sort=False).agg(
+        calls=("dur_ns", "size"), ns=("dur_ns", "sum"), flops=("flops", "max"), bytes=("bytes", "max"),
+        flops_key=("flops_key", "first"), **({"modules": ("modules", union_modules)} if with_modules else {}))
+    if not with_modules:
+        g["modules"] = None
+    g["us_per_call"] = g["ns"] / g["calls"] / NS_PER_US
+    g["ms"] = g["ns"] / NS_PER_MS
     g["share_of_kernel"] = g["ns"] / g.groupby("kernel")["ns"].transform("sum")
     return g.sort_values(["kernel", "ns"], ascending=[True, False])[cols].reset_index(drop=True)
 
@@ -107,7 +121,7 @@ def call_label(op: str, dims) -> str:
         (m, k), (_, n) = mats[-2][-2:], mats[-1][-2:]
         batch = f"{mats[-2][0]}x" if len(mats[-2]) == 3 else ""
         return f"{batch}[{m},{k}]x[{k},{n}]"
-    return f"{name} " + " ".join("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])
+    return " ".join([name, *("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])])
 
 
 def pair_label(op: str, dims_a, dims_b) -> str:
@@ -127,3 +141,68 @@ def pair_label(op: str, dims_a, dims_b) -> str:
     words = [(w, len(list(g))) for w, g in groupby(label.split(" "))]   # q, k, v of one shape: once, "×3"
     label = " ".join(w if n == 1 else f"{w} ×{n}" for w, n in words)
     return f"{op.split('::')[-1]} {label}" if op in GEMM_OPS else label
+
+
+SHAPE_COLUMNS = ["name", "shape", "op", "dims", "calls_per_step", "avg_us", "step_ms", "pct_of_gpu_time",
+                 "share_of_kernel", "flops_key", "flops_per_call", "bytes_per_call", "tflops", "gbps", "intensity",
+                 "bound", "ceiling", "pct_of_peak", "replay_us", "template_us", "best_us", "modules", "module"]
+
+
+def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks: list[str] = ()) -> pd.DataFrame:
+    """Each library kernel's calls by shape, as the report shows them under the kernel. shapes: with_best of
+    calls_by_shape; kernels: the kernel table after add_derived (name, origin, step_ms); peaks: those the kernel
+    table was judged by; blocks: the regional blocks' path patterns (kernels.block_patterns).
+
+    One row per (kernel, op, dims), `name` the kernel table's, each kernel's shapes by time, the longest first:
+    shape (call_label), op, dims, and from library_ops.csv's traced step (one pass over every input size, so
+    its counts are per step): calls_per_step, avg_us (per call), step_ms; pct_of_gpu_time, that time over the
+    kernel table's GPU time per step (the traced step is not Proton's: a kernel's shapes can sum to a few %
+    off its own share); flops and bytes per call and the rates and roofline of roofline.judge, as every table;
+    replay_us and best_us (with_best); modules (full paths) and module (short, as the module column)."""
+    library = kernels[kernels["origin"] == "library"] if len(kernels) else kernels
+    name_of = {demangle(n): n for n in library.get("name", [])}
+    rows = shapes[shapes["kernel"].isin(name_of)] if shapes is not None and len(shapes) else None
+    if rows is None or rows.empty:
+        return pd.DataFrame(columns=SHAPE_COLUMNS)
+    out = pd.DataFrame({"name": rows["kernel"].map(name_of),
+                        "shape": [call_label(o, d) for o, d in zip(rows["op"], rows["dims"])], "op": rows["op"],
+                        "dims": [json.loads(d) if isinstance(d, str) else d for d in rows["dims"]],
+                        "calls_per_step": rows["calls"], "avg_us": rows["us_per_call"], "step_ms": rows["ms"]})
+    out["pct_of_gpu_time"] = 100 * out["step_ms"] / float(kernels["step_ms"].sum())
+    out["share_of_kernel"] = rows["share_of_kernel"]
+    out["flops_key"], out["flops_per_call"], out["bytes_per_call"] = rows["flops_key"], rows["flops"], rows["bytes"]
+    judged = judge(out["flops_key"], out["flops_per_call"], out["bytes_per_call"],
+                   out["avg_us"] * NS_PER_US / NS_PER_S, peaks)
+    for column in ("tflops", "gbps", "intensity", "bound", "ceiling", "pct_of_peak"):
+        out[column] = judged[column]
+    out["replay_us"], out["template_us"], out["best_us"] = rows.get("replay_us"), rows.get("template_us"), rows.get("best_us")
+    out["modules"] = rows["modules"]
+    out["module"] = [_module_cell(m, blocks) for m in rows["modules"]]
+    return out.sort_values(["name", "step_ms"], ascending=[True, False], kind="stable")[SHAPE_COLUMNS] \
+        .reset_index(drop=True)
+
+
+def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
+    """The modules of one shape in short (a block's prefix as `*`, siblings after the first from where they
+    part); "-" for calls no compiled module made, "" where the run has no provenance."""
+    if modules is None:
+        return ""
+    return listed(short_pattern(m, block_of(m, blocks)) or m for m in modules) or "-"
+
+
+def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict]]:
+    """shape_rows per kernel table name: its shapes as records (in order), without the name; a missing value is
+    None (a NaN would make two loads of one run compare unequal)."""
+    rows = rows.astype(object).where(rows.notna(), None)
+    return {name: g.drop(columns="name").to_dict("records") for name, g in rows.groupby("name", sort=False)}
+
+
+def top_shapes(shapes: list[dict], n: int) -> tuple[list[dict], dict | None]:
+    """The first `n` of a kernel's shapes (by_kernel: the longest first) and the rest in one: {"shapes": how
+    many, "step_ms", "pct_of_gpu_time": their sums}; None when nothing is left out (a rest of one shape is
+    shown itself: it takes the line its summary would)."""
+    if len(shapes) <= n + 1:
+        return shapes, None
+    rest = shapes[n:]
+    return shapes[:n], {"shapes": len(rest), "step_ms": sum(s["step_ms"] for s in rest),
+                        "pct_of_gpu_time": sum(s["pct_of_gpu_time"] for s in rest)}

@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..peaks import DeviceFacts, run_peaks, with_reached
 from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
-from .kernels import kernel_table
+from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
 from . import advice, library_calls, older_runs
 from .roofline import add_derived, judge_attention, reached_rates
@@ -91,10 +91,12 @@ def load_run_tables(path) -> RunTables:
     savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
     if len(df):
         ceilings = manifest.get("ceilings")
-        best = library_calls.with_best(library_calls.calls_by_shape(library_ops), library_calls.replay_times(ceilings),
-                                       library_calls.template_times(ceilings))
-        df = advice.per_shape(add_derived(df, peaks, n_steps), best, savings)
-        df = merge_ncu(df, ncu)
+        shapes = library_calls.with_best(library_calls.calls_by_shape(library_ops),
+                                         library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
+        df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
+        # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
+        nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
+        df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):

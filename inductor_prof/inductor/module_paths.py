@@ -72,6 +72,28 @@ def short_pattern(pattern: str | None, block: str | None = None) -> str:
     return pattern
 
 
+def block_of(path: str, blocks: Iterable[str]) -> str | None:
+    """The block pattern (of `blocks`, the longest first) that `path` lies in, or None."""
+    return next((b for b in blocks if path == b or path.startswith(b + ".")), None)
+
+
+def listed(paths: Iterable[str]) -> str:
+    """Sibling modules in short: the first in full, the others from where they part from it (`*.attn.to_q`,
+    `*.attn.to_k` -> `*.attn.to_q, to_k`; a parent and its child both in full); spaces between, so a narrow
+    column wraps between modules, never inside one."""
+    paths = list(dict.fromkeys(paths))
+    if not paths:
+        return ""
+    first = paths[0].split(".")
+    out = [paths[0]]
+    for p in paths[1:]:
+        parts = p.split(".")
+        # the first segment where they differ; none (one the other's parent): the path in full
+        at = next((i for i, (a, b) in enumerate(zip(first, parts)) if a != b), 0)
+        out.append(".".join(parts[at:]))
+    return ", ".join(out)
+
+
 def frames(stack_trace: str | None) -> list[dict]:
     """The frames of a node's stack_trace, outermost first: file, line, function, code."""
     return [{"file": m.group(1), "line": int(m.group(2)), "function": m.group(3).strip(),

@@ -1,6 +1,8 @@
-"""Machine-readable outputs: CSV of the kernel table, one JSON object for the whole report. A run of several
-input sizes adds its per-size kernel tables: JSON `kernels_by_size`, CSV rows per size after the totals
-(column `size`: the size, or "all" for the totals over every size)."""
+"""Machine-readable outputs: CSV of the kernel table, one JSON object for the whole report. Each library
+kernel's calls by shape: JSON `calls_by_shape` in its record, CSV a row per shape after the kernels (column
+`shape`: the call, "all" for a kernel's own row). A run of several input sizes adds its per-size kernel tables:
+JSON `kernels_by_size`, CSV rows per size after those (column `size`: the size, or "all" for the totals over
+every size)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +18,7 @@ from ..rundir import write_csv
 
 JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
                        "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
-                       "pct_of_peak", "annotated", "module", "provenance"]
+                       "pct_of_peak", "annotated", "module", "provenance", "calls_by_shape"]
 
 
 def _clean(v: Any) -> Any:
@@ -58,7 +60,9 @@ def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None) -> st
     return json_text(obj)
 
 
-ALL_SIZES = "all"
+ALL_SIZES = ALL_SHAPES = "all"
+# a shape row carries its kernel's identity; its other columns are its own (avg_us a call, step_ms per step...)
+SHAPE_ROW_KERNEL = ["name", "display", "origin", "kind", "category"]
 STDOUT = "-"   # `--csv -`: the table on stdout, as other Unix tools read "-" (it wrote a file named "-")
 
 
@@ -75,8 +79,26 @@ def write_table(path, df: pd.DataFrame) -> None:
         write_csv(Path(path), df)
 
 
+def shape_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The kernels' calls_by_shape as CSV rows: the kernel's identity, `shape`, its op as `aten_ops`, and the
+    shape's own numbers; dims and modules as JSON text, as library_ops.csv holds them."""
+    rows = []
+    if "calls_by_shape" not in df.columns:      # a table the run could not build (no kernels)
+        return pd.DataFrame(rows)
+    for k, shapes in zip(df[SHAPE_ROW_KERNEL].to_dict("records"), df["calls_by_shape"]):
+        for s in shapes if isinstance(shapes, list) else []:
+            rows.append({**k, **{c: v for c, v in s.items() if c != "op"}, "aten_ops": s["op"],
+                         "dims": json.dumps(s["dims"]),
+                         "modules": "" if s["modules"] is None else json.dumps(s["modules"])})
+    return pd.DataFrame(rows)
+
+
 def to_csv(df: pd.DataFrame, path, by_size: pd.DataFrame | None = None) -> None:
+    # integer counts stay integers beside the shape rows' empty cells
+    frames = [df.astype({"calls": "Int64"}, errors="ignore").assign(shape=ALL_SHAPES), shape_table(df)]
     if by_size is not None:
-        df = pd.concat([df.assign(size=ALL_SIZES), by_size], ignore_index=True)
-        df = df[["size"] + [c for c in df.columns if c != "size"]]
-    write_table(path, df.drop(columns=["provenance"], errors="ignore"))   # nested: in --json
+        frames = [f.assign(size=ALL_SIZES) for f in frames] + [by_size.assign(shape=ALL_SHAPES)]
+    table = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
+    first = [c for c in ("size", "name", "shape") if c in table.columns]
+    table = table[first + [c for c in table.columns if c not in first]]
+    write_table(path, table.drop(columns=["provenance", "calls_by_shape"], errors="ignore"))   # nested: in --json

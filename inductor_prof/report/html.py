@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..analysis import RunTables
 from ..errors import UserError
+from ..inductor.module_paths import listed
 from ..rundir import RunDir, write_text
 from .. import runfiles
 from ..runfiles import kernel_records, kernel_source
@@ -55,6 +56,15 @@ KERNEL_COLUMNS = [
     Col("ceiling", "ceiling"), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"),
     Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
     Col("module", "module", hover=provenance_hover, optional=True),
+]
+# a library kernel's calls by shape (analysis/library_calls.shape_rows), in the expandable row under it
+SHAPE_COLUMNS = [
+    Col("shape", "shape"), Col("op", "op"), Col("calls/step", "calls_per_step", "{:.0f}"),
+    Col("µs/call", "avg_us", "{:.1f}"), Col("ms/step", "step_ms", "{:.3f}"), Col("% GPU", "pct_of_gpu_time", "{:.1f}"),
+    Col("TFLOP/s", "tflops", rate, only_if="flops_per_call"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes_per_call"),
+    Col("bound", "bound"), Col("% of peak", "pct_of_peak", "{:.1f}"),
+    Col("best µs/call (replay)", "best_us", "{:.1f}"),
+    Col("modules", lambda r: listed(r["modules"] or []), hover=lambda r: "\n".join(r["modules"] or [])),
 ]
 NCU_COLUMNS = [
     Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1 / NS_PER_US),
@@ -117,6 +127,14 @@ def table(df: pd.DataFrame, cols: list[Col]) -> dict:
     return {"headers": [c.header for c in cols], "numeric": [c.fmt is not None for c in cols],
             "rows": [{"kind": text(r.get("kind")), "name": text(r.get("name")),
                       "cells": [_cell(r, c) for c in cols]} for _, r in df.iterrows()]}
+
+
+def kernel_rows(df: pd.DataFrame) -> dict:
+    """The kernel table (table()), each library kernel's row with its calls by shape as a table of its own."""
+    t = table(df, KERNEL_COLUMNS)
+    for row, shapes in zip(t["rows"], df.get("calls_by_shape", [None] * len(df))):
+        row["shapes"] = table(pd.DataFrame(shapes), SHAPE_COLUMNS) if isinstance(shapes, list) and shapes else None
+    return t
 
 
 def per_step_view(h: dict) -> dict:
@@ -244,7 +262,7 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
     return env.get_template("report.html.j2").render(
         run=str(tables.run.root), summary=summary_rows(tables.summary), plot=lambda k: Markup(divs[k]),
         has_plot=divs.__contains__, missing=missing, bokeh_js=Markup(bokeh_js), plot_script=Markup(plot_script),
-        kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=table(df, KERNEL_COLUMNS),
+        kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=kernel_rows(df),
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None,
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
+from ..analysis.library_calls import top_shapes
 from ..units import MB, NS_PER_MS, NS_PER_US
 from .format import num as _num, off_flag, rate, short as _short, summary_rows, text as _text
 from .layout import Col, fit, fit_names
@@ -20,27 +21,71 @@ PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
 NAME_WIDTH = (32, 64)   # kernel names: fewest and most cells
 
 
-def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH) -> Table:
-    rows = [r for _, r in df.iterrows()]
+# each library kernel's calls by shape, under its row: from this width (at 80 they would crowd out the kernels),
+# for kernels of at least this % of GPU time that ran two or more shapes, the first few by time and the rest in
+# one line (every shape: --json, --csv, --html)
+SHAPE_ROWS_WIDTH = 100
+SHAPE_ROWS_MIN_PCT = 1.0
+SHAPE_ROWS_TOP = 3
 
-    def col(header, values, rank, **kw):
-        return Col(header, list(values), rank, **kw)
+
+def shape_lines(r) -> list[dict]:
+    """The sub-rows under kernel row `r`: its shapes (library_calls.top_shapes), each with its `label`, and a
+    line for the rest; [] for a kernel under SHAPE_ROWS_MIN_PCT or of fewer than two shapes."""
+    shapes = r.get("calls_by_shape")
+    if not isinstance(shapes, list) or len(shapes) < 2 or not r["pct_of_gpu_time"] >= SHAPE_ROWS_MIN_PCT:
+        return []
+    shown, rest = top_shapes(shapes, SHAPE_ROWS_TOP)
+    # the modules on a line of their own under the shape: the kernel column is the one wide enough for them
+    # (and the op only where it is not the kernel's own: most of a GEMM kernel's calls are of one op)
+    lines = [{**s, "label": f"↳ {s['shape']} {s['calls_per_step']:.0f}/step" +
+              (f"\n  {s['module']}" if s["module"] not in ("", "-") else ""),
+              "other_op": s["op"] if s["op"] != r["aten_ops"] else ""} for s in shown]
+    if rest:
+        lines.append({"label": f"↳ {rest['shapes']} more shapes, {rest['step_ms']:.2f} ms/step",
+                      "pct_of_gpu_time": rest["pct_of_gpu_time"]})
+    return lines
+
+
+def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH, shapes: bool = False) -> Table:
+    """The kernel table; with `shapes`, each library kernel's calls by shape in sub-rows under it (shape_lines)."""
+    rows = [(r, shape_lines(r) if shapes else []) for _, r in df.iterrows()]
+
+    def col(header, kernel_cell, rank, shape_cell=None, **kw):
+        cells = []
+        for r, subs in rows:
+            cells.append(kernel_cell(r))
+            cells.extend(_sub_cell(shape_cell, s) for s in subs)
+        return Col(header, cells, rank, **kw)
     # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
-    module = [col("module", (str(r.get("module") or "") for r in rows), 5.6, flex=(14, 40))]
+    module = [col("module", lambda r: str(r.get("module") or ""), 5.6, flex=(14, 40))]
     return fit([
-        col("kernel", (r["display"] for r in rows), 0, flex=NAME_WIDTH, names=True, prefer=(5.5, 48)),
-        *(module if any(r.get("module") for r in rows) else []),
-        col("kind", (str(r["kind"]) for r in rows), 9),
-        col("fused ATen ops", (str(r["aten_ops"]) for r in rows), 10, flex=(16, 60)),
-        col("calls", (str(int(r["calls"])) for r in rows), 7, right=True),
-        col("total ms", (_num(r["total_ns"] / NS_PER_MS, "{:.2f}") for r in rows), 8, right=True),
-        col("avg µs", (_num(r["avg_us"]) for r in rows), 2, right=True),
-        col("% GPU", (_num(r["pct_of_gpu_time"]) for r in rows), 1, right=True),
-        col("TFLOP/s", (rate(r["tflops"] if r["flops"] > 0 else None) for r in rows), 3, right=True),
-        col("GB/s", (_num(r["gbps"] if r["bytes"] > 0 else None, "{:.0f}") for r in rows), 4, right=True),
-        col("bound", (str(r["bound"] or "-") for r in rows), 6),
-        col("% of peak", (_num(r["pct_of_peak"]) for r in rows), 5, right=True),
+        # a sub-row's label is Text: prose, never shortened or numbered as a kernel name
+        col("kernel", lambda r: r["display"], 0, lambda s: Text(s["label"]), flex=NAME_WIDTH, names=True,
+            prefer=(5.5, 48)),
+        *(module if any(r.get("module") for r, _ in rows) else []),
+        col("kind", lambda r: str(r["kind"]), 9),
+        col("fused ATen ops", lambda r: str(r["aten_ops"]), 10, lambda s: s["other_op"], flex=(16, 60)),
+        col("calls", lambda r: str(int(r["calls"])), 7, right=True),
+        col("total ms", lambda r: _num(r["total_ns"] / NS_PER_MS, "{:.2f}"), 8, right=True),
+        col("avg µs", lambda r: _num(r["avg_us"]), 2, lambda s: _num(s["avg_us"]), right=True),
+        col("% GPU", lambda r: _num(r["pct_of_gpu_time"]), 1, lambda s: _num(s["pct_of_gpu_time"]), right=True),
+        col("TFLOP/s", lambda r: rate(r["tflops"] if r["flops"] > 0 else None), 3,
+            lambda s: rate(s["tflops"] if s["flops_per_call"] > 0 else None), right=True),
+        col("GB/s", lambda r: _num(r["gbps"] if r["bytes"] > 0 else None, "{:.0f}"), 4,
+            lambda s: _num(s["gbps"] if s["bytes_per_call"] > 0 else None, "{:.0f}"), right=True),
+        col("bound", lambda r: str(r["bound"] or "-"), 6, lambda s: str(s["bound"] or "-")),
+        col("% of peak", lambda r: _num(r["pct_of_peak"]), 5, lambda s: _num(s["pct_of_peak"]), right=True),
     ], width, title)
+
+
+def _sub_cell(shape_cell, s: dict) -> str | Text:
+    """A sub-row's cell: "" in a column without one, or where the line lacks the value (the rest's line has
+    only its label and % GPU)."""
+    try:
+        return shape_cell(s) if shape_cell else ""
+    except KeyError:
+        return ""
 
 
 def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
@@ -157,6 +202,17 @@ def ncu_left_out(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NA
     return out
 
 
+def shapes_line(df: pd.DataFrame, shown: bool) -> Text | None:
+    """What the ↳ rows are, where the table has them; where the width left them out, where to find them."""
+    n = sum(bool(shape_lines(r)) for _, r in df.iterrows())
+    if not n:
+        return None
+    if shown:
+        return Text("↳ a library kernel's calls by shape, timed in the torch.profiler step (library_ops.csv)")
+    return Text(f"calls by shape of {n} library kernel{'s' if n > 1 else ''}: --width {SHAPE_ROWS_WIDTH} or more, "
+                "--json, --csv, --html")
+
+
 def shown_line(shown: int, total: int) -> Text | None:
     """'30 of 57 kernels (--top; 0: all)' when the table is cut, else None."""
     return Text(f"{shown} of {total} kernels (--top; --top 0 shows all)") if shown < total else None
@@ -221,12 +277,16 @@ def make_console(width: int | None = None, pipe_width: int = PIPE_WIDTH) -> Cons
 def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, total: int | None = None) -> None:
     """The report of `df`, the kernels shown; `total`: how many the run has (more: the cut is said)."""
     console = console or make_console()
+    shapes = console.width >= SHAPE_ROWS_WIDTH
     kernels = kernel_table(df, f"Kernels of {tables.run.root} (per-kernel totals over the profiled steps)",
-                           console.width)
+                           console.width, shapes)
     console.print(kernels)
     cut = shown_line(len(df), len(df) if total is None else total)
     if cut is not None:
         console.print(cut)
+    note = shapes_line(df, shapes)
+    if note is not None:
+        console.print(note)
     ncu = ncu_table(df, console.width, kernels.columns[0].width)
     if ncu is not None:
         console.print(ncu)

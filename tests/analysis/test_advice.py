@@ -170,35 +170,3 @@ def test_the_model_backend_of_a_flexattention_call_is_flex_compiled():
     assert model_backend_of("flex_attention") == "flex_compiled"
     assert model_backend_of("aten::_scaled_dot_product_cudnn_attention") == "sdpa_cudnn"
     assert model_backend_of("sdpa") == "sdpa"
-
-
-def test_ncu_replays_the_costliest_call_of_each_kernel_and_the_calls_above_the_share():
-    big = json.dumps([[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]])
-    small = json.dumps([[3072], [4096, 64], [64, 3072], [], [], [4096, 3072]])
-    mid = json.dumps([[3072], [512, 3072], [3072, 3072], [], [], [512, 3072]])
-    rows = [("nvjet_a", "aten::addmm", small, 12e3)]                  # first seen: the old pick (K = 64)
-    rows += [("nvjet_a", "aten::addmm", big, 200e3)] * 3              # 600 us: the kernel's time
-    rows += [("nvjet_a", "aten::addmm", mid, 20e3)] * 2               # 40 us
-    rows += [("cudnn", "aten::_cudnn_attention_forward", "[]", 300e3)]
-    ops = pd.DataFrame([{"kernel": k, "op": o, "dims": d, "dur_ns": t, "strides": "[]", "types": "[]",
-                         "scalars": "[]"} for k, o, d, t in rows])
-    # step 952 us: big 600/952 = 63.0%, mid 40/952 = 4.2%, small 12/952 = 1.3%, attention 300/952 = 31.5%
-    got = library_calls.replay_calls(ops, ["nvjet_a", "cudnn"], n_library=2, min_share_pct=2.0,
-                                     replayable=("aten::addmm", "aten::_cudnn_attention_forward"))
-    assert [(g["kernel"], g["dims"]) for g in got] == [("nvjet_a", big), ("nvjet_a", mid), ("cudnn", "[]")]
-    assert got[0]["calls"] == 3 and got[0]["us_per_call"] == pytest.approx(200.0)
-    assert got[1]["share_pct"] == pytest.approx(100 * 40 / 952)
-    # one kernel only: its costliest call
-    assert len(library_calls.replay_calls(ops, ["nvjet_a", "cudnn"], 1, 50.0, ("aten::addmm",))) == 1
-
-
-@pytest.mark.parametrize("op, dims, label", [
-    # addmm: bias, mat1, mat2, 2 scalars, out=
-    ("aten::addmm", [[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]], "[4096,3072]x[3072,3072]"),
-    ("aten::mm", [[4096, 2048], [2048, 8192], [4096, 8192]], "[4096,2048]x[2048,8192]"),
-    ("aten::bmm", [[8, 64, 32], [8, 32, 16]], "8x[64,32]x[32,16]"),
-    ("aten::_cudnn_attention_forward", [[1, 24, 4608, 128]] * 3 + [[]] * 10,
-     "_cudnn_attention_forward [1,24,4608,128] [1,24,4608,128] [1,24,4608,128]"),
-])
-def test_call_label(op, dims, label):
-    assert library_calls.call_label(op, json.dumps(dims)) == label

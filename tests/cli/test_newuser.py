@@ -18,7 +18,9 @@ def test_csv_dash_is_stdout_and_writes_no_file(tmp_path, monkeypatch):
     r = runner.invoke(app, ["report", str(data_path("flux_small")), "--csv", "-"])
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    assert lines[0].startswith("name,") and len(lines) == 1 + 57    # header + every kernel, no tables
+    # header + every kernel (shape "all"), then the library kernels' calls by shape; no tables
+    assert lines[0].startswith("name,shape,") and sum(ln.split(",")[1] == "all" for ln in lines[1:]) == 57
+    assert lines[58].split(",")[1] != "all" and "Kernels of" not in r.stdout
     assert not (tmp_path / "-").exists()
 
 

@@ -325,7 +325,8 @@ def test_terminal_summary_line(small_text, small):
 
 
 def test_csv_has_the_same_numbers(small_report, gemm, gelu):
-    df = small_report["csv"].set_index("name")
+    csv = small_report["csv"]
+    df = csv[csv["shape"] == "all"].set_index("name")     # the kernels' own rows (the others: calls by shape)
     assert len(df) == 57
     assert df.at[GEMM, "tflops"] == pytest.approx(gemm["tflops"], rel=1e-9)
     assert df.at[GELU, "gbps"] == pytest.approx(gelu["gbps"], rel=1e-9)

@@ -15,9 +15,10 @@ runner = CliRunner()
 
 
 def tables(text: str) -> list[dict]:
-    """{"headers": [...], "rows": [[cell, ...], ...]} of each table with a header row, in order (kernels, ncu,
-    attention). A header or a cell wrapped onto more lines is joined with spaces; a row's continuation lines
-    have an empty first cell."""
+    """{"headers": [...], "rows": [[cell, ...], ...], "sub": [(row index, [cell, ...]), ...]} of each table with
+    a header row, in order (kernels, ncu, attention). A header or a cell wrapped onto more lines is joined with
+    spaces; a row's continuation lines have an empty first cell. A kernel's calls by shape (a first cell
+    starting "↳") are its sub-rows, kept apart; their continuation lines (the modules) have only a first cell."""
     out, lines, i = [], text.splitlines(), 0
     while i < len(lines):
         if not lines[i].startswith("┏"):
@@ -29,16 +30,21 @@ def tables(text: str) -> list[dict]:
             head.append([c.strip() for c in lines[i].split("┃")[1:-1]])
             i += 1
         headers = [" ".join(w for w in col if w) for col in zip(*head)]
-        rows = []
+        rows, sub, last = [], [], None
         i += 1
         while not lines[i].startswith("└"):
             cells = [c.strip() for c in lines[i].split("│")[1:-1]]
-            if cells[0] or not rows:
+            modules_line = bool(sub) and last is sub[-1][1] and not any(cells[1:])
+            if cells[0].startswith("↳"):
+                sub.append((len(rows) - 1, cells))
+                last = cells
+            elif not rows or (cells[0] and not modules_line):
                 rows.append(cells)
+                last = cells
             else:
-                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells)]
+                last[:] = [f"{a} {b}".strip() for a, b in zip(last, cells)]
             i += 1
-        out.append({"headers": headers, "rows": rows})
+        out.append({"headers": headers, "rows": rows, "sub": sub})
     return out
 
 
@@ -234,3 +240,51 @@ def test_where_to_look_next_says_its_advice_in_full(shown, report_json):
             assert col["measured against"][i] == r["why"], (i, col["measured against"][i])
     attention = next(r for r in rows if r["category"] == "attention")
     assert "gluon_fa3" in attention["do"] and attention["do"] in col["do"]
+
+
+# ---- a library kernel's calls by shape ---------------------------------------------------------------------
+
+def test_calls_by_shape_under_their_kernel_where_the_width_fits(shown, report_json):
+    """From 100 columns, each library kernel of 1% of GPU time or more that ran calls of two or more shapes
+    has a sub-row per shape (all of them here: 3 or 4 each), the longest first, its numbers the JSON's
+    calls_by_shape written as the kernel rows write theirs; at 80 a line says where they are."""
+    width, text, found = shown
+    kernels = found[0]
+    if width < 100:
+        assert kernels["sub"] == []
+        assert "calls by shape of 3 library kernels: --width 100 or more, --json, --csv, --html" in text
+        return
+    assert "↳ a library kernel's calls by shape, timed in the torch.profiler step (library_ops.csv)" in text
+    by_kernel: dict[int, list] = {}
+    for i, cells in kernels["sub"]:
+        by_kernel.setdefault(i, []).append(dict(zip(kernels["headers"], cells)))
+    assert [report_json["kernels"][i]["name"] for i in by_kernel] == [
+        "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT",
+        "nvjet_sm90_tst_96x128_64x7_2x1_v_bz_bias_TNN"]
+    for i, subs in by_kernel.items():
+        shapes = report_json["kernels"][i]["calls_by_shape"]
+        assert len(subs) == len(shapes)
+        for cells, s in zip(subs, shapes):
+            modules = f" {s['module']}" if s["module"] != "-" else ""
+            assert cells["kernel"] == f"↳ {s['shape']} {s['calls_per_step']}/step{modules}"
+            assert cells["avg µs"] == f"{s['avg_us']:.1f}" and cells["% GPU"] == f"{s['pct_of_gpu_time']:.1f}"
+            assert cells["TFLOP/s"] == f"{s['tflops']:.0f}" and cells["GB/s"] == f"{s['gbps']:.0f}"
+            assert cells["% of peak"] == f"{s['pct_of_peak']:.1f}" and cells["bound"] == s["bound"]
+    # by hand: library_ops.csv's 76 addmm calls of [4096,3072]x[3072,3072] on the 256x128 kernel take 7,599,610
+    # ns in the traced step: 100.0 us a call, 7.59961 of the step's 128.621 ms of GPU kernel time (summary) = 5.9%
+    first = by_kernel[2][0]
+    assert first["kernel"] == "↳ [4096,3072]x[3072,3072] 76/step *.attn.to_q, to_k, to_v, to_out.0"
+    assert (first["avg µs"], first["% GPU"]) == ("100.0", "5.9")
+
+
+def test_shapes_beyond_the_first_three_in_one_line():
+    # llama-sizes-h100: the 256x128 kernel ran 7 mm shapes over its 3 sizes; 4 of them are said in one line
+    r = runner.invoke(app, ["report", str(REPO / "examples" / "runs" / "llama-sizes-h100"), "--top", "1",
+                            "--width", "120"])
+    assert r.exit_code == 0, r.output
+    sub = [dict(zip(t["headers"], cells)) for t in tables(r.stdout)[:1] for _, cells in t["sub"]]
+    assert len(sub) == 4 and sub[-1]["kernel"] == "↳ 4 more shapes, 2.53 ms/step" and sub[-1]["avg µs"] == ""
+    j = json.loads(runner.invoke(app, ["report", str(REPO / "examples" / "runs" / "llama-sizes-h100"), "--top", "1",
+                                       "--json"]).stdout)["kernels"][0]["calls_by_shape"]
+    assert sub[-1]["% GPU"] == f"{sum(s['pct_of_gpu_time'] for s in j[3:]):.1f}"
+    assert f"{sum(s['step_ms'] for s in j[3:]):.2f}" == "2.53"

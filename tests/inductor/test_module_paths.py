@@ -1,7 +1,7 @@
 """inductor/module_paths.py: module paths, block patterns and source frames shortened, on small constructed
 records (every expected value read off the input by hand)."""
-from inductor_prof.inductor.module_paths import (block_pattern, common_pattern, frames, relative_path, short_files,
-                                                 short_pattern)
+from inductor_prof.inductor.module_paths import (block_of, block_pattern, common_pattern, frames, listed, relative_path,
+                                                 short_files, short_pattern)
 
 
 # ---- module_paths.py ----------------------------------------------------------------------------------------
@@ -40,3 +40,18 @@ def test_short_files_windows_and_three_parts():
                                                                 r"C:\b\model.py": "b/model.py"}
     # /a/m.py splits to ["", "a", "m.py"]: the 2-part tail a/m.py is the first unique one
     assert short_files(["/a/m.py", "/b/m.py"]) == {"/a/m.py": "a/m.py", "/b/m.py": "b/m.py"}
+
+
+def test_block_of_the_longest_pattern_first():
+    blocks = ["single_transformer_blocks.*", "transformer_blocks.*"]
+    assert block_of("single_transformer_blocks.*.attn.to_q", blocks) == "single_transformer_blocks.*"
+    assert block_of("transformer_blocks.*", blocks) == "transformer_blocks.*"
+    assert block_of("transformer_blocks_x.attn", blocks) is None and block_of("x_embedder", []) is None
+
+
+def test_listed_writes_siblings_from_where_they_part():
+    assert listed(["*.attn.to_q", "*.attn.to_k", "*.attn.to_v", "*.attn.to_out.0"]) == \
+        "*.attn.to_q, to_k, to_v, to_out.0"
+    assert listed(["*.norm1.linear", "*.norm1_context.linear"]) == "*.norm1.linear, norm1_context.linear"
+    assert listed(["a.b", "a.b.c"]) == "a.b, a.b.c" and listed(["a.b.c", "a.b"]) == "a.b.c, a.b"   # no "c" alone
+    assert listed(["x.a", "y.a", "x.a"]) == "x.a, y.a" and listed([]) == ""

@@ -1,11 +1,15 @@
 """report/export.py and report/diff_export.py: `report --json` and `diff --json` are valid JSON (RFC 8259 has
-no NaN or Infinity; Python's json writes both unless told not to): a NaN or an infinite value is null."""
+no NaN or Infinity; Python's json writes both unless told not to): a NaN or an infinite value is null. A
+library kernel's calls by shape: its JSON record's `calls_by_shape`, and CSV rows after the kernels (column
+`shape`), on the recorded FLUX run (examples/runs/flux-h100)."""
 import json
 import math
 
 import pytest
 
-from recorded import data_path
+import pandas as pd
+
+from recorded import REPO, data_path
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.analysis.diff import compare
 from inductor_prof.analysis.diff_inputs import load_side
@@ -52,3 +56,58 @@ def test_numpy_scalars_become_numbers():
     np = pytest.importorskip("numpy")
     assert _strict(export.json_text({"n": np.int64(3), "x": np.float64(0.5), "i": np.float32("inf")})) == \
         {"n": 3, "x": 0.5, "i": None}
+
+
+# ---- a library kernel's calls by shape ---------------------------------------------------------------------
+
+FLUX = REPO / "examples" / "runs" / "flux-h100"
+K256 = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"
+
+
+@pytest.fixture(scope="module")
+def flux():
+    return load_run_tables(FLUX)
+
+
+def test_json_gives_every_kernel_its_calls_by_shape(flux):
+    obj = _strict(export.to_json(flux, flux.kernels))
+    for k in obj["kernels"]:
+        assert isinstance(k["calls_by_shape"], list)
+        assert bool(k["calls_by_shape"]) == (k["origin"] == "library")     # [] for an Inductor kernel
+        times = [s["step_ms"] for s in k["calls_by_shape"]]
+        assert times == sorted(times, reverse=True)                          # the longest first
+    k = next(k for k in obj["kernels"] if k["name"] == K256)
+    # library_ops.csv, the traced step: 76 + 19 + 19 + 1 = 115 launches, as Proton's 1,150 over 10 steps
+    assert [s["calls_per_step"] for s in k["calls_by_shape"]] == [76, 19, 19, 1] and k["calls_per_step"] == 115
+    top = k["calls_by_shape"][0]
+    # 7,599,610 ns over 76 calls; 7.59961 of the kernel table's 128.621 ms of GPU time a step
+    assert (top["shape"], top["op"]) == ("[4096,3072]x[3072,3072]", "aten::addmm")
+    assert top["avg_us"] == pytest.approx(99.99487, abs=1e-5) and top["step_ms"] == pytest.approx(7.59961)
+    assert top["pct_of_gpu_time"] == pytest.approx(100 * 7.59961 / obj["summary"]["gpu_kernel_ms_per_step"])
+    assert top["pct_of_gpu_time"] == pytest.approx(5.909, abs=1e-3)
+    assert top["dims"] == [[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]]
+    assert top["modules"][0] == "transformer_blocks.*.attn.to_q" and k["calls_by_shape"][3]["best_us"] is None
+
+
+def test_csv_adds_a_row_per_shape_after_the_kernels(flux, tmp_path):
+    out = tmp_path / "k.csv"
+    export.to_csv(flux.kernels, out)
+    csv = pd.read_csv(out, keep_default_na=False)
+    assert list(csv.columns[:2]) == ["name", "shape"] and "calls_by_shape" not in csv.columns
+    kernels, shapes = csv[csv["shape"] == "all"], csv[csv["shape"] != "all"]
+    assert len(kernels) == 57 and list(kernels.index) == list(range(57))      # the kernel table first, whole
+    assert kernels["calls"].astype(str).str.isdigit().all()                   # counts still written as integers
+    assert len(shapes) == sum(len(s) for s in flux.kernels["calls_by_shape"])
+    mine = shapes[shapes["name"] == K256]
+    assert list(mine["shape"]) == ["[4096,3072]x[3072,3072]", "[4096,3072]x[3072,12288]",
+                                   "[4096,12288]x[12288,3072]", "[4096,64]x[64,3072]"]
+    row = mine.iloc[0]
+    assert row["aten_ops"] == "aten::addmm" and row["calls_per_step"] == 76 and row["calls"] == ""
+    assert float(row["avg_us"]) == pytest.approx(99.99487, abs=1e-5) and row["category"] == "GEMM"
+    assert row["dims"] == "[[3072], [4096, 3072], [3072, 3072], [], [], [4096, 3072]]"
+    assert row["modules"].startswith('["transformer_blocks.*.attn.to_q"') and row["module"].startswith("*.attn.to_q")
+
+
+def test_csv_of_a_table_without_kernels_is_its_header(tmp_path):
+    export.to_csv(pd.DataFrame(columns=["name", "calls"]), tmp_path / "k.csv")
+    assert (tmp_path / "k.csv").read_text() == "name,shape,calls\n"

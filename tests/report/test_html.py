@@ -1,7 +1,7 @@
 """`report RUN --html FILE` on the recorded runs: the page is self-contained, its numbers are the JSON report's
-written the same way, a view whose table the run lacks says so, user text is escaped, and in headless Chromium
-(Debian's package; skipped only when it is absent) the page loads with no console message and no request and
-its charts draw."""
+written the same way (a library kernel's calls by shape in the row that opens under it), a view whose table the
+run lacks says so, user text is escaped, and in headless Chromium (Debian's package; skipped only when it is
+absent) the page loads with no console message and no request and its charts draw."""
 import json
 import shutil
 
@@ -19,6 +19,7 @@ from inductor_prof.report import charts, html
 from inductor_prof.report.format import rate
 
 EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
+K256 = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"    # a cuBLAS kernel of 4 addmm shapes
 runner = CliRunner()
 
 
@@ -77,6 +78,35 @@ def test_kernel_table_shows_the_json_numbers(flux):
     top = page.row("kernel-table", "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN")
     assert [top[h] for h in ("calls", "total ms", "avg µs", "% GPU", "TFLOP/s", "GB/s", "bound", "% of peak")] == \
         ["1900", "542.79", "285.7", "42.2", "731", "496", "compute", "96.5"]
+
+
+def test_library_kernels_expand_to_their_calls_by_shape(flux):
+    """Each library kernel's row is followed by one (class "sub", shown while the kernel's name is open) holding
+    its calls by shape: the JSON's calls_by_shape, the longest first, written as the kernel rows write theirs."""
+    _, page, obj, text = flux
+    table = page.tables["kernel-table"]
+    library = [i for i, k in enumerate(obj["kernels"]) if k["origin"] == "library"]
+    assert [i for i, _ in table["sub"]] == library and len(library) == 39
+    assert text.count("<details><summary") == 39            # each such name a toggle (sources: <details id=...>)
+    for i in library:
+        shapes = page.tables[f"kernel-table-shapes-{i}"]
+        assert shapes["headers"] == ["shape", "op", "calls/step", "µs/call", "ms/step", "% GPU", "TFLOP/s", "GB/s",
+                                     "bound", "% of peak", "best µs/call (replay)", "modules"]
+        for row, s in zip(shapes["rows"], obj["kernels"][i]["calls_by_shape"], strict=True):
+            cells = dict(zip(shapes["headers"], row))
+            assert (cells["shape"], cells["op"], cells["calls/step"]) == (s["shape"], s["op"], str(s["calls_per_step"]))
+            assert cells["µs/call"] == f"{s['avg_us']:.1f}" and cells["ms/step"] == f"{s['step_ms']:.3f}"
+            assert cells["% GPU"] == f"{s['pct_of_gpu_time']:.1f}"
+            assert cells["TFLOP/s"] == (rate(s["tflops"]) if s["flops_per_call"] > 0 else "-")
+    # the 256x128 GEMM, by hand from library_ops.csv: 76 calls of [4096,3072]x[3072,3072] a step in 7,599,610 ns
+    # (100.0 us a call, 7.600 ms a step), the modules whose extern addmm made them in full; the ceilings stage's
+    # replay of the call (115.8 us) was slower: the best time measured for it is the model's own
+    i = next(i for i, k in enumerate(obj["kernels"]) if k["name"] == K256)
+    shapes = page.tables[f"kernel-table-shapes-{i}"]
+    first = dict(zip(shapes["headers"], shapes["rows"][0]))
+    assert [first[h] for h in ("shape", "calls/step", "µs/call", "ms/step", "best µs/call (replay)", "modules")] == [
+        "[4096,3072]x[3072,3072]", "76", "100.0", "7.600", "100.0",
+        "transformer_blocks.*.attn.to_q, to_k, to_v, to_out.0"]
 
 
 def test_ncu_table_as_the_readme_shows_it(flux):
@@ -318,6 +348,63 @@ def test_sort_filter_and_source_link_work_in_chromium(flux, tmp_path):
     assert probe["desc"] == [[k["display"], f"{k['avg_us']:.1f}"] for k in by_avg]
     assert probe["asc"] == probe["desc"][::-1]
     assert probe["opened"] is True
+
+
+# Run in the page after its own scripts: a library kernel's calls-by-shape row before and after its name is
+# clicked, where each such row sits after the kernel table is sorted by avg µs, and once kernels are filtered.
+SHAPES_PROBE = """<script>
+var table = document.getElementById("kernel-table");
+var header = Array.prototype.slice.call(table.tHead.rows[0].cells);
+var col = header.findIndex(function (th) { return th.textContent === "avg \\u00b5s"; });
+function subs() { return Array.prototype.slice.call(table.querySelectorAll(":scope > tbody > tr.sub")); }
+function owner(sub) { return sub.previousElementSibling.cells[0].textContent.trim(); }
+var probe = {};
+var before = {};
+subs().forEach(function (s) { before[s.querySelector("table").id] = owner(s); });
+var row = Array.prototype.slice.call(table.tBodies[0].rows).find(function (r) {
+  return r.cells[0].textContent.trim() === "NAME"; });
+var sub = row.nextElementSibling;
+probe.hidden = getComputedStyle(sub).display;
+row.querySelector("summary").click();
+probe.opened = getComputedStyle(sub).display;
+probe.rows = sub.querySelector("table").tBodies[0].rows.length;
+header[col].click();
+probe.owners_kept = subs().every(function (s) { return before[s.querySelector("table").id] === owner(s); });
+probe.moved = table.tBodies[0].rows[0].cells[0].textContent.trim() !== "NAME_FIRST";
+var kind = document.getElementById("kind-filter");
+kind.value = "pointwise";
+kind.dispatchEvent(new Event("change"));
+probe.filtered = subs().map(function (s) { return s.style.display; });
+kind.value = "";
+var byName = document.getElementById("name-filter");
+byName.value = "256x128";
+byName.dispatchEvent(new Event("input"));
+probe.named = getComputedStyle(sub).display;
+var pre = document.createElement("pre");
+pre.id = "probe";
+pre.textContent = JSON.stringify(probe);
+document.body.appendChild(pre);
+</script>
+"""
+
+
+@needs_chromium
+def test_calls_by_shape_open_and_move_with_their_kernel_in_chromium(flux, tmp_path):
+    import html as std_html
+    import re
+
+    kernels = flux[2]["kernels"]
+    probe_js = SHAPES_PROBE.replace("NAME_FIRST", kernels[0]["display"]).replace("NAME", K256)
+    page = tmp_path / "probed.html"
+    page.write_text(flux[3].replace("</body>", probe_js + "</body>"))
+    load = open_page(page, tmp_path / "chromium")
+    assert load.console == []
+    probe = json.loads(std_html.unescape(re.search(r'<pre id="probe">(.*?)</pre>', load.dom).group(1)))
+    assert probe["hidden"] == "none" and probe["opened"] == "table-row" and probe["rows"] == 4
+    # sorted by avg µs, the 192x192 GEMM (285.7 µs) is no longer first, and each row of shapes follows its kernel
+    assert probe["moved"] is True and probe["owners_kept"] is True
+    assert probe["filtered"] == ["none"] * 39     # only pointwise kernels shown: no library kernel, no shapes
+    assert probe["named"] == "table-row"          # a kernel found by name keeps its open row of shapes
 
 
 def test_roofline_draws_the_measured_l2_roof():

@@ -1,8 +1,9 @@
 """The attention table (report/terminal.py) of a recorded run: each column's header, alignment and cells, and which
-columns a narrow console keeps. Data: examples/runs/flux-h100/attention.csv (FLUX.1-dev on an H100)."""
+columns a narrow console keeps. Data: examples/runs/flux-h100/attention.csv (FLUX.1-dev on an H100). The kernel
+table's sub-rows of a library kernel's calls by shape (shape_lines), on constructed rows."""
 import pandas as pd
 import pytest
-from inductor_prof.report.terminal import attention_table
+from inductor_prof.report.terminal import attention_table, shape_lines
 from recorded import REPO
 
 
@@ -84,3 +85,31 @@ def test_where_no_backend_ran_the_reasons_fit_in_80_columns(att):
     # backend 18 + origin/shape/dtype/ok/reason columns: the reason column is what tells the user why
     assert "config / why not" in headers
     assert not {"ms", "TFLOP/s", "% peak", "vs model", "rel err"} & set(headers)
+
+
+# ---- a library kernel's calls by shape (shape_lines) --------------------------------------------------------
+
+def _shape(shape, ms, op="aten::addmm", module="*.attn.to_q, to_k"):
+    return {"shape": shape, "op": op, "calls_per_step": 4, "avg_us": ms * 250, "step_ms": ms,
+            "pct_of_gpu_time": ms, "module": module}
+
+
+def _kernel(pct, shapes):
+    return pd.Series({"aten_ops": "aten::addmm", "pct_of_gpu_time": pct, "calls_by_shape": shapes})
+
+
+def test_shape_lines_of_a_kernel_of_two_shapes_or_more():
+    shapes = [_shape("[8,4]x[4,2]", 2.0), _shape("[8,2]x[2,2]", 1.0, op="aten::mm", module="-")]
+    lines = shape_lines(_kernel(3.0, shapes))
+    # the modules on a line of their own; the op only where it is not the kernel's
+    assert [ln["label"] for ln in lines] == ["↳ [8,4]x[4,2] 4/step\n  *.attn.to_q, to_k", "↳ [8,2]x[2,2] 4/step"]
+    assert [ln["other_op"] for ln in lines] == ["", "aten::mm"]
+    assert shape_lines(_kernel(0.9, shapes)) == []            # under SHAPE_ROWS_MIN_PCT (1%) of GPU time
+    assert shape_lines(_kernel(3.0, shapes[:1])) == []        # one shape: the kernel row says it
+    assert shape_lines(_kernel(3.0, [])) == []
+
+
+def test_shape_lines_say_the_rest_in_one():
+    shapes = [_shape(f"[{n},4]x[4,2]", 5.0 - n) for n in range(5)]     # 5, 4, 3, 2, 1 ms a step
+    lines = shape_lines(_kernel(20.0, shapes))
+    assert len(lines) == 4 and lines[-1] == {"label": "↳ 2 more shapes, 3.00 ms/step", "pct_of_gpu_time": 3.0}
