@@ -23,8 +23,9 @@ def diff(
                                                "more than this many % beyond noise, or is only in one run"),
     min_share: float = typer.Option(1.0, "--min-share", help="kernels and calls below this % of the step are not "
                                     "gated"),
-    allow_different: bool = typer.Option(False, "--allow-different", help="gate runs of different targets or "
-                                         "GPUs, or lacking a table the gate needs, with a warning (else exit 2)"),
+    allow_different: bool = typer.Option(False, "--allow-different", help="gate runs of different targets, "
+                                         "GPUs or inductor-prof versions, or lacking a table the gate needs, with a "
+                                         "warning (else exit 2)"),
     top: int = typer.Option(20, help="matched kernels and library calls to show (0: all)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON document instead of tables"),
     html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML page here"),
@@ -49,7 +50,8 @@ def diff(
         check_output(html, "--html")
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
-    result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
+    result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above,
+                     allow_different=allow_different)
     # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
     read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
     if fail_above is not None and result.gaps and not allow_different:
