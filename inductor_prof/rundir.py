@@ -150,7 +150,11 @@ def open_run(path: str | os.PathLike) -> RunDir:
     if not root.is_dir():
         raise UserError(f"{root} is not a folder")
     if not (root / MANIFEST).is_file():
-        raise UserError(f"{root} is not an inductor-prof run folder (no {MANIFEST})")
+        inner = sorted(str(m.parent) for m in root.glob(f"*/{MANIFEST}") if m.is_file())
+        # a CI artifact unpacked a level up, say: the run folder it holds is the one to pass
+        named = ", ".join(inner[:3]) + (f" and {len(inner) - 3} more" if len(inner) > 3 else "")
+        held = f"; the run folder{'s' if len(inner) > 1 else ''} in it: {named}" if inner else ""
+        raise UserError(f"{root} is not an inductor-prof run folder (no {MANIFEST}{held})")
     return RunDir(root)
 
 

@@ -50,3 +50,20 @@ def test_report_csv_is_readable_by_others(tmp_path, umask):
     r = CliRunner().invoke(app, ["report", str(data_path("flux_small")), "--csv", str(out)])
     assert r.exit_code == 0, r.output
     assert _mode(out) == 0o644     # umask 022: rw-r--r--, as `> kernels.csv` from the shell would make it
+
+
+# ---- a folder that is not a run folder (a CI artifact unpacked a level up): one line naming it, and the runs in it
+
+def test_a_folder_holding_run_folders_names_them(tmp_path):
+    from inductor_prof.errors import UserError
+    from inductor_prof.rundir import open_run
+
+    for name in ("r1", "r2", "r3", "r4", "r5"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "manifest.json").write_text("{}")
+    (tmp_path / "notes").mkdir()
+    with pytest.raises(UserError) as e:
+        open_run(tmp_path)
+    assert str(e.value) == (f"{tmp_path} is not an inductor-prof run folder (no manifest.json; the run folders in it: "
+                            f"{tmp_path / 'r1'}, {tmp_path / 'r2'}, {tmp_path / 'r3'} and 2 more)")
+    assert open_run(tmp_path / "r1").root == tmp_path / "r1"

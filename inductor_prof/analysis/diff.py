@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
 from . import diff_kernels
-from .diff_gate import gaps, gpu, regressions, target
+from .diff_gate import Failure, failures, gaps, gpu, run_facts, target, tool_version
 from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
@@ -99,6 +99,9 @@ def run_warnings(ma: dict, mb: dict) -> list[str]:
         out.append(f"runs of different targets (A: {target(ma)}, B: {target(mb)}); comparing what matches")
     if gpu(ma) != gpu(mb):
         out.append(f"runs on different GPUs (A: {gpu(ma)}, B: {gpu(mb)}); comparing what matches")
+    if tool_version(ma) != tool_version(mb):
+        out.append(f"runs of different inductor-prof versions (A: {tool_version(ma) or 'unknown'}, B: "
+                   f"{tool_version(mb) or 'unknown'}); comparing what matches")
     return out
 
 
@@ -127,10 +130,16 @@ class Diff:
     changes: list[str] = field(default_factory=list)
     sizes: pd.DataFrame | None = None    # runs of several input sizes: each size both have (diff_sizes.py)
     gaps: list[str] = field(default_factory=list)   # what the gate needs and the runs lack (diff_gate.gaps)
+    runs: dict = field(default_factory=dict)        # "a", "b": path, target, GPU, tool version (diff_gate.run_facts)
+    allow_different: bool = False                   # --allow-different: the gate judged despite `gaps`
+
+    def failures(self) -> list[Failure]:
+        """What fails the gate (empty without --fail-above)."""
+        return failures(self.steps, self.kernels, self.fail_above, self.min_share)
 
     def regressions(self) -> list[str]:
         """What fails the gate, one line each (empty without --fail-above)."""
-        return regressions(self.steps, self.kernels, self.fail_above, self.min_share)
+        return [f.line for f in self.failures()]
 
 
 def _share_step_ms(side: RunSide) -> float:
@@ -150,7 +159,8 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
     return side.tables.summary["gpu_kernel_ms_per_step"], per_step
 
 
-def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None) -> Diff:
+def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None,
+            allow_different: bool = False) -> Diff:
     missing = a.missing + b.missing
     for side in (a, b):
         if not any(stage_steps(side.manifest, s) for s, _ in TIMING_STAGES):
@@ -173,4 +183,5 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
                 attention=attention, min_share=min_share, fail_above=fail_above,
                 warnings=run_warnings(a.manifest, b.manifest) + only, missing=missing,
                 changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None,
-                gaps=gaps(a, b, steps, kernels, min_share))
+                gaps=gaps(a, b, steps, kernels, min_share), runs={"a": run_facts(a), "b": run_facts(b)},
+                allow_different=allow_different)

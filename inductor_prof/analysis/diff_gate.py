@@ -1,6 +1,9 @@
-"""The regression gate of `diff` (pure): what fails it (`regressions`, from the rows the diff shows), and what
-it needs that the runs lack or do not share (`gaps`: for --fail-above an error, unless --allow-different)."""
+"""The regression gate of `diff` (pure): what fails it (`failures`, from the rows the diff shows; `regressions`:
+their lines), and what it needs that the runs lack or do not share (`gaps`: for --fail-above an error, unless
+--allow-different): the same target, GPU and inductor-prof version, and the tables its gated rows need."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -15,28 +18,52 @@ def _pct(v: float) -> str:
     return "unknown" if v != v else f"{v:.1f}%"
 
 
-def regressions(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: float | None,
-                min_share: float) -> list[str]:
-    """One line per failure: the gated step, or a paired kernel or call holding >= min_share % of the step in
+@dataclass(frozen=True)
+class Failure:
+    """One thing that fails the gate: a row of the steps or kernels table (its index there), or the gate having
+    nothing to judge (table ""). `line` is what the terminal, HTML and Markdown say: `what`, then `detail`."""
+    table: str          # "steps", "kernels" or "" (nothing to judge)
+    row: int | None     # the row's index in that table
+    reason: str         # "slower", "new", "removed" or "nothing to judge"
+    what: str           # the step, or the kernel's or call's label
+    detail: str
+
+    @property
+    def line(self) -> str:
+        return f"{self.what}: {self.detail}" if self.what else self.detail
+
+
+def failures(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: float | None,
+             min_share: float) -> list[Failure]:
+    """What fails the gate: the gated step, or a paired kernel or call holding >= min_share % of the step in
     either run, slower by more than noise + fail_above %; a kernel or call of that share only in one run (its
-    time is judged against nothing). Empty without a gate."""
+    time is judged against nothing); nothing judged at all. Empty without a gate."""
     if fail_above is None:
         return []
     out = []
     if not steps["gated"].any() and kernels is None:   # a gate that judged nothing has not passed
-        out.append(NOTHING)
+        out.append(Failure("", None, "nothing to judge", "", NOTHING))
     for r in steps[steps["gated"]].itertuples():
         if beyond_noise(r.change_pct, r.noise_pct) > fail_above:
-            out.append(f"{r.what}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)})")
+            out.append(Failure("steps", int(r.Index), "slower", r.what,
+                               f"{r.change_pct:+.1f}% (noise {_pct(r.noise_pct)})"))
     if kernels is None or not len(kernels):
         return out
     for r in kernels[kernels["share_pct"] >= min_share].itertuples():
         if r.status == "matched" and beyond_noise(r.change_pct, r.noise_pct) > fail_above:
-            out.append(f"{r.label}: {r.change_pct:+.1f}% (noise {_pct(r.noise_pct)}, {r.share_pct:.1f}% of the step)")
+            out.append(Failure("kernels", int(r.Index), "slower", r.label,
+                               f"{r.change_pct:+.1f}% (noise {_pct(r.noise_pct)}, {r.share_pct:.1f}% of the step)"))
         elif r.status != "matched":
             run = "B (new)" if r.status == "new" else "A (removed)"
-            out.append(f"{r.label}: only in run {run}, {r.share_pct:.1f}% of the step, judged against nothing")
+            out.append(Failure("kernels", int(r.Index), r.status, r.label,
+                               f"only in run {run}, {r.share_pct:.1f}% of the step, judged against nothing"))
     return out
+
+
+def regressions(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: float | None,
+                min_share: float) -> list[str]:
+    """One line per failure (`failures`). Empty without a gate."""
+    return [f.line for f in failures(steps, kernels, fail_above, min_share)]
 
 
 def target(m: dict) -> str | None:
@@ -45,6 +72,18 @@ def target(m: dict) -> str | None:
 
 def gpu(m: dict) -> str | None:
     return ((m.get("env") or {}).get("gpu") or {}).get("name")
+
+
+def tool_version(m: dict) -> str | None:
+    """The inductor-prof version that recorded the run (manifest env.inductor_prof; None in runs recorded
+    before it was kept)."""
+    return (m.get("env") or {}).get("inductor_prof")
+
+
+def run_facts(side: RunSide) -> dict:
+    """What the gate checks the two runs share, as `diff --json` gives it (`runs`)."""
+    m = side.manifest
+    return {"path": str(side.run.root), "target": target(m), "gpu": gpu(m), "tool_version": tool_version(m)}
 
 
 def _has_steps(manifest: dict) -> bool:
@@ -67,6 +106,9 @@ def gaps(a: RunSide, b: RunSide, steps: pd.DataFrame, kernels: pd.DataFrame | No
                    "target)")
     if gpu(a.manifest) != gpu(b.manifest):
         out.append(f"runs on different GPUs (A: {gpu(a.manifest)}, B: {gpu(b.manifest)}; manifest.json env.gpu)")
+    if tool_version(a.manifest) != tool_version(b.manifest):
+        out.append(f"runs of different inductor-prof versions (A: {tool_version(a.manifest) or 'unknown'}, B: "
+                   f"{tool_version(b.manifest) or 'unknown'}; manifest.json env.inductor_prof)")
     if not steps["gated"].any():
         out += [f"run {s.label} has no per-step times in {s.run.manifest_path} (stages.plain_steps.step_ms)"
                 for s in (a, b) if not _has_steps(s.manifest)]

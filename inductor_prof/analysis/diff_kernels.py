@@ -15,6 +15,10 @@ from .library_calls import calls_by_shape, pair_label
 from .match import Fingerprint, match_kernels
 from .noise import NAN, change_pct, noise_of, spreads_by_name, verdict
 
+# how a pair was made, in words, where it is not the plain one (the same name, or the same op and shapes)
+MATCH_NOTES = {"kind+ops+shapes": "renumbered: same kind, ATen ops, shapes",
+               "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops",
+               "op (one size differs)": "same op, one size differs"}
 ITEM_COLUMNS = ["kernel", "display", "kind", "category", "origin", "op", "dims", "modules", "calls_per_step",
                 "step_ms"]
 

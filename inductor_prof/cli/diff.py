@@ -23,11 +23,15 @@ def diff(
                                                "more than this many % beyond noise, or is only in one run"),
     min_share: float = typer.Option(1.0, "--min-share", help="kernels and calls below this % of the step are not "
                                     "gated"),
-    allow_different: bool = typer.Option(False, "--allow-different", help="gate runs of different targets or "
-                                         "GPUs, or lacking a table the gate needs, with a warning (else exit 2)"),
+    allow_different: bool = typer.Option(False, "--allow-different", help="gate runs of different targets, "
+                                         "GPUs or inductor-prof versions, or lacking a table the gate needs, with a "
+                                         "warning (else exit 2)"),
     top: int = typer.Option(20, help="matched kernels and library calls to show (0: all)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON document instead of tables"),
     html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML page here"),
+    markdown: Optional[Path] = typer.Option(None, "--markdown", help="also write the verdict, the step and the "
+                                            "kernels that moved as Markdown (a pull-request comment) here (-: to "
+                                            "stdout, instead of tables)"),
     width: Optional[int] = width_option(80),
 ):
     """Compare two runs: step and GPU time, kernels paired across the runs (Inductor renumbers them) and library
@@ -36,6 +40,7 @@ def diff(
     from ..analysis.diff import compare
     from ..analysis.diff_inputs import load_side
     from ..report import diff_export, diff_terminal
+    from ..report.export import to_stdout
     from ..rundir import check_output, open_run, write_text
 
     # `not 0 <= x < inf`: a nan compares false with every change, so it passed every gate
@@ -45,11 +50,17 @@ def diff(
         raise UserError(f"--min-share must be a number, 0 or more (percent of the step), not {min_share}")
     if top < 0:
         raise UserError("--top must be 0 (all) or more")
+    markdown_out = to_stdout(markdown)
+    if markdown_out and json_out:
+        raise UserError("--markdown - and --json both print to stdout; give --markdown a file")
     if html is not None:
         check_output(html, "--html")
+    if markdown is not None and not markdown_out:
+        check_output(markdown, "--markdown")
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
-    result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above)
+    result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above,
+                     allow_different=allow_different)
     # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
     read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
     if fail_above is not None and result.gaps and not allow_different:
@@ -60,11 +71,21 @@ def diff(
         from ..report.diff_html import render_html
 
         write_text(html, render_html(result))   # check_output above said why it cannot be written
+    if markdown is not None:
+        from ..report.diff_markdown import render_markdown
+
+        text = render_markdown(diff_export.to_dict(result), top=top)
+        if markdown_out:
+            sys.stdout.write(text)
+        else:
+            write_text(markdown, text)
     if json_out:
         sys.stdout.write(diff_export.to_json(result) + "\n")
-    else:
+    elif not markdown_out:
         diff_terminal.render(result, diff_terminal.make_console(width), top=top)
         if html is not None:
             print(f"HTML written to {html}")
+        if markdown is not None:
+            print(f"Markdown written to {markdown}")
     if result.regressions():
         raise typer.Exit(EXIT_FAILED)   # the gate: something got slower beyond noise

@@ -13,15 +13,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.diff import Diff
+from ..analysis.diff_kernels import MATCH_NOTES
 from ..analysis.noise import NOISE_RULE
 from ..names import distinct
 from .terminal import make_console as report_console
 
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
 _STYLE = {"slower": "red", "faster": "green", "new": "yellow", "removed": "cyan"}
-_MATCH_NOTE = {"kind+ops+shapes": "renumbered: same kind, ATen ops, shapes",
-               "name (shapes differ)": "same name, shapes differ", "kind+ops": "same kind and ATen ops",
-               "op (one size differs)": "same op, one size differs"}
 
 
 def _num(v, fmt: str = "{:.3f}") -> str:
@@ -108,8 +106,8 @@ def _kernel_cell(r, name: str, width: int) -> Text:
             cell.append("\n  " + middle(k, width - 2, tail=(width - 2) // 4), style="dim")
     elif r.status == "matched" and r.name_b != r.name_a:
         cell.append("\n  B: " + middle(str(r.name_b), width - 5), style="dim")
-    if r.matched_by in _MATCH_NOTE:
-        note = f"  {_MATCH_NOTE[r.matched_by]}"
+    if r.matched_by in MATCH_NOTES:
+        note = f"  {MATCH_NOTES[r.matched_by]}"
         cell.append("\n" + (note if len(note) <= width else note[: width - 1] + "…"), style="dim")
     return cell
 

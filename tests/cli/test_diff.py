@@ -230,12 +230,29 @@ def test_json_document(run_b):
     r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--json", "--fail-above", "10"])
     assert r.exit_code == 1
     obj = json.loads(r.stdout)
-    assert set(obj) >= {"a", "b", "warnings", "missing", "noise_rule", "steps", "categories", "kernels",
-                        "new_kernels", "removed_kernels", "attention", "gate"}
-    assert obj["gate"] == {"fail_above_pct": 10.0, "min_share_pct": 1.0, "failed": True, "gaps": [],
-                           "regressions": [f"{CAT_GELU}: +50.0% (noise 0.1%, 3.8% of the step)"]}
+    assert set(obj) >= {"schema_version", "a", "b", "runs", "warnings", "missing", "noise_rule", "steps",
+                        "categories", "kernels", "new_kernels", "removed_kernels", "attention", "gate"}
+    assert obj["schema_version"] == 1
+    line = f"{CAT_GELU}: +50.0% (noise 0.1%, 3.8% of the step)"
+    assert obj["gate"] == {"verdict": "failed", "fail_above_pct": 10.0, "min_share_pct": 1.0, "failed": True,
+                           "exit_code": 1, "gaps": [], "allow_different": False, "regressions": [line],
+                           "failing": [{"table": "kernels", "what": CAT_GELU, "reason": "slower",
+                                        "detail": "+50.0% (noise 0.1%, 3.8% of the step)", "line": line}]}
+    # flux_small was recorded before the manifest kept inductor-prof's version (env.inductor_prof: null)
+    assert obj["runs"] == {"a": {"path": str(data_path("flux_small")), "target": "flux",
+                                 "gpu": "NVIDIA H100 80GB HBM3", "tool_version": None},
+                           "b": {"path": str(run_b), "target": "flux", "gpu": "NVIDIA H100 80GB HBM3",
+                                 "tool_version": None}}
     top = obj["kernels"][0]
     assert top["name_a"] == CAT_GELU and top["delta_ms"] == pytest.approx(0.196404)
+    # the row the gate failed on says so; no other row, no step
+    assert top["fails_gate"] and not any(k["fails_gate"] for k in obj["kernels"][1:])
+    assert not any(s["fails_gate"] for s in obj["steps"])
+    r = runner.invoke(app, ["diff", str(data_path("flux_small")), str(run_b), "--json"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["gate"] == {
+        "verdict": "not gated", "fail_above_pct": None, "min_share_pct": 1.0, "failed": False, "exit_code": 0,
+        "gaps": [], "allow_different": False, "regressions": [], "failing": []}
     # flux_small has no attention.csv: that view says so, the rest is there
     assert obj["missing"] == [{"view": "attention", "what": "run A has no attention.csv"},
                               {"view": "attention", "what": "run B has no attention.csv"}]
@@ -249,6 +266,26 @@ def test_different_gpu_warns_and_still_compares(run_b):
                                                            "HBM3, B: NVIDIA A100-SXM4-80GB); comparing what matches")]
     # flux_small: 57 kernels, 18 Inductor (by name) and 39 library ones in 61 calls (by op and shape)
     assert "Kernels and library calls: 79 matched (61 by op+shape, 18 by name), 0 new, 0 removed" in r.stdout
+
+
+def test_different_tool_version_warns_and_the_gate_refuses(run_b):
+    """A run recorded by another inductor-prof version may count differently: compared with a warning, never
+    gated unless told to (the version is the manifest's env.inductor_prof; flux_small's is null: unknown)."""
+    edit_manifest(run_b, lambda m: m["env"].update(inductor_prof="0.2.0"))
+    a = str(data_path("flux_small"))
+    r = runner.invoke(app, ["diff", a, str(run_b), "--json"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["warnings"] == ["runs of different inductor-prof versions (A: unknown, B: 0.2.0); "
+                                                "comparing what matches"]
+    r = runner.invoke(app, ["diff", a, str(run_b), "--fail-above", "5"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == ("error: --fail-above: runs of different inductor-prof versions (A: unknown, B: 0.2.0; "
+                        "manifest.json env.inductor_prof); pass --allow-different to gate anyway\n")
+    r = runner.invoke(app, ["diff", a, str(run_b), "--fail-above", "5", "--allow-different", "--json"])
+    assert r.exit_code == 0
+    gate = json.loads(r.stdout)["gate"]
+    assert gate["verdict"] == "passed" and gate["allow_different"] and gate["gaps"] == [
+        "runs of different inductor-prof versions (A: unknown, B: 0.2.0; manifest.json env.inductor_prof)"]
 
 
 def test_different_target_warns(run_b):
