@@ -64,6 +64,9 @@ def test_help_imports_neither(args, tmp_path):
     ["report", RUN, "--csv", "-"],
     ["diff", RUN, OTHER, "--top", "3"],
     ["diff", RUN, OTHER, "--json"],
+    # flux-h100 ships source reports: inspect reads one (ncu_report, in its own process)
+    ["inspect", RUN, "gelu_permute", "--width", "100"],
+    ["inspect", RUN, "gelu_permute", "--json"],
 ], ids=" ".join)
 def test_reading_a_run_imports_neither(args, tmp_path):
     code, out, err, tried = light(args, tmp_path)
