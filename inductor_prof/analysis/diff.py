@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..steptime import TIMING_STAGES, stage_times, step_ms
+from ..units import NS_PER_MS
 from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
@@ -212,7 +213,7 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
     if side.tables is None:
         return None
     steps = side.step_kernel_ns
-    per_step = list(steps.sum(axis=0) / 1e6) if steps is not None and not steps.empty else []
+    per_step = list(steps.sum(axis=0) / NS_PER_MS) if steps is not None and not steps.empty else []
     return side.tables.summary["gpu_kernel_ms_per_step"], per_step
 
 

@@ -9,6 +9,7 @@ import json
 import pandas as pd
 
 from ..aten import GEMM_OPS
+from ..units import NS_PER_MS, NS_PER_US, US_PER_MS
 
 KEYS = ["kernel", "op", "dims"]
 
@@ -22,8 +23,8 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
     ops = library_ops[library_ops["op"].astype(str) != ""]
     g = ops.groupby(KEYS, as_index=False, sort=False).agg(calls=("dur_ns", "size"), ns=("dur_ns", "sum"),
                                                           flops=("flops", "max"), bytes=("bytes", "max"))
-    g["us_per_call"] = g["ns"] / g["calls"] / 1e3
-    g["ms"] = g["ns"] / 1e6
+    g["us_per_call"] = g["ns"] / g["calls"] / NS_PER_US
+    g["ms"] = g["ns"] / NS_PER_MS
     g["share_of_kernel"] = g["ns"] / g.groupby("kernel")["ns"].transform("sum")
     return g.sort_values(["kernel", "ns"], ascending=[True, False])[cols].reset_index(drop=True)
 
@@ -46,7 +47,8 @@ def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float]) -> pd.
     """calls_by_shape plus replay_us (the ceilings stage's time for the same call, NaN where not replayed) and
     best_us: the fastest time measured for that exact call on this GPU (the model's own or the replay's)."""
     calls = calls.copy()
-    calls["replay_us"] = [replays.get((op, _canonical(d)), float("nan")) * 1e3 for op, d in zip(calls["op"], calls["dims"])]
+    calls["replay_us"] = [replays.get((op, _canonical(d)), float("nan")) * US_PER_MS
+                          for op, d in zip(calls["op"], calls["dims"])]
     calls["best_us"] = calls[["us_per_call", "replay_us"]].min(axis=1)
     calls.loc[calls["replay_us"].isna(), "best_us"] = float("nan")
     return calls
@@ -74,7 +76,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
                 break
             row = first.loc[(kernel, op, dims)].to_dict()
             out.append({"kernel": kernel, "op": op, "dims": dims, **row, "calls": int(s["size"]),
-                        "us_per_call": float(s["sum"]) / int(s["size"]) / 1e3, "share_pct": share})
+                        "us_per_call": float(s["sum"]) / int(s["size"]) / NS_PER_US, "share_pct": share})
     return out
 
 
