@@ -225,3 +225,20 @@ def test_the_gate_at_its_edges():
         "nothing to judge: no step time and no kernel table in both runs (a profile that did not get that far?)"]
     assert _gate(nothing, None, fail_above=None).regressions() == []
     assert beyond_noise(7.0, float("nan")) == 7.0
+
+
+def test_run_warnings_and_setting_changes_by_hand():
+    a = {"settings": {"target": "flux", "steps": 10, "ncu": {"set": "basic", "sudo": False}},
+         "env": {"torch": "2.11", "gpu": {"name": "H100"}, "host": "x"}}
+    b = {"target": {"preset": "flux"}, "settings": {"steps": 20, "ncu": {"set": "full", "sudo": False}},
+         "env": {"torch": "2.13", "gpu": {"name": "H200"}}}
+    # the target from the settings when the run names no preset; another GPU is said
+    assert diff_module.run_warnings(a, b) == ["runs on different GPUs (A: H100, B: H200); comparing what matches"]
+    assert diff_module.run_warnings({"settings": {"target": "x"}}, {"target": {"preset": "y"}}) == [
+        "runs of different targets (A: x, B: y); comparing what matches"]
+    changes = diff_module.setting_changes(a, b)
+    # nested settings flattened with dots; versions from env; what is equal, or skipped, is not said
+    assert "ncu.set: basic -> full" in changes and "steps: 10 -> 20" in changes
+    assert "env.torch: 2.11 -> 2.13" in changes and "target: flux -> None" in changes
+    assert not any(c.startswith(("ncu.sudo", "env.host")) for c in changes)
+    assert diff_module.setting_changes({}, {}) == []

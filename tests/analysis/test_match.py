@@ -23,3 +23,24 @@ def test_last_tier_pairs_the_one_kernel_of_a_stem():
     b = {"triton_poi_fused_gelu_7": _fp("triton_poi_fused_gelu_7", "triton_poi_fused_gelu", "16")}
     m = match_kernels(list(a), list(b), a, b)
     assert m.values.tolist() == [["triton_poi_fused_gelu_3", "triton_poi_fused_gelu_7", "kind+ops"]]
+
+
+# ---- mutation audit: tier 2's tie-break, the table's columns ----------------------------------------------------
+
+def _same_key(name, code, config, stem):
+    return Fingerprint(key=frozenset({("pointwise", ("aten.add",), (("x", "8"),))}), code=frozenset({code}),
+                       config=frozenset({config}), stem=stem, kind="pointwise", aten_ops=("aten.add",))
+
+
+def test_a_renamed_kernel_pairs_with_the_closest_of_its_fingerprint():
+    a = {"k_1": _same_key("k_1", "code", "cfg", "k")}
+    # three renamed candidates of the same fingerprint: other code, other config, other stem; the one that
+    # differs least (stem only, then config, then code: the rank's order) wins, whatever the name order
+    for want, others in (("z_stem", ["a_code", "b_config"]), ("z_config", ["a_code"]), ("z_same", ["a_stem"])):
+        b = {"a_code": _same_key("a_code", "other", "cfg", "k"), "b_config": _same_key("b_config", "code", "c2", "k"),
+             "z_stem": _same_key("z_stem", "code", "cfg", "z"), "z_config": _same_key("z_config", "code", "c2", "k"),
+             "a_stem": _same_key("a_stem", "code", "cfg", "z"), "z_same": _same_key("z_same", "code", "cfg", "k")}
+        b = {n: fp for n, fp in b.items() if n in [want, *others]}
+        m = match_kernels(list(a), list(b), a, b)
+        assert list(m.columns) == ["name_a", "name_b", "matched_by"]
+        assert m.values.tolist()[0] == ["k_1", want, "kind+ops+shapes"], want
