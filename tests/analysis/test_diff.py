@@ -152,7 +152,8 @@ def test_kernel_rows_by_hand():
     pairs = [("x", "x", "name"), ("gone", None, ""), (None, "new", ""), ("y_a", "y_b", "renamed")]
     matches = pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in zip(("name_a", "name_b", "how"), zip(*pairs))})
     # per-step times of x: A 1, 1, 1, 1 (no spread), B 1, 2, 2, 3 (IQR 0.5 / median 2 = 25%), y_a the same
-    steps_a = pd.DataFrame([[1.0, 1.0, 1.0, 1.0], [1.0, 2.0, 2.0, 3.0]], index=["x", "y_a"])
+    steps_a = pd.DataFrame([[1.0, 1.0, 1.0, 1.0], [1.0, 2.0, 2.0, 3.0], [1.0, 2.0, 2.0, 3.0]],
+                           index=["x", "y_a", "gone"])      # a removed kernel's spread is known, and not its noise
     steps_b = pd.DataFrame([[1.0, 2.0, 2.0, 3.0], [2.0, 2.0, 2.0, 2.0]], index=["x", "y_b"])
     df = diff_module.kernel_rows(ka, kb, matches, steps_a, steps_b, 10.0, 20.0)
     # ordered by |delta|: new 3.0, x 0.5, gone 0.5 (stable: x first), y 0
@@ -181,7 +182,7 @@ def test_category_steps_and_rows_by_hand():
     assert cat.to_dict("index") == {"GEMM": {0: 3.0, 1: 5.0}, "other": {0: 4.0, 1: 4.0}}
     assert diff_module.category_steps(None, kernels) is None
     assert diff_module.category_steps(pd.DataFrame(), kernels) is None
-    a = {"by_category": {"GEMM": {"step_ms": 4.0, "kernels": 2}}}
+    a = {"by_category": {"GEMM": {"step_ms": 4.0, "kernels": 2}, "other": {"step_ms": 2.0, "kernels": 1}}}
     b = {"by_category": {"GEMM": {"step_ms": 5.0, "kernels": 3}, "attention": {"step_ms": 1.0, "kernels": 1}}}
     cat_b = pd.DataFrame([[4.0, 6.0]], index=["GEMM"])
     rows = diff_module.category_rows(a, b, cat, cat_b).set_index("what")
@@ -189,6 +190,7 @@ def test_category_steps_and_rows_by_hand():
     assert (rows.loc["GEMM", "noise_pct"], rows.loc["GEMM", "verdict"]) == (25.0, "within noise")
     assert (rows.loc["GEMM", "kernels_a"], rows.loc["GEMM", "kernels_b"]) == (2, 3)
     assert (rows.loc["attention", "a"], rows.loc["attention", "kernels_a"]) == (0.0, 0)
+    assert (rows.loc["other", "b"], rows.loc["other", "kernels_b"], rows.loc["other", "change_pct"]) == (0.0, 0, -100.0)
 
 
 def test_attention_rows_by_hand():

@@ -55,3 +55,11 @@ def test_replay_times_and_the_best_time_of_each_call():
     assert list(best["replay_us"].fillna(-1)) == [pytest.approx(90.0), -1]
     assert best["best_us"].iloc[0] == pytest.approx(90.0) and pd.isna(best["best_us"].iloc[1])
     assert list(best["ms"]) == [0.1, 0.05]
+
+
+def test_call_label_of_lists_batched_products_and_other_ops():
+    # dims as a list (not its JSON text); baddbmm's inputs: the added tensor, then the two batches
+    assert library_calls.call_label("aten::mm", [[64, 32], [32, 16]]) == "[64,32]x[32,16]"
+    assert library_calls.call_label("aten::baddbmm", [[8, 64, 16], [8, 64, 32], [8, 32, 16]]) == "8x[64,32]x[32,16]"
+    # an op of no namespace, and at most its first three input tensors
+    assert library_calls.call_label("my_op", [[1], [2], [3], [4], "x"]) == "my_op [1] [2] [3]"
