@@ -7,7 +7,7 @@ TIME_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}          # nanoseconds per u
 BYTES = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9,            # bytes per unit
          "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}             # (binary: memory sizes, as ncu and CUDA give some)
 FLOPS = {"flop": 1, "GFLOP": 1e9, "TFLOP": 1e12}              # flops per unit
-HERTZ = {"Hz": 1, "kHz": 1e3}                                 # hertz per unit
+HERTZ = {"Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}          # hertz per unit
 
 NS_PER_US = TIME_NS["us"]
 NS_PER_MS = TIME_NS["ms"]

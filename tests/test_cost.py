@@ -98,3 +98,45 @@ def test_seconds_at_roofs_is_the_longer():
     # 8e12 flop at 800 TFLOP/s: 10 ms; 2e10 B at 4000 GB/s: 5 ms -> 10 ms; an unknown roof bounds nothing
     assert cost.seconds_at_roofs(8e12, 2e10, 800, 4000) == pytest.approx(0.010, rel=1e-12)
     assert cost.seconds_at_roofs(8e12, 2e10, math.nan, 4000) == pytest.approx(0.005, rel=1e-12)
+
+
+# ---- mutation audit: FlexAttention launches that hide Q and K, defaults, batch in the bytes ------------------
+
+def test_flex_call_flops_when_the_captured_calls_cost_the_same():
+    # two captured calls of one shape, causal (10 of 16 pairs): 4 * 8 * 2 heads * 10 = 640, bf16 -> flops16
+    assert cost.flex_call_flops([FLEX_CALL, dict(FLEX_CALL)]) == ("flops16", 640)
+    # each dimension read from its own key: B=2, H=3, Sq=5, Sk=6, D=16, dense fp32 -> 4*16*3*2*5*6 = 11,520
+    odd = {"op": "flex_attention", "B": 2, "H": 3, "Sq": 5, "Sk": 6, "D": 16, "dtype": "float32"}
+    assert cost.flex_call_flops([odd]) == ("flops32", 11_520)
+    assert cost.flex_call_flops([{**odd, "dtype": "float16"}]) == ("flops16", 11_520)
+    assert cost.flex_call_flops([{k: v for k, v in odd.items() if k != "dtype"}]) == ("flops32", 11_520)
+    # two costs, or a call the capture did not finish: no one price
+    assert cost.flex_call_flops([FLEX_CALL, odd]) is None
+    assert cost.flex_call_flops([FLEX_CALL, {"op": "flex_attention", "B": 1}]) is None
+    assert cost.flex_call_flops([]) is None
+
+
+def test_flex_kernel_without_q_and_k_in_its_launch_priced_at_its_calls():
+    # a launch whose arguments hid Q and K has no flops of its own: 640 a captured call, 3 launches
+    table = pd.DataFrame({"name": ["triton_tem_fused_1"], "kind": ["flex_attention"], "calls": [3],
+                          "flops8": [0.0], "flops16": [0.0], "flops32": [0.0], "flops64": [0.0], "flops": [0.0]})
+    priced = cost.with_flex_masks(table, [FLEX_CALL])
+    assert (priced.at[0, "flops"], priced.at[0, "flops16"]) == (1920.0, 1920.0)
+
+
+def test_flex_kept_fraction_over_the_calls_of_that_dense_cost():
+    dense = 1024.0        # 4 * 8 * 1 * 2 * 4 * 4: FLEX_CALL's every pair
+    window = {**FLEX_CALL, "mask_kind": "window", "window": 1}          # 4 of 16 pairs
+    # two calls of that dense cost: (10 + 4) / (16 + 16); a call of another cost and an unfinished one left out
+    other = {**FLEX_CALL, "Sq": 8}
+    sdpa = {**FLEX_CALL, "op": "sdpa"}
+    got = cost.flex_kept_fraction(dense, [FLEX_CALL, {"op": "flex_attention", "B": 1}, window, other, sdpa])
+    assert got == pytest.approx(14 / 32)
+    assert cost.flex_kept_fraction(dense * (1 + 1e-10), [FLEX_CALL]) == pytest.approx(10 / 16)   # rounding
+    assert cost.flex_kept_fraction(dense * 1.001, [FLEX_CALL]) is None
+
+
+def test_gemm_defaults_and_the_batch_in_attention_bytes():
+    assert cost.gemm_flops(3, 7, 5) == 210                      # batch 1
+    # B=2: q and out (2, 4, 3, 2) 48 elements each, k and v (2, 2, 5, 2) 40 each: 176 x 2 B
+    assert cost.attention_bytes(2, 4, 2, 3, 5, 2, 2) == 352

@@ -1,6 +1,7 @@
 """steptime.py: the step of a run, one definition (profile stage, report, diff)."""
 import math
 
+from inductor_prof import steptime
 from inductor_prof.steptime import stage_times, step_ms
 
 
@@ -17,3 +18,15 @@ def test_a_stage_entry_read_as_times():
     assert stage_times({"step_ms": [3.0], "step_ms_by_size": by_size}) == by_size
     assert stage_times({"step_ms": [3.0]}) == {None: [3.0]}
     assert stage_times({"step_ms": []}) is None and stage_times(None) is None
+
+
+# ---- mutation audit: what is not a step ------------------------------------------------------------------------
+
+def test_no_steps_and_empty_sizes():
+    assert math.isnan(steptime.median_ms([])) and math.isnan(steptime.step_ms({}))
+    # an empty per-size table, or a size with no steps: the plain step list, else nothing
+    assert steptime.stage_times({"step_ms_by_size": {}, "step_ms": [1.0]}) == {None: [1.0]}
+    assert steptime.stage_times({"step_ms_by_size": {"a": [2.0], "b": []}, "step_ms": [1.0]}) == {None: [1.0]}
+    assert steptime.stage_times({"step_ms_by_size": ["not", "a", "dict"], "step_ms": [1.0]}) == {None: [1.0]}
+    assert steptime.stage_times({"step_ms_by_size": {"a": [2.0]}}) == {"a": [2.0]}
+    assert steptime.stage_times({"step_ms": []}) is None and steptime.stage_times(None) is None

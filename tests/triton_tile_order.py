@@ -1,5 +1,5 @@
 """Run in the Triton interpreter by tests/attention/kernels/test_triton_fa.py: prints, as JSON, the (batch*head, query
-tile) that triton_fa._tile gives each program of a causal launch (a kernel must live in a file for triton.jit)."""
+tile) that triton_fa.program_tile gives each program of a causal launch (a kernel must live in a file for triton.jit)."""
 import json
 import sys
 
@@ -13,7 +13,7 @@ from inductor_prof.attention.kernels import triton_fa
 @triton.jit
 def _order(OUT, N_M, GROUP):
     pid = tl.program_id(0) + tl.program_id(1) * N_M  # launch order, x fastest
-    hz, m = triton_fa._tile(GROUP)
+    hz, m = triton_fa.program_tile(GROUP)
     tl.store(OUT + 2 * pid, hz)
     tl.store(OUT + 2 * pid + 1, m)
 

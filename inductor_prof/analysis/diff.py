@@ -10,6 +10,7 @@ import pandas as pd
 from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
 from . import diff_kernels
 from .diff_gate import Failure, failures, gaps, gpu, run_facts, target, tool_version
+from ..units import NS_PER_MS
 from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
@@ -155,7 +156,7 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
     if side.tables is None:
         return None
     steps = side.step_kernel_ns
-    per_step = list(steps.sum(axis=0) / 1e6) if steps is not None and not steps.empty else []
+    per_step = list(steps.sum(axis=0) / NS_PER_MS) if steps is not None and not steps.empty else []
     return side.tables.summary["gpu_kernel_ms_per_step"], per_step
 
 

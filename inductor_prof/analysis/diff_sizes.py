@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ..steptime import TIMING_STAGES, median_ms
+from ..units import NS_PER_MS
 from .diff_inputs import RunSide, timed_rows
 from .noise import GPU_ROW, change_row, spread_pct
 from .sizes import size_names
@@ -25,7 +26,7 @@ def gpu_steps_ms(side: RunSide, size: str) -> list[float]:
     if launches is None or "size" not in launches.columns:
         return []
     timed = timed_rows(launches[launches["size"] == size])
-    return list(timed.groupby("step")["time_ns"].sum() / 1e6)
+    return list(timed.groupby("step")["time_ns"].sum() / NS_PER_MS)
 
 
 def size_rows(a: RunSide, b: RunSide) -> tuple[pd.DataFrame, list[str]]:

@@ -105,7 +105,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
                 break
             row = first.loc[(kernel, op, dims)].to_dict()
             out.append({"kernel": kernel, "op": op, "dims": dims, **row, "calls": int(s["size"]),
-                        "us_per_call": float(s["sum"]) / int(s["size"]) / 1e3, "share_pct": share})
+                        "us_per_call": float(s["sum"]) / int(s["size"]) / NS_PER_US, "share_pct": share})
     return out
 
 

@@ -47,11 +47,6 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
-def peaks_spec(device: dict, manifest: dict) -> dict:
-    """The run's peaks before any kernel is weighed against them (their spec part decides what is compute-bound)."""
-    return run_peaks_of(device, manifest)
-
-
 def load_run_tables(path) -> RunTables:
     run = open_run(path)
     manifest = runfiles.manifest(run)
@@ -77,8 +72,10 @@ def load_run_tables(path) -> RunTables:
     calls = reader.attention_calls()
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
-    # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run
-    peaks = with_reached(run_peaks_of(device, manifest), reached_rates(df, attention, peaks_spec(device, manifest)))
+    # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run;
+    # what is compute-bound is decided at the spec roofs' ridge (reached_rates reads peaks["spec"])
+    measured = run_peaks_of(device, manifest)
+    peaks = with_reached(measured, reached_rates(df, attention, measured))
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..units import NS_PER_US
+
 NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
                "dram_read_bytes": "ncu_dram_read_bytes", "dram_write_bytes": "ncu_dram_write_bytes", "flops": "ncu_flops",
                "sol_compute_pct": "sol_compute_pct", "sol_memory_pct": "sol_memory_pct",
@@ -52,7 +54,7 @@ def merge_ncu(df: pd.DataFrame, ncu: pd.DataFrame | None) -> pd.DataFrame:
     # a library call's replay against the profiled time of the same call: far off, the counters describe
     # another run of it (clocks, caches, data) than the one in the step
     if "ncu_model_us" in df:
-        df["ncu_time_off"] = ((df["ncu_duration_ns"] / 1e3 / df["ncu_model_us"] - 1).abs()
+        df["ncu_time_off"] = ((df["ncu_duration_ns"] / NS_PER_US / df["ncu_model_us"] - 1).abs()
                               > ANNOTATION_TOLERANCE).fillna(False) & df["ncu_model_us"].notna()
     df["annotation_off_in"] = [("bytes" if b else "") + ("+" if b and f else "") + ("flops" if f else "")
                                for b, f in zip(bytes_off, flops_off)]

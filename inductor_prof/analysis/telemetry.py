@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import statistics
 
+from ..units import HERTZ
+
+MHZ_PER_GHZ = HERTZ["GHz"] / HERTZ["MHz"]
+
 # NVML clock event (throttle) reason bits
 POWER_BITS = 0x4 | 0x80     # software power cap, hardware power brake
 THERMAL_BITS = 0x20 | 0x40  # software and hardware thermal slowdown
@@ -44,9 +48,9 @@ def line(t: dict | None) -> str:
         return "not measured (a run recorded before inductor-prof read clocks and power)"
     if "samples" not in t:
         return f"not measured: {t.get('error', 'unknown')}"
-    clock = f"SM clock {t['sm_mhz'] / 1e3:.2f} GHz"
+    clock = f"SM clock {t['sm_mhz'] / MHZ_PER_GHZ:.2f} GHz"
     if t.get("max_sm_mhz"):
-        clock += f" (max {t['max_sm_mhz'] / 1e3:.2f})"
+        clock += f" (max {t['max_sm_mhz'] / MHZ_PER_GHZ:.2f})"
     power = f"{t['power_w']:.0f}" + (f" of {t['power_limit_w']:.0f} W" if t.get("power_limit_w") else " W")
     parts = [clock, power]
     if t["power_capped_pct"] > 0:

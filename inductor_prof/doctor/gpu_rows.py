@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..envinfo import GPU_EXTRA
 from .check import FAIL, OK, SKIP, WARN, Check
+from ..units import NS_PER_US
 
 NO_GPU = "needs a CUDA GPU"
 ON_CPU = "profile needs an NVIDIA GPU with its driver; on this machine `inductor-prof report RUN` works"
@@ -80,7 +81,7 @@ def proton(found: dict | None) -> Check:
     if not found["calls"]:
         return Check(name, FAIL, f"a session on a tiny Triton kernel did not record {found['kernel']}", PROTON_REMEDY)
     return Check(name, OK, f"a session recorded a tiny Triton kernel ({found['calls']} launch, "
-                 f"{found['time_ns'] / 1e3:.1f} µs)")
+                 f"{found['time_ns'] / NS_PER_US:.1f} µs)")
 
 
 def inductor(found: dict | None) -> Check:

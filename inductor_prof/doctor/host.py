@@ -15,6 +15,7 @@ from ..envinfo import GPU_EXTRA, importable, package_version
 from ..errors import UserError, one_line
 from ..rundir import write_json
 from ..settings import Settings, file_settings
+from ..units import MB, NS_PER_US
 from .check import FAIL, OK, SKIP, WARN, Check
 
 # distribution (its module's name too) -> (status when it is missing, remedy); `pip install inductor-prof` (the
@@ -123,7 +124,8 @@ def ncu_counters(settings: Settings, ncu: str, work: Path) -> Check:
         return Check(name, FAIL, f"ncu's report could not be read: {parsed.get('error', 'no kernel in it')}",
                      "pip install ncu-report, at least as new as ncu")
     m = parsed["results"][0]
-    detail = f"ncu profiled a tiny Triton kernel: {m['duration_ns'] / 1e3:.1f} µs, DRAM {m['dram_bytes'] / 1e6:.1f} MB"
+    detail = (f"ncu profiled a tiny Triton kernel: {m['duration_ns'] / NS_PER_US:.1f} µs, "
+              f"DRAM {m['dram_bytes'] / MB:.1f} MB")
     return Check(name, WARN, f"{detail}; {'; '.join(warnings)}") if warnings else Check(name, OK, detail)
 
 

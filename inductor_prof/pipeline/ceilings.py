@@ -12,6 +12,8 @@ import pandas as pd
 from .. import runfiles
 from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
+from ..cost import rates
+from ..units import MS_PER_S
 from ..drivers.nvml import Telemetry
 from . import gemm_templates
 from .gpu_timing import BACK_TO_BACK, bench_ms
@@ -55,13 +57,19 @@ def gemm_rates(model: list[dict]) -> list[dict]:
         a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         t = _timed_under_telemetry(lambda: a @ b, BACK_TO_BACK)
-        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": 2 * n**3 / t["ms"] / 1e9, **t})
+        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": rates(2 * n**3, 0, t["ms"] / MS_PER_S)[0], **t})
         del a, b
     for spec in model:   # op and dims as library_ops.csv has them: the report finds each call's best time by them
         t = _timed_under_telemetry(aten_launch(spec), BACK_TO_BACK)
-        out.append({"shape": f"{spec['op']} {spec['dims'][:3]}", "tflops": spec["flops"] / t["ms"] / 1e9,
-                    "op": spec["op"], "dims": spec["dims_key"], **t})
+        out.append({"shape": f"{spec['op']} {spec['dims'][:3]}",
+                    "tflops": rates(spec["flops"], 0, t["ms"] / MS_PER_S)[0], "op": spec["op"],
+                    "dims": spec["dims_key"], **t})
     return out
+
+
+def gbps(nbytes: float, ms: float) -> float:
+    """GB/s of `nbytes` moved in `ms` milliseconds (cost.rates)."""
+    return rates(0, nbytes, ms / MS_PER_S)[1]
 
 
 def memory_rates() -> dict[str, float]:
@@ -71,9 +79,9 @@ def memory_rates() -> dict[str, float]:
 
     src = torch.empty(DRAM_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
     dst = torch.empty_like(src)
-    read = DRAM_BYTES / bench_ms(lambda: src.sum()) / 1e6
-    write = DRAM_BYTES / bench_ms(lambda: dst.fill_(1.0)) / 1e6
-    copy = 2 * DRAM_BYTES / bench_ms(lambda: dst.copy_(src)) / 1e6     # read and write each byte
+    read = gbps(DRAM_BYTES, bench_ms(lambda: src.sum()))
+    write = gbps(DRAM_BYTES, bench_ms(lambda: dst.fill_(1.0)))
+    copy = gbps(2 * DRAM_BYTES, bench_ms(lambda: dst.copy_(src)))     # read and write each byte
     del src, dst
     a = torch.empty(L2_BYTES // 4, device="cuda", dtype=torch.float32).normal_()
     b = torch.empty_like(a)
@@ -83,7 +91,7 @@ def memory_rates() -> dict[str, float]:
     with torch.cuda.graph(graph):
         for _ in range(L2_COPIES):
             b.copy_(a)
-    l2 = 2 * L2_BYTES * L2_COPIES / bench_ms(graph.replay) / 1e6
+    l2 = gbps(2 * L2_BYTES * L2_COPIES, bench_ms(graph.replay))
     return {"dram_read_gbps": read, "dram_write_gbps": write, "dram_copy_gbps": copy, "l2_gbps": l2}
 
 

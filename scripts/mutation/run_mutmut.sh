@@ -29,7 +29,7 @@ JOBS=${JOBS:-2}
 # 90+ "timeouts", which mutmut counts as kills)
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-# Pure modules (layout of commit 11cd2ab, "re-lay the package as the pipeline").
+# Pure modules (layout after issue 30's second re-layout: one cost model, one reader of the run folder).
 PURE_MODULES="
 inductor_prof/inductor/metrics.py
 inductor_prof/inductor/ops.py
@@ -41,18 +41,29 @@ inductor_prof/drivers/torch_profiler/trace.py
 inductor_prof/drivers/ncu/metrics.py
 inductor_prof/drivers/ncu/command.py
 inductor_prof/drivers/ncu/report.py
+inductor_prof/analysis/advice.py
+inductor_prof/analysis/diff.py
+inductor_prof/analysis/diff_inputs.py
+inductor_prof/analysis/diff_sizes.py
+inductor_prof/analysis/headroom.py
 inductor_prof/analysis/kernels.py
-inductor_prof/analysis/ncu_compare.py
-inductor_prof/analysis/roofline.py
-inductor_prof/analysis/summary.py
+inductor_prof/analysis/library_calls.py
 inductor_prof/analysis/load.py
+inductor_prof/analysis/match.py
+inductor_prof/analysis/ncu_compare.py
+inductor_prof/analysis/noise.py
+inductor_prof/analysis/roofline.py
+inductor_prof/analysis/sizes.py
+inductor_prof/analysis/summary.py
+inductor_prof/analysis/telemetry.py
+inductor_prof/analysis/timeline.py
 inductor_prof/settings.py
 inductor_prof/attention/semantics/shapes.py
 inductor_prof/aten.py
+inductor_prof/cost.py
+inductor_prof/units.py
 inductor_prof/peaks.py
-inductor_prof/analysis/headroom.py
-inductor_prof/analysis/match.py
-inductor_prof/analysis/diff.py
+inductor_prof/steptime.py
 "
 MODULES=${MODULES:-$PURE_MODULES}
 

@@ -170,3 +170,46 @@ def test_the_model_backend_of_a_flexattention_call_is_flex_compiled():
     assert model_backend_of("flex_attention") == "flex_compiled"
     assert model_backend_of("aten::_scaled_dot_product_cudnn_attention") == "sdpa_cudnn"
     assert model_backend_of("sdpa") == "sdpa"
+
+
+# ---- mutation audit: the attention judgement's edges ------------------------------------------------------------
+
+def test_the_best_of_several_benchmarked_shapes_is_said_and_the_savings_add_up():
+    # two shapes of one kernel: 0.5 ms (under 1 ms: still a saving) and 0.2 ms; 2 calls each of 4 a step covered
+    small = {**SAVING, "shape": "(1,8,128,64)", "best_backend": "gluon_fa3", "best_ms": 0.1, "model_ms": 0.35,
+             "calls_per_step": 2.0, "saving_ms_per_step": 0.5}
+    tiny = {**SAVING, "shape": "(1,8,64,64)", "best_backend": "triton_fa2", "best_ms": 0.2, "model_ms": 0.3,
+            "calls_per_step": 2.0, "saving_ms_per_step": 0.2}
+    judged = advice.per_shape(_attention_kernel(3.0, calls=4.0, step_ms=1.2), None, [tiny, small]).iloc[0]
+    # every call covered (2 + 2 of 4): the measured 0.7 alone; the larger saving's backend is the one said
+    assert judged["headroom_ms_per_step"] == pytest.approx(0.7)
+    assert judged["do"] == "use gluon_fa3 for (1,8,128,64)"
+    assert judged["headroom_vs"] == "gluon_fa3 0.100 vs sdpa_cudnn 0.350 ms a call, timed side by side; 40% of bf16/fp16 " \
+                            "tensor (reached)"
+    assert judged["sol_ms_per_step"] == pytest.approx(1.2 - 0.7)
+
+
+def test_an_attention_kernel_with_no_ceiling_and_no_faster_backend():
+    same = {**SAVING, "best_backend": "sdpa_cudnn", "best_ms": 0.863, "saving_ms_per_step": 0.0}
+    df = _attention_kernel(3.0)
+    df["ceiling"] = ""
+    judged = advice.per_shape(df, None, [same]).iloc[0]
+    assert judged["headroom_vs"] == "its backend (sdpa_cudnn) is the fastest measured for (1,32/8,4096,128),window=1024; "
+    # half its calls covered: half its roofline headroom stays
+    half = advice.per_shape(_attention_kernel(3.0, calls=8.0, step_ms=6.904), None, [same]).iloc[0]
+    assert half["headroom_ms_per_step"] == pytest.approx(1.5)
+
+
+def test_the_share_of_an_attention_kernels_time_its_benchmarks_cover():
+    # half a call a step of 1 ms (2 ms a call); the benchmark covered a quarter call a step: half its time, so
+    # 0.1 measured + 3.0 x 1/2 of the roofline headroom
+    quarter = {**SAVING, "calls_per_step": 0.25, "saving_ms_per_step": 0.1}
+    judged = advice.per_shape(_attention_kernel(3.0, calls=0.5, step_ms=1.0), None, [quarter]).iloc[0]
+    assert judged["headroom_ms_per_step"] == pytest.approx(0.1 + 1.5)
+    # more benchmarked calls than the kernel ran: all of it covered, never more
+    judged = advice.per_shape(_attention_kernel(3.0, calls=4.0, step_ms=3.452), None,
+                              [{**SAVING, "calls_per_step": 8.0}]).iloc[0]
+    assert judged["headroom_ms_per_step"] == pytest.approx(2.616)
+    # a kernel of no calls and no time: nothing covered, no division by zero
+    judged = advice.per_shape(_attention_kernel(3.0, calls=0.0, step_ms=0.0), None, [SAVING]).iloc[0]
+    assert judged["headroom_ms_per_step"] == pytest.approx(2.616 + 3.0)

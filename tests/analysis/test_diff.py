@@ -2,6 +2,7 @@
 time. Run A is the recorded tests/data/flux_small (or examples/runs/flux-small-sizes-h100); run B a copy changed
 in one known way (tests/diffcase.py: constructed inputs), so each expectation follows by hand."""
 import json
+import math
 
 import pytest
 
@@ -126,3 +127,124 @@ def test_the_gpu_time_of_a_size_is_its_mean_step():
     gpu = sizes[sizes["what"] == "GPU kernel time"].set_index("size")
     assert gpu.loc["1024x1024", "a"] == pytest.approx(25461047 / 3 / 1e6, rel=1e-12)
     assert gpu.loc["512x512", "b"] == pytest.approx(8926622 / 3 / 1e6, rel=1e-12)
+
+
+# ---- mutation audit: the pure row builders and the gate's edges, on tables written by hand ---------------------
+
+import pandas as pd  # noqa: E402
+
+from inductor_prof.analysis import diff as diff_module  # noqa: E402
+from inductor_prof.analysis import diff_kernels  # noqa: E402
+from inductor_prof.analysis.noise import beyond_noise  # noqa: E402
+
+
+def _ktable(rows):
+    return pd.DataFrame(rows).set_index("name")
+
+
+def _k(name, ms, calls, category="GEMM", origin="library"):
+    # an item of diff_kernels.items: a kernel seen as one call of op ""
+    return {"name": name, "kernel": name, "step_ms": ms, "display": f"d_{name}", "kind": "k", "category": category,
+            "origin": origin, "op": "", "dims": "", "modules": "", "calls_per_step": calls}
+
+
+def test_kernel_rows_by_hand():
+    ka = _ktable([_k("x", 1.0, 2), _k("gone", 0.5, 1, "other", "inductor"), _k("y_a", 2.0, 4)])
+    kb = _ktable([_k("x", 1.5, 3), _k("new", 3.0, 1, "attention", "inductor"), _k("y_b", 2.0, 4)])
+    pairs = [("x", "x", "name"), ("gone", None, ""), (None, "new", ""), ("y_a", "y_b", "renamed")]
+    matches = pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in zip(("id_a", "id_b", "matched_by"), zip(*pairs))})
+    # per-step times of x: A 1, 1, 1, 1 (no spread), B 1, 2, 2, 3 (IQR 0.5 / median 2 = 25%), y_a the same
+    steps_a = pd.DataFrame([[1.0, 1.0, 1.0, 1.0], [1.0, 2.0, 2.0, 3.0], [1.0, 2.0, 2.0, 3.0]],
+                           index=["x", "y_a", "gone"])      # a removed kernel's spread is known, and not its noise
+    steps_b = pd.DataFrame([[1.0, 2.0, 2.0, 3.0], [2.0, 2.0, 2.0, 2.0]], index=["x", "y_b"])
+    df = diff_kernels.rows(ka, kb, matches, steps_a, steps_b, 10.0, 20.0)
+    # ordered by |delta|: new 3.0, x 0.5, gone 0.5 (stable: x first), y 0
+    assert list(df["display"]) == ["d_new", "d_x", "d_gone", "d_y_a"]
+    new, x, gone, y = (df.iloc[i] for i in range(4))
+    assert (x["status"], x["matched_by"], x["category"], x["origin"]) == ("matched", "name", "GEMM", "library")
+    assert (x["calls_per_step_a"], x["calls_per_step_b"], x["ms_a"], x["ms_b"], x["delta_ms"]) == (2, 3, 1, 1.5, 0.5)
+    # +50 %, noise the larger spread (25 %), share the larger of 1/10 and 1.5/20
+    assert (x["change_pct"], x["noise_pct"], x["share_pct"], x["verdict"]) == (50.0, 25.0, 10.0, "slower")
+    assert (y["noise_pct"], y["verdict"], y["matched_by"]) == (25.0, "within noise", "renamed")
+    assert (new["status"], new["verdict"], new["category"], new["origin"]) == ("new", "new", "attention", "inductor")
+    assert math.isnan(new["calls_per_step_a"]) and new["calls_per_step_b"] == 1 and new["delta_ms"] == 3.0
+    assert math.isnan(new["noise_pct"]) and new["share_pct"] == 15.0 and new["name_a"] is None
+    assert (gone["status"], gone["delta_ms"], gone["share_pct"], gone["name_b"]) == ("removed", -0.5, 5.0, None)
+    assert math.isnan(gone["calls_per_step_b"]) and math.isnan(gone["noise_pct"])
+    # no step time on either side: no share
+    df = diff_kernels.rows(ka, kb, matches, None, None, 0.0, 0.0)
+    assert df["share_pct"].isna().all() and df["noise_pct"].isna().all()
+
+
+def test_category_steps_and_rows_by_hand():
+    steps = pd.DataFrame([[1.0, 3.0], [2.0, 2.0], [4.0, 4.0]], index=["g", "h", "stray"])
+    kernels = pd.DataFrame({"category": ["GEMM", "GEMM"]}, index=["g", "h"])
+    cat = diff_module.category_steps(steps, kernels)
+    # a kernel of no category counts as "other"
+    assert cat.to_dict("index") == {"GEMM": {0: 3.0, 1: 5.0}, "other": {0: 4.0, 1: 4.0}}
+    assert diff_module.category_steps(None, kernels) is None
+    assert diff_module.category_steps(pd.DataFrame(), kernels) is None
+    a = {"by_category": {"GEMM": {"step_ms": 4.0, "kernels": 2}, "other": {"step_ms": 2.0, "kernels": 1}}}
+    b = {"by_category": {"GEMM": {"step_ms": 5.0, "kernels": 3}, "attention": {"step_ms": 1.0, "kernels": 1}}}
+    cat_b = pd.DataFrame([[4.0, 6.0]], index=["GEMM"])
+    rows = diff_module.category_rows(a, b, cat, cat_b).set_index("what")
+    # GEMM: A's spread IQR (4.5-3.5)/4 = 25 %, B's (5.5-4.5)/5 = 20 %: noise 25; +25 % is within it
+    assert (rows.loc["GEMM", "noise_pct"], rows.loc["GEMM", "verdict"]) == (25.0, "within noise")
+    assert (rows.loc["GEMM", "kernels_a"], rows.loc["GEMM", "kernels_b"]) == (2, 3)
+    assert (rows.loc["attention", "a"], rows.loc["attention", "kernels_a"]) == (0.0, 0)
+    assert (rows.loc["other", "b"], rows.loc["other", "kernels_b"], rows.loc["other", "change_pct"]) == (0.0, 0, -100.0)
+
+
+def test_attention_rows_by_hand():
+    a = pd.DataFrame({"backend": ["sdpa", "gluon", "absent"], "shape": ["s"] * 3, "ms": [2.0, 1.0, float("nan")],
+                      "tflops": [1.0, 2.0, float("nan")], "ok": [True, True, False], "available": [True, "True", False],
+                      "only_a": [1, 2, 3]})
+    b = pd.DataFrame({"backend": ["sdpa", "gluon"], "shape": ["s", "s"], "ms": [1.0, 1.0], "tflops": [2.0, 2.0],
+                      "ok": [True, False], "available": ["true", "TRUE"]})
+    m = diff_module.attention_rows(a, b)
+    # the backends that ran, by the keys both runs have; ok of each run kept
+    assert list(m.index) == [0, 1] and sorted(m["backend"]) == ["gluon", "sdpa"]
+    by = m.set_index("backend")
+    assert (by.loc["sdpa", "change_pct"], by.loc["gluon", "change_pct"]) == (-50.0, 0.0)
+    assert (by.loc["sdpa", "ok_b"], by.loc["gluon", "ok_b"], by.loc["gluon", "ok_a"]) == (True, False, True)
+    assert "only_a" not in m.columns and "index" not in m.columns
+
+
+def _gate(steps, kernels, fail_above=5.0, min_share=1.0):
+    return diff_module.Diff("a", "b", pd.DataFrame(steps), kernels, None, None, min_share, fail_above)
+
+
+def test_the_gate_at_its_edges():
+    step = {"what": ["step (plain)"], "change_pct": [7.0], "noise_pct": [2.0], "gated": [True]}
+    # 7 - 2 = 5: not more than 5, passes; a kernel at exactly the share is watched
+    assert _gate(step, None).regressions() == []
+    kernels = pd.DataFrame({"status": ["matched", "matched", "new"], "share_pct": [1.0, 0.9, 50.0],
+                            "change_pct": [9.0, 90.0, 90.0], "noise_pct": [float("nan")] * 3,
+                            "label": ["k1", "small", "fresh"]})
+    # a new kernel of that share fails too: its time is judged against nothing
+    assert _gate(step, kernels).regressions() == ["k1: +9.0% (noise unknown, 1.0% of the step)",
+                                                  "fresh: only in run B (new), 50.0% of the step, judged against nothing"]
+    slower = {**step, "change_pct": [7.1]}
+    assert _gate(slower, kernels.iloc[:0]).regressions() == ["step (plain): +7.1% (noise 2.0%)"]
+    nothing = {"what": [], "change_pct": [], "noise_pct": [], "gated": []}
+    assert _gate(nothing, None).regressions() == [
+        "nothing to judge: no step time and no kernel table in both runs (a profile that did not get that far?)"]
+    assert _gate(nothing, None, fail_above=None).regressions() == []
+    assert beyond_noise(7.0, float("nan")) == 7.0
+
+
+def test_run_warnings_and_setting_changes_by_hand():
+    a = {"settings": {"target": "flux", "steps": 10, "ncu": {"set": "basic", "sudo": False}},
+         "env": {"torch": "2.11", "gpu": {"name": "H100"}, "host": "x"}}
+    b = {"target": {"preset": "flux"}, "settings": {"steps": 20, "ncu": {"set": "full", "sudo": False}},
+         "env": {"torch": "2.13", "gpu": {"name": "H200"}}}
+    # the target from the settings when the run names no preset; another GPU is said
+    assert diff_module.run_warnings(a, b) == ["runs on different GPUs (A: H100, B: H200); comparing what matches"]
+    assert diff_module.run_warnings({"settings": {"target": "x"}}, {"target": {"preset": "y"}}) == [
+        "runs of different targets (A: x, B: y); comparing what matches"]
+    changes = diff_module.setting_changes(a, b)
+    # nested settings flattened with dots; versions from env; what is equal, or skipped, is not said
+    assert "ncu.set: basic -> full" in changes and "steps: 10 -> 20" in changes
+    assert "env.torch: 2.11 -> 2.13" in changes and "target: flux -> None" in changes
+    assert not any(c.startswith(("ncu.sudo", "env.host")) for c in changes)
+    assert diff_module.setting_changes({}, {}) == []

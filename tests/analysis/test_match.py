@@ -23,3 +23,59 @@ def test_last_tier_pairs_the_one_kernel_of_a_stem():
     b = {"triton_poi_fused_gelu_7": _fp("triton_poi_fused_gelu_7", "triton_poi_fused_gelu", "16")}
     m = match_kernels(list(a), list(b), a, b)
     assert m.values.tolist() == [["triton_poi_fused_gelu_3", "triton_poi_fused_gelu_7", "kind+ops"]]
+
+
+# ---- mutation audit: tier 2's tie-break, the table's columns ----------------------------------------------------
+
+def _same_key(name, code, config, stem):
+    return Fingerprint(key=frozenset({("pointwise", ("aten.add",), (("x", "8"),))}), code=frozenset({code}),
+                       config=frozenset({config}), stem=stem, kind="pointwise", aten_ops=("aten.add",))
+
+
+def test_a_renamed_kernel_pairs_with_the_closest_of_its_fingerprint():
+    a = {"k_1": _same_key("k_1", "code", "cfg", "k")}
+    # three renamed candidates of the same fingerprint: other code, other config, other stem; the one that
+    # differs least (stem only, then config, then code: the rank's order) wins, whatever the name order
+    for want, others in (("z_stem", ["a_code", "b_config"]), ("z_config", ["a_code"]), ("z_same", ["a_stem"])):
+        b = {"a_code": _same_key("a_code", "other", "cfg", "k"), "b_config": _same_key("b_config", "code", "c2", "k"),
+             "z_stem": _same_key("z_stem", "code", "cfg", "z"), "z_config": _same_key("z_config", "code", "c2", "k"),
+             "a_stem": _same_key("a_stem", "code", "cfg", "z"), "z_same": _same_key("z_same", "code", "cfg", "k")}
+        b = {n: fp for n, fp in b.items() if n in [want, *others]}
+        m = match_kernels(list(a), list(b), a, b)
+        assert list(m.columns) == ["name_a", "name_b", "matched_by"]
+        assert m.values.tolist()[0] == ["k_1", want, "kind+ops+shapes"], want
+
+
+# ---- mutation audit: a fingerprint from a recorded kernels.json record and its file ---------------------------
+
+def test_fingerprint_of_a_recorded_kernel():
+    import hashlib
+    import json
+
+    from recorded import data_path
+    from inductor_prof.analysis.match import fingerprints, stem
+
+    folder = data_path("flux_small", "kernels")
+    rec = json.loads((folder / "kernels.json").read_text())[0]
+    text = (folder / rec["file"]).read_text()
+    (name, fp), = fingerprints([rec], {rec["file"]: text}).items()
+    assert name == "triton_per_fused__fused_rms_norm_view_3" and fp.stem == stem(name) == \
+        "triton_per_fused__fused_rms_norm_view"
+    assert (fp.kind, fp.aten_ops) == ("persistent_reduction", ("aten._fused_rms_norm", "aten.view"))
+    # the key: kind, sorted ops, and each launch argument with its shape and dtype (or its value)
+    assert fp.key == frozenset({("persistent_reduction", ("aten._fused_rms_norm", "aten.view"), (
+        ("in_ptr0", ("512, 3072", "bfloat16")), ("out_ptr0", ("1, 512, 24, 1", "float32")), ("xnumel", "12288"),
+        ("r0_numel", "128")))})
+    # the code with its own name blanked; the chosen config without registers, spills, shared memory, candidates
+    assert fp.code == frozenset({hashlib.sha1(text.replace(name, "KERNEL").encode()).hexdigest()})
+    assert fp.config == frozenset({(("XBLOCK", 32), ("num_stages", 1), ("num_warps", 2))})
+    # the same kernel renamed has the same code and key; without its file, only kind and ops
+    renamed = {**rec, "name": "triton_per_fused__fused_rms_norm_view_9"}
+    other = fingerprints([renamed], {rec["file"]: text.replace(name, renamed["name"])})[renamed["name"]]
+    assert (other.code, other.key) == (fp.code, fp.key)
+    bare = fingerprints([rec], {})[name]
+    assert bare.key == frozenset({("persistent_reduction", ("aten._fused_rms_norm", "aten.view"), ())})
+    assert bare.code == frozenset({""})
+    # a name two kernels shared: the set of both
+    two = fingerprints([rec, {**rec, "kind": "pointwise", "launch_config": {"XBLOCK": 64}}], {})[name]
+    assert len(two.key) == 2 and len(two.config) == 2 and two.kind == "persistent_reduction"

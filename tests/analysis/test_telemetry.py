@@ -53,3 +53,37 @@ def test_the_line_of_the_recorded_flux_run():
     # 693.036 W >= 0.9 x 700 = 630 W and capped in every sample: power-limited
     assert telemetry.line(t) == ("SM clock 1.60 GHz (max 1.98), 693 of 700 W, power-capped 100% of the time: "
                                  "compute-bound kernels are power-limited")
+
+
+# ---- mutation audit: the shares' edges, the thermal bits, the line's parts -----------------------------------
+
+def test_thermal_share_and_its_part_of_the_line():
+    # 0x20 and 0x40 are thermal slowdown; 1 sample of 8 -> 12.5%; 2 of 8 -> 25%
+    samples = [(i, 1500, 300, 0x20 if i == 0 else 0x40 if i == 1 else 0) for i in range(8)]
+    t = telemetry.summarize(samples, None, None)
+    assert (t["samples"], t["thermal_pct"], t["power_capped_pct"], t["max_sm_mhz"], t["power_limit_w"]) == \
+        (8, 25.0, 0.0, None, None)
+    # no limit known: "W" alone; no cap: no cap part; no maximum clock: none said
+    assert telemetry.line(t) == "SM clock 1.50 GHz, 300 W, thermal slowdown 25% of the time"
+    one = telemetry.summarize([(0, 1500, 300, 0x20)] + [(i, 1500, 300, 0) for i in range(1, 100)], None, None)
+    assert one["thermal_pct"] == 1.0 and telemetry.line(one).endswith(", thermal slowdown 1% of the time")
+
+
+def test_a_power_cap_in_one_sample_of_a_hundred_is_said():
+    t = telemetry.summarize([(0, 1500, 300, 0x80)] + [(i, 1500, 300, 0) for i in range(1, 100)], 700, 1980)
+    assert t["power_capped_pct"] == 1.0
+    assert telemetry.line(t) == "SM clock 1.50 GHz (max 1.98), 300 of 700 W, power-capped 1% of the time"
+
+
+def test_power_limited_at_exactly_a_fifth_of_the_samples():
+    at = [(i, 1500, 690, 0x4 if i == 0 else 0) for i in range(5)]        # 1 of 5: 20%
+    below = [(i, 1500, 690, 0x4 if i == 0 else 0) for i in range(6)]     # 1 of 6: 16.7%
+    assert telemetry.power_limited(telemetry.summarize(at, 700, 1980)) is True
+    assert telemetry.power_limited(telemetry.summarize(below, 700, 1980)) is False
+
+
+def test_nothing_sampled():
+    assert telemetry.summarize([], 700, 1980) == {"error": "no samples (the work was shorter than one NVML reading)"}
+    assert telemetry.power_limited(None) is False and telemetry.power_limited({"error": "x"}) is False
+    assert telemetry.power_limited({}) is False
+    assert telemetry.line({"power_w": 1}) == "not measured: unknown"

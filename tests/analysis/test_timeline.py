@@ -3,11 +3,13 @@ once, at its real start time in microseconds; slices nested in their Proton scop
 the report's own numbers for its kernel; hand-read values from the raw torch.profiler trace pinned."""
 from collections import Counter
 
+import pandas as pd
 import pytest
 
 from recorded import REPO
 from inductor_prof import load_report, runfiles
 from inductor_prof.analysis.timeline import (BYTES, FLOPS, GAP, GPU_PID, OVERLAP, OVERLAPS, REPORT_ARGS, build,
+                                             kernel_args,
                                              steps_of)
 from inductor_prof.names import demangle
 
@@ -198,3 +200,162 @@ def test_overlapping_launch_gets_its_own_track(built):
     assert all(e["args"][GAP] == 0 for e in over)
     names = {e["tid"]: e["args"]["name"] for e in tl.events if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names[OVERLAP + 7] == "stream 7: kernels overlapping the one before"
+
+
+# ---- a hand-made trace (mutation audit: the host track, flows, gaps and every argument pinned) ----------------
+
+def _x(cat, name, ts, dur, tid, **args):
+    return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur, "tid": tid, "pid": 99, "args": args}
+
+
+def _tiny(size=None):
+    """A step of three launches on stream 3 inside one compiled region, launched from host thread 7."""
+    trace = {"traceEvents": [
+        _x("cpu_op", "aten::mm", 100.0, 5.0, 7, **{"Input Dims": [[2, 2]], "External id": 5}),
+        _x("cuda_runtime", "cudaLaunchKernel", 102.0, 1.0, 7, correlation=11),
+        _x("gpu_user_annotation", "## Call CompiledFxGraph abc ##", 110.0, 20.0, 3),
+        _x("kernel", "k_a", 110.5, 4.0, 3, correlation=11, grid=[4, 1, 1], stream=3, device=0),
+        _x("kernel", "k_b", 116.0, 3.0, 3, correlation=12),
+        _x("kernel", "k_a", 118.0, 2.0, 3, correlation=13),            # starts 1 us before k_b ends
+        _x("gpu_memset", "Memset (Device)", 125.0, 1.0, 3),
+        {"ph": "X", "cat": "kernel", "name": "no_ts", "tid": 3},       # no time: left out
+        {"ph": "i", "cat": "kernel", "name": "instant", "ts": 50.0, "tid": 3},
+        {"ph": "s", "cat": "ac2g", "id": 11, "ts": 102.5, "pid": 99, "tid": 7},
+        {"ph": "f", "cat": "ac2g", "id": 11, "ts": 110.5, "pid": 99, "tid": 3},
+        {"ph": "s", "cat": "ac2g", "id": 99, "ts": 103.0, "pid": 99, "tid": 7},   # a launch of no GPU event here
+    ]}
+    kernels = pd.DataFrame([{"name": "k_a", "calls": 4, "flops": 400.0, "bytes": 800.0, "tflops": 1.5,
+                             "gbps": 2.5, "pct_of_peak": float("nan"), "ceiling": "DRAM (measured)",
+                             "bound": "memory", "category": "GEMM", "kind": "gemm", "origin": "library",
+                             "module": "*.mlp", "avg_us": 3.0, "calls_per_step": 2.0}])
+    step = f"{size}/step_0" if size else "step_0"
+    launches = pd.DataFrame({"name": ["k_a", "k_b", "k_a"], "calls": [2, 1, 9], "time_ns": [6000, 3000, 1],
+                             "path": [f"{step}/blk_0", f"{step}/blk_0", "step_1/x"]})
+    return build(trace, kernels, launches, "step_0", size)
+
+
+def test_a_hand_made_step():
+    tl = _tiny()
+    assert (tl.kernels, tl.blocks_placed) == (3, 1)
+    assert tl.warnings == ["kernel k_b is not in the report's kernel table"]
+    by = {}
+    for e in tl.events:
+        by.setdefault((e["ph"], e.get("pid"), e.get("name")), []).append(e)
+    # the host: its op and launch at their times from the first event (100 us), their args kept in part
+    (op,) = by[("X", 2, "aten::mm")]
+    assert (op["cat"], op["tid"], op["ts"], op["dur"]) == ("cpu_op", 7, 0.0, 5.0)
+    assert op["args"] == {"Input Dims": [[2, 2]]}
+    (launch,) = by[("X", 2, "cudaLaunchKernel")]
+    assert (launch["ts"], launch["dur"], launch["args"]) == (2.0, 1.0, {"correlation": 11})
+    # flows of the step's launches only: the start on the host, the end on the GPU, re-timed
+    flows = [e for e in tl.events if e.get("cat") == "ac2g"]
+    assert [(e["ph"], e["pid"], e["ts"], e["id"]) for e in flows] == [("s", 2, 2.5, 11), ("f", 1, 10.5, 11)]
+    # the step scope and the block over the stream, the block named by the Proton scope of the same kernels
+    (step,) = by[("X", 1, "step_0")]
+    assert (step["cat"], step["tid"], step["ts"], step["dur"]) == ("scope", 3, 10.0, 20.0)
+    assert step["args"]["proton scope"] == "step_0"
+    assert (step["args"]["kernel launches"], step["args"]["proton launches"]) == (3, 3)
+    (blk,) = by[("X", 1, "blk_0")]
+    assert (blk["ts"], blk["dur"]) == (10.0, 20.0)
+    assert {k: blk["args"][k] for k in ("proton scope", "compiled region", "kernel launches", "kernel time (us)",
+                                        "proton kernel time (us)")} == {
+        "proton scope": "step_0/blk_0", "compiled region": "Call CompiledFxGraph abc", "kernel launches": 3,
+        "kernel time (us)": 9.0, "proton kernel time (us)": 9.0}
+    # the kernels: the report's numbers per launch, the gap since the stream's last activity
+    first, second = by[("X", 1, "k_a")]
+    assert (first["cat"], first["tid"], first["ts"], first["dur"]) == ("GEMM", 3, 10.5, 4.0)
+    assert first["args"][GAP] is None and first["args"]["scope"] == "step_0/blk_0"
+    assert (first["args"][FLOPS], first["args"][BYTES], first["args"]["grid"], first["args"]["stream"]) == \
+        (100.0, 200.0, [4, 1, 1], 3)
+    assert "device" not in first["args"] and first["args"]["TFLOP/s"] == 1.5
+    assert first["args"]["% of ceiling"] is None
+    assert first["args"]["launches per step"] == 2.0 and first["args"]["kernel"] == "k_a"
+    (kb,) = by[("X", 1, "k_b")]
+    assert (kb["cat"], kb["args"][GAP], kb["args"]["source"]) == \
+        ("kernel", 1.5, "time: torch.profiler step (library_ops stage); not in the report")
+    # started before k_b ended: a track of its own, the overlap said, no gap
+    assert (second["tid"], second["args"][OVERLAPS], second["args"][GAP]) == (OVERLAP + 3, 1.0, 0.0)
+    (memset,) = by[("X", 1, "Memset (Device)")]
+    assert (memset["cat"], memset["args"][GAP], memset["args"]["source"]) == \
+        ("gpu_memset", 5.0, "torch.profiler step (library_ops stage)")
+    assert not any(e.get("name") in ("no_ts", "instant") for e in tl.events)
+    # the tracks' names: the GPU's stream and its overlap track above the host's thread
+    names = {(e["pid"], e.get("tid"), e["name"]): e["args"] for e in tl.events if e["ph"] == "M"}
+    assert names == {
+        (1, None, "process_name"): {"name": "GPU (kernels, Proton scopes)"},
+        (1, None, "process_sort_index"): {"sort_index": 0},
+        (2, None, "process_name"): {"name": "host (ops, launches)"},
+        (2, None, "process_sort_index"): {"sort_index": 1},
+        (1, 3, "thread_name"): {"name": "stream 3"},
+        (1, OVERLAP + 3, "thread_name"): {"name": "stream 3: kernels overlapping the one before"},
+        (2, 7, "thread_name"): {"name": "thread 7"}}
+    assert tl.document() == {"traceEvents": tl.events, "displayTimeUnit": "ns"}
+
+
+def test_a_hand_made_step_of_a_size():
+    tl = _tiny("s1")
+    scopes = [e for e in tl.events if e.get("cat") == "scope"]
+    # the size's slice above the step's, both over the whole step
+    assert [(e["name"], e["args"]["proton scope"], e["ts"], e["dur"]) for e in scopes] == [
+        ("s1", "s1", 10.0, 20.0), ("step_0", "s1/step_0", 10.0, 20.0), ("blk_0", "s1/step_0/blk_0", 10.0, 20.0)]
+
+
+def test_a_trace_without_kernels():
+    tl = build({"traceEvents": [_x("cpu_op", "aten::mm", 1.0, 1.0, 7)]}, pd.DataFrame({"name": []}),
+               pd.DataFrame({"name": [], "path": [], "calls": [], "time_ns": []}), "step_0")
+    assert (tl.events, tl.warnings) == ([], ["the torch.profiler trace holds no kernel events"])
+
+
+def test_kernel_args_per_launch_and_missing_values():
+    row = pd.Series({"name": "k", "calls": 0, "flops": 0.0, "bytes": float("nan"), "tflops": float("nan")})
+    # no calls counts as one; no flops stays 0, a missing byte count None
+    assert kernel_args(row) == {"kernel": "k", FLOPS: 0.0, BYTES: None, "TFLOP/s": None}
+    import numpy as np
+    row = pd.Series({"name": "k", "calls": np.int64(4), "flops": np.float64(10.0), "bytes": np.float64(8.0),
+                     "calls_per_step": np.int64(2)})
+    got = kernel_args(row)
+    assert got == {"kernel": "k", FLOPS: 2.5, BYTES: 2.0, "launches per step": 2}
+    assert type(got["launches per step"]) is int and type(got[FLOPS]) is float
+
+
+def test_a_hand_made_step_that_disagrees_with_proton():
+    trace = {"traceEvents": [_x("gpu_user_annotation", "## Call A ##", 10.0, 5.0, 1),
+                             _x("kernel", "k1", 11.0, 6.0, 1)]}           # ends 2 us after its region
+    kernels = pd.DataFrame([{"name": "k1", "calls": 1, "flops": 0.0, "bytes": 0.0}])
+    launches = pd.DataFrame({"name": ["k1", "k2", "k1"], "calls": [2, 1, 5], "time_ns": [1, 1, 1],
+                             "path": ["step_0/blk_10", "step_0/blk_2/inner", "step_1/blk_10"]})
+    tl = build(trace, kernels, launches, "step_0")
+    assert tl.blocks_placed == 0 and tl.kernels == 1
+    assert tl.warnings == [
+        "kernel k1 ends 2000 ns after its compiled region",
+        "2 Proton block scope(s) of step_0 not placed in time (no compiled region of the trace holds the same "
+        "kernels): blk_2, blk_10",
+        "1 compiled region(s) match no Proton block scope; shown under their torch.profiler name",
+        "the torch.profiler step ran 1 kernel launches, Proton's step_0 3 (0 only in the trace, 2 only in Proton)"]
+    step, block, kernel = [e for e in tl.events if e["ph"] == "X"]
+    assert step["args"]["source"] == ("time: torch.profiler step (library_ops stage); name: Proton scope step_0 "
+                                      "(hatchet: no timestamps)")
+    assert (block["name"], block["args"]["proton scope"], block["args"]["proton kernel time (us)"]) == \
+        ("Call A", None, None)
+    assert block["args"]["source"] == ("time: torch.profiler step (library_ops stage) (its GPU range of the "
+                                       "compiled region call); name: torch.profiler (no Proton scope holds the "
+                                       "same kernels)")
+    assert (block["args"]["kernel launches"], block["args"]["kernel time (us)"]) == (1, 6.0)
+    # a kernel of an unnamed block is in the step's scope under the region's name; the report's numbers said
+    assert kernel["args"]["scope"] == "step_0/Call A" and kernel["cat"] == "kernel"
+    assert kernel["args"]["source"] == ("time, grid, block: torch.profiler step (library_ops stage); numbers: "
+                                        "report kernel table (Proton, mean over the run's timed steps)")
+
+
+def test_scope_kernels_adds_the_rows_of_a_scope_and_of_the_scopes_below_it():
+    launches = pd.DataFrame({"name": ["k", "k", "j", "k"], "calls": [1, 2, 4, 8],
+                             "path": ["step_0/b", "step_0/b/inner", "step_0", "step_01/b"]})
+    from inductor_prof.analysis.timeline import scope_kernels
+
+    assert scope_kernels(launches, "step_0") == {"step_0": Counter({"k": 3, "j": 4}), "step_0/b": Counter({"k": 3})}
+
+
+def test_steps_of_hand_made():
+    launches = pd.DataFrame({"path": ["step_0/a", "step_10/b", "step_2", "s1/step_3/x", "s2/step_9", "s1", "other"]})
+    assert steps_of(launches) == ["step_0", "step_2", "step_10"]
+    assert steps_of(launches, "s1") == ["step_3"]

@@ -8,12 +8,21 @@ from inductor_prof.attention import timing
 
 # ---- timing.py ----
 
-def test_first_error_line():
-    # the first line that says "error" (any case), else the last line, else ""
-    assert timing._first_error_line("warning: a\n  ptxas ERROR: too many resources  \nerror: late\n") == \
-        "ptxas ERROR: too many resources"
-    assert timing._first_error_line("one\ntwo\nthree\n\n") == "three"
-    assert timing._first_error_line(" \n") == ""
+def test_failure_line_falls_back_to_stderrs_error_line_then_its_last_line():
+    boom = RuntimeError("boom")
+    # no line naming an error the message does not already say: stderr's first line naming one (any case), even
+    # one the message says, else its last line, else nothing
+    said = RuntimeError("ptxas ERROR: too many resources")
+    assert timing.failure_line(said, stderr="warning: a\n  ptxas ERROR: too many resources  \nlast\n") == \
+        "RuntimeError: ptxas ERROR: too many resources [stderr: ptxas ERROR: too many resources]"
+    assert timing.failure_line(boom, stderr="one\ntwo\nthree\n\n") == "RuntimeError: boom [stderr: three]"
+    assert timing.failure_line(boom, stderr=" \n") == "RuntimeError: boom"
+    assert timing.failure_line(boom) == "RuntimeError: boom"
+    # a line naming an error the message does not say: that one, from the message's other lines first
+    assert timing.failure_line(RuntimeError("boom\nnote\nerror: in the message"), stderr="error: on stderr") == \
+        "RuntimeError: boom [error: in the message]"
+    assert timing.failure_line(boom, stdout="x\nError: printed", stderr="plain") == \
+        "RuntimeError: boom [stdout: Error: printed]"
 
 
 def test_kernel_spills_is_bytes_per_thread():

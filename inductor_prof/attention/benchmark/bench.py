@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -260,17 +261,17 @@ def _interleaved_ms(timer, fns: list, rep_ms: float) -> list[float]:
     return [statistics.median(t) for t in times]
 
 
-def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3) -> float:
-    """Median host wall time of fn (a CPU bench: no device events to time it by)."""
+def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Median host wall time of fn after one untimed call (a CPU bench: no device events to time it by); `clock`
+    gives seconds."""
     import statistics
-    import time
 
     fn()
     times = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append((time.perf_counter() - t0) * MS_PER_S)
+        times.append((clock() - t0) * MS_PER_S)
     return statistics.median(times)
 
 

@@ -57,7 +57,9 @@ def sdpa(backend: str | None):
 
 
 @lru_cache(maxsize=1)
-def _compiled_flex():
+def compiled_flex_attention():
+    """torch.compile(flex_attention), made once per process: every shape and block mask is a recompile of this
+    one function (what `flex` calls; the CPU tests put flex_attention run eagerly in its place)."""
     import torch
     from torch.nn.attention.flex_attention import flex_attention
 
@@ -85,7 +87,7 @@ def flex(q, k, v, scale, *, causal=False, mask=None):
     bm = block_mask(q, k, causal, mask)
     kw = {"block_mask": bm, "scale": scale, **_gqa(q, k)}
     with cfg.patch(_recompile_settings()):
-        return _compiled_flex()(q, k, v, **kw), None
+        return compiled_flex_attention()(q, k, v, **kw), None
 
 
 def _flash_causal(q, k, causal: bool) -> bool:
@@ -122,7 +124,10 @@ def xformers(q, k, v, scale, *, causal=False):
 
 
 @lru_cache(maxsize=None)
-def _te_module(heads: int, kv_heads: int, head_dim: int, scale: float, causal: bool):
+def te_attention(heads: int, kv_heads: int, head_dim: int, scale: float, causal: bool):
+    """Transformer Engine's DotProductAttention module for these heads (kv_heads: its GQA groups), head dim, scale
+    and mask type (causal or none), bshd layout; built once per set and reused, so the timed calls run the
+    module and never its construction."""
     from transformer_engine.pytorch import DotProductAttention
 
     return DotProductAttention(heads, head_dim, num_gqa_groups=kv_heads, qkv_format="bshd",
@@ -133,7 +138,7 @@ def transformer_engine(q, k, v, scale, *, causal=False):
     B, H, Sq, D = q.shape
     if causal and Sq != k.shape[2]:
         raise ValueError("Transformer Engine's 'causal' differs from SDPA's top-left alignment when Sq != Sk")
-    te = _te_module(H, k.shape[1], D, float(scale), causal)
+    te = te_attention(H, k.shape[1], D, float(scale), causal)
     out = te(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))
     return out.reshape(B, Sq, H, D).transpose(1, 2), None
 

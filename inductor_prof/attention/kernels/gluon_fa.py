@@ -27,13 +27,14 @@ from .gluon_kernel import attn_fwd_ws_kernel
 from .gluon_tiles import (ROWS_PER_CONSUMER, SPLIT_MAX_HEAD_DIM, Config, candidate_configs, default_config,
                           launch_options, work_split)
 
-__all__ = ["Config", "candidate_configs", "default_config", "forward", "launch", "tune"]
+__all__ = ["Config", "SplitWorkspace", "candidate_configs", "default_config", "forward", "launch", "tune"]
 
 
-class _Workspace:
-    """Partial state of split tiles, per device and stream: a slot of (64 x D fp32 acc, 64 max, 64 sums) per CTA
-    and consumer, and two sets of a counter per slot (see gluon_split), zeroed once here and then by the launches
-    themselves; launches on one stream run in order, so they never share a set."""
+class SplitWorkspace:
+    """The global memory a split launch merges its key-cut tiles through (gluon_split), one per device, stream and
+    launch size: a slot of (64 x D fp32 acc, 64 max, 64 sums) per CTA and consumer, and two sets of a counter per
+    slot, zeroed once here and then by the launches themselves; launches on one stream run in order, so they never
+    share a set (`epoch` says which set a launch uses)."""
     _cache: dict = {}
 
     def __init__(self, device, n_ctas: int, head_dim: int, consumers: int):
@@ -46,7 +47,7 @@ class _Workspace:
         self.epoch = 0
 
     @classmethod
-    def for_launch(cls, device, n_ctas: int, head_dim: int, consumers: int, split: bool) -> "_Workspace":
+    def for_launch(cls, device, n_ctas: int, head_dim: int, consumers: int, split: bool) -> "SplitWorkspace":
         """The workspace of this device, stream and size; its epoch advanced for a split launch about to be made
         (only those use and zero counters)."""
         import torch
@@ -85,7 +86,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                               cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
-    ws = _Workspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
+    ws = SplitWorkspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
     kernel = attn_fwd_ws_kernel[(n_ctas,)](
         desc(q, ROWS_PER_CONSUMER), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
         desc(o, ROWS_PER_CONSUMER),  # a consumer's rows, staged in its piece of the Q buffer

@@ -53,9 +53,10 @@ def launch_options(cfg: Config) -> dict:
 SHARED_MEMORY_BYTES = 227 * 1024  # per CTA on the H100 (sm_90)
 
 
-def _q_buffers(head_dim: int, block_n: int, stages: int, consumers: int = 2, ctas_per_sm: int = 1) -> int:
-    """Two Q tile buffers where they fit in shared memory beside the K and V rings (2-byte elements), else one;
-    with two CTAs per SM, in half of it."""
+def q_buffers_that_fit(head_dim: int, block_n: int, stages: int, consumers: int = 2, ctas_per_sm: int = 1) -> int:
+    """How many Q tile buffers (Config.q_buffers) fit in one CTA's shared memory beside its K and V rings of
+    `stages` x block_n keys (2-byte elements): 2 where two do, else 1 where one does, else 0 (the config cannot
+    run); with two CTAs per SM, in half of SHARED_MEMORY_BYTES."""
     room = SHARED_MEMORY_BYTES // ctas_per_sm
     ring = 2 * stages * block_n * head_dim * 2
     q_tile = consumers * ROWS_PER_CONSUMER * head_dim * 2
@@ -83,9 +84,10 @@ TWO_CTAS_MAX_HEAD_DIM = 64
 SPLIT_MAX_HEAD_DIM = 128
 
 
-def _consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
-    """Three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM; one only from ONE_CONSUMER_MIN_HEAD_DIM, or with
-    two CTAs per SM up to TWO_CTAS_MAX_HEAD_DIM; two at any."""
+def consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
+    """Whether a tile of `consumers` warpgroups, ctas_per_sm CTAs to an SM, is a candidate at this head dim (the
+    register budget and the measurements above): three consumers only up to THREE_CONSUMERS_MAX_HEAD_DIM; one
+    only from ONE_CONSUMER_MIN_HEAD_DIM, or with two CTAs per SM up to TWO_CTAS_MAX_HEAD_DIM; two at any."""
     if ctas_per_sm > 1:
         return consumers == 1 and head_dim <= TWO_CTAS_MAX_HEAD_DIM
     return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
@@ -97,8 +99,8 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
     cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64))."""
     out = []
     for bn, stages, overlap, consumers, regs, ctas in _SHAPES:
-        q_bufs = _q_buffers(head_dim, bn, stages, consumers, ctas)
-        if not q_bufs or not _consumers_fit(consumers, ctas, head_dim):
+        q_bufs = q_buffers_that_fit(head_dim, bn, stages, consumers, ctas)
+        if not q_bufs or not consumers_fit(consumers, ctas, head_dim):
             continue
         cfg = Config(bn, stages, overlap, regs, q_buffers=q_bufs, consumers=consumers, ctas_per_sm=ctas)
         out.append(cfg)
@@ -109,7 +111,7 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
 
 def default_config(head_dim: int) -> Config:
     bn = 128 if head_dim <= 128 else 64
-    return Config(bn, 2, True, q_buffers=_q_buffers(head_dim, bn, 2))
+    return Config(bn, 2, True, q_buffers=q_buffers_that_fit(head_dim, bn, 2))
 
 
 def work_split(n_tiles: int, n_kv_blocks: int, n_ctas: int, split: bool) -> tuple[int, int]:

@@ -80,7 +80,7 @@ def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, st
 
 
 @triton.jit
-def _tile(HEADS_PER_GROUP):
+def program_tile(HEADS_PER_GROUP):
     """(batch*head, query tile) of this program of a launch over the grid (query tiles, batch*heads), numbered in
     launch order: groups of HEADS_PER_GROUP heads (the last may be smaller) one after another; within a group the
     heads take turns, last (longest) query tile first."""
@@ -99,7 +99,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr):
     if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
-        off_hz, start_m = _tile(HEADS_PER_GROUP)
+        off_hz, start_m = program_tile(HEADS_PER_GROUP)
     else:  # a 1-D grid with that index arithmetic ran FLUX's dense shape 5% slower (492-495 vs 464-469 us)
         start_m = tl.program_id(0)
         off_hz = tl.program_id(1)
@@ -195,7 +195,10 @@ def default_config(head_dim: int, interpret: bool) -> Config:
     return Config(128, 64 if head_dim >= 128 else 128, 1, 8, 2)
 
 
-def _descriptors(q, k, v, cfg: Config):
+def descriptors(q, k, v, cfg: Config):
+    """The TMA descriptors the kernel loads through: q, k and v (contiguous) each seen as one table of rows
+    (B * heads * length, D), a box of one sub-tile of queries (block_m / split rows) or one block of keys
+    (block_n rows) by D; a tile past a head's end reads the next head's rows, or zeros past the table's end."""
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     B, H, NQ, D = q.shape
@@ -268,7 +271,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     NK = k.shape[2]
     interpret = os.environ.get("TRITON_INTERPRET") == "1"
     cfg = config or default_config(D, interpret)
-    dq, dk, dv = _descriptors(q, k, v, cfg)
+    dq, dk, dv = descriptors(q, k, v, cfg)
     n_m = triton.cdiv(NQ, cfg.block_m)
     kv_bytes = 2 * NK * D * k.element_size() / (H // k.shape[1])
     on_gpu = q.is_cuda

@@ -37,6 +37,24 @@ UNITS = {"ns": TIME_NS["ns"], "nsecond": TIME_NS["ns"], "us": TIME_NS["us"], "us
 SCALED = ("_ns", "_bytes")   # short names whose value must be converted (the rest are %, counts, registers)
 
 
+def from_raw(raw: dict) -> dict[str, float]:
+    """Short-named metrics of one profiled kernel from what ncu reported (raw metric name -> (value, unit as ncu
+    names it)): each of METRICS present, a time in ns and a size in bytes whatever unit ncu used (one not in UNITS
+    raises ValueError: a silent factor of 1 would be 1000x off), the rest (%, counts, registers) as they are; then
+    the derived totals."""
+    out: dict[str, float] = {}
+    for short, name in METRICS.items():
+        if name not in raw:
+            continue
+        value, unit = raw[name]
+        if short.endswith(SCALED):
+            if (unit or "").lower() not in UNITS:
+                raise ValueError(f"ncu reported {name} in unknown unit {unit!r}")
+            value *= UNITS[(unit or "").lower()]
+        out[short] = value
+    return derive(out)
+
+
 def derive(m: dict) -> dict:
     """Measured totals from raw counters: DRAM bytes, FP flops (an FMA is two), local-memory traffic."""
     m = dict(m)

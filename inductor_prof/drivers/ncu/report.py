@@ -14,7 +14,7 @@ from ... import procs
 from ...childenv import child_env
 from ...errors import one_line
 from .locate import import_ncu_report
-from .metrics import METRICS, SCALED, UNITS, derive
+from .metrics import METRICS, from_raw
 
 TIMEOUT_S = 300
 
@@ -35,28 +35,17 @@ def parse_report_all(path: Path) -> list[dict[str, float]]:
         rng = ctx.range_by_idx(r)
         for a in range(rng.num_actions()):
             action = rng.action_by_idx(a)
-            metrics = _action_metrics(action)
+            present = set(action.metric_names())
+            raw = {}
+            for name in METRICS.values():     # only the metrics asked for are read
+                if name in present:
+                    metric = action.metric_by_name(name)
+                    raw[name] = (metric.as_double(), metric.unit())
+            metrics = from_raw(raw)
             metrics["kernel"] = action.name(mangled) if mangled is not None else action.name()
             out.append(metrics)
     del ctx
     return out
-
-
-def _action_metrics(action) -> dict[str, float]:
-    names = set(action.metric_names())
-    out: dict[str, float] = {}
-    for short, raw in METRICS.items():
-        if raw not in names:
-            continue
-        metric = action.metric_by_name(raw)
-        value = metric.as_double()
-        unit = (metric.unit() or "").lower()
-        if short.endswith(SCALED):
-            if unit not in UNITS:   # a silent factor of 1 would be 1000x off
-                raise ValueError(f"ncu reported {raw} in unknown unit {metric.unit()!r}")
-            value *= UNITS[unit]
-        out[short] = value
-    return derive(out)
 
 
 def main(argv: list[str]) -> int:

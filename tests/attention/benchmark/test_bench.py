@@ -1,5 +1,6 @@
 """The attention table's numbers on a CPU: flops, the correctness gate per dtype, TFLOP/s and the speed-up over
 the model's backend (fake backends, fixed times), and two defects of the stage."""
+import dataclasses
 import math
 import os
 import subprocess
@@ -10,7 +11,6 @@ import torch
 
 from inductor_prof.attention.benchmark import bench, registry
 from inductor_prof.attention.kernels import cuda_fa, triton_fa
-from inductor_prof.attention import timing
 from inductor_prof.attention.benchmark.bench import LSE_TOLERANCE, TOLERANCE, BenchOptions, BenchResult, bench_shape, check
 from inductor_prof.attention.benchmark.registry import Backend
 from inductor_prof.attention.semantics.shapes import from_call, parse_shape, Shape
@@ -20,7 +20,6 @@ from inductor_prof.attention.kernels.reference import attention_float64, blocked
 import csv
 import pandas as pd
 from inductor_prof.analysis.roofline import judge_attention
-import time
 
 
 
@@ -370,10 +369,13 @@ ROOT = REPO
 NAN = float("nan")
 
 
-def recording(name, base, seen, origin="own", supports=registry.ALL):
-    """A backend computing as `base` does, recording (name, scale, config, causal) per call."""
+def recording(name, base, seen, origin="own", supports=registry.ALL, inputs=None):
+    """A backend computing as `base` does, recording (name, scale, config, causal) per call (and its (q, k, v) in
+    `inputs` when given)."""
     def fn(q, k, v, scale, config=None, **sem):
         seen.append((name, scale, config, sem.get("causal", False)))
+        if inputs is not None:
+            inputs.append((q, k, v))
         return base.fn(q, k, v, scale, **sem)
     return registry.Backend(name, origin, fn, True, description=f"{name} desc", supports=supports)
 
@@ -399,7 +401,8 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
 
     def broken(*a, **kw):
         raise RuntimeError("kernel fell over\nsecond line")
-    backends = [recording("triton_fa2", blocked, seen), registry.Backend("broken", "own", broken, True,
+    own_inputs = []
+    backends = [recording("triton_fa2", blocked, seen, inputs=own_inputs), registry.Backend("broken", "own", broken, True,
                                                                          description="b", supports=registry.ALL),
                 registry.Backend("absent", "library", None, False, "not installed", "a"),
                 registry.Backend("dense_only", "own", None, True, description="d"),
@@ -414,8 +417,10 @@ def test_bench_shape_rows_tuning_and_speedups(monkeypatch):
     assert list(by) == progress
     # tuning: at the timing inputs' scale 1/sqrt(16), causal; the fastest that ran (C) is the label, the
     # config it returned is timed and kept
-    # tuned on the timing inputs (seed + 1), not the check's
-    assert all(torch.equal(a, b) for a, b in zip(timing_inputs[0], bench._inputs(shape, 1, "cpu")))
+    # tuned on the timing inputs, not the check's: the tensors the timed calls get, other values than the check's
+    checked, timed = own_inputs[0], own_inputs[1]
+    assert len(timing_inputs) == 1 and all(a is b for a, b in zip(timing_inputs[0], timed))
+    assert all(t is timed[0] for t, _, _ in own_inputs[1:]) and not torch.equal(checked[0], timed[0])
     assert tuned == [(0.25, True)] and result.chosen == {("triton_fa2", "(1,2,8,16),causal"): "cfgC"}
     a, b, c = result.tuning
     head = {"backend": "triton_fa2", "shape": "(1,2,8,16),causal", "dtype": "float16"}
@@ -486,9 +491,12 @@ def test_the_shapes_scale_is_used_when_the_model_gave_one(monkeypatch):
     (row,) = bench.bench_shape(shape, 1, "", [x], opts, BenchResult())
     assert {s for _, s, _, _ in seen} == {0.5}
     assert row["ok"] and row["rel_err"] < 2e-3        # the float64 reference at the same scale
-    # checked on the seed's inputs, timed on the next seed's
-    assert torch.equal(qs[0], bench._inputs(shape, 5, "cpu")[0])
-    assert all(torch.equal(q, bench._inputs(shape, 6, "cpu")[0]) for q in qs[1:]) and len(qs) == 4
+    # checked on the seed's inputs, timed on the next seed's: the check at seed 6 draws what seed 5 timed with
+    assert len(qs) == 4 and all(torch.equal(q, qs[1]) for q in qs[2:]) and not torch.equal(qs[0], qs[1])
+    timed_at_5 = qs[1]
+    qs.clear()
+    bench.bench_shape(shape, 1, "", [x], dataclasses.replace(opts, seed=6), BenchResult())
+    assert torch.equal(qs[0], timed_at_5) and not torch.equal(qs[1], timed_at_5)
 
 
 def test_a_backend_missing_two_semantics_names_both():
@@ -501,13 +509,19 @@ def test_a_backend_missing_two_semantics_names_both():
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_tune_when_every_config_failed(monkeypatch, causal):
-    got = []
+    got, seen = [], []
     monkeypatch.setattr(triton_fa, "tune", lambda q, k, v, scale, **kw: (got.append(kw), ([
         {"config": "A", "ms": NAN, "error": "x"}], None))[1])
+    (blocked,) = registry.backends(["torch_blocked"])
     result = BenchResult()
     shape = Shape(1, 1, 4, 4, 16, "float16", mask=MaskSpec("causal") if causal else MaskSpec())
-    assert bench._tune("triton_fa2", shape, None, None, None, 0.25, result, causal) == (None, "")
+    opts = BenchOptions(timer=lambda fn, rep_ms: (fn(), 1.0)[1], device="cpu", tune=True)
+    (row,) = bench.bench_shape(shape, 1, "", [recording("triton_fa2", blocked, seen)], opts, result)
+    # no config ran: no label, the kernel timed at its default config (None), the one failure recorded
+    assert row["config"] == "" and result.chosen == {("triton_fa2", shape.label): None}
+    assert {config for _, _, config, _ in seen} == {None}
     assert got == [{"causal": True} if causal else {}] and len(result.tuning) == 1
+    assert result.tuning[0]["error"] == "x" and math.isnan(result.tuning[0]["tflops"])
 
 
 def test_semantics():
@@ -532,12 +546,24 @@ def test_semantics_replays_a_saved_mask(tmp_path):
 
 def test_inputs_are_seeded_shaped_and_typed():
     shape = Shape(2, 4, 6, 5, 16, "float16", Hkv=2)
-    q, k, v = bench._inputs(shape, 3, "cpu")
+
+    def inputs_of(seed):
+        got = []
+
+        def fn(q, k, v, scale, config=None, **sem):
+            got.append((q, k, v))
+            return q, None
+        b = registry.Backend("echo", "own", fn, True, supports=registry.ALL)
+        opts = BenchOptions(timer=lambda f, rep_ms: (f(), 1.0)[1], device="cpu", tune=False, seed=seed)
+        bench.bench_shape(shape, 1, "", [b], opts, BenchResult())
+        return got[0]        # the check's
+    q, k, v = inputs_of(3)
+    # q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D), in the shape's dtype, three different draws
     assert (q.shape, k.shape, v.shape) == ((2, 4, 6, 16), (2, 2, 5, 16), (2, 2, 5, 16))
-    assert q.dtype == k.dtype == v.dtype == torch.float16
-    again = bench._inputs(shape, 3, "cpu")
+    assert q.dtype == k.dtype == v.dtype == torch.float16 and not torch.equal(k, v)
+    again = inputs_of(3)
     assert all(torch.equal(a, b) for a, b in zip((q, k, v), again))
-    assert not torch.equal(bench._inputs(shape, 4, "cpu")[0], q)
+    assert not torch.equal(inputs_of(4)[0], q)
 
 
 def test_relative_error_over_live_rows():
@@ -587,12 +613,11 @@ def test_check_lse_tolerance_is_inclusive(monkeypatch):
     assert got["ok"] is True
 
 
-def test_wall_ms_is_the_median_of_three_timed_runs_in_ms(monkeypatch):
+def test_wall_ms_is_the_median_of_three_timed_runs_in_ms():
     clock = iter([10.0, 10.002, 20.0, 20.005, 30.0, 30.003])
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
     calls = []
     # runs of 2, 5 and 3 ms after one untimed warm-up: median 3 ms
-    assert bench.wall_ms(lambda: calls.append(1)) == pytest.approx(3.0)
+    assert bench.wall_ms(lambda: calls.append(1), clock=lambda: next(clock)) == pytest.approx(3.0)
     assert len(calls) == 4
 
 

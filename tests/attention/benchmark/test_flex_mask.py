@@ -43,7 +43,6 @@ def test_block_mask():
     q = torch.zeros(2, 3, 256, 16)
     k = torch.zeros(2, 3, 256, 16)
     assert flex_mask.block_mask(q, k, False, None) is None
-    flex_mask._CACHE.clear()
     bm = flex_mask.block_mask(q, k, True, None)
     # causal: one mask for every batch and head; 128-blocks: 2 x 2, the one above the diagonal skipped
     assert bm.shape == (1, 1, 256, 256) and bm.to_dense().int().tolist() == [[[[1, 0], [1, 1]]]]
@@ -57,11 +56,17 @@ def test_block_mask():
     with pytest.raises(ValueError, match="^a float bias is not a mask: FlexAttention would take it as a score_mod$"):
         flex_mask.block_mask(q, k, False, torch.full((256, 256), 0.5))   # neither 0 nor -inf: a bias
     assert flex_mask.block_mask(q, k, False, torch.ones(256, 256, dtype=torch.bool)) is None   # keeps all
-    assert len(flex_mask._CACHE) == 2
+    # calls that give no block mask (dense, a mask keeping every pair, a bias) take no room in the cache of four:
+    # after three more of each, both block masks built above are still the cached ones
+    for _ in range(3):
+        flex_mask.block_mask(q, k, False, None)
+        flex_mask.block_mask(q, k, False, torch.ones(256, 256, dtype=torch.bool))
+        with pytest.raises(ValueError):
+            flex_mask.block_mask(q, k, False, torch.full((256, 256), 0.5))
+    assert flex_mask.block_mask(q, k, True, None) is bm and flex_mask.block_mask(q, k, False, pad) is bp
 
 
 def test_block_mask_per_head_and_per_batch_masks():
-    flex_mask._CACHE.clear()
     q = torch.zeros(2, 2, 256, 16)
     # arbitrary, per head (the same for both batches): head h keeps key block h only -> a head dim, no batch dim
     keep = torch.zeros(1, 2, 256, 256, dtype=torch.bool)
@@ -90,8 +95,15 @@ def test_block_mask_per_head_and_per_batch_masks():
 
 
 def test_block_mask_cache_keeps_the_latest_four():
-    flex_mask._CACHE.clear()
     qs = [torch.zeros(1, 1, 128 * n, 16) for n in range(1, 6)]
     first = [flex_mask.block_mask(q, q, True, None) for q in qs]     # five lengths: the first is evicted
     assert flex_mask.block_mask(qs[4], qs[4], True, None) is first[4]
+    assert flex_mask.block_mask(qs[1], qs[1], True, None) is first[1]    # the oldest of the four kept
     assert flex_mask.block_mask(qs[0], qs[0], True, None) is not first[0]
+    # a mask is cached by identity: an equal tensor of its own is built anew; causal and its mask apart
+    keep = torch.ones(1, 1, 1, 256, dtype=torch.bool)
+    keep[..., 200:] = False
+    q = torch.zeros(1, 1, 256, 16)
+    bk = flex_mask.block_mask(q, q, False, keep)
+    assert flex_mask.block_mask(q, q, False, keep) is bk and flex_mask.block_mask(q, q, False, keep.clone()) is not bk
+    assert flex_mask.block_mask(q, q, True, None) is not bk

@@ -16,11 +16,17 @@ def test_refusal_without_a_message():
     assert library.refusal(" \n", ["x (Triggered internally at a.cpp:1.)"]) == "refused (x)"
 
 
-def test_gqa_flag_only_when_heads_differ():
+def test_sdpa_asks_for_gqa_only_when_the_heads_differ(monkeypatch):
+    import torch.nn.functional as F
+
+    seen = []
+    monkeypatch.setattr(F, "scaled_dot_product_attention", lambda q, k, v, **kw: (seen.append(kw), q)[1])
     q = torch.zeros(1, 2, 8, 16)
-    assert library._gqa(q, torch.zeros(1, 1, 8, 16)) == {"enable_gqa": True}
-    # same heads, other lengths and dims: no flag (only dim 1, the heads, counts)
-    assert library._gqa(q, torch.zeros(1, 2, 4, 16)) == {}
+    library.sdpa(None)(q, torch.zeros(1, 1, 8, 16), torch.zeros(1, 1, 8, 16), 0.5)
+    # same heads, other lengths: no flag (only dim 1, the heads, counts; a torch without enable_gqa still runs)
+    library.sdpa("sdpa_math")(q, torch.zeros(1, 2, 4, 16), torch.zeros(1, 2, 4, 16), 0.5, causal=True)
+    assert seen == [{"attn_mask": None, "is_causal": False, "scale": 0.5, "enable_gqa": True},
+                    {"attn_mask": None, "is_causal": True, "scale": 0.5}]
 
 
 def test_import_error():
@@ -28,20 +34,6 @@ def test_import_error():
     name = "m" * 250
     # one_line: "Type: message", cut to 200 characters
     assert library.import_error(name) == f"ModuleNotFoundError: No module named '{name}'"[:200]
-
-
-def test_flash_causal_only_when_the_lengths_agree():
-    q, k = torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 6, 8)
-    assert library._flash_causal(q, q, True) is True and library._flash_causal(q, k, False) is False
-    with pytest.raises(ValueError, match="^flash-attn's causal mask is bottom-right aligned: differs from SDPA's "
-                                         "when Sq != Sk$"):
-        library._flash_causal(q, k, True)
-
-
-def test_recompile_settings():
-    # every setting this torch knows: past 8 recompiles dynamo would fall back to eager flex_attention silently
-    assert library._recompile_settings() == {"recompile_limit": 256, "cache_size_limit": 256,
-                                              "fail_on_recompile_limit_hit": True, "fail_on_cache_limit_hit": True}
 
 
 # ---- library.py: the adapters ----
@@ -87,10 +79,14 @@ def test_flash_attn_adapters(monkeypatch, adapter, module, tuple_out, causal):
     q, k, v = inputs()
     out, lse = adapter(q, k, v, SCALE, causal=causal)
     assert lse is None and torch.allclose(out, attention_float64(q, k, v, SCALE, causal=causal)[0], atol=1e-12)
-    with pytest.raises(ValueError, match="bottom-right"):
+    # flash-attn's causal is aligned bottom-right: the same as SDPA's top-left only when Sq == Sk
+    with pytest.raises(ValueError, match="^flash-attn's causal mask is bottom-right aligned: differs from SDPA's "
+                                         "when Sq != Sk$"):
         adapter(q, k[:, :, :4], v[:, :, :4], SCALE, causal=True)
-    # the registry passes causal only when set: without it, dense
+    # the registry passes causal only when set: without it, dense (other lengths too)
     assert torch.allclose(adapter(q, k, v, SCALE)[0], attention_float64(q, k, v, SCALE)[0], atol=1e-12)
+    k4, v4 = k[:, :, :4], v[:, :, :4]
+    assert torch.allclose(adapter(q, k4, v4, SCALE)[0], attention_float64(q, k4, v4, SCALE)[0], atol=1e-12)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -121,17 +117,17 @@ def test_transformer_engine_adapter(monkeypatch, causal):
             out = exact(q, k, v, self.scale, self.causal)
             return out.reshape(out.shape[0], out.shape[1], -1)
     fake(monkeypatch, "transformer_engine.pytorch", DotProductAttention=DotProductAttention)
-    library._te_module.cache_clear()
+    library.te_attention.cache_clear()     # modules of an earlier test's stand-in
     q, k, v = inputs(Hq=4, Hkv=2, D=8)
     out, lse = library.transformer_engine(q, k, v, SCALE, causal=causal)
-    library._te_module.cache_clear()
+    library.transformer_engine(q, k, v, SCALE, causal=causal)      # the same call again: the same module
     assert lse is None and torch.allclose(out, attention_float64(q, k, v, SCALE, causal=causal)[0], atol=1e-12)
     assert made == [(4, 8, 2, "bshd", "causal" if causal else "no_mask", SCALE)]
     with pytest.raises(ValueError, match="^Transformer Engine's 'causal' differs"):
         library.transformer_engine(q, k[:, :, :4], v[:, :, :4], SCALE, causal=True)
     library.transformer_engine(q, k, v, SCALE)     # without causal: the dense module
-    library._te_module.cache_clear()
-    assert made[-1][4] == "no_mask"
+    assert made[-1][4] == "no_mask" and len(made) == (2 if causal else 1)
+    library.te_attention.cache_clear()
 
 
 def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
@@ -144,11 +140,12 @@ def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
     import torch._dynamo.config as cfg
 
     limits = []
+    settings = ("recompile_limit", "cache_size_limit", "fail_on_recompile_limit_hit", "fail_on_cache_limit_hit")
 
-    def eager(*a, **kw):   # records the recompile limit in force while it runs
-        limits.append(cfg.recompile_limit)
+    def eager(*a, **kw):   # records the recompile limits in force while it runs
+        limits.append({k: getattr(cfg, k) for k in settings if hasattr(cfg, k)})
         return flex_attention(*a, **kw)
-    monkeypatch.setattr(library, "_compiled_flex", lambda: eager)
+    monkeypatch.setattr(library, "compiled_flex_attention", lambda: eager)
     q, k, v = (t.float() for t in inputs(S=8))
     keep = torch.ones(8, 8, dtype=torch.bool).tril(-1) | torch.eye(8, dtype=torch.bool)   # causal, as a mask
     keep[:, 0] = False
@@ -160,4 +157,7 @@ def test_flex_plumbing_with_eager_flex_attention(monkeypatch):
             out, lse = library.flex(q, k, v, SCALE, **({"causal": True} if causal else {}), mask=mask)
             want = attention_float64(q, k, v, SCALE, causal=causal, mask=mask)[0]
             assert lse is None and torch.allclose(out.double(), want, atol=1e-5), (causal, mask is None)
-    assert limits == [256] * 3
+    # every setting this torch knows: past 8 recompiles dynamo would fall back to eager flex_attention silently
+    assert limits == [{"recompile_limit": 256, "cache_size_limit": 256, "fail_on_recompile_limit_hit": True,
+                       "fail_on_cache_limit_hit": True}] * 3
+    assert cfg.recompile_limit != 256         # and only while flex runs

@@ -124,7 +124,7 @@ def test_candidate_configs_fit_shared_memory():
     (227, 64, 2, 2),
 ])
 def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
-    assert gluon_tiles._q_buffers(head_dim, block_n, stages) == expected
+    assert gluon_tiles.q_buffers_that_fit(head_dim, block_n, stages) == expected
 
 
 @pytest.mark.parametrize("head_dim,block_n,stages,expected", [
@@ -138,14 +138,14 @@ def test_q_buffers_that_fit(head_dim, block_n, stages, expected):
     (256, 64, 2, 1),
 ])
 def test_q_buffers_of_three_consumers(head_dim, block_n, stages, expected):
-    assert gluon_tiles._q_buffers(head_dim, block_n, stages, consumers=3) == expected
+    assert gluon_tiles.q_buffers_that_fit(head_dim, block_n, stages, consumers=3) == expected
 
 
 def test_q_buffers_of_one_consumer():
     # D256, 2 stages of 64 keys: ring 128 KiB; a 64-row Q tile 64*256*2 = 32 KiB: 128+64 = 192 KiB fits
-    assert gluon_tiles._q_buffers(256, 64, 2, consumers=1) == 2
+    assert gluon_tiles.q_buffers_that_fit(256, 64, 2, consumers=1) == 2
     # 3 stages: ring 192 KiB; 192+64 = 256 no, 192+32 = 224 yes
-    assert gluon_tiles._q_buffers(256, 64, 3, consumers=1) == 1
+    assert gluon_tiles.q_buffers_that_fit(256, 64, 3, consumers=1) == 1
 
 
 def test_three_consumers_only_at_head_dim_64_and_without_overlap_or_split():
@@ -184,11 +184,11 @@ def test_launch_maxnreg(consumers, ctas, expected):
 def test_q_buffers_of_two_ctas_per_sm():
     # half of 227 KiB each (116,224 B). D64, one consumer, 2 stages of 128 keys: ring 2*2*128*64*2 = 64 KiB, a
     # 64-row Q tile 8 KiB: 64+16 = 80 KiB fits
-    assert gluon_tiles._q_buffers(64, 128, 2, consumers=1, ctas_per_sm=2) == 2
+    assert gluon_tiles.q_buffers_that_fit(64, 128, 2, consumers=1, ctas_per_sm=2) == 2
     # 3 stages: ring 96 KiB; 96+16 = 112 KiB = 114,688 B still fits in 116,224
-    assert gluon_tiles._q_buffers(64, 128, 3, consumers=1, ctas_per_sm=2) == 2
+    assert gluon_tiles.q_buffers_that_fit(64, 128, 3, consumers=1, ctas_per_sm=2) == 2
     # D128, 2 stages of 128 keys: the ring alone is 128 KiB
-    assert gluon_tiles._q_buffers(128, 128, 2, consumers=1, ctas_per_sm=2) == 0
+    assert gluon_tiles.q_buffers_that_fit(128, 128, 2, consumers=1, ctas_per_sm=2) == 0
 
 
 @pytest.mark.parametrize("args,expected", [

@@ -21,14 +21,14 @@ def test_default_config(head_dim, want):
     (1, 1, 128, False), (1, 2, 64, True), (1, 2, 128, False), (2, 2, 64, False)])
 def test_consumers_fit(consumers, ctas, head_dim, fits):
     # two CTAs an SM: only one consumer each, only up to head dim 64
-    assert gluon_tiles._consumers_fit(consumers, ctas, head_dim) is fits
+    assert gluon_tiles.consumers_fit(consumers, ctas, head_dim) is fits
 
 
 def test_q_buffers_at_the_exact_edge():
     # D 64, 292-key blocks, 3 stages, one consumer: ring 2 x 3 x 292 x 64 x 2 = 224,256 B, Q tile 64 x 64 x 2 =
     # 8,192: together exactly 232,448 B (227 KB), which fits: one buffer
-    assert gluon_tiles._q_buffers(64, 292, 3, consumers=1) == 1
-    assert gluon_tiles._q_buffers(64, 293, 3, consumers=1) == 0
+    assert gluon_tiles.q_buffers_that_fit(64, 292, 3, consumers=1) == 1
+    assert gluon_tiles.q_buffers_that_fit(64, 293, 3, consumers=1) == 0
 
 
 def test_launch_maxnreg_is_a_whole_number():

@@ -241,7 +241,7 @@ def test_prepare():
 def test_descriptors():
     # q (2, 4, 10, 64), k/v (2, 2, 6, 64): rows of every head one after another, one tile = block rows x D
     q, k, v = t(2, 4, 10, 64), t(2, 2, 6, 64), t(2, 2, 6, 64)
-    dq, dk, dv = triton_fa._descriptors(q, k, v, Config(128, 32, 2, 8, 2))
+    dq, dk, dv = triton_fa.descriptors(q, k, v, Config(128, 32, 2, 8, 2))
     assert (dq.base is q, dq.shape, dq.strides, dq.block_shape) == (True, [80, 64], [64, 1], [64, 64])  # 128 / 2
     assert (dk.base is k, dk.shape, dk.strides, dk.block_shape) == (True, [24, 64], [64, 1], [32, 64])
     assert (dv.base is v, dv.shape, dv.strides, dv.block_shape) == (True, [24, 64], [64, 1], [32, 64])

@@ -1,36 +1,11 @@
-"""ncu numbers: unit normalisation of each metric ncu_report hands back, the derived totals (flops, DRAM and
-local bytes), and the recorded FLUX report re-derived from its raw counters through NVIDIA's reader."""
+"""ncu numbers (drivers/ncu/metrics.py): unit normalisation of each metric ncu_report hands back, the derived
+totals (flops, DRAM and local bytes), and the recorded FLUX report re-derived from its raw counters through
+NVIDIA's reader."""
 import pytest
 
 from recorded import data_path
 from inductor_prof.drivers.ncu import metrics as ncu_metrics
 from inductor_prof.drivers.ncu import report as ncu_reader
-
-
-class _Metric:
-    def __init__(self, value, unit):
-        self._value, self._unit = value, unit
-
-    def as_double(self):
-        return self._value
-
-    def unit(self):
-        return self._unit
-
-
-class _Action:
-    """The part of ncu_report's IAction that _action_metrics uses: raw metric name -> (value, unit)."""
-
-    def __init__(self, metrics: dict):
-        self._metrics = metrics
-        self.asked = []
-
-    def metric_names(self):
-        return list(self._metrics)
-
-    def metric_by_name(self, name):
-        self.asked.append(name)
-        return _Metric(*self._metrics[name])
 
 
 TIME = "gpu__time_duration.sum"
@@ -48,7 +23,7 @@ DRAM_WRITE = "dram__bytes_write.sum"
     ("ns", 97600.0, 97600.0),      # what ncu_report itself writes (both recorded reports): already ns
 ])
 def test_time_units_to_ns(unit, value, ns):
-    m = ncu_reader._action_metrics(_Action({TIME: (value, unit)}))
+    m = ncu_metrics.from_raw({TIME: (value, unit)})
     assert m["duration_ns"] == pytest.approx(ns, rel=1e-12)
 
 
@@ -64,23 +39,23 @@ def test_time_units_to_ns(unit, value, ns):
     ("GiByte", 3.0, 3 * 1_073_741_824.0),            # 3,221,225,472
 ])
 def test_byte_units_to_bytes(unit, value, nbytes):
-    m = ncu_reader._action_metrics(_Action({DRAM_READ: (value, unit)}))
+    m = ncu_metrics.from_raw({DRAM_READ: (value, unit)})
     assert m["dram_read_bytes"] == pytest.approx(nbytes, rel=1e-12)
     assert m["dram_bytes"] == pytest.approx(nbytes, rel=1e-12)   # derived after conversion
 
 
 def test_units_are_converted_before_the_totals_are_derived():
     # 1.5 Mbyte read = 1,500,000 B; 250 KiByte written = 256,000 B; total 1,756,000 B
-    m = ncu_reader._action_metrics(_Action({DRAM_READ: (1.5, "Mbyte"), DRAM_WRITE: (250.0, "KiByte")}))
+    m = ncu_metrics.from_raw({DRAM_READ: (1.5, "Mbyte"), DRAM_WRITE: (250.0, "KiByte")})
     assert m["dram_bytes"] == pytest.approx(1_756_000.0, rel=1e-12)
 
 
 def test_percent_counts_and_registers_pass_unchanged():
-    m = ncu_reader._action_metrics(_Action({
+    m = ncu_metrics.from_raw({
         "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": (54.65, "%"),
         "launch__registers_per_thread": (16.0, "register/thread"),   # ncu_report's unit for registers
         "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": (7.0, "inst"),
-    }))
+    })
     assert m["sol_memory_pct"] == 54.65
     assert m["registers"] == 16.0
     assert m["fadd"] == 7.0
@@ -90,16 +65,14 @@ def test_percent_counts_and_registers_pass_unchanged():
 def test_unknown_unit_on_a_size_or_time_is_an_error_not_a_factor_of_one(unit):
     # a silent factor of 1 for an unknown scale ("us", "KB") would be 1000x off with no sign of it
     with pytest.raises(ValueError, match="unknown unit"):
-        ncu_reader._action_metrics(_Action({"lts__t_bytes.sum": (11.0, unit)}))
+        ncu_metrics.from_raw({"lts__t_bytes.sum": (11.0, unit)})
     with pytest.raises(ValueError, match="unknown unit"):
-        ncu_reader._action_metrics(_Action({TIME: (5.0, unit)}))
+        ncu_metrics.from_raw({TIME: (5.0, unit)})
 
 
-def test_metrics_not_asked_for_are_not_read():
-    action = _Action({TIME: (5.0, "ns"), "some__other_metric.sum": (1.0, "byte")})
-    m = ncu_reader._action_metrics(action)
+def test_metrics_not_asked_for_are_left_out():
+    m = ncu_metrics.from_raw({TIME: (5.0, "ns"), "some__other_metric.sum": (1.0, "byte")})
     assert m == {"duration_ns": 5.0}          # ncu_report's own unit names: "ns", "byte"
-    assert action.asked == [TIME]
 
 
 def test_every_short_name_reads_its_own_raw_metric():
@@ -107,7 +80,7 @@ def test_every_short_name_reads_its_own_raw_metric():
     unit = {short: "ns" if short.endswith("_ns") else "byte" if short.endswith("_bytes") else ""
             for short in ncu_metrics.METRICS}
     raw = {name: (float(i + 1), unit[short]) for i, (short, name) in enumerate(ncu_metrics.METRICS.items())}
-    m = ncu_reader._action_metrics(_Action(raw))
+    m = ncu_metrics.from_raw(raw)
     for short, name in ncu_metrics.METRICS.items():
         assert m[short] == raw[name][0], short
 

@@ -31,11 +31,13 @@ class _Metric:
 class _Action:
     def __init__(self, metrics, name="k"):
         self.m, self.nm = metrics, name   # raw name -> (value, unit)
+        self.asked = []
 
     def metric_names(self):
         return list(self.m)
 
     def metric_by_name(self, raw):
+        self.asked.append(raw)
         return _Metric(*self.m[raw])
 
     def name(self, *base):
@@ -43,30 +45,32 @@ class _Action:
         return f"{self.nm}[{base[0]}]" if base else self.nm
 
 
-def test_action_metrics_unit_factors():
+def test_each_kernels_metrics_unit_factors(monkeypatch):
     a = _Action({METRICS["duration_ns"]: (2.5, "usecond"),      # 2.5 us = 2500 ns
                  METRICS["dram_read_bytes"]: (3.0, "Mbyte"),     # 3 MB = 3,000,000 B (case folded)
                  METRICS["dram_write_bytes"]: (2.0, "KiByte"),   # 2 KiB = 2048 B
                  METRICS["l2_bytes"]: (7.0, "byte"),             # factor 1
                  METRICS["sol_memory_pct"]: (55.5, "%"),         # not scaled: % stays
                  METRICS["registers"]: (31.0, None),             # not scaled: no unit needed
-                 "unrelated.metric": (9.0, "ns")})               # not asked for: dropped
-    m = ncu_report._action_metrics(a)
-    assert m == {"duration_ns": 2500.0, "dram_read_bytes": 3_000_000.0, "dram_write_bytes": 2048.0,
-                 "l2_bytes": 7.0, "sol_memory_pct": 55.5, "registers": 31.0,
-                 "dram_bytes": 3_002_048.0}                      # derive: read + write
-
-
-def test_action_metrics_ms_and_gibyte():
-    m = ncu_report._action_metrics(_Action({METRICS["duration_ns"]: (1.5, "msecond"),      # 1.5e6 ns
-                                            METRICS["l1_bytes"]: (1.0, "GiByte")}))        # 2**30 B
-    assert m == {"duration_ns": 1_500_000.0, "l1_bytes": float(2**30)}
+                 "unrelated.metric": (9.0, "ns")})               # not asked for: never read
+    b = _Action({METRICS["duration_ns"]: (1.5, "msecond"),      # 1.5e6 ns
+                 METRICS["l1_bytes"]: (1.0, "GiByte")}, "b")     # 2**30 B
+    _fake_ncu_report(monkeypatch, [[a, b]])
+    assert ncu_report.parse_report_all(Path("r")) == [
+        {"duration_ns": 2500.0, "dram_read_bytes": 3_000_000.0, "dram_write_bytes": 2048.0, "l2_bytes": 7.0,
+         "sol_memory_pct": 55.5, "registers": 31.0, "dram_bytes": 3_002_048.0,   # derive: read + write
+         "kernel": "k[MANGLED]"},
+        {"duration_ns": 1_500_000.0, "l1_bytes": float(2**30), "kernel": "b[MANGLED]"}]
+    # only the metrics asked for are read, in the table's order
+    assert a.asked == [METRICS[k] for k in ("duration_ns", "dram_read_bytes", "dram_write_bytes", "l2_bytes",
+                                            "sol_memory_pct", "registers")]
 
 
 @pytest.mark.parametrize("unit", ["furlong", None, ""])
-def test_action_metrics_unknown_unit_of_scaled_metric_raises(unit):
-    with pytest.raises(ValueError, match="unknown unit"):
-        ncu_report._action_metrics(_Action({METRICS["duration_ns"]: (1.0, unit)}))
+def test_unknown_unit_of_a_scaled_metric_raises(monkeypatch, unit):
+    _fake_ncu_report(monkeypatch, [[_Action({METRICS["duration_ns"]: (1.0, unit)})]])
+    with pytest.raises(ValueError, match=f"^ncu reported gpu__time_duration.sum in unknown unit {unit!r}$"):
+        ncu_report.parse_report_all(Path("r"))
 
 
 def _fake_ncu_report(monkeypatch, actions_per_range, with_mangled=True):
