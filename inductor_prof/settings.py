@@ -44,6 +44,9 @@ class Settings:
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
     tuning_cache: str | None = None
+    # `profile`'s compiled artifacts (Inductor's FX graph cache, Triton cubins, autotuning) reused by the next run
+    # of the same target, options and versions (None: $XDG_CACHE_HOME/inductor-prof/compile; `off`: none)
+    compile_cache: str | None = None
     retune: bool = False
     attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
     # the ceilings stage also times Inductor's Triton matmul template (max-autotune) at the model's top GEMM shapes
