@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 
 from .drivers.ncu.metrics import METRICS
-from .drivers.ncu.source import read_reports as read_source_reports
+from .drivers.ncu.source import kernel_at, read_all as read_source_reports
 from .drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
 from .drivers.proton.launches import from_table
 from .errors import UserError, one_line
@@ -313,11 +313,24 @@ def source_status(run: RunDir, need: str) -> dict:
     return if_present(run.ncu_source_status_json, source_status_file, need) or {}
 
 
-def source_counters(run: RunDir, stems: list[str]) -> dict[str, dict]:
-    """stem -> its source report's counters (drivers/ncu/source.py), or {"error": why} (missing, unreadable)."""
-    paths = {stem: run.ncu_source_report(stem) for stem in stems}
-    read = read_source_reports([p for p in paths.values() if p.is_file()])
-    return {stem: read.get(str(p), {"error": f"{p} is missing"}) for stem, p in paths.items()}
+def source_report(run: RunDir, stem: str, entry: dict | None) -> tuple[Path, int]:
+    """(the source report holding kernel `stem`, its index there), from its status entry: one process of the
+    source pass writes one report for all its kernels (`report`, `index`); an entry without them (runs recorded
+    before) names the kernel's own report, <stem>.ncu-rep."""
+    entry = entry or {}
+    index = entry.get("index")
+    return (run.ncu_source_dir / entry["report"] if entry.get("report") else run.ncu_source_report(stem),
+            index if isinstance(index, int) else 0)
+
+
+def source_counters(run: RunDir, stems: list[str], status: dict | None = None) -> dict[str, dict]:
+    """stem -> its kernel's counters in its source report (drivers/ncu/source.py), or {"error": why} (missing,
+    unreadable). `status`: the source pass's entries (stem -> entry), read from the run when not given."""
+    status = source_status(run, "the source counters need it") if status is None else status
+    where = {stem: source_report(run, stem, status.get(stem)) for stem in stems}
+    read = read_source_reports(sorted({p for p, _ in where.values() if p.is_file()}))
+    return {stem: kernel_at(read[str(p)], i) if str(p) in read else {"error": f"{p} is missing"}
+            for stem, (p, i) in where.items()}
 
 
 def stage_line(name: str, entry: dict) -> str:

@@ -33,12 +33,20 @@ class Settings:
     # a library kernel's calls (op + shapes) ncu replays besides its costliest: those holding this % of the step.
     # 1.0 covers FLUX.1-dev's 9 library calls of 1.0-23% each (three shapes each of its two big GEMM kernels)
     ncu_library_min_share: float = 1.0
-    ncu_batch: int = 12                   # kernels per ncu process (start-up is most of the cost); 1: one each
+    # kernels per ncu process; 1: one each. Start-up (Python, torch, CUDA under ncu, loading kernels) is 8-15 s of a
+    # process on the H100, a kernel's profile well under 1 s, so one process for the whole stage where it fits:
+    # FLUX.1-dev's 29 Inductor kernels and ~16 library replays take one. What a larger batch risks: a crash
+    # re-profiles the batch's finished kernels (ncu writes its report at the end) and an interruption loses
+    # them; a hang or crash still costs only its kernel in flight (drivers/ncu/batch.py)
+    ncu_batch: int = 64
     # the source pass: per-line counters (`inspect`) for this many kernels, those with the most headroom first
     ncu_source_kernels: int = 3
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
     tuning_cache: str | None = None
+    # `profile`'s compiled artifacts (Inductor's FX graph cache, Triton cubins, autotuning) reused by the next run
+    # of the same target, options and versions (None: $XDG_CACHE_HOME/inductor-prof/compile; `off`: none)
+    compile_cache: str | None = None
     retune: bool = False
     attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
     # the ceilings stage also times Inductor's Triton matmul template (max-autotune) at the model's top GEMM shapes

@@ -1,19 +1,23 @@
-"""Performance of `inductor-prof profile flux` on this GPU, printed as a table.
+"""Performance of `inductor-prof profile` (FLUX by default) on this GPU: the stage split, cold and warm, side by
+side, with Proton's cost over the plain step. Not a timed test: a measurement to read and to quote.
 
-1. The profile itself (a subprocess, wall time) and its parts from the manifest: build, compile,
-   harvest, profiled steps, ncu.
-2. In that one process: the step time under Proton over the plain compiled step time (target <= 1.03),
-   and the annotated step over the plain step.
-3. With --baseline: a plain torch.compile of the same model in another process (Inductor's static
-   launcher on, no hooks), to show what instrumenting for annotations costs across processes.
+1. cold: the profile with empty user caches (compile cache, attention tuning cache: a fresh XDG_CACHE_HOME,
+   `--cache`, wiped first); warm: the same profile again with the caches the cold run left. Each is a
+   subprocess timed on the wall; its stages' seconds come from its manifest.
+2. Per run: the plain compiled step, the step under Proton (synchronised and back to back) and their ratio,
+   the annotated step over the plain one.
+3. With --baseline: a plain torch.compile of FLUX in another process (Inductor's static launcher on, no hooks).
 
-usage: python scripts/bench_profile.py OUT [--ncu] [--baseline] [extra profile args, e.g. --height 768]
+usage: python scripts/bench_profile.py OUT [--ncu] [--runs cold,warm|cold|warm] [--cache DIR] [--target T]
+                                           [--baseline] [extra profile args, e.g. --height 768]
+`--runs warm` after a cold run made by an earlier command (same OUT and --cache) measures the warm run alone.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -32,42 +36,100 @@ for _ in range(int(sys.argv[1])):
     times.append((time.perf_counter() - t0) * 1e3)
 print("PLAIN_MS", statistics.median(times))
 """
+NAN = float("nan")
+
+
+def profile_once(a, extra: list[str], out: str, cache: Path) -> dict:
+    """One `inductor-prof profile` in a subprocess whose user caches are under `cache`; its manifest, exit code
+    and wall time."""
+    cmd = [sys.executable, "-m", "inductor_prof", "profile", a.target, "--out", out, "--force",
+           "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *extra]
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache.resolve())}
+    t0 = time.perf_counter()
+    rc = subprocess.run(cmd, env=env, timeout=3600).returncode
+    wall = time.perf_counter() - t0
+    path = Path(out) / "manifest.json"
+    manifest = json.loads(path.read_text()) if path.exists() else {}
+    return {"rc": rc, "wall": wall, "manifest": manifest}
+
+
+def _ratio(num, den) -> float:
+    return num / den if isinstance(num, (int, float)) and isinstance(den, (int, float)) and den else NAN
+
+
+def table(runs: dict[str, dict]) -> list[str]:
+    """The stage split and the ratios of each run, one column per run."""
+    names = list(runs)
+    lines = [f"{'':26s}" + "".join(f"{n:>12s}" for n in names)]
+    lines.append(f"{'exit code':26s}" + "".join(f"{runs[n]['rc']:>12d}" for n in names))
+    lines.append(f"{'wall, s':26s}" + "".join(f"{runs[n]['wall']:>12.1f}" for n in names))
+    stages: list[str] = []
+    for n in names:
+        stages += [s for s in (runs[n]["manifest"].get("stages") or {}) if s not in stages]
+    for s in stages:
+        cells = []
+        for n in names:
+            st = (runs[n]["manifest"].get("stages") or {}).get(s)
+            cells.append(f"{st.get('seconds', NAN):>10.1f} {'' if st.get('status') == 'ok' else '!'}" if st
+                         else f"{'-':>11s}")
+        lines.append(f"  {s:24s}" + "".join(f"{c:>12s}" for c in cells))
+    lines.append(f"{'  sum of stages, s':26s}" + "".join(
+        f"{sum(st.get('seconds') or 0 for st in (runs[n]['manifest'].get('stages') or {}).values()):>12.1f}"
+        for n in names))
+    rows = [("plain step, ms", lambda p: p.get("plain_step_ms")),
+            ("Proton step, ms", lambda p: p.get("proton_step_ms")),
+            ("Proton x plain (sync)", lambda p: p.get("proton_over_plain", _ratio(p.get("proton_step_ms"),
+                                                                                 p.get("plain_step_ms")))),
+            ("Proton x plain (b2b)", lambda p: _ratio(p.get("proton_back_to_back_ms"), p.get("plain_back_to_back_ms"))),
+            ("annotated x plain", lambda p: _ratio(p.get("annotated_step_ms"), p.get("plain_step_ms")))]
+    for label, get in rows:
+        values = [get(runs[n]["manifest"].get("profile") or {}) for n in names]
+        lines.append(f"{label:26s}" + "".join(f"{v if isinstance(v, (int, float)) else NAN:>12.3f}" for v in values))
+    for n in names:
+        compile_info = ((runs[n]["manifest"].get("stages") or {}).get("compile") or {}).get("compile_cache")
+        attention = ((runs[n]["manifest"].get("stages") or {}).get("attention") or {})
+        lines.append(f"{n}: compile cache {compile_info}; attention: tuning {attention.get('tuning_cache')}, "
+                     f"compile {attention.get('compile_cache')}")
+    return lines
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
+    ap.add_argument("--target", default="flux")
     ap.add_argument("--ncu", action="store_true")
+    ap.add_argument("--runs", default="cold,warm", help="cold,warm | cold | warm")
+    ap.add_argument("--cache", default=None, help="XDG_CACHE_HOME of the runs (default: OUT.cache)")
     ap.add_argument("--baseline", action="store_true")
     ap.add_argument("--steps", type=int, default=10)
     a, extra = ap.parse_known_args()   # the rest goes to `inductor-prof profile` (--height 768 ...)
-    cmd = [sys.executable, "-m", "inductor_prof", "profile", "flux", "--out", a.out, "--force",
-           "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *extra]
-    t0 = time.perf_counter()
-    rc = subprocess.run(cmd, timeout=3600).returncode
-    wall = time.perf_counter() - t0
-    m = json.loads((Path(a.out) / "manifest.json").read_text())
-    print(f"\nprofile flux: exit {rc}, wall {wall:.1f} s")
-    for name, st in m["stages"].items():
-        print(f"  {name:16s} {st['status']:7s} {st.get('seconds', float('nan')):8.1f} s")
-    p = m.get("profile", {})
-    print(f"plain compiled step     {p.get('plain_step_ms', float('nan')):8.2f} ms (median of {p.get('steps')})")
-    print(f"profiled step (Proton)  {p.get('proton_step_ms', float('nan')):8.2f} ms  "
-          f"ratio {p.get('proton_over_plain', float('nan')):.3f} (target <= 1.03)")
-    if p.get("annotated_step_ms"):
-        print(f"annotated step          {p['annotated_step_ms']:8.2f} ms  "
-              f"ratio {p['annotated_step_ms'] / p['plain_step_ms']:.3f} (one step, Proton launch hook)")
+    which = [r.strip() for r in a.runs.split(",") if r.strip()]
+    if not which or any(r not in ("cold", "warm") for r in which):
+        ap.error(f"--runs: cold, warm or both, not {a.runs!r}")
+    cache = Path(a.cache or f"{a.out.rstrip('/')}.cache")
+    runs = {}
+    for r in which:
+        if r == "cold":
+            shutil.rmtree(cache, ignore_errors=True)
+        elif not cache.is_dir():
+            print(f"warning: {cache} does not exist: the warm run starts cold", file=sys.stderr)
+        cache.mkdir(parents=True, exist_ok=True)
+        runs[r] = profile_once(a, extra, a.out, cache)
+        print(f"\n{r}: profile {a.target}: exit {runs[r]['rc']}, wall {runs[r]['wall']:.1f} s", flush=True)
+    print(f"\nprofile {a.target} {'--ncu ' if a.ncu else ''}(user caches in {cache})")
+    print("\n".join(table(runs)))
     if a.baseline:
         out = subprocess.run([sys.executable, "-c", BASELINE, str(a.steps)], capture_output=True, text=True,
                              timeout=1800)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("PLAIN_MS")]
         if line:
             base = float(line[0].split()[1])
+            last = (runs[which[-1]]["manifest"].get("profile") or {}).get("proton_step_ms", NAN)
             print(f"plain compile, own process (static launcher) {base:8.2f} ms; profiled step over it "
-                  f"{p['proton_step_ms'] / base:.3f}")
+                  f"{last / base:.3f}")
         else:
             print("baseline failed:", out.stderr[-2000:])
-    return rc
+    return max(r["rc"] for r in runs.values())
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def pyproject(tmp_path: Path, body: str) -> Path:
 KINDS = [
     ("sudo", "sudo = true", "0", True, True, False, True, False),                              # bool
     ("ncu_timeout", "ncu-timeout = 12.5", "7.25", 3.5, 12.5, 7.25, 3.5, 300.0),               # float
-    ("ncu_batch", "ncu-batch = 4", "6", 9, 4, 6, 9, 12),                                       # int
+    ("ncu_batch", "ncu-batch = 4", "6", 9, 4, 6, 9, 64),                                       # int
     ("ncu_library_kernels", "ncu_library_kernels = 2", "5", 0, 2, 5, 0, 8),                    # int, CLI 0
     ("ncu_args", 'ncu-args = ["--nvtx"]', "--section 'Memory Workload Analysis' --nvtx",       # list via shlex
      "--cache-control none", ["--nvtx"], ["--section", "Memory Workload Analysis", "--nvtx"],
@@ -147,7 +147,7 @@ def test_inductor_prof_toml_is_top_level_and_wins_over_pyproject(tmp_path):
     (tmp_path / "inductor-prof.toml").write_text('ncu = "/toml/ncu"\n')
     assert file_settings(tmp_path) == (tmp_path / "inductor-prof.toml", {"ncu": "/toml/ncu"})   # one file, no merge
     s, _ = resolve({}, env={}, cwd=tmp_path)
-    assert (s.ncu, s.ncu_batch) == ("/toml/ncu", 12)
+    assert (s.ncu, s.ncu_batch) == ("/toml/ncu", 64)
 
 
 def test_empty_inductor_prof_toml_falls_back_to_pyproject(tmp_path):

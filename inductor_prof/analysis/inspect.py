@@ -69,9 +69,10 @@ def _kernel_text(run, records: list[dict], kernel_file: str | None) -> str | Non
     return None
 
 
-def source_view(tables: RunTables, stem: str, counters: dict, records: list[dict]) -> dict:
-    """One source report's counters: ranked rows (with their source text), totals, launch statistics."""
-    view = {"stem": stem, "report": str(tables.run.ncu_source_report(stem))}
+def source_view(tables: RunTables, stem: str, counters: dict, records: list[dict], entry: dict | None = None) -> dict:
+    """One kernel's source counters (`entry`: its source-pass status, naming its report): ranked rows (with
+    their source text), totals, launch statistics."""
+    view = {"stem": stem, "report": str(runfiles.source_report(tables.run, stem, entry)[0])}
     if "error" in counters:
         return {**view, "error": counters["error"]}
     spots = hotspots(counters)
@@ -90,7 +91,7 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
     status = runfiles.source_status(tables.run, NEED)
     mine = {stem: e for stem, e in status.items() if e.get("name") == name}
     ok = [stem for stem, e in mine.items() if e.get("status") == "ok"]
-    counters = counters if counters is not None else runfiles.source_counters(tables.run, ok)
+    counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})
     view = {
@@ -99,7 +100,7 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
         "ncu": {short: row.get(col) for col, short in NCU_FIELDS.items() if row.get(col) is not None},
         "inductor_config": (records[0].get("launch_config") or {}) if records else {},
         "provenance": row.get("provenance") or (records[0].get("provenance") if records else None) or {},
-        "source_counters": [source_view(tables, stem, counters.get(stem, {"error": "not read"}), records)
+        "source_counters": [source_view(tables, stem, counters.get(stem, {"error": "not read"}), records, mine[stem])
                             for stem in ok],
         "missing": None, "collect": None, "warnings": list(tables.warnings),
     }

@@ -68,6 +68,19 @@ def match_wrappers(groups: list[list[dict]], wrappers: dict[str, str]) -> dict[s
     return out
 
 
+def with_saved(fresh: list[dict], saved: list[dict]) -> list[dict]:
+    """This compile's records, plus the graphs of `saved` (an earlier compile's, kept with the compile cache)
+    that this compile did not trace: a graph served from Inductor's cache is traced by no one, so its records
+    come from the compile that built it. A saved graph alike (every kernel and handle) to a fresh one is left
+    out, not pooled twice. Saved graphs get ordinals of their own ("saved N"), apart from the fresh ones."""
+    have = {_signature((r["kernel"], r["handle"]) for r in g if "error" not in r) for g in graph_groups(fresh)}
+    out = list(fresh)
+    for i, group in enumerate(graph_groups(saved)):
+        if _signature((r["kernel"], r["handle"]) for r in group if "error" not in r) not in have:
+            out += [{**r, "graph": f"saved {i}"} for r in group]
+    return out
+
+
 def graph_block(records: list[dict], blocks: list[dict]) -> str:
     """Regional compile: the path pattern of the block class this graph belongs to: the class whose
     submodules hold most of the graph's (module path, class) pairs. "" when no blocks are known (whole model)."""

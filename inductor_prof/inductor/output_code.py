@@ -128,6 +128,26 @@ def output_code_texts(cache_dir: Path) -> dict[str, str]:
     return found
 
 
+def loaded_output_code(cache_dir: Path) -> set[str] | None:
+    """Relative paths (in `cache_dir`) of the Python modules Inductor loaded in this process: on an FX graph cache
+    hit Inductor writes the graph's output code into its cache folder (when absent) and loads it, as after a
+    compile. None when this torch keeps no such list (PyCodeCache.modules)."""
+    try:
+        from torch._inductor.codecache import PyCodeCache
+    except ImportError:
+        return None
+    modules = getattr(PyCodeCache, "modules", None)
+    if not isinstance(modules, list):
+        return None
+    root = Path(cache_dir).resolve()
+    out = set()
+    for module in modules:
+        path = Path(getattr(module, "__file__", None) or "/").resolve()
+        if path.is_relative_to(root):
+            out.add(str(path.relative_to(root)))
+    return out
+
+
 def find_output_code(cache_dir: Path) -> list[Path]:
     """Inductor output-code modules (the wrappers that launch kernels) in a cache folder."""
     return [Path(cache_dir) / rel for rel in output_code_texts(cache_dir)]

@@ -2,7 +2,7 @@
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
 The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
-[--tuning-cache DIR]`, `main`) in a fresh process:
+[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a fresh process:
 torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must not take the profile with
 it. Saved: attention.csv (one row per
 backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
@@ -27,9 +27,9 @@ from ..childenv import child_env
 from ..errors import EXIT_USER, UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
-from ..inductor.output_code import harvest_cache
+from ..inductor.output_code import harvest_texts, output_code_texts
 from ..settings import Settings
-from .harvest import write_kernels
+from .harvest import this_process, write_kernels
 
 TIMEOUT_S = 1200
 
@@ -45,7 +45,8 @@ def run(ctx) -> dict:
 def stage_args(settings: Settings) -> list[str]:
     """The settings the stage's process takes, as its arguments (only those not at their defaults)."""
     return ((["--teaching"] if settings.attention_teaching else []) + (["--retune"] if settings.retune else [])
-            + (["--tuning-cache", settings.tuning_cache] if settings.tuning_cache else []))
+            + (["--tuning-cache", settings.tuning_cache] if settings.tuning_cache else [])
+            + (["--compile-cache", settings.compile_cache] if settings.compile_cache else []))
 
 
 # the lines of the stage's log that `profile` shows too (main prints them)
@@ -114,6 +115,8 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
               on_backend: Callable[[int, int, str], None] | None, peaks: dict) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
+    cache = flex_cache(todo, opts.compile_cache)
+    cache.seed(run_dir.attention_cache)   # FlexAttention compiled by an earlier run at these shapes
     with isolated_cache(run_dir.attention_cache):
         result = run_bench(todo, opts, on_backend)
         # judged as the report judges the run's kernels: against its measured ceilings, the same function
@@ -126,10 +129,26 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
             proton_pass(todo, all_backends(opts.backends), result, opts)
         except Exception as e:  # CUPTI already taken (e.g. by torch.profiler in this process): say so, keep the rest
             proton = one_line(e)
-    flex = harvest_flex(run_dir)
+    flex = harvest_flex(run_dir, bool(cache.seeded))
+    cache.store(run_dir.attention_cache, [])
     return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
                   "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root)),
-                  **_notes(result, opts)}
+                  **_notes(result, opts), "compile_cache": cache.summary(),
+                  **({"compile_cache_warnings": cache.warnings} if cache.warnings else {})}
+
+
+def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
+    """The compile cache entry of the stage's FlexAttention compiles: keyed by the shapes and the versions, so
+    a seeded cache holds the graphs of these shapes only (harvest_flex keeps those this process loaded)."""
+    import torch
+
+    from ..envinfo import driver_version, package_version
+    from ..inductor.compile_cache import CompileCache, folder
+
+    facts = {"stage": "attention", "shapes": sorted(repr(s) for s, _, _ in todo), "torch": torch.__version__,
+             "triton": package_version("triton"), "driver": driver_version(),
+             "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None}
+    return CompileCache(folder(setting), facts)
 
 
 def _notes(result, opts: BenchOptions) -> dict:
@@ -148,7 +167,7 @@ def _notes(result, opts: BenchOptions) -> dict:
 
 def note_lines(summary: dict) -> list[str]:
     """The summary's notes as lines for a person: the tuning cache's warnings first."""
-    lines = list(summary.get("tuning_cache_warnings", []))
+    lines = list(summary.get("tuning_cache_warnings", [])) + list(summary.get("compile_cache_warnings", []))
     if summary.get("tuning_cache"):
         lines.append(f"tuning cache {summary['tuning_cache']}")
     for full, reduced in summary.get("checked_at", {}).items():
@@ -161,12 +180,15 @@ def options(settings: Settings, backends: list[str] | None = None, **kw) -> Benc
     """BenchOptions with the settings' tuning cache (its folder, retune)."""
     from ..attention.tuning_cache import TuningCache, folder
 
-    return BenchOptions(backends=backends, cache=TuningCache(folder(settings.tuning_cache), settings.retune), **kw)
+    return BenchOptions(backends=backends, cache=TuningCache(folder(settings.tuning_cache), settings.retune),
+                        compile_cache=settings.compile_cache, **kw)
 
 
-def harvest_flex(run_dir: rundir.RunDir) -> int:
-    """FlexAttention's generated Triton kernels, harvested like the model's own Inductor kernels."""
-    records = harvest_cache(run_dir.attention_cache)
+def harvest_flex(run_dir: rundir.RunDir, seeded: bool = False) -> int:
+    """FlexAttention's generated Triton kernels, harvested like the model's own Inductor kernels (from a seeded
+    cache: those of the graphs this process loaded)."""
+    wrappers = output_code_texts(run_dir.attention_cache)
+    records = harvest_texts(this_process(run_dir.attention_cache, wrappers) if seeded else wrappers)
     if not records:
         return 0
     out = run_dir.attention_kernels_dir
@@ -175,7 +197,8 @@ def harvest_flex(run_dir: rundir.RunDir) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune] [--tuning-cache DIR]`: the stage's
+    """`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune] [--tuning-cache DIR] [--compile-cache
+    DIR]`: the stage's
     own process, the backends (the teaching ones with --teaching) at the run's captured shapes, on the GPU (a
     run's attention.csv holds GPU timings only). Bad input is one line and exit 2; anything else leaves its
     traceback in the log. Its notes (the tuning cache, reduced checks) are lines starting with NOTE."""
@@ -184,8 +207,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--teaching", action="store_true")
     parser.add_argument("--retune", action="store_true")
     parser.add_argument("--tuning-cache")
+    parser.add_argument("--compile-cache")
     args = parser.parse_args(argv[1:])
-    settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache)
+    settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache,
+                        compile_cache=args.compile_cache)
     names = stage_names(settings.attention_teaching)
     try:
         run_dir = rundir.open_run(args.run)

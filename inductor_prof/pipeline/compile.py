@@ -13,6 +13,7 @@ from ..errors import UserError
 from ..inductor.provenance import block_classes
 from ..targets.base import Target
 from ..targets.blocks import candidates_text, named_blocks
+from . import compile_cache
 
 MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs")
 
@@ -75,6 +76,7 @@ def _room_for_sizes(n_sizes: int) -> None:
 
 def run(ctx) -> dict:
     opts = ctx.opts.compile
+    seeded = compile_cache.seed(ctx)   # before Inductor first looks at its cache
     shapes = "dynamic shapes" if opts.dynamic else "static shapes"
     ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'}, {shapes})")
     how = compile_target(ctx.target, opts)
@@ -85,7 +87,7 @@ def run(ctx) -> dict:
     before = graphs_compiled()
     with graph_breaks_explained(ctx.target, how):
         first = {size: proton.timed_steps(step, 1)[0] for size, step in ctx.target.each_size()}
-    info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values()))}
+    info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values())), **seeded}
     if len(first) > 1:   # the first step at each size: its compile, or its recompile without `dynamic`
         info["first_step_ms_by_size"] = first
     info["graphs_compiled"] = graphs_compiled() - before

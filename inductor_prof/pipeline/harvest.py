@@ -7,9 +7,9 @@ from pathlib import Path
 
 from .. import rundir, runfiles
 from ..inductor.kernel_files import annotate_source, file_stem
-from ..inductor.kernel_provenance import kernel_provenance
+from ..inductor.kernel_provenance import kernel_provenance, with_saved
 from ..inductor.metrics import KernelMetrics
-from ..inductor.output_code import KernelRecord, harvest_texts, output_code_texts
+from ..inductor.output_code import KernelRecord, harvest_texts, loaded_output_code, output_code_texts
 
 
 def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
@@ -34,9 +34,21 @@ def write_kernels(records: list[KernelRecord], out_dir: Path) -> list[dict]:
     return rows
 
 
+def this_process(cache_dir: Path, wrappers: dict[str, str]) -> dict[str, str]:
+    """The output-code modules of `wrappers` (relative path -> text) that this process loaded: a seeded cache
+    also holds the graphs of earlier runs. All of them when the loaded ones cannot be told (another torch)."""
+    loaded = loaded_output_code(cache_dir)
+    mine = {rel: text for rel, text in wrappers.items() if rel in loaded}
+    return mine if loaded is not None and mine else wrappers
+
+
 def run(ctx) -> dict:
     ctx.log("harvesting kernels")
     wrappers = output_code_texts(ctx.run.inductor_cache)   # read once: the kernels and their provenance
+    cache = getattr(ctx, "compile_cache", None)   # None: a context of no compile (tests, tools)
+    if cache is not None and cache.seeded:   # seeded from an earlier run: only the graphs this one loaded
+        wrappers = this_process(ctx.run.inductor_cache, wrappers)
+        ctx.registry.provenance.records = with_saved(ctx.registry.provenance.records, cache.provenance())
     records = harvest_texts(wrappers)
     launched = set(runfiles.steps(ctx.run, ctx.manifest.data, "the harvest stage needs it")[0]["name"])
     provenance = kernel_provenance(ctx.registry.provenance.records, wrappers, ctx.registry.provenance.blocks)

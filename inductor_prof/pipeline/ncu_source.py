@@ -1,14 +1,15 @@
 """Stage `ncu_source`: the source pass of Nsight Compute. For the kernels worth reading line by line (the
 `ncu_source_kernels` with the most headroom per step, or those `inductor-prof ncu RUN --source KERNEL`
-names), one ncu process each replays the kernel as the metric pass did, collecting only the sections of its
-per-instruction counters, warp stalls, launch statistics and occupancy, with the kernel's source imported
-(command.build_source_cmd) -> RUN/ncu/source/<stem>.ncu-rep, read by `inspect` and the HTML report on any
-machine. RUN/ncu/source/status.json: stem -> kernel name, status, reason, report. Resumable: a kernel with
-a report is skipped, unless named with --source.
+names), one ncu process (up to the ncu_batch setting) replays them as the metric pass did, collecting only the
+sections of their per-instruction counters, warp stalls, launch statistics and occupancy, with the kernels'
+source imported (command.build_source_cmd) -> one report, RUN/ncu/source/<stem>.ncu-rep for a kernel alone,
+batch-<hash>.ncu-rep for several, read by `inspect` and the HTML report on any machine.
+RUN/ncu/source/status.json: stem -> kernel name, status, reason, report, index (its result in the report).
+Resumable: a kernel with a report is skipped, unless named with --source.
 """
 from __future__ import annotations
 
-import os
+from collections import deque
 from typing import Callable
 
 import pandas as pd
@@ -16,10 +17,9 @@ import pandas as pd
 from .. import rundir, runfiles
 from ..analysis.pick import kernel_names, pick_kernel
 from ..drivers.ncu import command
-from ..drivers.ncu.batch import NcuTarget
+from ..drivers.ncu.batch import FailureStreak, NcuTarget, Pass, batch_report, batches, run_pass
 from ..drivers.ncu.command import give_back, replay_env
 from ..drivers.ncu.locate import find_ncu
-from ..drivers.ncu.replay import STEP
 from ..errors import StepFailed, UserError, one_line
 from ..settings import Settings
 from . import ncu as ncu_stage
@@ -53,9 +53,10 @@ def replays(run: rundir.RunDir, settings: Settings, profiled_only: bool) -> dict
     return out
 
 
-def check_report(run: rundir.RunDir, stem: str) -> str:
-    """Why a source report is of no use to `inspect` ("" when it is): unreadable, or no per-PC counters."""
-    counters = runfiles.source_counters(run, [stem])[stem]
+def check_report(run: rundir.RunDir, stem: str, entry: dict) -> str:
+    """Why a kernel's source report (`entry`: its status, naming the report and the kernel's index) is of no use
+    to `inspect` ("" when it is): unreadable, or no per-PC counters."""
+    counters = runfiles.source_counters(run, [stem], {stem: entry})[stem]
     if "error" in counters:
         return f"unreadable report: {counters['error']}"
     if not any(p.get("samples") or p.get("inst") for p in counters.get("pcs") or []):
@@ -63,55 +64,84 @@ def check_report(run: rundir.RunDir, stem: str) -> str:
     return ""
 
 
-def _one(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], t: NcuTarget) -> dict:
-    """One ncu process over one kernel's replay; its status entry."""
-    spec = run.ncu_spec(t.stem)
-    rundir.write_json(spec, t.spec)
-    report, partial = run.ncu_source_report(t.stem), run.ncu_source_report(f".{t.stem}.partial")
-    cmd = command.build_source_cmd(settings, ncu, t.name, partial.with_suffix(""), command.python_program(spec), env)
-    try:
-        result = command.run_one(cmd, env, settings.ncu_timeout, run.ncu_source_log(t.stem), progress_mark=STEP)
-        if result.status == "ok" and partial.exists():
-            os.replace(partial, report)
-    finally:
-        if partial.exists():
-            partial.unlink()
-    entry = {"name": t.name, "status": result.status, "reason": result.reason, "origin": t.origin,
-             "seconds": round(result.seconds, 2), "report": ""}
-    if result.status == "ok":
-        why = check_report(run, t.stem) if report.exists() else "ncu wrote no report"
-        entry.update(status="failed" if why else "ok", reason=why, report=report.name if not why else "")
+def _report_names(report) -> list[str] | None:
+    """The kernel names of a source report's results, in order; None when it cannot be read."""
+    from ..drivers.ncu.source import read_all
+
+    read = read_all([report]).get(str(report), {})
+    return None if "error" in read else [k.get("kernel", "") for k in read.get("kernels") or []]
+
+
+def source_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str]) -> Pass:
+    """The source pass: one report for the kernels of a process (a kernel's own name when it is alone; a name
+    not yet in use for several, so no report another kernel's entry points to is overwritten)."""
+    def report(batch: list[NcuTarget]):
+        stem = batch_report(batch)
+        path, n = run.ncu_source_report(stem), 1
+        while len(batch) > 1 and path.exists():
+            n += 1
+            path = run.ncu_source_report(f"{stem}-{n}")
+        return path
+    return Pass(build=lambda kernels, out, program, count: command.build_source_cmd(
+                    settings, ncu, kernels, out, program, env, count=count),
+                report=report, log=lambda rep: run.ncu_source_log(rep.name.removesuffix(".ncu-rep")),
+                names=_report_names)
+
+
+def _checked(run: rundir.RunDir, stem: str, entry: dict) -> dict:
+    """A settled entry of the source pass, failed where its report has no per-instruction counters."""
+    entry = {k: v for k, v in entry.items() if k not in ("shape", "model_us", "model_bytes", "rank")}
+    why = check_report(run, stem, entry) if entry["status"] == "ok" else entry["reason"]
+    if why:   # no report to point to: a failed entry never names one
+        entry.update(status="failed", reason=why, report="", index=None)
     return entry
 
 
 def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log: Log, on_kernel: Progress = None,
             again: bool = False) -> dict:
-    """The source pass over `chosen`; `again`: also those with a report. Returns kernels, skipped, ok, failed,
+    """The source pass over `chosen`, in as few ncu processes as the ncu_batch setting allows (one report each,
+    status.json naming each kernel's report and index); a failure costs the kernel in flight, as in the metric
+    pass (drivers/ncu/batch.py). `again`: also those with a report. Returns kernels, skipped, ok, failed,
     stems (of `chosen`)."""
     ncu = find_ncu(settings.ncu)
     for folder in (run.ncu_source_dir, run.ncu_specs_dir):
         folder.mkdir(parents=True, exist_ok=True)
     status = runfiles.if_present(run.ncu_source_status_json, runfiles.source_status_file,
                                  "delete it to collect the source counters again", state="unreadable") or {}
-    todo = [t for t in chosen if again or not (status.get(t.stem, {}).get("status") == "ok"
-                                               and run.ncu_source_report(t.stem).is_file())]
+
+    def has_report(stem: str) -> bool:
+        return status.get(stem, {}).get("status") == "ok" and \
+            runfiles.source_report(run, stem, status.get(stem))[0].is_file()
+    todo = [t for t in chosen if again or not has_report(t.stem)]
     env = replay_env(run.inductor_cache)
     if settings.sudo:
         run.ncu_home.mkdir(parents=True, exist_ok=True)
         env.update(command.sudo_home_env(run.ncu_home))
+    how = source_pass(run, settings, ncu, env)
     done: dict[str, str] = {}
+    queue = deque(batches(todo, settings.ncu_batch))
+    streak, stopped = FailureStreak(), ""
     try:
-        for i, t in enumerate(todo):
+        while queue and not stopped:
+            batch = queue.popleft()
             if on_kernel:
-                on_kernel(len(chosen) - len(todo) + i, len(chosen), t.name)
-            entry = _one(run, settings, ncu, env, t)
-            kept = status.get(t.stem, {}).get("status") == "ok" and run.ncu_source_report(t.stem).is_file()
-            if entry["status"] != "ok":
-                log(f"ncu source pass {entry['status']} {t.name}: {entry['reason']}"
-                    + ("; the earlier report is kept" if kept else ""))
-            if entry["status"] == "ok" or not kept:
-                status[t.stem] = entry
-            done[t.stem] = entry["status"]
+                on_kernel(len(chosen) - len(todo) + len(done), len(chosen),
+                          batch[0].name if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
+            outcome = run_pass(run, settings, env, batch, how)
+            for stem, entry in outcome.settled.items():
+                entry = _checked(run, stem, entry)
+                kept = has_report(stem)
+                if entry["status"] != "ok":
+                    log(f"ncu source pass {entry['status']} {entry['name']}: {entry['reason']}"
+                        + ("; the earlier report is kept" if kept else ""))
+                if entry["status"] == "ok" or not kept:
+                    status[stem] = entry
+                done[stem] = entry["status"]
+            if outcome.again:
+                queue.appendleft(outcome.again)
+            stopped = streak.add(outcome.failure)
+            if stopped:
+                log(f"ncu source pass stopped: {stopped}; {sum(map(len, queue))} kernels not tried")
             rundir.write_json(run.ncu_source_status_json, status)
     except BaseException:
         try:

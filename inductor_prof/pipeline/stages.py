@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .. import rundir
 from ..inductor.instrument import KernelRegistry
-from . import attention, build, ceilings, compile, harvest, library_ops, ncu, ncu_source, steps
+from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source, steps
 
 Log = Callable[[str], None]
 
@@ -27,6 +27,7 @@ class Context:
     target: Any = None                      # the built model (targets.Target), set by `build`
     registry: KernelRegistry = field(default_factory=KernelRegistry)
     profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
+    compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ STAGES = (
     Stage("library_ops", library_ops.run),
     Stage("ceilings", ceilings.run, when="ceilings"),
     Stage("harvest", harvest.run),
+    Stage("compile_cache", compile_cache.run),   # the compiled artifacts kept for the next run of the same target
     Stage("attention", attention.run, when="attention", model=False),
     Stage("ncu", ncu.run, when="ncu", model=False),
     Stage("ncu_source", ncu_source.run, when="ncu", model=False),   # per-line counters, after the metric pass

@@ -88,7 +88,7 @@ def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
     status = json.loads(run.ncu_source_status_json.read_text())
     assert status[RMS_KERNEL] | {"seconds": 0} == {"name": RMS_KERNEL, "status": "ok", "reason": "",
                                                     "origin": "inductor", "seconds": 0,
-                                                    "report": f"{RMS_KERNEL}.ncu-rep"}
+                                                    "report": f"{RMS_KERNEL}.ncu-rep", "index": 0, "batch": 1}
     assert run.ncu_source_report(RMS_KERNEL).is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
     # again: done already, unless asked for by name
     assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)["skipped"] == 1
@@ -123,8 +123,13 @@ def test_a_report_without_source_counters_fails(run, tmp_path):
     chosen = ncu_source.requested(run, Settings(), [RMS_KERNEL])
     ncu_source.collect(run, Settings(ncu=exe), chosen, log=lambda m: None)
     entry = json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]
-    assert (entry["status"], entry["report"]) == ("failed", "")
-    assert entry["reason"] == "the report has no per-instruction counters (SourceCounters section missing?)"
+    # that report holds another kernel (triton_poi_fused_add_gelu_mul_0): no result for this one
+    assert (entry["status"], entry["report"], entry["index"]) == ("failed", "", None)
+    assert entry["reason"] == "no result for this kernel in the report (not launched?)"
+    # the report of the right kernel without the source sections
+    shutil.copyfile(plain / "rec.ncu-rep", run.ncu_source_dir / "plain.ncu-rep")
+    assert ncu_source.check_report(run, "triton_poi_fused_add_gelu_mul_0", {"report": "plain.ncu-rep", "index": 0}) \
+        == "the report has no per-instruction counters (SourceCounters section missing?)"
 
 
 def test_requested_names_what_it_cannot_replay(run):
@@ -154,3 +159,60 @@ def test_on_existing_run_without_a_metric_pass_does_nothing(tmp_path):
     (path / "manifest.json").write_text("{}")
     assert ncu_source.on_existing_run(rundir.RunDir(path), Settings(ncu="/no/ncu"), [], log=print) is None
     assert json.loads((path / "manifest.json").read_text()) == {}
+
+
+def _names_source_reports(paths):
+    """read_all for the fake ncu's reports (tests/fakes.py REPLAYING: a JSON list of the kernel names it
+    replayed): each kernel one instruction executed, so the check passes. No counter here was measured."""
+    return {str(p): {"kernels": [{"kernel": n, "pcs": [{"inst": 1.0}]}
+                                 for n in json.loads(open(p).read())]} for p in paths}
+
+
+def _named(targets):
+    """The fake ncu reports the kernel names its specs carry: a library call's spec gets its kernel's."""
+    for t in targets:
+        t.spec.setdefault("name", t.name)
+    return targets
+
+
+@pytest.fixture
+def names_reader(monkeypatch):
+    from inductor_prof import runfiles
+    from inductor_prof.drivers.ncu import source
+
+    monkeypatch.setattr(source, "read_all", _names_source_reports)
+    monkeypatch.setattr(runfiles, "read_source_reports", _names_source_reports)
+
+
+def test_one_process_for_every_chosen_kernel_and_each_reads_its_own_result(run, tmp_path, names_reader):
+    from fakes import calls as process_calls, replaying_ncu
+    from inductor_prof import runfiles
+
+    exe = replaying_ncu(tmp_path)
+    chosen = _named(ncu_source.automatic(run, Settings()))  # 3 Inductor replays and cuDNN's attention
+    info = ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)
+    assert (info["ok"], info["failed"]) == (4, 0)
+    assert process_calls(exe) == [[t.name for t in chosen]]            # before: 4 processes
+    status = json.loads(run.ncu_source_status_json.read_text())
+    (report,) = {status[t.stem]["report"] for t in chosen}
+    assert report.startswith("batch-") and [status[t.stem]["index"] for t in chosen] == [0, 1, 2, 3]
+    # what inspect and the HTML page read: each kernel its own result of the shared report
+    counters = runfiles.source_counters(run, [t.stem for t in chosen])
+    assert [counters[t.stem]["kernel"] for t in chosen] == [t.name for t in chosen]
+
+
+def test_a_crash_in_the_shared_process_costs_its_kernel_in_flight(run, tmp_path, names_reader):
+    from fakes import calls as process_calls, replaying_ncu
+
+    exe = replaying_ncu(tmp_path, f"if n == {CUDNN!r}:\n    os.kill(os.getpid(), signal.SIGSEGV)")
+    lines = []
+    chosen = _named(ncu_source.automatic(run, Settings()))
+    info = ncu_source.collect(run, Settings(ncu=exe), chosen, log=lines.append)
+    # the first process dies at cuDNN's kernel (the last): it is blamed, the three others go again together
+    assert process_calls(exe) == [[t.name for t in chosen], [t.name for t in chosen[:3]]]
+    assert (info["ok"], info["failed"]) == (3, 1)
+    status = json.loads(run.ncu_source_status_json.read_text())
+    assert status[CUDNN]["status"] == "failed" and status[CUDNN]["reason"].startswith("killed by SIGSEGV")
+    assert (status[CUDNN]["report"], status[CUDNN]["index"]) == ("", None)
+    assert lines == [f"ncu source pass failed {CUDNN}: {status[CUDNN]['reason']}"]
+    assert [status[t.stem]["index"] for t in chosen[:3]] == [0, 1, 2]

@@ -46,6 +46,7 @@ class BenchOptions:
     # timer(fn, rep_ms=...) -> ms; None: CUDA events on a GPU (timing.time_ms), host wall time else (wall_ms)
     timer: Callable[..., float] | None = None
     cache: object | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
+    compile_cache: str | None = None   # the compile_cache setting: FlexAttention's compiles reused in a run folder
 
 
 @dataclass

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
 
 from ... import rundir
 from ...settings import Settings
@@ -35,12 +37,10 @@ class BatchOutcome:
 
 
 def batches(todo: list[NcuTarget], size: int) -> list[list[NcuTarget]]:
-    """Inductor and library kernels in separate batches of at most `size`."""
-    out = []
-    for origin in ("inductor", "library"):
-        group = [t for t in todo if t.origin == origin]
-        out += [group[i:i + size] for i in range(0, len(group), size)]
-    return out
+    """Batches of at most `size` kernels, in the order given. Inductor and library kernels share a process: the
+    replay program loads either kind, and the kernel filter names Triton kernels and library kernels alike by
+    their mangled names (a Triton kernel's is its own name)."""
+    return [todo[i:i + size] for i in range(0, len(todo), size)]
 
 
 def batch_report(batch: list[NcuTarget]) -> str:
@@ -80,19 +80,46 @@ def _entry(t: NcuTarget, status: str, reason: str, seconds: float, report: str, 
             "report": report, "index": index, "batch": size, **call}
 
 
+@dataclass
+class Pass:
+    """What a pass of ncu over a batch needs besides the batch: its command line, where its report and log go,
+    and how the kernel names of a report's results are read (None: the report cannot be read)."""
+    build: Callable[[list[str], Path, list[str], int], list[str]]   # (names, report stem, program, count) -> cmd
+    report: Callable[[list[NcuTarget]], Path]
+    log: Callable[[Path], Path]                                      # report -> its log
+    names: Callable[[Path], list[str] | None]
+
+
+def metric_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str],
+                parsed: dict[str, dict]) -> Pass:
+    """The metric pass: reports in RUN/ncu, read with parse_reports into `parsed` (path -> its entry)."""
+    def names(report: Path) -> list[str] | None:
+        parsed.update(parse_reports([report]))
+        return [m["kernel"] for m in parsed[str(report)].get("results", [])]
+    return Pass(build=lambda kernels, out, program, count: command.build_cmd(settings, ncu, kernels, out, program,
+                                                                            env, count=count),
+                report=lambda batch: run.ncu_report(batch_report(batch)),
+                log=lambda report: run.ncu_log(report.name.removesuffix(".ncu-rep")), names=names)
+
+
 def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
               parsed: dict[str, dict]) -> BatchOutcome:
-    """One ncu process over `batch`; reports it reads are added to `parsed` (path -> parse_reports entry)."""
+    """One ncu process of the metric pass over `batch`; reports it reads are added to `parsed`."""
+    return run_pass(run, settings, env, batch, metric_pass(run, settings, ncu, env, parsed))
+
+
+def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch: list[NcuTarget],
+             how: Pass) -> BatchOutcome:
+    """One ncu process over `batch`: each kernel settled with the index of its result in the shared report,
+    or the failure blamed on the kernel in flight and the others sent again."""
     specs = []
     for t in batch:
         specs.append(run.ncu_spec(t.stem))
         rundir.write_json(specs[-1], t.spec)
-    stem = batch_report(batch)
-    report = run.ncu_report(stem)
-    partial = run.ncu_report(f".{stem}.partial")   # ncu writes here; renamed to `report` once whole
-    cmd = command.build_cmd(settings, ncu, [t.name for t in batch], partial.with_suffix(""),
-                            command.python_program(specs), env, count=len(batch))
-    log_path = run.ncu_log(stem)
+    report = how.report(batch)
+    partial = report.with_name(f".{report.name.removesuffix('.ncu-rep')}.partial.ncu-rep")  # renamed once whole
+    cmd = how.build([t.name for t in batch], partial.with_suffix(""), command.python_program(specs), len(batch))
+    log_path = how.log(report)
     try:
         result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP)
         if partial.exists() and result.status != "timeout":
@@ -102,9 +129,8 @@ def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, s
             partial.unlink()
     log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
     # the replay program exits 3 when it skipped a kernel it could not load; the others' results count
-    if report.exists() and (result.status == "ok" or SKIPPED in log_text):
-        parsed.update(parse_reports([report]))
-        names = [m["kernel"] for m in parsed[str(report)].get("results", [])]
+    names = how.names(report) if report.exists() and (result.status == "ok" or SKIPPED in log_text) else None
+    if names is not None:
         out = BatchOutcome()
         assigned = assign_results(batch, names, log_text)
         for t in batch:
@@ -113,7 +139,7 @@ def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, s
                                          result.seconds / len(batch), report.name, idx, len(batch))
         return out
     status = result.status if result.status != "ok" else "failed"
-    reason = result.reason or "ncu wrote no report"
+    reason = result.reason or ("ncu wrote no report" if not report.exists() else "the report could not be read")
     out = BatchOutcome(failure=result.kind or status)
     at = in_flight(log_text, len(batch))
     if at is None:      # every kernel finished its steps: the failure is the process's, not one kernel's

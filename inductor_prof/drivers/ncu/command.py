@@ -80,12 +80,14 @@ def build_cmd(settings: Settings, ncu: str, kernel: str | list[str], report: Pat
     return _finish(settings, cmd, program, env)
 
 
-def build_source_cmd(settings: Settings, ncu: str, kernel: str, report: Path, program: list[str],
-                     env: dict[str, str]) -> list[str]:
-    """The source pass of one kernel: only the sections of its per-instruction counters, warp stalls, launch
-    statistics and occupancy (no --set), and the kernel's source files imported into the report (Triton
-    kernels carry line info), so `inspect` reads them on any machine."""
-    cmd = _profile_one(settings, ncu, kernel, report, 1)
+def build_source_cmd(settings: Settings, ncu: str, kernel: str | list[str], report: Path, program: list[str],
+                     env: dict[str, str], count: int = 1) -> list[str]:
+    """The source pass of one or more kernels (as build_cmd: `count` results, in launch order): only the
+    sections of their per-instruction counters, warp stalls, launch statistics and occupancy (no --set), and the
+    kernels' source files imported into the report (Triton kernels carry line info), so `inspect` reads them on
+    any machine. ncu's --section applies to every kernel a process profiles (its filters choose kernels, not
+    sections per kernel): so this pass is a process of its own, not part of the metric pass's."""
+    cmd = _profile_one(settings, ncu, kernel, report, count)
     for section in SOURCE_SECTIONS:
         cmd += ["--section", section]
     cmd += ["--import-source", "yes"]

@@ -69,32 +69,37 @@ def read_action(action) -> dict:
             "files": dict(action.source_files().items()), "pcs": pcs, "launch": _launch(action)}
 
 
-def read_report(path: Path, index: int = 0) -> dict:
-    """read_action of the index-th kernel of a report; everything read while the report is loaded."""
+def read_kernels(path: Path) -> list[dict]:
+    """read_action of every kernel of a report, in the report's order; everything read while it is loaded."""
     ncu_report = import_ncu_report()
     ctx = ncu_report.load_report(str(path))
-    actions = [ctx.range_by_idx(r).action_by_idx(a) for r in range(ctx.num_ranges())
-               for a in range(ctx.range_by_idx(r).num_actions())]
-    if index >= len(actions):
-        raise ValueError(f"the report holds {len(actions)} kernels, not a kernel {index}")
-    out = read_action(actions[index])
+    out = [read_action(ctx.range_by_idx(r).action_by_idx(a)) for r in range(ctx.num_ranges())
+           for a in range(ctx.range_by_idx(r).num_actions())]
     del ctx
     return out
+
+
+def read_report(path: Path, index: int = 0) -> dict:
+    """read_action of the index-th kernel of a report."""
+    kernels = read_kernels(path)
+    if index >= len(kernels):
+        raise ValueError(f"the report holds {len(kernels)} kernels, not a kernel {index}")
+    return kernels[index]
 
 
 def main(argv: list[str]) -> int:
     out = {}
     for path in argv[1:]:
         try:
-            out[path] = read_report(Path(path))
+            out[path] = {"kernels": read_kernels(Path(path))}
         except Exception as e:  # one unreadable report is that report's failure
             out[path] = {"error": one_line(e)}
     json.dump(out, sys.stdout)
     return 0
 
 
-def read_reports(paths: list[Path]) -> dict[str, dict]:
-    """path -> read_report's dict, or {"error": why}; read in a child process."""
+def read_all(paths: list[Path]) -> dict[str, dict]:
+    """path -> {"kernels": [read_action of each kernel]} or {"error": why}; read in a child process."""
     if not paths:
         return {}
     done = procs.run([sys.executable, "-m", "inductor_prof.drivers.ncu.source", *map(str, paths)], child_env(),
@@ -103,6 +108,20 @@ def read_reports(paths: list[Path]) -> dict[str, dict]:
         why = f"source counter reader {done.why(TIMEOUT_S)}"
         return {str(p): {"error": why} for p in paths}
     return json.loads(done.stdout)
+
+
+def kernel_at(read: dict, index: int) -> dict:
+    """The index-th kernel of one report as read_all read it, or {"error": why}."""
+    if "error" in read:
+        return read
+    kernels = read.get("kernels") or []
+    return kernels[index] if 0 <= index < len(kernels) else \
+        {"error": f"the report holds {len(kernels)} kernels, not a kernel {index}"}
+
+
+def read_reports(paths: list[Path]) -> dict[str, dict]:
+    """path -> its first kernel's read_action, or {"error": why} (a report of one kernel each)."""
+    return {p: kernel_at(r, 0) for p, r in read_all(paths).items()}
 
 
 if __name__ == "__main__":

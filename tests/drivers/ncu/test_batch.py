@@ -197,3 +197,19 @@ sys.exit(3)""")
     assert [status[k]["reason"] for k in ("k0", "k1")] == ["ImportError: no module named k0_dep",
                                                           "ImportError: no module named k1_dep"]
     assert (summary["failed"], summary["stopped"]) == (2, "")
+
+
+def test_inductor_and_library_kernels_share_one_process_by_default(fake_run, tmp_path, monkeypatch):
+    # FLUX.1-dev's metric pass was 5 processes (29 Inductor kernels in batches of 12, library replays apart)
+    targets = [ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {"type": "inductor", "name": f"k{i}"})
+               for i in range(29)]
+    targets += [ncu_stage.NcuTarget(f"lib{i}", f"lib{i}", "library", {"type": "aten", "name": f"lib{i}"})
+                for i in range(16)]
+    monkeypatch.setattr(ncu_stage, "targets", lambda run, *a: targets)
+    exe = replaying_ncu(tmp_path)
+    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_timeout=30), log=lambda m: None)
+    assert calls(exe) == [[t.name for t in targets]]
+    assert (summary["ok"], summary["failed"]) == (45, 0)
+    status = _status(fake_run)
+    assert {status[t.stem]["report"] for t in targets} == {ncu_batch.batch_report(targets) + ".ncu-rep"}
+    assert [status[t.stem]["index"] for t in targets] == list(range(45))

@@ -129,14 +129,16 @@ def test_batch_command_counts_every_kernel():
     assert cmd[cmd.index("-c") + 1] == "3"
 
 
-def test_batches_keep_origins_apart_and_results_map_in_launch_order():
+def test_batches_mix_origins_in_order_and_results_map_in_launch_order():
     from inductor_prof.drivers.ncu.batch import NcuTarget, assign_results, batches
 
     def t(stem, name, origin="inductor"):
         return NcuTarget(name, stem, origin, {"name": name})
     todo = [t("a", "k_a"), t("s1", "silu"), t("s2", "silu"), t("lib", "nvjet", "library")]
     got_batches = batches(todo, 2)
-    assert [[x.stem for x in b] for b in got_batches] == [["a", "s1"], ["s2"], ["lib"]]
+    # one process serves Inductor and library kernels alike: cut in the order given, at the batch size
+    assert [[x.stem for x in b] for b in got_batches] == [["a", "s1"], ["s2", "lib"]]
+    assert [[x.stem for x in b] for b in batches(todo, 64)] == [["a", "s1", "s2", "lib"]]
     batch = todo[:3]
     # two kernels share a name: each takes its own result, in order; a skipped kernel gets the runner's reason
     got = assign_results(batch, ["k_a", "silu", "silu"], "")
