@@ -93,6 +93,15 @@ def table(runs: dict[str, dict]) -> list[str]:
     return lines
 
 
+def bytecode_line() -> str:
+    """Whether this machine's Python processes reuse compiled bytecode: where they do not (PYTHONDONTWRITEBYTECODE
+    and no .pyc beside the sources, as on some images), every process of the profile compiles torch's modules again
+    (about 9 s each on the H100 machine), which a pip install's .pyc files spare a user."""
+    if sys.dont_write_bytecode and not sys.pycache_prefix:
+        return "Python bytecode: not written (PYTHONDONTWRITEBYTECODE): each process compiles its imports again"
+    return f"Python bytecode: cached ({'PYTHONPYCACHEPREFIX=' + sys.pycache_prefix if sys.pycache_prefix else 'beside the sources'})"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -117,6 +126,7 @@ def main() -> int:
         runs[r] = profile_once(a, extra, a.out, cache)
         print(f"\n{r}: profile {a.target}: exit {runs[r]['rc']}, wall {runs[r]['wall']:.1f} s", flush=True)
     print(f"\nprofile {a.target} {'--ncu ' if a.ncu else ''}(user caches in {cache})")
+    print(bytecode_line())
     print("\n".join(table(runs)))
     if a.baseline:
         out = subprocess.run([sys.executable, "-c", BASELINE, str(a.steps)], capture_output=True, text=True,

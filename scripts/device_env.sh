@@ -8,3 +8,7 @@ else
 fi
 export PYTHONUNBUFFERED=1
 set +e
+# The device image sets PYTHONDONTWRITEBYTECODE and ships no .pyc: every Python process (the profile's children
+# too) would compile torch's modules again, ~9 s each, which a user's pip install spares. Bytecode goes to /tmp.
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX=/tmp/pycache

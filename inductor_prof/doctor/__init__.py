@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..envinfo import driver_version, importable
 from ..settings import Settings
-from . import gpu, gpu_rows, host
+from . import bytecode, gpu, gpu_rows, host
 from .check import FAIL, SKIP, Check
 
 
@@ -23,7 +23,8 @@ def run_all(settings: Settings, origin: dict[str, str], out: Path,
         # the light install has no torch to look for the GPU with: no child process, the rows say so
         cuda = gpu.run_probe("cuda", work) if importable("torch") else gpu_rows.NO_TORCH
         driver = driver_version()
-        rows = [gpu_rows.gpu_and_driver(cuda, driver), gpu_rows.cuda_runtime(cuda, driver), *host.versions()]
+        rows = [gpu_rows.gpu_and_driver(cuda, driver), gpu_rows.cuda_runtime(cuda, driver), *host.versions(),
+                bytecode.check()]
         found = {}
         for probe in ("proton", "inductor", "sdpa"):
             on_check(probe)

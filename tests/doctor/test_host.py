@@ -21,7 +21,7 @@ from inductor_prof.drivers.ncu import command
 from inductor_prof.settings import Settings, resolve
 
 runner = CliRunner()
-ROWS = ["GPU and driver", "CUDA runtime", "torch", "triton", "diffusers", "ncu-report", "Proton",
+ROWS = ["GPU and driver", "CUDA runtime", "torch", "triton", "diffusers", "ncu-report", "Python bytecode", "Proton",
         "Inductor -> Triton", "cuDNN SDPA", "ncu", "sudo -n", "ncu counters", "disk"]
 # what `ncu --version` prints (the layout of Nsight Compute 2025.x)
 NCU_VERSION = ("print('NVIDIA (R) Nsight Compute Command Line Profiler')\n"
