@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pandas as pd
 
+from .drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
 from .drivers.ncu.metrics import METRICS
 from .drivers.ncu.source import read_reports as read_source_reports
 from .drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
@@ -212,6 +213,32 @@ def source_status_file(path: Path) -> dict:
     return status
 
 
+class Stale(Damaged):
+    """A copy of what a file holds (a source report's counters) written from another version of that file."""
+
+
+def source_counters_file(path: Path, report: Path) -> dict:
+    """ncu/source/<stem>.counters.json: {"report_bytes": the size of the report it was read from, "counters":
+    drivers/ncu/source.read_report's dict}; Stale when that report is there at another size (recorded again)."""
+    data = json_object(path)
+    counters, size = data.get("counters"), data.get("report_bytes")
+    if not isinstance(counters, dict) or not isinstance(size, int):
+        raise Damaged("no 'counters' object and 'report_bytes' size")
+    pcs = counters.get("pcs")
+    if not isinstance(pcs, list) or not all(isinstance(p, dict) for p in pcs):
+        raise Damaged("'counters.pcs' is not a list of instruction records")
+    for i, p in enumerate(pcs):
+        if not all(isinstance(p.get(k), (int, float)) for k in ("offset", "inst", "samples")) \
+                or not isinstance(p.get("stalls", {}), dict) or not isinstance(p.get("sass", ""), str):
+            raise Damaged(f"instruction record {i} lacks its offset, inst, samples or stalls")
+    for key in ("files", "launch"):
+        if not isinstance(counters.get(key, {}), dict):
+            raise Damaged(f"'counters.{key}' should be an object, found {_kind(counters[key])}")
+    if report.is_file() and report.stat().st_size != size:
+        raise Stale(f"written from a {size}-byte report, {report.name} has {report.stat().st_size}")
+    return counters
+
+
 def attention_calls_file(path: Path) -> list[dict]:
     calls = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
@@ -313,11 +340,33 @@ def source_status(run: RunDir, need: str) -> dict:
     return if_present(run.ncu_source_status_json, source_status_file, need) or {}
 
 
-def source_counters(run: RunDir, stems: list[str]) -> dict[str, dict]:
-    """stem -> its source report's counters (drivers/ncu/source.py), or {"error": why} (missing, unreadable)."""
-    paths = {stem: run.ncu_source_report(stem) for stem in stems}
-    read = read_source_reports([p for p in paths.values() if p.is_file()])
-    return {stem: read.get(str(p), {"error": f"{p} is missing"}) for stem, p in paths.items()}
+def source_counters(run: RunDir, stems: list[str], warnings: list[str] | None = None) -> dict[str, dict]:
+    """stem -> its source report's counters (drivers/ncu/source.py), or {"error": why}: from the counters file the
+    source pass wrote beside the report, else (no such file, or a damaged or stale one: one line in `warnings`)
+    from the report itself, which needs ncu-report (the ncu extra)."""
+    out, to_read = {}, {}
+    for stem in stems:
+        report, sidecar = run.ncu_source_report(stem), run.ncu_source_counters(stem)
+        why = ""
+        if sidecar.exists():
+            try:
+                out[stem] = source_counters_file(sidecar, report)
+                continue
+            except Exception as e:  # any damage: the report itself is read instead, where it can be
+                why = f"{sidecar} is {'stale' if isinstance(e, Stale) else 'damaged'} ({what(e)})"
+        if not report.is_file():
+            out[stem] = {"error": f"{why}, and {report} is missing" if why else f"{report} is missing"}
+        elif not reader_found():
+            out[stem] = {"error": (f"{why}, and reading {report.name} instead needs NVIDIA's ncu-report: "
+                                   f"pip install 'inductor-prof[{NCU_EXTRA}]'") if why else
+                         f"no {sidecar.name} beside it (recorded before inductor-prof wrote one); {READER_MISSING}"}
+        else:
+            to_read[stem] = report
+            if why and warnings is not None:
+                warnings.append(f"{why}; read {report.name} instead")
+    read = read_source_reports(list(to_read.values()))
+    out.update({stem: read.get(str(p), {"error": f"{p} was not read"}) for stem, p in to_read.items()})
+    return {stem: out[stem] for stem in stems}
 
 
 def stage_line(name: str, entry: dict) -> str:

@@ -2,13 +2,15 @@
 `ncu_source_kernels` with the most headroom per step, or those `inductor-prof ncu RUN --source KERNEL`
 names), one ncu process each replays the kernel as the metric pass did, collecting only the sections of its
 per-instruction counters, warp stalls, launch statistics and occupancy, with the kernel's source imported
-(command.build_source_cmd) -> RUN/ncu/source/<stem>.ncu-rep, read by `inspect` and the HTML report on any
-machine. RUN/ncu/source/status.json: stem -> kernel name, status, reason, report. Resumable: a kernel with
-a report is skipped, unless named with --source.
+(command.build_source_cmd) -> RUN/ncu/source/<stem>.ncu-rep, and beside it <stem>.counters.json: what `inspect`
+and the HTML report read of it, so that they run on any machine without ncu-report.
+RUN/ncu/source/status.json: stem -> kernel name, status, reason, report. Resumable: a kernel with a report is
+skipped, unless named with --source.
 """
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Callable
 
 import pandas as pd
@@ -20,6 +22,7 @@ from ..drivers.ncu.batch import NcuTarget
 from ..drivers.ncu.command import give_back, replay_env
 from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu.replay import STEP
+from ..drivers.ncu.source import read_reports as read_source_reports
 from ..errors import StepFailed, UserError, one_line
 from ..settings import Settings
 from . import ncu as ncu_stage
@@ -53,33 +56,58 @@ def replays(run: rundir.RunDir, settings: Settings, profiled_only: bool) -> dict
     return out
 
 
-def check_report(run: rundir.RunDir, stem: str) -> str:
-    """Why a source report is of no use to `inspect` ("" when it is): unreadable, or no per-PC counters."""
-    counters = runfiles.source_counters(run, [stem])[stem]
+def read_counters(report: Path) -> tuple[dict, str]:
+    """(a source report's counters, read by ncu-report in a child process; why the report is of no use to
+    `inspect`, "" when it is: unreadable, or no per-PC counters)."""
+    counters = read_source_reports([report])[str(report)]
     if "error" in counters:
-        return f"unreadable report: {counters['error']}"
+        return counters, f"unreadable report: {counters['error']}"
     if not any(p.get("samples") or p.get("inst") for p in counters.get("pcs") or []):
-        return "the report has no per-instruction counters (SourceCounters section missing?)"
-    return ""
+        return counters, "the report has no per-instruction counters (SourceCounters section missing?)"
+    return counters, ""
+
+
+def _save(report: Path, sidecar: Path, counters: dict) -> None:
+    """What `inspect` reads of `report`, beside it (runfiles.source_counters_file reads it back)."""
+    rundir.write_json(sidecar, {"report_bytes": report.stat().st_size, "counters": counters})
+
+
+def write_run_counters(run: rundir.RunDir) -> dict[str, str]:
+    """The counters file of every report the source pass recorded in `run` (status ok), written again from the
+    report (runs recorded before the pass wrote them): stem -> why none was written ("" when it was)."""
+    status = runfiles.if_present(run.ncu_source_status_json, runfiles.source_status_file, NEEDS) or {}
+    out = {}
+    for stem in (s for s, e in status.items() if e.get("status") == "ok"):
+        report = run.ncu_source_report(stem)
+        counters, out[stem] = read_counters(report) if report.is_file() else ({}, f"{report} is missing")
+        if not out[stem]:
+            _save(report, run.ncu_source_counters(stem), counters)
+    return out
 
 
 def _one(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], t: NcuTarget) -> dict:
-    """One ncu process over one kernel's replay; its status entry."""
+    """One ncu process over one kernel's replay; its status entry. A report of no use to `inspect` is not kept
+    (an earlier one of the kernel stays)."""
     spec = run.ncu_spec(t.stem)
     rundir.write_json(spec, t.spec)
     report, partial = run.ncu_source_report(t.stem), run.ncu_source_report(f".{t.stem}.partial")
+    sidecar = run.ncu_source_counters(t.stem)
     cmd = command.build_source_cmd(settings, ncu, t.name, partial.with_suffix(""), command.python_program(spec), env)
+    why = "ncu wrote no report"
     try:
         result = command.run_one(cmd, env, settings.ncu_timeout, run.ncu_source_log(t.stem), progress_mark=STEP)
         if result.status == "ok" and partial.exists():
-            os.replace(partial, report)
+            counters, why = read_counters(partial)
+            if not why:
+                sidecar.unlink(missing_ok=True)   # the earlier report's, stale from the next line on
+                os.replace(partial, report)
+                _save(report, sidecar, counters)
     finally:
         if partial.exists():
             partial.unlink()
     entry = {"name": t.name, "status": result.status, "reason": result.reason, "origin": t.origin,
              "seconds": round(result.seconds, 2), "report": ""}
     if result.status == "ok":
-        why = check_report(run, t.stem) if report.exists() else "ncu wrote no report"
         entry.update(status="failed" if why else "ok", reason=why, report=report.name if not why else "")
     return entry
 

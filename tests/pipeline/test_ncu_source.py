@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from fakes import fake_exe
-from recorded import REPO, RMS_KERNEL, source_report
+from recorded import REPO, RMS_KERNEL, SOURCE_REPORTS, source_counters, source_report
 from inductor_prof import rundir
+from inductor_prof.drivers.ncu.source import read_reports
 from inductor_prof.errors import StepFailed, UserError
 from inductor_prof.pipeline import ncu_source
 from inductor_prof.settings import Settings
@@ -89,7 +90,11 @@ def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
     assert status[RMS_KERNEL] | {"seconds": 0} == {"name": RMS_KERNEL, "status": "ok", "reason": "",
                                                     "origin": "inductor", "seconds": 0,
                                                     "report": f"{RMS_KERNEL}.ncu-rep"}
-    assert run.ncu_source_report(RMS_KERNEL).is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
+    report = run.ncu_source_report(RMS_KERNEL)
+    assert report.is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
+    # beside it, what inspect reads of it: the reader's own dict, and the report's size
+    assert json.loads(run.ncu_source_counters(RMS_KERNEL).read_text()) == {
+        "report_bytes": report.stat().st_size, "counters": read_reports([report])[str(report)]}
     # again: done already, unless asked for by name
     assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)["skipped"] == 1
     assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print, again=True)["ok"] == 1
@@ -114,6 +119,22 @@ def test_a_failure_is_recorded_and_an_earlier_report_kept(run, tmp_path):
     assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
 
 
+def test_the_shipped_counters_files_are_what_the_reader_reads(tmp_path):
+    """Each counters file shipped (scripts/write_source_counters.py: examples/runs/flux-h100's, the test
+    fixtures') is the reader's (drivers/ncu/source.py) dict of its report, number for number, and its size."""
+    pytest.importorskip("ncu_report")   # the ncu extra: the reader of the .ncu-rep files
+    folder = REPO / "examples" / "runs" / "flux-h100" / "ncu" / "source"
+    pairs = [(p, p.with_name(p.name.removesuffix(".ncu-rep") + ".counters.json")) for p in folder.glob("*.ncu-rep")]
+    pairs += [(source_report(k, tmp_path / f"{k}.ncu-rep"), source_counters(k, tmp_path / f"{k}.counters.json"))
+              for k in SOURCE_REPORTS]
+    assert len(pairs) == 7   # flux-h100's 5 source reports, the 2 fixtures
+    read = read_reports([report for report, _ in pairs])
+    for report, sidecar in pairs:
+        counters = json.loads(sidecar.read_text())
+        assert counters == {"report_bytes": report.stat().st_size, "counters": read[str(report)]}, report.name
+        assert counters["counters"]["pcs"], report.name
+
+
 def test_a_report_without_source_counters_fails(run, tmp_path):
     # the metric pass's report of a kernel (13 metrics, no per-instruction counters)
     plain = tmp_path / "plain"
@@ -125,6 +146,15 @@ def test_a_report_without_source_counters_fails(run, tmp_path):
     entry = json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]
     assert (entry["status"], entry["report"]) == ("failed", "")
     assert entry["reason"] == "the report has no per-instruction counters (SourceCounters section missing?)"
+    assert not run.ncu_source_report(RMS_KERNEL).exists() and not run.ncu_source_counters(RMS_KERNEL).exists()
+    # after a good one: the earlier report and its counters file stay as they were
+    ncu_source.collect(run, Settings(ncu=source_ncu(tmp_path)), chosen, log=print)
+    kept = [p.read_bytes() for p in (run.ncu_source_report(RMS_KERNEL), run.ncu_source_counters(RMS_KERNEL))]
+    lines = []
+    ncu_source.collect(run, Settings(ncu=exe), chosen, log=lines.append, again=True)
+    assert lines == [f"ncu source pass failed {RMS_KERNEL}: {entry['reason']}; the earlier report is kept"]
+    assert [p.read_bytes() for p in (run.ncu_source_report(RMS_KERNEL), run.ncu_source_counters(RMS_KERNEL))] == kept
+    assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
 
 
 def test_requested_names_what_it_cannot_replay(run):
