@@ -342,8 +342,8 @@ def source_status(run: RunDir, need: str) -> dict:
 
 def source_counters(run: RunDir, stems: list[str], warnings: list[str] | None = None) -> dict[str, dict]:
     """stem -> its source report's counters (drivers/ncu/source.py), or {"error": why}: from the counters file the
-    source pass wrote beside the report, else (no such file, or a damaged or stale one: one line in `warnings`)
-    from the report itself, which needs ncu-report (the ncu extra)."""
+    source pass wrote beside the report, else from the report itself, which needs ncu-report (the ncu extra); a
+    damaged or stale counters file is one line in `warnings` when the report is read instead."""
     out, to_read = {}, {}
     for stem in stems:
         report, sidecar = run.ncu_source_report(stem), run.ncu_source_counters(stem)
