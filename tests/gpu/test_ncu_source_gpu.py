@@ -1,5 +1,6 @@
 """The source pass on the GPU: a tiny FLUX profiled (no metric pass), then `ncu RUN --source` for its costliest
-Inductor kernel and a library kernel, then `inspect`'s view of each. Needs ncu (the ncu settings from the
+Inductor kernel and a library kernel, then `inspect`'s view of each, and of the counters files written beside
+the reports (the reports removed). Needs ncu (the ncu settings from the
 environment: INDUCTOR_PROF_SUDO=1 where the counters need root)."""
 import json
 
@@ -44,3 +45,15 @@ def test_source_pass_then_inspect(tmp_path):
     assert any(r["kernel_file"] and r["code"] for r in sc["rows"])          # the kernel's own lines, with text
     lib = inspect_kernel(tables, library)["source_counters"][0]
     assert lib["by"] == "region" and lib["samples"] > 0
+    # beside each report, its counters file: the reader's dict of it, so inspect reads the same without the reports
+    from inductor_prof.drivers.ncu.source import read_reports
+
+    for stem in info["stems"]:
+        report, sidecar = run.ncu_source_report(stem), run.ncu_source_counters(stem)
+        assert json.loads(sidecar.read_text()) == {"report_bytes": report.stat().st_size,
+                                                   "counters": read_reports([report])[str(report)]}, stem
+    before = inspect_kernel(tables, triton)
+    for stem in info["stems"]:
+        run.ncu_source_report(stem).unlink()
+    after = inspect_kernel(load_run_tables(run.root), triton)
+    assert (after["source_counters"], after["warnings"]) == (before["source_counters"], before["warnings"])
