@@ -1,7 +1,7 @@
 """The source pass on the GPU: a tiny FLUX profiled (no metric pass), then `ncu RUN --source` for its costliest
-Inductor kernel and a library kernel, then `inspect`'s view of each, and of the counters files written beside
-the reports (the reports removed). Needs ncu (the ncu settings from the
-environment: INDUCTOR_PROF_SUDO=1 where the counters need root)."""
+Inductor kernel and a library kernel, then `inspect`'s view of each, and from the counters files written beside
+the reports alone (the reports removed). Needs ncu (the ncu settings from the environment: INDUCTOR_PROF_SUDO=1
+where the counters need root)."""
 import json
 
 import pytest
