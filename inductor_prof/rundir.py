@@ -105,6 +105,8 @@ class RunDir:
     @property
     def ncu_source_status_json(self) -> Path: return self.ncu_source_dir / "status.json"
     def ncu_source_report(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.ncu-rep"
+    # what `inspect` reads of that report, written beside it as it is recorded: read without ncu-report
+    def ncu_source_counters(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.counters.json"
     def ncu_source_log(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.log"
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pandas as pd
 
+from .drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
 from .drivers.ncu.metrics import METRICS
 from .drivers.ncu.source import kernel_at, read_all as read_source_reports
 from .drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
@@ -212,6 +213,40 @@ def source_status_file(path: Path) -> dict:
     return status
 
 
+class Stale(Damaged):
+    """A copy of what a file holds (a source report's counters) written from another version of that file."""
+
+
+def source_counters_file(path: Path, report: Path, index: int = 0) -> dict:
+    """ncu/source/<stem>.counters.json: {"report": the source report it was read from, "index": the kernel's result
+    there, "report_bytes": that report's size, "counters": drivers/ncu/source.read_action's dict of that result}.
+    Files written before batch reports lack "report" and "index" (a report of one kernel: its result 0). Stale
+    when the kernel's status names another report or result, or the report is there at another size (recorded
+    again)."""
+    data = json_object(path)
+    counters, size = data.get("counters"), data.get("report_bytes")
+    if not isinstance(counters, dict) or not isinstance(size, int):
+        raise Damaged("no 'counters' object and 'report_bytes' size")
+    name, at = data.get("report", report.name), data.get("index", 0)
+    if not isinstance(name, str) or not isinstance(at, int):
+        raise Damaged("'report' is not a file name or 'index' not a number")
+    pcs = counters.get("pcs")
+    if not isinstance(pcs, list) or not all(isinstance(p, dict) for p in pcs):
+        raise Damaged("'counters.pcs' is not a list of instruction records")
+    for i, p in enumerate(pcs):
+        if not all(isinstance(p.get(k), (int, float)) for k in ("offset", "inst", "samples")) \
+                or not isinstance(p.get("stalls", {}), dict) or not isinstance(p.get("sass", ""), str):
+            raise Damaged(f"instruction record {i} lacks its offset, inst, samples or stalls")
+    for key in ("files", "launch"):
+        if not isinstance(counters.get(key, {}), dict):
+            raise Damaged(f"'counters.{key}' should be an object, found {_kind(counters[key])}")
+    if (name, at) != (report.name, index):
+        raise Stale(f"written from result {at} of {name}, the source pass recorded result {index} of {report.name}")
+    if report.is_file() and report.stat().st_size != size:
+        raise Stale(f"written from a {size}-byte report, {report.name} has {report.stat().st_size}")
+    return counters
+
+
 def attention_calls_file(path: Path) -> list[dict]:
     calls = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
@@ -323,14 +358,37 @@ def source_report(run: RunDir, stem: str, entry: dict | None) -> tuple[Path, int
             index if isinstance(index, int) else 0)
 
 
-def source_counters(run: RunDir, stems: list[str], status: dict | None = None) -> dict[str, dict]:
-    """stem -> its kernel's counters in its source report (drivers/ncu/source.py), or {"error": why} (missing,
-    unreadable). `status`: the source pass's entries (stem -> entry), read from the run when not given."""
+def source_counters(run: RunDir, stems: list[str], status: dict | None = None,
+                    warnings: list[str] | None = None) -> dict[str, dict]:
+    """stem -> its kernel's counters (drivers/ncu/source.py), or {"error": why}: from the counters file the source
+    pass wrote for the kernel, else from its result in its source report (status.json: `report`, `index`), which
+    needs ncu-report (the ncu extra); a damaged or stale counters file is one line in `warnings` when the report
+    is read instead. `status`: the source pass's entries (stem -> entry), read from the run when not given."""
     status = source_status(run, "the source counters need it") if status is None else status
-    where = {stem: source_report(run, stem, status.get(stem)) for stem in stems}
-    read = read_source_reports(sorted({p for p, _ in where.values() if p.is_file()}))
-    return {stem: kernel_at(read[str(p)], i) if str(p) in read else {"error": f"{p} is missing"}
-            for stem, (p, i) in where.items()}
+    out, to_read = {}, {}
+    for stem in stems:
+        (report, index), sidecar = source_report(run, stem, status.get(stem)), run.ncu_source_counters(stem)
+        why = ""
+        if sidecar.exists():
+            try:
+                out[stem] = source_counters_file(sidecar, report, index)
+                continue
+            except Exception as e:  # any damage: the report itself is read instead, where it can be
+                why = f"{sidecar} is {'stale' if isinstance(e, Stale) else 'damaged'} ({what(e)})"
+        if not report.is_file():
+            out[stem] = {"error": f"{why}, and {report} is missing" if why else f"{report} is missing"}
+        elif not reader_found():
+            out[stem] = {"error": (f"{why}, and reading {report.name} instead needs NVIDIA's ncu-report: "
+                                   f"pip install 'inductor-prof[{NCU_EXTRA}]'") if why else
+                         f"no {sidecar.name} beside it (recorded before inductor-prof wrote one); {READER_MISSING}"}
+        else:
+            to_read[stem] = (report, index)
+            if why and warnings is not None:
+                warnings.append(f"{why}; read {report.name} instead")
+    read = read_source_reports(sorted({p for p, _ in to_read.values()}))   # a shared report read once
+    out.update({stem: kernel_at(read[str(p)], i) if str(p) in read else {"error": f"{p} was not read"}
+                for stem, (p, i) in to_read.items()})
+    return {stem: out[stem] for stem in stems}
 
 
 def stage_line(name: str, entry: dict) -> str:

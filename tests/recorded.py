@@ -39,9 +39,21 @@ def source_report(kernel: str, dest: Path) -> Path:
     return dest
 
 
+def source_counters(kernel: str, dest: Path) -> Path:
+    """The counters file of `kernel`'s recorded source report (scripts/write_source_counters.py), unpacked to
+    `dest`."""
+    import gzip
+
+    name = SOURCE_REPORTS[kernel].removesuffix(".ncu-rep.gz") + ".counters.json.gz"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(gzip.decompress(data_path("ncu_source", name).read_bytes()))
+    return dest
+
+
 def source_run(folder: Path) -> Path:
-    """examples/runs/flux-h100 copied to `folder`, with the two recorded source reports under ncu/source/ and the
-    status.json the source pass writes: what `inspect` reads after `inductor-prof ncu RUN --source ...`."""
+    """examples/runs/flux-h100 copied to `folder`, with the two recorded source reports and their counters files
+    under ncu/source/ and the status.json the source pass writes: what `inspect` reads after `inductor-prof ncu
+    RUN --source ...`."""
     import json
     import shutil
 
@@ -49,6 +61,7 @@ def source_run(folder: Path) -> Path:
     status = {}
     for kernel in SOURCE_REPORTS:
         report = source_report(kernel, folder / "ncu" / "source" / f"{kernel}.ncu-rep")
+        source_counters(kernel, report.with_name(f"{kernel}.counters.json"))
         status[kernel] = {"name": kernel, "status": "ok", "reason": "", "report": report.name,
                           "origin": "library" if kernel == NVJET_KERNEL else "inductor"}
     (folder / "ncu" / "source" / "status.json").write_text(json.dumps(status, indent=1))

@@ -1,8 +1,8 @@
-"""The light install (`pip install inductor-prof`: no torch, no triton): `report`, `diff`, `trace`, `doctor` and
-every command's --help run without importing either, and `profile`, `ncu`, `attention` say which extra to install
-(one line, exit 2). Each command runs in a child process in which importing torch or triton fails, as it does where
-they are not installed, and every attempt is recorded; pyproject's dependencies and scripts/install.sh are checked
-to match."""
+"""The light install (`pip install inductor-prof`: no torch, no triton, no ncu-report): `report`, `diff`,
+`inspect`, `trace`, `doctor` and every command's --help run without importing any of them, and `profile`, `ncu`,
+`attention` say which extra to install (one line, exit 2). Each command runs in a child process in which
+importing torch, triton or ncu_report fails, as it does where they are not installed (in the processes it starts
+too), and every attempt is recorded; pyproject's dependencies and scripts/install.sh are checked to match."""
 import json
 import os
 import subprocess
@@ -13,38 +13,45 @@ import pytest
 
 from recorded import REPO
 from inductor_prof.cli import app
+from inductor_prof.drivers.ncu.locate import shipped_copy
 
 RUN = "examples/runs/flux-h100"
 OTHER = "examples/runs/flux-h100-768x1344"
 GPU_LINE = "error: `inductor-prof {}` needs torch and triton: pip install 'inductor-prof[gpu]'\n"
+NOT_INSTALLED = ("torch", "triton", "ncu_report")   # the light install has none of them
 
-# a meta-path finder ahead of all others: `import torch` / `import triton` (and their submodules) fail as on a
-# machine without them; each attempt is written to the file named by LIGHT_ATTEMPTS when the process ends
-BLOCKER = """
+# a sitecustomize (so in every Python process the command starts too): a meta-path finder ahead of all others
+# by which importing a module of NOT_INSTALLED (or a submodule) fails as on a machine without it; each process
+# adds its attempts, one JSON list a line, to the file named by LIGHT_ATTEMPTS when it ends
+BLOCKER = f"""
 import atexit, importlib.abc, json, os, sys
 attempts = []
 class NotInstalled(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("torch", "triton"):
+        if name.split(".")[0] in {NOT_INSTALLED!r}:
             attempts.append(name)
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         return None
 sys.meta_path.insert(0, NotInstalled())
-atexit.register(lambda: open(os.environ["LIGHT_ATTEMPTS"], "w").write(json.dumps(attempts)))
-sys.argv = ["inductor-prof", *sys.argv[1:]]
-from inductor_prof.entry import main
-main()
+atexit.register(lambda: open(os.environ["LIGHT_ATTEMPTS"], "a").write(json.dumps(attempts) + "\\n"))
 """
+MAIN = "import sys; sys.argv = ['inductor-prof', *sys.argv[1:]]; from inductor_prof.entry import main; main()"
 
 
-def light(args, tmp_path):
-    """(exit code, stdout, stderr, the torch/triton imports tried) of `inductor-prof ARGS` without torch and
-    triton, run from the repository root (its package first on the path)."""
-    attempts = tmp_path / "attempts.json"
-    env = {**os.environ, "LIGHT_ATTEMPTS": str(attempts), "COLUMNS": "120", "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-c", BLOCKER, *args], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr, json.loads(attempts.read_text())
+def light(args, tmp_path, cwd=REPO):
+    """(exit code, stdout, stderr, the imports of NOT_INSTALLED tried, in it and its children) of
+    `inductor-prof ARGS` where they are not installed, run from the repository root (its package first on the
+    path)."""
+    site, attempts = tmp_path / "light_site", tmp_path / "attempts.json"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(BLOCKER)
+    attempts.unlink(missing_ok=True)
+    env = {**os.environ, "LIGHT_ATTEMPTS": str(attempts), "COLUMNS": "120",
+           "PYTHONPATH": os.pathsep.join([str(site), str(REPO)])}
+    proc = subprocess.run([sys.executable, "-c", MAIN, *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+    tried = [name for line in attempts.read_text().splitlines() for name in json.loads(line)]
+    return proc.returncode, proc.stdout, proc.stderr, tried
 
 
 def _commands():
@@ -52,7 +59,7 @@ def _commands():
 
 
 @pytest.mark.parametrize("args", [["--help"], *[[c, "--help"] for c in _commands()]], ids=" ".join)
-def test_help_imports_neither(args, tmp_path):
+def test_help_imports_none(args, tmp_path):
     code, out, err, tried = light(args, tmp_path)
     assert (code, tried) == (0, []), err
     assert "Usage: inductor-prof" in out
@@ -64,17 +71,37 @@ def test_help_imports_neither(args, tmp_path):
     ["report", RUN, "--csv", "-"],
     ["diff", RUN, OTHER, "--top", "3"],
     ["diff", RUN, OTHER, "--json"],
-    # flux-h100 ships source reports: inspect reads one (ncu_report, in its own process)
+    # flux-h100 ships source reports: inspect reads what the source pass wrote beside one (its counters file)
     ["inspect", RUN, "gelu_permute", "--width", "100"],
     ["inspect", RUN, "gelu_permute", "--json"],
+    ["inspect", RUN, "nvjet_sm90_tst_192x192", "--json"],
 ], ids=" ".join)
-def test_reading_a_run_imports_neither(args, tmp_path):
+def test_reading_a_run_imports_none(args, tmp_path):
     code, out, err, tried = light(args, tmp_path)
     assert (code, tried, err) == (0, [], ""), err
     assert out.strip()
 
 
-def test_html_report_imports_neither(tmp_path):
+def test_inspect_of_a_report_without_its_counters_file_names_the_extra(tmp_path):
+    """A run recorded before the source pass wrote counters files: inspect shows the rest, and one line says how
+    to read the report (the reader an ncu install ships would be found: not so here)."""
+    if shipped_copy():
+        pytest.skip("an ncu install's ncu_report is here")
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(REPO / RUN, run)
+    stem = "triton_poi_fused_cat_gelu_permute_view_3"
+    (run / "ncu" / "source" / f"{stem}.counters.json").unlink()
+    code, out, err, tried = light(["inspect", str(run), "gelu_permute", "--width", "100"], tmp_path)
+    assert (code, tried) == (0, ["ncu_report"]), err   # looked for, not found
+    report = run / "ncu" / "source" / f"{stem}.ncu-rep"
+    assert err == (f"warning: {report}: no {stem}.counters.json beside it (recorded before inductor-prof wrote "
+                   "one); reading .ncu-rep files needs NVIDIA's ncu-report: pip install 'inductor-prof[ncu]'\n")
+    assert "roofline" in out
+
+
+def test_html_report_imports_none(tmp_path):
     pytest.importorskip("bokeh")   # the html extra: no torch either
     page = tmp_path / "flux.html"
     code, _, err, tried = light(["report", RUN, "--html", str(page)], tmp_path)
@@ -82,7 +109,7 @@ def test_html_report_imports_neither(tmp_path):
     assert page.stat().st_size > 100_000
 
 
-def test_trace_imports_neither(tmp_path):
+def test_trace_imports_none(tmp_path):
     out = tmp_path / "flux.trace.json"
     code, _, err, tried = light(["trace", RUN, "--out", str(out)], tmp_path)
     assert (code, tried) == (0, []), err
@@ -123,12 +150,16 @@ def test_one_of_the_two_missing_is_named(monkeypatch):
                             "pip install 'inductor-prof[gpu]'")
 
 
-def test_dependencies_leave_torch_and_triton_to_the_gpu_extra():
+def _name(requirement: str) -> str:
+    return requirement.split(";")[0].split(">")[0].split("=")[0].split("[")[0].strip()
+
+
+def test_dependencies_leave_torch_triton_and_ncu_report_to_extras():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    names = [d.split(";")[0].split(">")[0].split("=")[0].split("[")[0].strip() for d in project["dependencies"]]
-    assert not {"torch", "triton"} & set(names)
+    assert not {"torch", "triton", "ncu-report"} & {_name(d) for d in project["dependencies"]}
     extras = project["optional-dependencies"]
-    assert {"torch", "triton"} <= {d.split(">")[0] for d in extras["gpu"]}
+    assert {"torch", "triton"} <= {_name(d) for d in extras["gpu"]}
+    assert [_name(d) for d in extras["ncu"]] == ["ncu-report"] and "inductor-prof[ncu]" in extras["gpu"]
 
 
 def _extras_with_torch(extras: dict[str, list[str]]) -> set[str]:

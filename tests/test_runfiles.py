@@ -158,11 +158,11 @@ def test_ncu_targets_rank_library_kernels_from_the_launches_table(run):
 # RunDir's files that a stage writes and a later one, the report or diff reads. Not here: logs (a child's
 # output, only its tail quoted in an error), Inductor's cache (harvested from), the raw torch trace (read once
 # by library_ops while it is made), the metric pass's ncu reports and specs (read by ncu and the replay child).
-# The source pass's reports are here: `inspect` and the HTML report read them.
+# The source pass's reports and their counters files are here: `inspect` and the HTML report read them.
 RUN_FILES = {"manifest_path", "kernels_json", "kernel_file", "steps_hatchet", "annotated_hatchet",
              "attention_hatchet", "steps_launches", "annotated_launches", "library_ops_csv",
              "attention_shapes_json", "attention_csv", "attention_tuning_csv", "ncu_csv", "ncu_status_json",
-             "ncu_source_status_json", "ncu_source_report"}
+             "ncu_source_status_json", "ncu_source_report", "ncu_source_counters"}
 READS = {"read_text", "read_bytes", "read_csv", "read_json", "open", "load", "load_hatchet", "parse", "device_info"}
 
 

@@ -91,7 +91,8 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
     status = runfiles.source_status(tables.run, NEED)
     mine = {stem: e for stem, e in status.items() if e.get("name") == name}
     ok = [stem for stem, e in mine.items() if e.get("status") == "ok"]
-    counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status)
+    read_warnings: list[str] = []   # a damaged counters file, read from its report instead
+    counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})
     view = {
@@ -102,7 +103,7 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
         "provenance": row.get("provenance") or (records[0].get("provenance") if records else None) or {},
         "source_counters": [source_view(tables, stem, counters.get(stem, {"error": "not read"}), records, mine[stem])
                             for stem in ok],
-        "missing": None, "collect": None, "warnings": list(tables.warnings),
+        "missing": None, "collect": None, "warnings": [*tables.warnings, *read_warnings],
     }
     failed = [f"{e.get('status')}: {e.get('reason')}" for e in mine.values() if e.get("status") != "ok"]
     if not ok:

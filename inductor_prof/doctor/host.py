@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import procs
 from ..childenv import child_env
 from ..drivers.ncu import command
-from ..drivers.ncu.locate import NCU_SEARCH, import_ncu_report, locate_ncu, path_fault
+from ..drivers.ncu.locate import NCU_EXTRA, NCU_SEARCH, import_ncu_report, locate_ncu, path_fault
 from ..envinfo import GPU_EXTRA, importable, package_version
 from ..errors import UserError, one_line
 from ..rundir import write_json
@@ -19,7 +19,7 @@ from ..units import MB, NS_PER_US
 from .check import FAIL, OK, SKIP, WARN, Check
 
 # distribution (its module's name too) -> (status when it is missing, remedy); `pip install inductor-prof` (the
-# light install: report, diff, trace, doctor) has none of them
+# light install: report, diff, inspect, trace, doctor) has none of them, nor ncu-report (below)
 GPU_REMEDY = f"profile, ncu and attention need it: pip install 'inductor-prof[{GPU_EXTRA}]'"
 PACKAGES = {
     "torch": (FAIL, GPU_REMEDY),
@@ -43,8 +43,10 @@ def versions() -> list[Check]:
         return rows
     try:
         module = import_ncu_report()   # the copy an ncu install ships
-    except UserError as e:
-        rows.append(Check("ncu-report", FAIL, "not installed, and no copy beside an ncu install", str(e)))
+    except UserError:
+        rows.append(Check("ncu-report", FAIL, "not installed, and no copy beside an ncu install",
+                          f"profile --ncu reads its reports with it: pip install 'inductor-prof[{GPU_EXTRA}]' "
+                          f"(or [{NCU_EXTRA}], the reader alone)"))
     else:
         rows.append(Check("ncu-report", OK, f"not installed; ncu's own copy: {module.__file__}"))
     return rows

@@ -3,13 +3,16 @@
 names), one ncu process (up to the ncu_batch setting) replays them as the metric pass did, collecting only the
 sections of their per-instruction counters, warp stalls, launch statistics and occupancy, with the kernels'
 source imported (command.build_source_cmd) -> one report, RUN/ncu/source/<stem>.ncu-rep for a kernel alone,
-batch-<hash>.ncu-rep for several, read by `inspect` and the HTML report on any machine.
-RUN/ncu/source/status.json: stem -> kernel name, status, reason, report, index (its result in the report).
-Resumable: a kernel with a report is skipped, unless named with --source.
+batch-<hash>.ncu-rep for several. Once that report is checked, each kernel's result in it is written to
+<stem>.counters.json (per kernel, also from a shared report): what `inspect` and the HTML report read, so that
+they run on any machine without ncu-report. RUN/ncu/source/status.json: stem -> kernel name, status, reason,
+report, index (its result in the report). Resumable: a kernel with a report is skipped, unless named with
+--source.
 """
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 from typing import Callable
 
 import pandas as pd
@@ -20,6 +23,8 @@ from ..drivers.ncu import command
 from ..drivers.ncu.batch import FailureStreak, NcuTarget, Pass, batch_report, batches, run_pass
 from ..drivers.ncu.command import give_back, replay_env
 from ..drivers.ncu.locate import find_ncu
+from ..drivers.ncu import source as source_reader
+from ..drivers.ncu.source import kernel_at
 from ..errors import StepFailed, UserError, one_line
 from ..settings import Settings
 from . import ncu as ncu_stage
@@ -53,10 +58,9 @@ def replays(run: rundir.RunDir, settings: Settings, profiled_only: bool) -> dict
     return out
 
 
-def check_report(run: rundir.RunDir, stem: str, entry: dict) -> str:
-    """Why a kernel's source report (`entry`: its status, naming the report and the kernel's index) is of no use
-    to `inspect` ("" when it is): unreadable, or no per-PC counters."""
-    counters = runfiles.source_counters(run, [stem], {stem: entry})[stem]
+def usable(counters: dict) -> str:
+    """Why a kernel's counters, as read from its source report, are of no use to `inspect` ("" when they are):
+    unreadable, or no per-PC counters."""
     if "error" in counters:
         return f"unreadable report: {counters['error']}"
     if not any(p.get("samples") or p.get("inst") for p in counters.get("pcs") or []):
@@ -64,37 +68,88 @@ def check_report(run: rundir.RunDir, stem: str, entry: dict) -> str:
     return ""
 
 
-def _report_names(report) -> list[str] | None:
-    """The kernel names of a source report's results, in order; None when it cannot be read."""
-    from ..drivers.ncu.source import read_all
+def read_counters(report: Path, index: int = 0) -> tuple[dict, str]:
+    """(the counters of a source report's index-th result, read by ncu-report in a child process; usable's why)."""
+    read = source_reader.read_all([report]).get(str(report), {"error": f"{report} was not read"}) \
+        if report.is_file() else {"error": f"{report} is missing"}
+    counters = kernel_at(read, index)
+    return counters, usable(counters)
 
-    read = read_all([report]).get(str(report), {})
-    return None if "error" in read else [k.get("kernel", "") for k in read.get("kernels") or []]
+
+def check_report(run: rundir.RunDir, stem: str, entry: dict) -> str:
+    """Why a kernel's source report (`entry`: its status, naming the report and the kernel's index) is of no use
+    to `inspect` ("" when it is)."""
+    return read_counters(*runfiles.source_report(run, stem, entry))[1]
 
 
-def source_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str]) -> Pass:
-    """The source pass: one report for the kernels of a process (a kernel's own name when it is alone; a name
-    not yet in use for several, so no report another kernel's entry points to is overwritten)."""
-    def report(batch: list[NcuTarget]):
-        stem = batch_report(batch)
+def save_counters(run: rundir.RunDir, stem: str, report: Path, index: int, counters: dict) -> None:
+    """Kernel `stem`'s counters file: its result (`index`) in `report`, with what keys it to that report
+    (runfiles.source_counters_file reads it back; a kernel of a shared report has its own file)."""
+    rundir.write_json(run.ncu_source_counters(stem), {"report": report.name, "index": index,
+                                                      "report_bytes": report.stat().st_size, "counters": counters})
+
+
+def write_run_counters(run: rundir.RunDir) -> dict[str, str]:
+    """The counters file of every kernel the source pass recorded in `run` (status ok), written again from its
+    result in its report (status.json: report, index; runs recorded before the pass wrote them): stem -> why
+    none was written ("" when it was). A report several kernels share is read once."""
+    status = runfiles.if_present(run.ncu_source_status_json, runfiles.source_status_file, NEEDS) or {}
+    where = {s: runfiles.source_report(run, s, e) for s, e in status.items() if e.get("status") == "ok"}
+    read = source_reader.read_all(sorted({p for p, _ in where.values() if p.is_file()}))
+    out = {}
+    for stem, (report, index) in where.items():
+        counters = kernel_at(read[str(report)], index) if str(report) in read else {"error": f"{report} is missing"}
+        out[stem] = usable(counters)
+        if not out[stem]:
+            save_counters(run, stem, report, index, counters)
+    return out
+
+
+def source_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str],
+                reads: dict[str, dict], made: list[Path]) -> Pass:
+    """The source pass: one report for the kernels of a process, under a name not in use (a kernel's own name
+    when it is alone and free), so no report a status entry points to is overwritten, by one that may prove of no
+    use either. Each report is read once, into `reads` (path -> source.read_all's entry); `made`: the reports'
+    paths, in order."""
+    def report(batch: list[NcuTarget]) -> Path:
+        stem = batch[0].stem if len(batch) == 1 else batch_report(batch)
         path, n = run.ncu_source_report(stem), 1
-        while len(batch) > 1 and path.exists():
+        while path.exists():
             n += 1
             path = run.ncu_source_report(f"{stem}-{n}")
+        made.append(path)
         return path
+
+    def names(report: Path) -> list[str] | None:
+        reads.update(source_reader.read_all([report]))
+        read = reads.get(str(report), {"error": "not read"})
+        return None if "error" in read else [k.get("kernel", "") for k in read.get("kernels") or []]
     return Pass(build=lambda kernels, out, program, count: command.build_source_cmd(
                     settings, ncu, kernels, out, program, env, count=count),
-                report=report, log=lambda rep: run.ncu_source_log(rep.name.removesuffix(".ncu-rep")),
-                names=_report_names)
+                report=report, log=lambda rep: run.ncu_source_log(rep.name.removesuffix(".ncu-rep")), names=names)
 
 
-def _checked(run: rundir.RunDir, stem: str, entry: dict) -> dict:
-    """A settled entry of the source pass, failed where its report has no per-instruction counters."""
+def _checked(run: rundir.RunDir, stem: str, entry: dict, reads: dict[str, dict]) -> tuple[dict, dict]:
+    """(a settled entry of the source pass, failed where its result has no per-instruction counters; those
+    counters, {} when failed)."""
     entry = {k: v for k, v in entry.items() if k not in ("shape", "model_us", "model_bytes", "rank")}
-    why = check_report(run, stem, entry) if entry["status"] == "ok" else entry["reason"]
+    counters: dict = {}
+    if entry["status"] == "ok":
+        report, index = runfiles.source_report(run, stem, entry)
+        counters = kernel_at(reads.get(str(report), {"error": f"{report} was not read"}), index)
+    why = usable(counters) if entry["status"] == "ok" else entry["reason"]
     if why:   # no report to point to: a failed entry never names one
         entry.update(status="failed", reason=why, report="", index=None)
-    return entry
+        counters = {}
+    return entry, counters
+
+
+def _drop_unnamed(run: rundir.RunDir, status: dict, reports: set[Path]) -> None:
+    """Removes those of `reports` no status entry names: replaced by a kernel's new report, or holding no result
+    of use."""
+    named = {runfiles.source_report(run, s, e)[0] for s, e in status.items() if e.get("status") == "ok"}
+    for report in reports - named:
+        report.unlink(missing_ok=True)
 
 
 def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log: Log, on_kernel: Progress = None,
@@ -117,7 +172,9 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
     if settings.sudo:
         run.ncu_home.mkdir(parents=True, exist_ok=True)
         env.update(command.sudo_home_env(run.ncu_home))
-    how = source_pass(run, settings, ncu, env)
+    reads: dict[str, dict] = {}
+    made: list[Path] = []
+    how = source_pass(run, settings, ncu, env, reads, made)
     done: dict[str, str] = {}
     queue = deque(batches(todo, settings.ncu_batch))
     streak, stopped = FailureStreak(), ""
@@ -128,12 +185,15 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
                 on_kernel(len(chosen) - len(todo) + len(done), len(chosen),
                           batch[0].name if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
             outcome = run_pass(run, settings, env, batch, how)
+            earlier = {runfiles.source_report(run, s, status[s])[0] for s in outcome.settled if has_report(s)}
             for stem, entry in outcome.settled.items():
-                entry = _checked(run, stem, entry)
+                entry, counters = _checked(run, stem, entry, reads)
                 kept = has_report(stem)
                 if entry["status"] != "ok":
                     log(f"ncu source pass {entry['status']} {entry['name']}: {entry['reason']}"
                         + ("; the earlier report is kept" if kept else ""))
+                else:   # its own counters file, its result in the (shared) report checked above
+                    save_counters(run, stem, *runfiles.source_report(run, stem, entry), counters)
                 if entry["status"] == "ok" or not kept:
                     status[stem] = entry
                 done[stem] = entry["status"]
@@ -143,6 +203,8 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
             if stopped:
                 log(f"ncu source pass stopped: {stopped}; {sum(map(len, queue))} kernels not tried")
             rundir.write_json(run.ncu_source_status_json, status)
+            _drop_unnamed(run, status, earlier | set(made[-1:]))
+            reads.clear()
     except BaseException:
         try:
             give_back([run.ncu_dir, run.inductor_cache], settings, log)

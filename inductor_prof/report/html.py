@@ -197,7 +197,8 @@ def inspect_sections(tables: RunTables) -> list[dict]:
         return []
     status = runfiles.source_status(tables.run, "the report's per-line sections need it")
     counters = runfiles.source_counters(tables.run, [s for s, e in status.items()
-                                                     if e.get("name") in names and e.get("status") == "ok"], status)
+                                                     if e.get("name") in names and e.get("status") == "ok"],
+                                        status, tables.warnings)   # warnings printed after the page is written
     out = []
     for i, name in enumerate(names):
         view = inspect_kernel(tables, name, counters)

@@ -103,12 +103,82 @@ def test_ambiguous_name_is_one_line(run, capsys):
     assert code == 2 and err.startswith("error: 'rms_norm' matches 4 kernels of ") and err.count("\n") == 1
 
 
+def _json_view(path, capsys) -> tuple[dict, str]:
+    """(the --json view of the RMS kernel, the run folder's path in it written RUN; stderr)."""
+    code, out, err = run_main(["inspect", str(path), "rms_norm__scaled", "--json"], capsys)
+    assert code == 0, err
+    view = json.loads(out.replace(json.dumps(str(path))[1:-1], "RUN"))
+    return {k: v for k, v in view.items() if k != "warnings"}, err
+
+
+@pytest.fixture
+def as_recorded(run, capsys):
+    """The --json view of the RMS kernel as the shipped run gives it (from its counters file: no warning)."""
+    view, err = _json_view(run, capsys)
+    assert err == ""
+    return view
+
+
+def test_the_counters_file_is_enough(tmp_path, capsys, as_recorded):
+    """A run folder without its .ncu-rep files (an artifact kept small) reads the same: the counters file is
+    what the report gave."""
+    path = source_run(tmp_path / "run")
+    (path / "ncu" / "source" / f"{RMS_KERNEL}.ncu-rep").unlink()
+    view, err = _json_view(path, capsys)
+    assert (view, err) == (as_recorded, "")
+
+
 def test_a_missing_report_is_a_warning_and_the_rest_shows(tmp_path, capsys):
     path = source_run(tmp_path / "run")
     (path / "ncu" / "source" / f"{RMS_KERNEL}.ncu-rep").unlink()
+    (path / "ncu" / "source" / f"{RMS_KERNEL}.counters.json").unlink()
     code, out, err = run_main(["inspect", str(path), "rms_norm__scaled", "--width", "200"], capsys)
     assert code == 0 and "roofline    memory-bound" in out
     assert f"warning: {path}/ncu/source/{RMS_KERNEL}.ncu-rep: {path}/ncu/source/{RMS_KERNEL}.ncu-rep is missing" in err
+
+
+@pytest.mark.parametrize("damage, why", [
+    ("{", "damaged (JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+    ('{"report_bytes": 5}', "damaged (no 'counters' object and 'report_bytes' size)"),
+    ('{"report_bytes": 5, "counters": {"pcs": [{"offset": 0}]}}',
+     "damaged (instruction record 0 lacks its offset, inst, samples or stalls)"),
+], ids=["not JSON", "no counters", "cut record"])
+def test_a_damaged_counters_file_is_one_warning_and_the_report_is_read(tmp_path, capsys, as_recorded, damage, why):
+    pytest.importorskip("ncu_report")   # the fallback reads the .ncu-rep (the ncu extra)
+    path = source_run(tmp_path / "run")
+    sidecar = path / "ncu" / "source" / f"{RMS_KERNEL}.counters.json"
+    sidecar.write_text(damage)
+    view, err = _json_view(path, capsys)
+    assert view == as_recorded
+    assert err == f"warning: {sidecar} is {why}; read {RMS_KERNEL}.ncu-rep instead\n"
+
+
+def test_a_stale_counters_file_is_one_warning_and_the_report_is_read(tmp_path, capsys, as_recorded):
+    """The report recorded again (another size) after its counters file: the file is not taken for it."""
+    pytest.importorskip("ncu_report")
+    path = source_run(tmp_path / "run")
+    sidecar = path / "ncu" / "source" / f"{RMS_KERNEL}.counters.json"
+    data = json.loads(sidecar.read_text())
+    size, data["report_bytes"] = data["report_bytes"], data["report_bytes"] + 1
+    sidecar.write_text(json.dumps(data))
+    view, err = _json_view(path, capsys)
+    assert view == as_recorded
+    assert err == (f"warning: {sidecar} is stale (written from a {size + 1}-byte report, {RMS_KERNEL}.ncu-rep has "
+                   f"{size}); read {RMS_KERNEL}.ncu-rep instead\n")
+
+
+def test_a_damaged_counters_file_without_the_reader_is_one_line(tmp_path, capsys, monkeypatch):
+    from inductor_prof import runfiles
+
+    monkeypatch.setattr(runfiles, "reader_found", lambda: False)   # as in the light install
+    path = source_run(tmp_path / "run")
+    sidecar = path / "ncu" / "source" / f"{RMS_KERNEL}.counters.json"
+    sidecar.write_text("[]")
+    code, out, err = run_main(["inspect", str(path), "rms_norm__scaled", "--width", "200"], capsys)
+    report = path / "ncu" / "source" / f"{RMS_KERNEL}.ncu-rep"
+    assert code == 0 and "roofline    memory-bound" in out
+    assert err == (f"warning: {report}: {sidecar} is damaged (a JSON object expected, found a list), and reading "
+                   f"{report.name} instead needs NVIDIA's ncu-report: pip install 'inductor-prof[ncu]'\n")
 
 
 def test_damaged_source_status_is_one_line(tmp_path, capsys):

@@ -1,6 +1,8 @@
 """The source pass on the GPU: a tiny FLUX profiled (no metric pass), then `ncu RUN --source` for its costliest
-Inductor kernel and a library kernel, then `inspect`'s view of each. Needs ncu (the ncu settings from the
+Inductor kernel and a library kernel (one ncu process, one batch report), then `inspect`'s view of each, and
+from the per-kernel counters files alone (the report removed). Needs ncu (the ncu settings from the
 environment: INDUCTOR_PROF_SUDO=1 where the counters need root)."""
+import dataclasses
 import json
 
 import pytest
@@ -19,7 +21,7 @@ def test_source_pass_then_inspect(tmp_path):
     from inductor_prof.drivers.ncu.locate import find_ncu
     from inductor_prof.errors import UserError
 
-    settings = resolve()[0]
+    settings = dataclasses.replace(resolve()[0], ncu_batch=64)   # both kernels in one process, whatever is set
     try:
         find_ncu(settings.ncu)
     except UserError as e:
@@ -44,3 +46,23 @@ def test_source_pass_then_inspect(tmp_path):
     assert any(r["kernel_file"] and r["code"] for r in sc["rows"])          # the kernel's own lines, with text
     lib = inspect_kernel(tables, library)["source_counters"][0]
     assert lib["by"] == "region" and lib["samples"] > 0
+    # one ncu process for both (ncu_batch): one batch report, each kernel its result there
+    status = json.loads(run.ncu_source_status_json.read_text())
+    entries = [status[stem] for stem in info["stems"]]
+    (shared,) = {e["report"] for e in entries}
+    assert shared.startswith("batch-") and sorted(e["index"] for e in entries) == list(range(len(entries)))
+    # per kernel, its counters file: the reader's dict of its result in the shared report, keyed to that report
+    from inductor_prof.drivers.ncu.source import kernel_at, read_all
+
+    report = run.ncu_source_dir / shared
+    read = read_all([report])[str(report)]
+    for stem, e in zip(info["stems"], entries):
+        assert json.loads(run.ncu_source_counters(stem).read_text()) == {
+            "report": shared, "index": e["index"], "report_bytes": report.stat().st_size,
+            "counters": kernel_at(read, e["index"])}, stem
+    # so inspect reads the same without the report (no warning either)
+    before = [inspect_kernel(tables, name) for name in (triton, library)]
+    report.unlink()
+    after = [inspect_kernel(load_run_tables(run.root), name) for name in (triton, library)]
+    assert [(v["source_counters"], v["warnings"]) for v in after] == \
+        [(v["source_counters"], v["warnings"]) for v in before]

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from fakes import fake_exe
-from recorded import REPO, RMS_KERNEL, source_report
+from recorded import REPO, RMS_KERNEL, SOURCE_REPORTS, source_counters, source_report
 from inductor_prof import rundir
+from inductor_prof.drivers.ncu.source import read_reports
 from inductor_prof.errors import StepFailed, UserError
 from inductor_prof.pipeline import ncu_source
 from inductor_prof.settings import Settings
@@ -89,11 +90,22 @@ def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
     assert status[RMS_KERNEL] | {"seconds": 0} == {"name": RMS_KERNEL, "status": "ok", "reason": "",
                                                     "origin": "inductor", "seconds": 0,
                                                     "report": f"{RMS_KERNEL}.ncu-rep", "index": 0, "batch": 1}
-    assert run.ncu_source_report(RMS_KERNEL).is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
+    report = run.ncu_source_report(RMS_KERNEL)
+    assert report.is_file() and not list(run.ncu_source_dir.glob(".*partial*"))
+    # beside it, what inspect reads of it: the reader's own dict, keyed to the report (name, result, size)
+    assert json.loads(run.ncu_source_counters(RMS_KERNEL).read_text()) == {
+        "report": report.name, "index": 0, "report_bytes": report.stat().st_size,
+        "counters": read_reports([report])[str(report)]}
     # again: done already, unless asked for by name
     assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print)["skipped"] == 1
     assert ncu_source.collect(run, Settings(ncu=exe), chosen, log=print, again=True)["ok"] == 1
     assert len(calls(exe)) == 2
+    # recorded again under a free name (the earlier report is not overwritten before the new one is checked);
+    # the earlier one, named by no entry now, removed; the counters file follows the new one
+    again = run.ncu_source_dir / f"{RMS_KERNEL}-2.ncu-rep"
+    assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["report"] == again.name
+    assert again.is_file() and not report.exists()
+    assert json.loads(run.ncu_source_counters(RMS_KERNEL).read_text())["report"] == again.name
 
 
 def test_a_failure_is_recorded_and_an_earlier_report_kept(run, tmp_path):
@@ -114,6 +126,25 @@ def test_a_failure_is_recorded_and_an_earlier_report_kept(run, tmp_path):
     assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
 
 
+def test_the_shipped_counters_files_are_what_the_reader_reads(tmp_path):
+    """Each counters file shipped (scripts/write_source_counters.py: examples/runs/flux-h100's, the test
+    fixtures') is the reader's (drivers/ncu/source.py) dict of its report, number for number, and its size."""
+    pytest.importorskip("ncu_report")   # the ncu extra: the reader of the .ncu-rep files
+    folder = REPO / "examples" / "runs" / "flux-h100" / "ncu" / "source"
+    pairs = [(p, p.with_name(p.name.removesuffix(".ncu-rep") + ".counters.json")) for p in folder.glob("*.ncu-rep")]
+    pairs += [(source_report(k, tmp_path / f"{k}.ncu-rep"), source_counters(k, tmp_path / f"{k}.counters.json"))
+              for k in SOURCE_REPORTS]
+    assert len(pairs) == 7   # flux-h100's 5 source reports, the 2 fixtures
+    read = read_reports([report for report, _ in pairs])
+    for i, (report, sidecar) in enumerate(pairs):
+        counters = json.loads(sidecar.read_text())
+        # the run's name their report and result (one kernel each: 0); the fixtures, unpacked under another
+        # name, do not (read as result 0 of the report beside them, as files written before batch reports)
+        key = {"report": report.name, "index": 0} if i < 5 else {}
+        assert counters == {**key, "report_bytes": report.stat().st_size, "counters": read[str(report)]}, report.name
+        assert counters["counters"]["pcs"], report.name
+
+
 def test_a_report_without_source_counters_fails(run, tmp_path):
     # the metric pass's report of a kernel (13 metrics, no per-instruction counters)
     plain = tmp_path / "plain"
@@ -126,6 +157,17 @@ def test_a_report_without_source_counters_fails(run, tmp_path):
     # that report holds another kernel (triton_poi_fused_add_gelu_mul_0): no result for this one
     assert (entry["status"], entry["report"], entry["index"]) == ("failed", "", None)
     assert entry["reason"] == "no result for this kernel in the report (not launched?)"
+    # a report of no use is not kept, and no counters file written
+    assert not list(run.ncu_source_dir.glob("*.ncu-rep")) and not run.ncu_source_counters(RMS_KERNEL).exists()
+    # after a good one: the earlier report and its counters file stay as they were
+    ncu_source.collect(run, Settings(ncu=source_ncu(tmp_path)), chosen, log=print)
+    kept = [p.read_bytes() for p in (run.ncu_source_report(RMS_KERNEL), run.ncu_source_counters(RMS_KERNEL))]
+    lines = []
+    ncu_source.collect(run, Settings(ncu=exe), chosen, log=lines.append, again=True)
+    assert lines == [f"ncu source pass failed {RMS_KERNEL}: {entry['reason']}; the earlier report is kept"]
+    assert [p.read_bytes() for p in (run.ncu_source_report(RMS_KERNEL), run.ncu_source_counters(RMS_KERNEL))] == kept
+    assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
+    assert [p.name for p in run.ncu_source_dir.glob("*.ncu-rep")] == [f"{RMS_KERNEL}.ncu-rep"]
     # the report of the right kernel without the source sections
     shutil.copyfile(plain / "rec.ncu-rep", run.ncu_source_dir / "plain.ncu-rep")
     assert ncu_source.check_report(run, "triton_poi_fused_add_gelu_mul_0", {"report": "plain.ncu-rep", "index": 0}) \
@@ -164,7 +206,7 @@ def test_on_existing_run_without_a_metric_pass_does_nothing(tmp_path):
 def _names_source_reports(paths):
     """read_all for the fake ncu's reports (tests/fakes.py REPLAYING: a JSON list of the kernel names it
     replayed): each kernel one instruction executed, so the check passes. No counter here was measured."""
-    return {str(p): {"kernels": [{"kernel": n, "pcs": [{"inst": 1.0}]}
+    return {str(p): {"kernels": [{"kernel": n, "pcs": [{"offset": 0, "inst": 1.0, "samples": 0}]}
                                  for n in json.loads(open(p).read())]} for p in paths}
 
 
@@ -184,7 +226,8 @@ def names_reader(monkeypatch):
     monkeypatch.setattr(runfiles, "read_source_reports", _names_source_reports)
 
 
-def test_one_process_for_every_chosen_kernel_and_each_reads_its_own_result(run, tmp_path, names_reader):
+def test_one_process_for_every_chosen_kernel_and_each_reads_its_own_result(run, tmp_path, names_reader,
+                                                                           monkeypatch):
     from fakes import calls as process_calls, replaying_ncu
     from inductor_prof import runfiles
 
@@ -197,8 +240,26 @@ def test_one_process_for_every_chosen_kernel_and_each_reads_its_own_result(run, 
     (report,) = {status[t.stem]["report"] for t in chosen}
     assert report.startswith("batch-") and [status[t.stem]["index"] for t in chosen] == [0, 1, 2, 3]
     # what inspect and the HTML page read: each kernel its own result of the shared report
-    counters = runfiles.source_counters(run, [t.stem for t in chosen])
-    assert [counters[t.stem]["kernel"] for t in chosen] == [t.name for t in chosen]
+    stems = [t.stem for t in chosen]
+    counters = runfiles.source_counters(run, stems)
+    assert [counters[s]["kernel"] for s in stems] == [t.name for t in chosen]
+    # one counters file per kernel, keyed to the shared report (name, size) and its result there
+    size = (run.ncu_source_dir / report).stat().st_size
+    assert [json.loads(run.ncu_source_counters(s).read_text()) for s in stems] == [
+        {"report": report, "index": i, "report_bytes": size, "counters": counters[s]} for i, s in enumerate(stems)]
+    # which is all inspect needs: the same without the report (and no reader asked for)
+    (run.ncu_source_dir / report).unlink()
+    monkeypatch.setattr(runfiles, "read_source_reports", lambda paths: pytest.fail(f"read {paths}") if paths else {})
+    assert runfiles.source_counters(run, stems) == counters
+    # a file keyed to another result of the report is stale: one warning, the report read instead (gone here)
+    data = json.loads(run.ncu_source_counters(stems[0]).read_text())
+    run.ncu_source_counters(stems[0]).write_text(json.dumps({**data, "index": 1}))
+    warnings = []
+    got = runfiles.source_counters(run, stems, warnings=warnings)
+    assert got[stems[0]] == {"error": f"{run.ncu_source_counters(stems[0])} is stale (written from result 1 of "
+                                      f"{report}, the source pass recorded result 0 of {report}), and "
+                                      f"{run.ncu_source_dir / report} is missing"}
+    assert {s: got[s] for s in stems[1:]} == {s: counters[s] for s in stems[1:]}
 
 
 def test_a_crash_in_the_shared_process_costs_its_kernel_in_flight(run, tmp_path, names_reader):

@@ -457,6 +457,21 @@ def test_a_section_per_inspected_kernel(tmp_path):
     assert "global accesses not coalesced (up to 50% of their L2 sectors excess): lines 81, 99, 114, 127" in text
 
 
+def test_a_damaged_counters_file_is_one_warning_and_the_section_stays(tmp_path):
+    pytest.importorskip("ncu_report")   # the section comes from the report itself then (the ncu extra)
+    from recorded import RMS_KERNEL, source_run
+
+    run = source_run(tmp_path / "run")
+    sidecar = run / "ncu" / "source" / f"{RMS_KERNEL}.counters.json"
+    sidecar.write_text("{}")
+    out = tmp_path / "page.html"
+    r = runner.invoke(app, ["report", str(run), "--html", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.count(f"warning: {sidecar} is damaged (no 'counters' object and 'report_bytes' size); "
+                          f"read {RMS_KERNEL}.ncu-rep instead\n") == 1
+    assert Page(out.read_text()).tables["inspect-1-rows-0"]["rows"][0][:6] == ["1", "73", "15.2", "2.9", "56.6", "0"]
+
+
 def test_a_run_without_source_counters_says_so(tmp_path):
     # the 768x1344 example was recorded without the source pass
     out = tmp_path / "run.html"

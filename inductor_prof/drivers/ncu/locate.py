@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import glob
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -48,6 +49,33 @@ def locate_ncu(explicit: str | None) -> tuple[str, str]:
                     "pass --ncu-path or set INDUCTOR_PROF_NCU")
 
 
+# the extra with NVIDIA's .ncu-rep reader (pyproject.toml); the gpu extra includes it
+NCU_EXTRA = "ncu"
+READER_MISSING = f"reading .ncu-rep files needs NVIDIA's ncu-report: pip install 'inductor-prof[{NCU_EXTRA}]'"
+
+
+def shipped_copy() -> str | None:
+    """The folder of the ncu_report copy an ncu install ships in extras/python, or None."""
+    candidates = [os.path.join(os.path.dirname(os.path.realpath(p)), "extras", "python")
+                  for p in filter(None, [shutil.which("ncu")])]
+    candidates += sorted(glob.glob("/opt/nvidia/nsight-compute/*/extras/python"), reverse=True)
+    candidates += sorted(glob.glob("/usr/local/cuda*/nsight-compute*/extras/python"), reverse=True)
+    return next((path for path in candidates if os.path.isfile(os.path.join(path, "ncu_report.py"))), None)
+
+
+def _installed() -> bool:
+    try:
+        return importlib.util.find_spec("ncu_report") is not None
+    except (ImportError, ValueError):   # a finder that refuses it; a module half-set-up in sys.modules
+        return False
+
+
+def reader_found() -> bool:
+    """Can .ncu-rep files be read here (the PyPI package, or ncu's own copy)? Found without importing it: the
+    reader runs in a child process (report.py says why)."""
+    return _installed() or shipped_copy() is not None
+
+
 def import_ncu_report():
     """NVIDIA's ncu_report: the PyPI package, else the copy every ncu install ships in extras/python."""
     try:
@@ -55,12 +83,8 @@ def import_ncu_report():
         return ncu_report
     except ImportError:
         pass
-    candidates = [os.path.join(os.path.dirname(os.path.realpath(p)), "extras", "python")
-                  for p in filter(None, [shutil.which("ncu")])]
-    candidates += sorted(glob.glob("/opt/nvidia/nsight-compute/*/extras/python"), reverse=True)
-    candidates += sorted(glob.glob("/usr/local/cuda*/nsight-compute*/extras/python"), reverse=True)
-    for path in candidates:
-        if os.path.isfile(os.path.join(path, "ncu_report.py")):
-            sys.path.insert(0, path)
-            return importlib.import_module("ncu_report")
-    raise UserError("reading .ncu-rep files needs the ncu-report package: pip install ncu-report")
+    path = shipped_copy()
+    if path is None:
+        raise UserError(READER_MISSING)
+    sys.path.insert(0, path)
+    return importlib.import_module("ncu_report")
