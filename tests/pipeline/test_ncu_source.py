@@ -277,3 +277,24 @@ def test_a_crash_in_the_shared_process_costs_its_kernel_in_flight(run, tmp_path,
     assert (status[CUDNN]["report"], status[CUDNN]["index"]) == ("", None)
     assert lines == [f"ncu source pass failed {CUDNN}: {status[CUDNN]['reason']}"]
     assert [status[t.stem]["index"] for t in chosen[:3]] == [0, 1, 2]
+
+
+def test_the_second_runs_counters_files_are_the_shared_reports_results_at_their_index():
+    """examples/runs/flux-h100-second-run recorded its 4 source kernels in one ncu process: one report, each
+    kernel's result at the index status.json gives; each counters file is the reader's result there, and its
+    kernel is the one status.json names (a wrong index would pair a kernel with another's lines)."""
+    pytest.importorskip("ncu_report")
+    from inductor_prof.drivers.ncu.source import kernel_at, read_all
+
+    folder = REPO / "examples" / "runs" / "flux-h100-second-run" / "ncu" / "source"
+    status = json.loads((folder / "status.json").read_text())
+    reports = {e["report"] for e in status.values()}
+    assert len(status) == 4 and len(reports) == 1          # 4 kernels, one shared report
+    report = folder / reports.pop()
+    read = read_all([report])[str(report)]
+    assert sorted(e["index"] for e in status.values()) == [0, 1, 2, 3]
+    for stem, entry in status.items():
+        counters = json.loads((folder / f"{stem}.counters.json").read_text())
+        assert counters == {"report": report.name, "index": entry["index"], "report_bytes": report.stat().st_size,
+                            "counters": kernel_at(read, entry["index"])}, stem
+        assert counters["counters"]["kernel"] == entry["name"], stem
