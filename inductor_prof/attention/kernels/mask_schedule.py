@@ -84,3 +84,21 @@ def key_ranges(key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> l
     the first n keys, or with `left` the last n."""
     lengths = key_lengths * B if len(key_lengths) == 1 else key_lengths
     return [(n_kv - min(n, n_kv), n_kv) if left else (0, min(n, n_kv)) for n in lengths]
+
+
+# masks.MaskSpec kinds the own Triton and Gluon kernels take, as a band and key ranges
+KINDS = ("window", "padding", "causal_padding")
+
+
+def kernel_args(kind: str, window_keys: int, key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> dict:
+    """The kernels' keyword arguments (causal, band, key_ranges) for a recognised mask (masks.MaskSpec's kind,
+    window, key_lengths, left); ValueError for a kind they do not take."""
+    if kind == "none":
+        return {}
+    if kind == "causal":
+        return {"causal": True}
+    if kind == "window":
+        return {"band": window(window_keys)}
+    if kind in ("padding", "causal_padding"):
+        return {"causal": kind == "causal_padding", "key_ranges": key_ranges(key_lengths, left, B, n_kv)}
+    raise ValueError(f"the own kernels take no {kind} mask (they take: causal, {', '.join(KINDS)})")

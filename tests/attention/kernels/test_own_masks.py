@@ -157,3 +157,39 @@ def test_tl_band_masks_match_float64_in_interpreter():
 def test_tl_window_never_reads_blocks_past_the_window():
     (rel, lse_err, _, _, _, finite), = _interpret(POISONED, True)
     assert finite and rel < 2e-3 and lse_err < 1e-3
+
+
+# ---- the benchmark's masks as the own kernels take them (registry)
+
+def test_own_kernels_take_the_captured_window_and_padding_masks():
+    import torch
+
+    from inductor_prof.attention.benchmark import registry
+    from inductor_prof.attention.semantics import masks
+
+    q, k = torch.zeros(2, 4, 6, 64), torch.zeros(2, 2, 8, 64)
+    window = masks.build(masks.MaskSpec("window", window=3), 2, 6, 8)
+    assert registry.own_mask_args(window, q, k) == {"band": Band(2, 0)}          # keys i-2 .. i
+    assert registry.own_mask_args(window, q, k) is registry.own_mask_args(window, q, k)   # recognised once
+    pad = masks.build(masks.MaskSpec("causal_padding", key_lengths=(5, 8)), 2, 6, 8)
+    # batch 1 keeps all 8 keys, but causally its 6 queries reach keys 0..5: recognised as 6 (the same mask)
+    assert registry.own_mask_args(pad, q, k) == {"causal": True, "key_ranges": [(0, 5), (0, 6)]}
+    left = masks.build(masks.MaskSpec("padding", key_lengths=(3, 4), left=True), 2, 6, 8)
+    assert registry.own_mask_args(left, q, k) == {"causal": False, "key_ranges": [(5, 8), (4, 8)]}
+    odd = torch.zeros(6, 8, dtype=torch.bool)
+    odd[0, 3] = odd[1, 0] = odd[2, 7] = True                                    # no structure: arbitrary
+    with pytest.raises(ValueError, match=r"^the own kernels take no arbitrary mask \(they take: causal, window, "
+                                         r"padding, causal_padding\)$"):
+        registry.own_mask_args(odd, q, k)
+
+
+def test_a_backend_row_says_which_masks_it_takes():
+    from inductor_prof.attention.benchmark import registry
+
+    own = registry.Backend("own", "own", None, True, supports=frozenset({"causal", "gqa"}),
+                           mask_kinds=("window", "padding"))
+    assert registry.cannot_take(own, frozenset({"mask", "gqa"}), "window") == ""
+    assert registry.cannot_take(own, frozenset({"mask"}), "arbitrary") == (
+        "cannot take mask (takes: causal, gqa, window masks, padding masks)")
+    dense = registry.Backend("d", "own", None, True)
+    assert registry.cannot_take(dense, frozenset({"causal"}), "causal") == "cannot take causal (takes: dense only)"
