@@ -236,8 +236,9 @@ def _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, start, row0,
 @gluon.jit
 def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr):
     """consume_tile under a band mask (mask_schedule): the tile's blocks a..d-1, as the producer loads them; this
-    consumer's full blocks b..c-1 (from its own 64 rows) unmasked, the others masked. No branch inside a loop: the
-    partial blocks before the full ones, the full ones, the partial ones after."""
+    consumer's full blocks b..c-1 (from its own 64 rows) unmasked, the others masked. Overlapped: no branch inside
+    a loop (the partial blocks before the full ones, the full ones, the partial ones after; block 0's QK^T before
+    them all); serial: one loop with a branch (see there)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     STAGES: gl.constexpr = prob.STAGES
@@ -293,13 +294,14 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
         mbarrier.arrive(bufs.v_free.index(v_idx))
     else:
         _free_q(bufs, t, Q_BUFS)
-        for j in range(0, b - a):
-            acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, (a + j) * BLOCK_N, row0,
-                                              kv_lo, kv_hi, True)
-        for j in range(b - a, c - a):
-            acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, row0, kv_lo, kv_hi,
-                                              False)
-        for j in range(c - a, n_blocks):
-            acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, (a + j) * BLOCK_N, row0,
-                                              kv_lo, kv_hi, True)
+        # one loop, the mask picked per block (as consume_tile's serial loop): as three loops in a row, Triton 3.6's
+        # ptxas wrote Q's wgmma descriptors only before the first, and the second read stale ones when the first
+        # ran no block (illegal shared-memory address on the H100; tests/sass_defs.py finds such reads)
+        for j in range(0, n_blocks):
+            if (j < b - a) | (j >= c - a):
+                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, (a + j) * BLOCK_N,
+                                                  row0, kv_lo, kv_hi, True)
+            else:
+                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, row0, kv_lo, kv_hi,
+                                                  False)
     return acc, m_i, l_i, i + n_blocks, t + 1
