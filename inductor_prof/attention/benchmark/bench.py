@@ -23,7 +23,7 @@ from ...errors import one_line
 from ...units import MS_PER_S
 from . import memory
 from ..semantics import masks
-from .registry import Backend, backends as all_backends
+from .registry import Backend, backends as all_backends, cannot_take, own_mask_args
 from ..semantics.shapes import Shape, to_dict
 
 # ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
@@ -199,9 +199,8 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         if not b.available:
             rows.append(_row(b, shape, calls, model_backend))
             continue
-        missing = shape.needs - b.supports
-        if missing:
-            why = f"cannot take {' + '.join(sorted(missing))} (takes: {', '.join(sorted(b.supports)) or 'dense only'})"
+        why = cannot_take(b, shape.needs, shape.mask.kind)
+        if why:
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=why))
             continue
         why = memory.too_big(b.score_bytes, n_scores, memory.free_bytes(opts.device) if b.score_bytes else None)
@@ -217,7 +216,7 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
             continue
         config, label = None, ""
         if opts.tune and b.name in TUNED:
-            config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem["causal"], opts.cache)
+            config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem, opts.cache)
             result.chosen[(b.name, shape.label)] = config
         timed.append((len(rows), b, config, label, values))
         rows.append({})  # filled in once every backend has been timed
@@ -276,7 +275,8 @@ def wall_ms(fn, rep_ms: float = 100.0, runs: int = 3, clock: Callable[[], float]
     return statistics.median(times)
 
 
-def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, causal: bool = False, cache=None):
+def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, sem: dict | None = None,
+          cache=None):
     """(the fastest tile config of an own kernel at this shape, its label); (None, "") if every one failed.
     Each config tried is recorded in result.tuning with its source: "tuned" here, or "cache" (the tuning cache's
     best, timed when it was tuned, and its failed configs, not tried again); what was tuned is stored there."""
@@ -288,8 +288,11 @@ def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, c
     module = importlib.import_module(TUNED[name], __package__)
     key = cache.key(name, shape) if cache else ""
     known = cache.lookup(key) if cache else None
-    tuned, best = module.tune(q, k, v, scale, **({"causal": True} if causal else {}),
-                              **({"known": known} if known else {}))
+    sem = sem or {}
+    args = own_mask_args(sem.get("mask"), q, k)   # the mask as the kernel runs it (a band, key ranges)
+    if sem.get("causal"):
+        args = {**args, "causal": True}
+    tuned, best = module.tune(q, k, v, scale, **args, **({"known": known} if known else {}))
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
                               "config": t["config"], "ms": t["ms"],

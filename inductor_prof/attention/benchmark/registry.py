@@ -27,6 +27,7 @@ class Backend:
     gives_lse: bool = False
     supports: frozenset = frozenset()     # of "causal", "gqa", "mask"
     score_bytes: float = 0    # bytes held per score of the whole (B, Hq, Sq, Sk) matrix; 0: never all at once
+    mask_kinds: tuple = ()    # without "mask" in supports: the recognised mask kinds (masks.py) it takes
 
     def __call__(self, q, k, v, scale, config=None, *, causal: bool = False, mask=None):
         """config: a tile config from the backend's own `tune` (own kernels only; None: its default). causal and
@@ -36,20 +37,62 @@ class Backend:
 
 
 ALL = frozenset({"causal", "gqa", "mask"})
+
+
+def cannot_take(backend: Backend, needs: frozenset, mask_kind: str) -> str:
+    """Why `backend` cannot run a shape needing `needs` (Shape.needs) with a mask of `mask_kind`; "" when it can."""
+    missing = set(needs - backend.supports)
+    if "mask" in missing and mask_kind in backend.mask_kinds:
+        missing.discard("mask")
+    if not missing:
+        return ""
+    takes = sorted(backend.supports) + [f"{k} masks" for k in backend.mask_kinds]
+    return f"cannot take {' + '.join(sorted(missing))} (takes: {', '.join(takes) or 'dense only'})"
+
+
+_MASK_ARGS: list[tuple] = []    # (keep tensor, (B, Sq, Sk), kernel arguments): the latest few, by identity
+_MASK_ARGS_SIZE = 4
+
+
+def own_mask_args(mask, q, k) -> dict:
+    """The own kernels' keyword arguments (causal, band, key_ranges: mask_schedule.kernel_args) for a bool keep,
+    recognised once per mask (masks.classify; the bench reuses one keep for its check, tuning and timed calls).
+    ValueError for a mask they do not take."""
+    from ..kernels import mask_schedule
+    from ..semantics import masks
+
+    if mask is None:
+        return {}
+    dims = (q.shape[0], q.shape[2], k.shape[2])
+    for m, d, args in _MASK_ARGS:
+        if m is mask and d == dims:
+            return args
+    spec, _ = masks.classify(mask, dims[1], dims[2], dims[0])
+    args = mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, dims[0], dims[2])
+    _MASK_ARGS.insert(0, (mask, dims, args))
+    del _MASK_ARGS[_MASK_ARGS_SIZE:]
+    return args
 # SDPA's math backend holds the scores, their softmax and its output at once: measured 10.3-10.5 bytes a score
 # (peak RSS, CPU, torch 2.13, (1,4,4096,64) bf16/fp16/fp32, causal and not), rounded up
 MATH_SCORE_BYTES = 12
-# The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)), not masks; a mask row says so.
+# The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)); the Triton and Gluon ones also the
+# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding); other masks, a row says so.
 OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
+OWN_MASK_KINDS = {"triton_fa2": ("window", "padding", "causal_padding"),
+                  "gluon_fa3": ("window", "padding", "causal_padding")}
 
 
-def _own(forward):
-    """An own kernel's forward(q, k, v, scale, config=None, causal=False) under contract A (causal only passed
-    when set: a kernel without it still runs dense shapes)."""
+def _own(forward, takes_masks: bool = True):
+    """An own kernel's forward(q, k, v, scale, config=None, causal=False, band=None, key_ranges=None) under
+    contract A (causal only passed when set: a kernel without it still runs dense shapes; a mask as
+    own_mask_args gives it, where the kernel takes masks)."""
     def run(q, k, v, s, config=None, *, causal=False, mask=None):
-        if mask is not None:
+        if mask is not None and not takes_masks:
             raise ValueError("the own kernels take no explicit mask")
-        return forward(q, k, v, s, config, **({"causal": True} if causal else {}))
+        args = own_mask_args(mask, q, k)
+        if causal:
+            args = {**args, "causal": True}
+        return forward(q, k, v, s, config, **args)
     return run
 
 
@@ -74,7 +117,7 @@ def _own_triton() -> Backend:
             ok, why = False, "needs sm_90+ (TMA tensor descriptors)"
     return Backend("triton_fa2", "own", _own(triton_fa.forward), ok, why,
                    "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True,
-                   supports=OWN_SUPPORTS["triton_fa2"])
+                   supports=OWN_SUPPORTS["triton_fa2"], mask_kinds=OWN_MASK_KINDS["triton_fa2"])
 
 
 def _own_gluon() -> Backend:
@@ -88,14 +131,14 @@ def _own_gluon() -> Backend:
         if torch.cuda.get_device_capability()[0] != 9:
             ok, why = False, "needs sm_90 (wgmma and TMA through Gluon's Hopper ops)"
 
-    def forward(q, k, v, s, config=None, **causal):
+    def forward(q, k, v, s, config=None, **semantics):
         from ..kernels import gluon_fa
 
-        return gluon_fa.forward(q, k, v, s, config, **causal)
+        return gluon_fa.forward(q, k, v, s, config, **semantics)
     return Backend("gluon_fa3", "own", _own(forward), ok, why,
                    "own Gluon (Triton's tile language) FlashAttention-3 style: warp-specialised TMA producer, "
                    "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True,
-                   supports=OWN_SUPPORTS["gluon_fa3"])
+                   supports=OWN_SUPPORTS["gluon_fa3"], mask_kinds=OWN_MASK_KINDS["gluon_fa3"])
 
 
 def _own_cuda() -> Backend:
@@ -107,7 +150,7 @@ def _own_cuda() -> Backend:
             ok, why = False, "no CUDA toolkit (nvcc) to build the extension"
     from ..kernels import cuda_fa
 
-    return Backend("cuda_mma_fa2", "own", _own(cuda_fa.forward), ok, why,
+    return Backend("cuda_mma_fa2", "own", _own(cuda_fa.forward, takes_masks=False), ok, why,
                    "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True,
                    supports=OWN_SUPPORTS["cuda_mma_fa2"])
 

@@ -61,13 +61,16 @@ class SplitWorkspace:
         return ws
 
 
-def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
-    """(out, lse, the compiled kernel) — `tune` reads the kernel's register spills."""
+def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
+           key_ranges=None):
+    """(out, lse, the compiled kernel) — `tune` reads the kernel's register spills. band (mask_schedule.Band) and
+    key_ranges (per batch (lo, hi): padding) run the band path, causal folded in (triton_fa.band_args)."""
     import torch
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-    from .triton_fa import num_sms, prepare
+    from .triton_fa import band_args, num_sms, prepare
 
+    causal, band, ranges = band_args(q, causal, band, key_ranges)
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     HKV, NK = k.shape[1], k.shape[2]
@@ -83,7 +86,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     n_tiles = n_m * B * H
     # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), cfg.ctas_per_sm * num_sms(q.device),
-                              cfg.split and not causal and D <= SPLIT_MAX_HEAD_DIM
+                              cfg.split and not causal and band is None and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
     ws = SplitWorkspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
@@ -91,25 +94,33 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         desc(q, ROWS_PER_CONSUMER), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
         desc(o, ROWS_PER_CONSUMER),  # a consumer's rows, staged in its piece of the Q buffer
         lse, ws.acc, ws.stats, ws.flags, ws.epoch,
-        scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp, HEAD_DIM=D,
+        scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp,
+        band.left if band else 0, band.right if band else 0,
+        lse if ranges is None else ranges,  # never read without RANGES: any pointer
+        HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
-        CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split,
+        CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split, BAND=band is not None,
+        RANGES=ranges is not None,
         **launch_options(cfg))
     return o, lse, kernel
 
 
-def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
+def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
+            key_ranges=None):
     """(out, lse) like triton_fa.forward: out (B,Hq,Sq,D), lse (B,Hq,Sq) float32 natural log; k, v (B,Hkv,Sk,D),
-    query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees keys j <= i."""
-    return launch(q, k, v, scale, config, causal)[:2]
+    query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees keys j <= i; band and key_ranges:
+    see launch (a row that keeps no key: out 0, lse -inf)."""
+    return launch(q, k, v, scale, config, causal, band, key_ranges)[:2]
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
-         bench=None, known: dict | None = None) -> tuple[list[dict], Config | None]:
+         bench=None, known: dict | None = None, band=None, key_ranges=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
-    config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
+    config or None). known: the tuning cache's entry at this shape (timing.tune_forward). A band's configs are
+    the causal ones (no split tail)."""
     from ..timing import kernel_spills, tune_forward
 
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal),
-                        configs or candidate_configs(q.shape[3], causal),
+    masked = causal or band is not None or key_ranges is not None
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band, key_ranges),
+                        configs or candidate_configs(q.shape[3], masked),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known)

@@ -6,9 +6,9 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 
 from .gluon_split import item, merge_partial, tail_range, write_partial
-from .gluon_state import (ROWS_PER_CONSUMER, Buffers, Output, Problem, first_row, mma_layout, q_rows, tile_of,
-                          tma_load, tma_store)
-from .gluon_steps import consume_tile, free_single_q
+from .gluon_state import (ROWS_PER_CONSUMER, Buffers, Output, Problem, band_blocks, first_row, key_range,
+                          mma_layout, q_rows, tile_of, tma_load, tma_store)
+from .gluon_steps import consume_band_tile, consume_tile, free_single_q
 
 
 @gluon.jit
@@ -62,6 +62,11 @@ def _produce_tile(desc_q, desc_k, desc_v, bufs, prob, hz, m, b0, b1, i, t, next_
     n_kv = gl.minimum(N_KV, b1 * BLOCK_N)
     if prob.CAUSAL:  # key blocks past the tile's last row are never loaded
         n_kv = gl.minimum(N_KV, (m + 1) * prob.TILE_M)
+    if prob.BAND:  # the blocks the tile's band reaches (mask_schedule), at least one
+        kv_lo, kv_hi = key_range(prob, hz)
+        b0, _b, _c, b1 = band_blocks(prob, kv_lo, kv_hi, m * prob.TILE_M,
+                                     gl.minimum((m + 1) * prob.TILE_M, prob.N_Q))
+        n_kv = b1 * BLOCK_N
     if prob.Q_BUFS == 1:
         _load_q(desc_q, bufs, hz, m, t, prob)
     q_at = gl.minimum((b0 + STAGES - 1) * BLOCK_N, ((n_kv - 1) // BLOCK_N) * BLOCK_N)
@@ -144,6 +149,8 @@ def _store_out(out, o_smem, acc, m_i, l_i, hz, row0, prob):
     N_Q = prob.N_Q
     o_rows: gl.constexpr = gl.SliceLayout(1, mma_layout(prob.HEAD_DIM))
     # one reciprocal per row, not a division per element
+    if prob.BAND:  # a row that kept no key: l 0, acc 0 -> out 0 (mask_schedule's note); lse stays -inf (m -inf)
+        l_i = gl.where(l_i == 0.0, 1.0, l_i)
     o = (acc * gl.convert_layout(1.0 / l_i, o_rows)[:, None]).to(out.O.dtype.element_ty)
     if row0 + BLOCK_M <= N_Q:  # q, k, v, o are contiguous (B*H*N, D): the rows lie inside this head
         o_smem.store(o)
@@ -172,7 +179,10 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
     if not prob.SPLIT:
         for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
             hz, m = tile_of(tile, n_hz, prob)
-            acc, m_i, l_i, i, t = consume_tile(bufs, prob, m, 0, nk, nk, i, t, qk_scale, CONSUMER)
+            if prob.BAND:
+                acc, m_i, l_i, i, t = consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER)
+            else:
+                acc, m_i, l_i, i, t = consume_tile(bufs, prob, m, 0, nk, nk, i, t, qk_scale, CONSUMER)
             _store_out(out, q_rows(bufs, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
                        first_row(m, CONSUMER, TILE_M), prob)
             free_single_q(bufs, Q_BUFS)
@@ -211,9 +221,11 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
 # 3.6's LLVM lowering of the split path (ConvertTritonGPUToLLVM, SmallVector index assertion)
 @gluon.jit(do_not_specialize=["epoch", "N_KV", "n_dp"])
 def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
-                       stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, HEAD_DIM: gl.constexpr,
+                       stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, LEFT, RIGHT, KV_RANGE,
+                       HEAD_DIM: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
-                       CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr):
+                       CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr,
+                       BAND: gl.constexpr, RANGES: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
     # Q_BUFS tiles of N_CONS 64-row pieces, one per consumer
     q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS * N_CONS] + desc_q.block_type.shape, desc_q.layout)
@@ -235,7 +247,7 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
         mbarrier.init(v_free.index(s), count=N_CONS)
     bufs = Buffers(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free)
     prob = Problem(H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS,
-                   N_CONS, SPLIT)
+                   N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, BAND, RANGES)
     out = Output(O, desc_o, LSE, WS, STATS, FLAGS, sm_scale, stride_oz, stride_oh, stride_om)
     producer = (desc_q, desc_k, desc_v, bufs, prob, out)
     R: gl.constexpr = CONSUMER_REGS

@@ -80,14 +80,22 @@ class Problem:
     N_CONS: gl.constexpr
     SPLIT: gl.constexpr
     TILE_M: gl.constexpr
+    LEFT: Scalar
+    RIGHT: Scalar
+    KV_RANGE: gl.tensor
+    BAND: gl.constexpr
+    RANGES: gl.constexpr
 
     @gluon.constexpr_function
     def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL,
-                 Q_BUFS, N_CONS, SPLIT):
-        scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch)
+                 Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, BAND, RANGES):
+        """LEFT, RIGHT, KV_RANGE (per batch (lo, hi) int32, read only when RANGES), BAND: mask_schedule's band."""
+        scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch,
+                       LEFT=LEFT, RIGHT=RIGHT)
         config = dict(HEAD_DIM=HEAD_DIM, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP, CAUSAL=CAUSAL, Q_BUFS=Q_BUFS,
-                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS)
-        _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()}})
+                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND, RANGES=RANGES)
+        _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()},
+                       "KV_RANGE": KV_RANGE})
 
 
 @aggregate
@@ -137,6 +145,31 @@ def tile_of(tile, n_hz, prob):
             return tile % n_hz, n_m - 1 - tile // n_hz
         return tile // n_m, n_m - 1 - tile % n_m
     return tile // n_m, tile % n_m
+
+
+@gluon.jit
+def key_range(prob, hz):
+    """The kept keys [lo, hi) of query head hz's batch: per batch under RANGES (padding), else all."""
+    lo = 0
+    hi = prob.N_KV
+    if prob.RANGES:
+        z = hz // prob.H
+        lo = gl.load(prob.KV_RANGE + 2 * z)
+        hi = gl.load(prob.KV_RANGE + 2 * z + 1)
+    return lo, hi
+
+
+@gluon.jit
+def band_blocks(prob, kv_lo, kv_hi, r0, r1):
+    """mask_schedule.tile_blocks for query rows r0 .. r1-1: (a, b, c, d), key blocks a..d-1 visited (at least
+    one), b..c-1 of them full."""
+    BLOCK_N: gl.constexpr = prob.BLOCK_N
+    nk = gl.cdiv(prob.N_KV, BLOCK_N)
+    a = gl.minimum(gl.maximum(kv_lo, r0 - prob.LEFT) // BLOCK_N, nk - 1)
+    d = gl.minimum(gl.maximum(gl.cdiv(gl.minimum(kv_hi, r1 + prob.RIGHT), BLOCK_N), a + 1), nk)
+    b = gl.minimum(gl.maximum(gl.cdiv(gl.maximum(kv_lo, r1 - 1 - prob.LEFT), BLOCK_N), a), d)
+    c = gl.minimum(gl.maximum(gl.minimum(kv_hi, r0 + prob.RIGHT + 1) // BLOCK_N, b), d)
+    return a, b, c, d
 
 
 @gluon.jit

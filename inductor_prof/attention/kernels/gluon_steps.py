@@ -5,7 +5,7 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
 
-from .gluon_state import ROWS_PER_CONSUMER, first_row, mma_layout, q_rows
+from .gluon_state import ROWS_PER_CONSUMER, band_blocks, first_row, key_range, mma_layout, q_rows
 
 
 @gluon.jit
@@ -29,11 +29,30 @@ def softmax_block(s, m_i, l_i, qk_scale, n_valid, diag, MASK: gl.constexpr, CAUS
 
 
 @gluon.jit
+def softmax_band(s, m_i, l_i, qk_scale, start, row0, prob, kv_lo, kv_hi, s_layout: gl.constexpr):
+    """Online softmax of a partial block of a band mask (mask_schedule): row r keeps key start + c when
+    kv_lo <= key < kv_hi and row0 + r - LEFT <= key <= row0 + r + RIGHT. A row that keeps no key yet (max -inf)
+    subtracts 0, so its p and alpha are 0, not NaN."""
+    cols = start + gl.arange(0, prob.BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    rows = row0 + gl.arange(0, s.shape[0], layout=gl.SliceLayout(1, s_layout))
+    lo = gl.maximum(rows - prob.LEFT, kv_lo)
+    hi = gl.minimum(rows + prob.RIGHT + 1, kv_hi)
+    s = gl.where((cols[None, :] >= lo[:, None]) & (cols[None, :] < hi[:, None]), s, float("-inf"))
+    m_new = gl.maximum(m_i, gl.max(s, axis=1) * qk_scale)
+    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    p = gl.exp2(s * qk_scale - m_sub[:, None])
+    alpha = gl.exp2(m_i - m_sub)
+    l_new = l_i * alpha + gl.sum(p, axis=1)
+    return p, alpha, m_new, l_new
+
+
+@gluon.jit
 def _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, masked, tail, row0, MASK_MODE: gl.constexpr,
-                  IN_FLIGHT: gl.constexpr = 1):
+                  IN_FLIGHT: gl.constexpr = 1, start=0, kv_lo=0, kv_hi=0):
     """Key block j of the overlapped loop: QK^T(j) issued beside PV(j-1), softmax(j) while PV runs (IN_FLIGHT=1;
     0: PV retired first). MASK_MODE: 0 no mask, 1 masked, 2 masked where the run-time `masked` says (the dense
-    kernel's ragged last block, `tail` valid columns)."""
+    kernel's ragged last block, `tail` valid columns), 3 a band's partial block (its first key `start`, the
+    batch's keys [kv_lo, kv_hi))."""
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     STAGES: gl.constexpr = prob.STAGES
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
@@ -49,7 +68,9 @@ def _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, masked, ta
     acc = warpgroup_mma(p_op, bufs.v.index(v_idx), acc, is_async=True)
     s = warpgroup_mma_wait(IN_FLIGHT, deps=[s])  # scores ready; PV(j-1) still runs
     mbarrier.arrive(bufs.k_free.index(k_idx))
-    if MASK_MODE == 2:
+    if MASK_MODE == 3:
+        p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, start, row0, prob, kv_lo, kv_hi, s_layout)
+    elif MASK_MODE == 2:
         if masked:
             p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, tail, row0, True, prob.CAUSAL, BLOCK_N,
                                                s_layout)
@@ -181,4 +202,106 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
                                              N_KV - j * BLOCK_N if CAUSAL else tail, row0 - j * BLOCK_N, True)
             else:
                 acc, m_i, l_i = _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, N_KV, row0, False)
+    return acc, m_i, l_i, i + n_blocks, t + 1
+
+
+@gluon.jit
+def _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, start, row0, kv_lo, kv_hi, MASK: gl.constexpr):
+    """_serial_step for a band's block j (first key `start`): partial (MASK) or full."""
+    BLOCK_N: gl.constexpr = prob.BLOCK_N
+    STAGES: gl.constexpr = prob.STAGES
+    s_layout: gl.constexpr = mma_layout(BLOCK_N)
+    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    idx = (i + j) % STAGES
+    phase = ((i + j) // STAGES) & 1
+    mbarrier.wait(bufs.k_ready.index(idx), phase)
+    s = warpgroup_mma(q, bufs.k.index(idx).permute((1, 0)),
+                      gl.zeros([ROWS_PER_CONSUMER, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
+                      is_async=True)
+    s = warpgroup_mma_wait(0, deps=[s])
+    mbarrier.arrive(bufs.k_free.index(idx))
+    if MASK:
+        p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, start, row0, prob, kv_lo, kv_hi, s_layout)
+    else:
+        p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, 0, 0, False, False, BLOCK_N, s_layout)
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    mbarrier.wait(bufs.v_ready.index(idx), phase)
+    p_op = gl.convert_layout(p.to(bufs.q.dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    acc = warpgroup_mma(p_op, bufs.v.index(idx), acc, is_async=True)
+    acc = warpgroup_mma_wait(0, deps=[acc])
+    mbarrier.arrive(bufs.v_free.index(idx))
+    return acc, m_i, l_i
+
+
+@gluon.jit
+def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr):
+    """consume_tile under a band mask (mask_schedule): the tile's blocks a..d-1, as the producer loads them; this
+    consumer's full blocks b..c-1 (from its own 64 rows) unmasked, the others masked. Overlapped: no branch inside
+    a loop (the partial blocks before the full ones, the full ones, the partial ones after; block 0's QK^T before
+    them all); serial: one loop with a branch (see there)."""
+    BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
+    BLOCK_N: gl.constexpr = prob.BLOCK_N
+    STAGES: gl.constexpr = prob.STAGES
+    Q_BUFS: gl.constexpr = prob.Q_BUFS
+    TILE_M: gl.constexpr = prob.TILE_M
+    s_layout: gl.constexpr = mma_layout(BLOCK_N)
+    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    N_Q = prob.N_Q
+    kv_lo, kv_hi = key_range(prob, hz)
+    a, _b, _c, d = band_blocks(prob, kv_lo, kv_hi, m * TILE_M, gl.minimum((m + 1) * TILE_M, N_Q))
+    row0 = first_row(m, CONSUMER, TILE_M)
+    _a, b, c, _d = band_blocks(prob, kv_lo, kv_hi, row0, gl.minimum(row0 + BLOCK_M, N_Q))
+    b = gl.minimum(gl.maximum(b, a), d)
+    c = gl.minimum(gl.maximum(c, b), d)
+    n_blocks = d - a
+    q = q_rows(bufs, t, CONSUMER, Q_BUFS)
+    mbarrier.wait(bufs.q_ready.index(t % Q_BUFS), (t // Q_BUFS) & 1)
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([BLOCK_M, prob.HEAD_DIM], gl.float32, layout=o_layout)
+    if prob.OVERLAP:
+        s_idx = i % STAGES
+        mbarrier.wait(bufs.k_ready.index(s_idx), (i // STAGES) & 1)
+        s = warpgroup_mma(q, bufs.k.index(s_idx).permute((1, 0)),
+                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
+                          is_async=True)
+        s = warpgroup_mma_wait(0, deps=[s])
+        mbarrier.arrive(bufs.k_free.index(s_idx))
+        _free_q(bufs, t, Q_BUFS)
+        if (a < b) | (a >= c):
+            p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, a * BLOCK_N, row0, prob, kv_lo, kv_hi, s_layout)
+        else:
+            p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, 0, 0, False, False, BLOCK_N, s_layout)
+        p_op = gl.convert_layout(p.to(bufs.q.dtype),
+                                 gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+        # at D = 256 the mask's registers do not fit beside an in-flight PV: retire it first there
+        EDGE_IN_FLIGHT: gl.constexpr = 0
+        full0 = gl.maximum(b - a, 1)
+        full1 = gl.maximum(c - a, full0)
+        for j in range(1, full0):
+            acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, True, 0, row0, 3,
+                                                EDGE_IN_FLIGHT, (a + j) * BLOCK_N, kv_lo, kv_hi)
+        for j in range(full0, full1):
+            acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, False, 0, row0,
+                                                0)
+        for j in range(full1, n_blocks):
+            acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, True, 0, row0, 3,
+                                                EDGE_IN_FLIGHT, (a + j) * BLOCK_N, kv_lo, kv_hi)
+        v_idx = (i + n_blocks - 1) % STAGES
+        mbarrier.wait(bufs.v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
+        acc = warpgroup_mma(p_op, bufs.v.index(v_idx), acc, is_async=True)
+        acc = warpgroup_mma_wait(0, deps=[acc])
+        mbarrier.arrive(bufs.v_free.index(v_idx))
+    else:
+        _free_q(bufs, t, Q_BUFS)
+        # one loop, the mask picked per block (as consume_tile's serial loop): as three loops in a row, Triton 3.6's
+        # ptxas wrote Q's wgmma descriptors only before the first, and the second read stale ones when the first
+        # ran no block (illegal shared-memory address on the H100; tests/sass_defs.py finds such reads)
+        for j in range(0, n_blocks):
+            if (j < b - a) | (j >= c - a):
+                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, (a + j) * BLOCK_N,
+                                                  row0, kv_lo, kv_hi, True)
+            else:
+                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, row0, kv_lo, kv_hi,
+                                                  False)
     return acc, m_i, l_i, i + n_blocks, t + 1

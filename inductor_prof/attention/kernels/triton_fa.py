@@ -68,11 +68,43 @@ def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, row0, 
 
 
 @triton.jit
+def _band_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, row0, left, right, kv_lo, kv_hi,
+               BLOCK_N: tl.constexpr):
+    """A partial key block of a band mask (mask_schedule): row i keeps key j when kv_lo <= j < kv_hi and
+    i - left <= j <= i + right. A row that keeps no key yet has max -inf: it subtracts 0, so p and alpha are 0."""
+    qk = tl.dot(q, k.T)
+    cols = start_n + tl.arange(0, BLOCK_N)
+    rows = row0 + tl.arange(0, q.shape[0])
+    lo = tl.maximum(rows - left, kv_lo)
+    hi = tl.minimum(rows + right + 1, kv_hi)
+    keep = (cols[None, :] >= lo[:, None]) & (cols[None, :] < hi[:, None])
+    qk = tl.where(keep, qk * qk_scale, float("-inf"))
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    m_sub = tl.where(m_new == float("-inf"), 0.0, m_new)
+    p = tl.math.exp2(qk - m_sub[:, None])
+    alpha = tl.math.exp2(m_i - m_sub)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    acc = tl.dot(p.to(v.dtype), v, acc)
+    return acc, m_new, l_i
+
+
+@triton.jit
+def _load_kv_masked(desc_k, desc_v, kv_row, start_n, N_KV, BLOCK_N: tl.constexpr):
+    """K and V of a partial block; value rows past the head's end (the next head's, or TMA's zero fill) zeroed,
+    as in the ragged tail."""
+    k = desc_k.load([kv_row + start_n, 0])
+    v = desc_v.load([kv_row + start_n, 0])
+    v = tl.where(((start_n + tl.arange(0, BLOCK_N)) < N_KV)[:, None], v, 0.0).to(k.dtype)
+    return k, v
+
+
+@triton.jit
 def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om,
                 HEAD_DIM: tl.constexpr):
     cols = tl.arange(0, HEAD_DIM)
     ok = rows < N_Q
-    out = acc / l_i[:, None]
+    out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]   # a row that kept no key: 0 (mask_schedule's note)
     ptrs = O + off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh + rows[:, None].to(tl.int64) * stride_om
     tl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=ok[:, None])
     lse = (m_i + tl.math.log2(l_i)) * 0.6931471805599453
@@ -95,9 +127,10 @@ def program_tile(HEADS_PER_GROUP):
 
 @triton.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
-                    stride_oz, stride_oh, stride_om, HEADS_PER_GROUP,
+                    stride_oz, stride_oh, stride_om, HEADS_PER_GROUP, LEFT, RIGHT, KV_RANGE,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+                    SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
+                    BAND: tl.constexpr = False, RANGES: tl.constexpr = False):
     if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
         off_hz, start_m = program_tile(HEADS_PER_GROUP)
     else:  # a 1-D grid with that index arithmetic ran FLUX's dense shape 5% slower (492-495 vs 464-469 us)
@@ -126,6 +159,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
         m_1 = tl.full([SUB_M], float("-inf"), tl.float32)
         l1 = tl.zeros([SUB_M], tl.float32)
         acc1 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
+    if BAND:
+        n_full = 0  # the band's own loops below
     for start_n in tl.range(0, n_full, BLOCK_N, num_stages=NUM_STAGES):
         k = desc_k.load([kv_row + start_n, 0])
         v = desc_v.load([kv_row + start_n, 0])
@@ -133,7 +168,41 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
         if SPLIT == 2:
             acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, start_n, N_KV, m0 + SUB_M,
                                                  False, BLOCK_N)
-    if CAUSAL:  # the diagonal block(s) and the ragged tail, masked
+    if BAND:  # mask_schedule.tile_blocks: partial blocks a..b-1 and c..d-1 masked, full blocks b..c-1 not
+        kv_lo = 0
+        kv_hi = N_KV
+        if RANGES:  # this batch's kept keys [lo, hi) (padding)
+            kv_lo = tl.load(KV_RANGE + 2 * off_z)
+            kv_hi = tl.load(KV_RANGE + 2 * off_z + 1)
+        nk = tl.cdiv(N_KV, BLOCK_N)
+        m1 = tl.minimum(m0 + BLOCK_M, N_Q)  # one past the tile's last row that exists
+        a = tl.minimum(tl.maximum(kv_lo, m0 - LEFT) // BLOCK_N, nk - 1)
+        d = tl.minimum(tl.maximum(tl.cdiv(tl.minimum(kv_hi, m1 + RIGHT), BLOCK_N), a + 1), nk)
+        b = tl.minimum(tl.maximum(tl.cdiv(tl.maximum(kv_lo, m1 - 1 - LEFT), BLOCK_N), a), d)
+        c = tl.minimum(tl.maximum(tl.minimum(kv_hi, m0 + RIGHT + 1) // BLOCK_N, b), d)
+        for blk in tl.range(a, b):
+            k, v = _load_kv_masked(desc_k, desc_v, kv_row, blk * BLOCK_N, N_KV, BLOCK_N)
+            acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, m0, LEFT, RIGHT, kv_lo,
+                                       kv_hi, BLOCK_N)
+            if SPLIT == 2:
+                acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
+                                           kv_lo, kv_hi, BLOCK_N)
+        for blk in tl.range(b, c, num_stages=NUM_STAGES):
+            k = desc_k.load([kv_row + blk * BLOCK_N, 0])
+            v = desc_v.load([kv_row + blk * BLOCK_N, 0])
+            acc0, m_0, l0 = _online_softmax_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, N_KV, m0, False,
+                                                 BLOCK_N)
+            if SPLIT == 2:
+                acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, N_KV,
+                                                     m0 + SUB_M, False, BLOCK_N)
+        for blk in tl.range(c, d):
+            k, v = _load_kv_masked(desc_k, desc_v, kv_row, blk * BLOCK_N, N_KV, BLOCK_N)
+            acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, m0, LEFT, RIGHT, kv_lo,
+                                       kv_hi, BLOCK_N)
+            if SPLIT == 2:
+                acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
+                                           kv_lo, kv_hi, BLOCK_N)
+    elif CAUSAL:  # the diagonal block(s) and the ragged tail, masked
         for start_n in tl.range(n_full, n_end, BLOCK_N):
             k = desc_k.load([kv_row + start_n, 0])
             v = desc_v.load([kv_row + start_n, 0])
@@ -262,10 +331,32 @@ def heads_per_group(n_heads: int, n_m: int, kv_bytes_per_head: float, l2: int, n
     return -(-n_heads // n_groups)
 
 
+def band_args(q, causal: bool, band, key_ranges):
+    """(causal, band, key ranges as an int32 (B, 2) tensor or None) as a kernel runs them: a band or key ranges
+    run the band path (causal then folded into the band: right bound 0); plain causal keeps its own path."""
+    import torch
+
+    from .mask_schedule import CAUSAL, DENSE, Band
+
+    if band is None and key_ranges is None:
+        return causal, None, None
+    band = band or (CAUSAL if causal else DENSE)
+    if causal:
+        band = Band(band.left, min(band.right, 0))
+    ranges = None
+    if key_ranges is not None:
+        if len(key_ranges) != q.shape[0]:
+            raise ValueError(f"{len(key_ranges)} key ranges for a batch of {q.shape[0]}")
+        ranges = torch.tensor(key_ranges, dtype=torch.int32, device=q.device).reshape(-1, 2)
+    return False, band, ranges
+
+
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False,
-           group: int | None = None):
+           group: int | None = None, band=None, key_ranges=None):
     """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills.
-    group: heads per group of tiles (default heads_per_group's)."""
+    group: heads per group of tiles (default heads_per_group's). band: a mask_schedule.Band; key_ranges: per batch
+    the kept keys (lo, hi) (padding); either runs the band path (mask_schedule), with causal folded in."""
+    causal, band, ranges = band_args(q, causal, band, key_ranges)
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
@@ -278,25 +369,31 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     group = group or heads_per_group(B * H, n_m, kv_bytes, l2_bytes(q.device) if on_gpu else 0,
                                      num_sms(q.device) if on_gpu else 1, causal)
     kernel = attn_fwd_kernel[(n_m, B * H)](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0),
-                                             o.stride(1), o.stride(2), group, HEAD_DIM=D,
+                                             o.stride(1), o.stride(2), group, band.left if band else 0,
+                                             band.right if band else 0, ranges, HEAD_DIM=D,
                                              BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
-                                             NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
+                                             NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal), BAND=band is not None,
+                                             RANGES=ranges is not None,
                                              num_warps=cfg.num_warps, num_stages=cfg.num_stages,
                                              **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
     return o, lse, kernel
 
 
-def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False):
+def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
+            key_ranges=None):
     """(out, lse): out (B,Hq,Sq,D) like q, lse (B,Hq,Sq) float32 natural log-sum-exp of the scaled scores.
-    k, v (B,Hkv,Sk,D): query head h reads kv head h // (Hq // Hkv). causal: top-left, query i sees keys j <= i."""
-    return launch(q, k, v, scale, config, causal)[:2]
+    k, v (B,Hkv,Sk,D): query head h reads kv head h // (Hq // Hkv). causal: top-left, query i sees keys j <= i.
+    band (mask_schedule.Band) and key_ranges (per batch (lo, hi)): see launch. A row that keeps no key: out 0,
+    lse -inf."""
+    return launch(q, k, v, scale, config, causal, band=band, key_ranges=key_ranges)[:2]
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
-         bench=None, known: dict | None = None) -> tuple[list[dict], Config | None]:
+         bench=None, known: dict | None = None, band=None, key_ranges=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
     from ..timing import kernel_spills, tune_forward
 
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal), configs or candidate_configs(q.shape[3]),
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges),
+                        configs or candidate_configs(q.shape[3]),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known)

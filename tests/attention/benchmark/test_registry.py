@@ -169,9 +169,21 @@ def test_an_own_kernel_gets_q_k_v_scale_config_and_causal_only_when_set(monkeypa
     # the kernel's forward(q, k, v, scale, config, causal=...): config None when not given
     assert calls == [((1, 2, 3, 0.5, None), {}), ((1, 2, 3, 0.5, "cfg"), {"causal": True}),
                      ((1, 2, 3, 0.5, None), {})]
-    with pytest.raises(ValueError, match="^the own kernels take no explicit mask$"):
-        b(1, 2, 3, 0.5, mask=object())
-    assert len(calls) == 3
+    if name == "cuda_mma_fa2":
+        with pytest.raises(ValueError, match="^the own kernels take no explicit mask$"):
+            b(1, 2, 3, 0.5, mask=object())
+        assert len(calls) == 3
+        return
+    # the Triton and Gluon kernels take a window as a band (registry.own_mask_args; tests/attention/kernels/
+    # test_own_masks.py has the other kinds)
+    import torch
+
+    from inductor_prof.attention.kernels.mask_schedule import Band
+    from inductor_prof.attention.semantics import masks
+
+    q, k = torch.zeros(1, 2, 6, 64), torch.zeros(1, 2, 6, 64)
+    b(q, k, 3, 0.5, mask=masks.build(masks.MaskSpec("window", window=2), 1, 6, 6))
+    assert calls[3][1] == {"band": Band(1, 0)}
 
 
 def test_the_numba_and_torch_blocked_backends_pass_their_arguments_on(monkeypatch):
