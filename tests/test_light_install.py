@@ -18,10 +18,14 @@ RUN = "examples/runs/flux-h100"
 OTHER = "examples/runs/flux-h100-768x1344"
 GPU_LINE = "error: `inductor-prof {}` needs torch and triton: pip install 'inductor-prof[gpu]'\n"
 
-# a meta-path finder ahead of all others: `import torch` / `import triton` (and their submodules) fail as on a
-# machine without them; each attempt is written to the file named by LIGHT_ATTEMPTS when the process ends
-BLOCKER = """
-import atexit, importlib.abc, json, os, sys
+# A meta-path finder ahead of all others: `import torch` / `import triton` (and their submodules) fail as on a
+# machine without them, and each attempt is recorded. One such process per test module loads the CLI (and
+# pandas, which reading a run needs) once, then forks a child per command: each command starts from that state
+# as a fresh process would from its imports, and the imports tried are those of the start-up (asserted with
+# each command's) plus the command's own. A job is a JSON line on stdin: the arguments and a file prefix for
+# the child's stdout, stderr and attempts; the answer a line with its exit code.
+SERVER = """
+import importlib.abc, json, os, sys
 attempts = []
 class NotInstalled(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
@@ -30,21 +34,53 @@ class NotInstalled(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, NotInstalled())
-atexit.register(lambda: open(os.environ["LIGHT_ATTEMPTS"], "w").write(json.dumps(attempts)))
-sys.argv = ["inductor-prof", *sys.argv[1:]]
 from inductor_prof.entry import main
-main()
+import inductor_prof.cli, pandas
+print(json.dumps(attempts), flush=True)
+for line in sys.stdin:
+    args, prefix = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        import atexit
+        attempts.clear()
+        atexit.register(lambda: open(prefix + ".attempts", "w").write(json.dumps(attempts)))
+        for fd, name, flags in ((0, os.devnull, os.O_RDONLY), (1, prefix + ".out", os.O_WRONLY | os.O_CREAT),
+                                (2, prefix + ".err", os.O_WRONLY | os.O_CREAT)):
+            os.dup2(os.open(name, flags), fd)
+        sys.argv = ["inductor-prof", *args]
+        main()
+        sys.exit(0)     # (as `python -c` ends when main returns; a SystemExit ends this child the usual way)
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
 """
 
 
-def light(args, tmp_path):
-    """(exit code, stdout, stderr, the torch/triton imports tried) of `inductor-prof ARGS` without torch and
-    triton, run from the repository root (its package first on the path)."""
-    attempts = tmp_path / "attempts.json"
-    env = {**os.environ, "LIGHT_ATTEMPTS": str(attempts), "COLUMNS": "120", "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-c", BLOCKER, *args], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr, json.loads(attempts.read_text())
+@pytest.fixture(scope="module")
+def server():
+    """The forking process, run from the repository root (its package first on the path), and the imports its
+    start-up tried."""
+    env = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER], cwd=REPO, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    startup = json.loads(proc.stdout.readline())
+    yield proc, startup
+    proc.stdin.close()
+    proc.wait(timeout=60)
+
+
+@pytest.fixture
+def light(server, tmp_path):
+    """`light(ARGS)`: (exit code, stdout, stderr, the torch/triton imports tried) of `inductor-prof ARGS`
+    without torch and triton."""
+    proc, startup = server
+
+    def run(args):
+        prefix = str(tmp_path / "command")
+        proc.stdin.write(json.dumps([args, prefix]) + "\n")
+        proc.stdin.flush()
+        code = int(proc.stdout.readline())
+        read = lambda suffix: open(prefix + suffix, errors="replace").read()    # noqa: E731
+        return code, read(".out"), read(".err"), startup + json.loads(read(".attempts"))
+    return run
 
 
 def _commands():
@@ -52,8 +88,8 @@ def _commands():
 
 
 @pytest.mark.parametrize("args", [["--help"], *[[c, "--help"] for c in _commands()]], ids=" ".join)
-def test_help_imports_neither(args, tmp_path):
-    code, out, err, tried = light(args, tmp_path)
+def test_help_imports_neither(args, light):
+    code, out, err, tried = light(args)
     assert (code, tried) == (0, []), err
     assert "Usage: inductor-prof" in out
 
@@ -68,29 +104,29 @@ def test_help_imports_neither(args, tmp_path):
     ["inspect", RUN, "gelu_permute", "--width", "100"],
     ["inspect", RUN, "gelu_permute", "--json"],
 ], ids=" ".join)
-def test_reading_a_run_imports_neither(args, tmp_path):
-    code, out, err, tried = light(args, tmp_path)
+def test_reading_a_run_imports_neither(args, light):
+    code, out, err, tried = light(args)
     assert (code, tried, err) == (0, [], ""), err
     assert out.strip()
 
 
-def test_html_report_imports_neither(tmp_path):
+def test_html_report_imports_neither(light, tmp_path):
     pytest.importorskip("bokeh")   # the html extra: no torch either
     page = tmp_path / "flux.html"
-    code, _, err, tried = light(["report", RUN, "--html", str(page)], tmp_path)
+    code, _, err, tried = light(["report", RUN, "--html", str(page)])
     assert (code, tried) == (0, []), err
     assert page.stat().st_size > 100_000
 
 
-def test_trace_imports_neither(tmp_path):
+def test_trace_imports_neither(light, tmp_path):
     out = tmp_path / "flux.trace.json"
-    code, _, err, tried = light(["trace", RUN, "--out", str(out)], tmp_path)
+    code, _, err, tried = light(["trace", RUN, "--out", str(out)])
     assert (code, tried) == (0, []), err
     assert json.loads(out.read_text())["traceEvents"]
 
 
-def test_doctor_says_torch_is_not_installed(tmp_path):
-    code, out, err, _ = light(["doctor", "--json", "--out", str(tmp_path)], tmp_path)
+def test_doctor_says_torch_is_not_installed(light, tmp_path):
+    code, out, err, _ = light(["doctor", "--json", "--out", str(tmp_path)])
     assert code == 1, err     # profile --ncu cannot run without torch
     rows = {c["name"]: c for c in json.loads(out)["checks"]}
     assert rows["GPU and driver"]["status"] == "fail"
@@ -106,8 +142,8 @@ def test_doctor_says_torch_is_not_installed(tmp_path):
 
 @pytest.mark.parametrize("args", [["profile"], ["profile", "flux", "--ncu", "--out", "runs/x"], ["ncu", RUN],
                                   ["attention", "--list"], ["attention", RUN]], ids=" ".join)
-def test_gpu_commands_name_the_extra(args, tmp_path):
-    code, out, err, _ = light(args, tmp_path)
+def test_gpu_commands_name_the_extra(args, light):
+    code, out, err, _ = light(args)
     assert (code, out, err) == (2, "", GPU_LINE.format(args[0]))
     assert not (REPO / "runs" / "x").exists()
 
