@@ -1,6 +1,7 @@
 """Child processes end with their whole group: on a timeout, on a progress timeout, and on an interrupt, a
 grandchild that ignores SIGTERM included. The timeouts of run_logged are judged by a clock the test gives it
 and the interrupts sent when the child is ready: no test waits out a wall-clock limit or races one."""
+import os
 import signal
 import sys
 import threading
@@ -179,13 +180,18 @@ def test_a_failed_child_says_how_it_ended_with_its_stderr():
     assert quiet.why() == "killed by SIGSEGV: (no output)"
 
 
+# CHILD in bash, which starts in milliseconds: procs.run's timeout is a wall clock (communicate's), so the child
+# must be ready well within it; a grandchild that ignores SIGTERM, its pid written whole, one MARK line, a hang
+BASH_CHILD = '(trap "" TERM; exec sleep 60) & echo $! > "$1.tmp"; mv "$1.tmp" "$1"; echo MARK 0; wait'
+
+
 def test_run_timeout_ends_the_whole_group(tmp_path):
     pid_file = tmp_path / "g.pid"
     t0 = time.monotonic()
-    done = procs.run([sys.executable, "-c", CHILD, str(pid_file), "1"], {}, 4.0)
-    assert done.timed_out and done.why(4.0) == "no answer after 4 s (ended)"
+    done = procs.run(["bash", "-c", BASH_CHILD, "child", str(pid_file)], {"PATH": os.environ["PATH"]}, 1.0)
+    assert done.timed_out and done.why(1.0) == "no answer after 1 s (ended)"
     assert done.stdout == "MARK 0\n"      # what it printed before it was ended is kept
-    assert time.monotonic() - t0 < 4.0 + 3 * procs.GRACE_S
+    assert time.monotonic() - t0 < 1.0 + 3 * procs.GRACE_S
     assert dead(_grandchild(pid_file))
 
 
