@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fakes import dead
+from fakes import MarksClock, dead
 from inductor_prof import procs
 
 # the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid (whole: a
@@ -69,27 +69,6 @@ for i in range(5):
     print('MARK', i, flush=True)
 time.sleep(60)
 """
-
-
-class MarksClock:
-    """A clock that moves STEP seconds a call and lets the child print MARK i at DUE * i seconds, then stands
-    still until that line is in the log: the marks come DUE apart on this clock, whatever the machine does."""
-    STEP, DUE = 0.3, 0.6
-
-    def __init__(self, go: Path, log: Path, marks: int):
-        self.go, self.log, self.marks, self.now, self.released = go, log, marks, 0.0, 0
-
-    def _printed(self, i: int) -> bool:
-        return f"MARK {i}\n" in (self.log.read_text() if self.log.exists() else "")
-
-    def __call__(self) -> float:
-        if self.released and not self._printed(self.released - 1):
-            return self.now
-        self.now += self.STEP
-        if self.released < self.marks and self.released * self.DUE <= self.now:
-            Path(f"{self.go}.{self.released}").touch()
-            self.released += 1
-        return self.now
 
 
 def test_progress_marks_extend_the_timeout(tmp_path):

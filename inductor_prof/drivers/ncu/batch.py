@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ... import rundir
 from ...settings import Settings
@@ -81,8 +83,9 @@ def _entry(t: NcuTarget, status: str, reason: str, seconds: float, report: str, 
 
 
 def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
-              parsed: dict[str, dict]) -> BatchOutcome:
-    """One ncu process over `batch`; reports it reads are added to `parsed` (path -> parse_reports entry)."""
+              parsed: dict[str, dict], clock: Callable[[], float] = time.monotonic) -> BatchOutcome:
+    """One ncu process over `batch`; reports it reads are added to `parsed` (path -> parse_reports entry).
+    `clock`: what its timeout is counted by."""
     specs = []
     for t in batch:
         specs.append(run.ncu_spec(t.stem))
@@ -94,7 +97,7 @@ def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, s
                             command.python_program(specs), env, count=len(batch))
     log_path = run.ncu_log(stem)
     try:
-        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP)
+        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP, clock=clock)
         if partial.exists() and result.status != "timeout":
             os.replace(partial, report)
     finally:
