@@ -14,6 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 POLL_S = 0.1
 GRACE_S = 3.0   # seconds a child has to end on SIGTERM before SIGKILL
@@ -134,12 +135,12 @@ def _interrupts_held():
 
 
 def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
-               progress_mark: str | None = None) -> Finished:
+               progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic) -> Finished:
     """Runs `cmd` (an argument list, the environment given whole) with stdout and stderr in `log_path`.
 
     `timeout`: seconds for the whole run, or, with `progress_mark`, seconds without a new line holding that
-    mark (each step of the child gets `timeout`, however many steps it has)."""
-    t0 = time.monotonic()
+    mark (each step of the child gets `timeout`, however many steps it has), as `clock` counts them."""
+    t0 = clock()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:   # a log, not a result: it grows while the child runs and is kept
         proc = None
@@ -147,20 +148,20 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
             with _interrupts_held():
                 proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                         env=env, start_new_session=True)
-            last, offset = time.monotonic(), 0
+            last, offset = clock(), 0
             while True:
                 try:
                     rc = proc.wait(timeout=POLL_S)
-                    return Finished(rc, time.monotonic() - t0)
+                    return Finished(rc, clock() - t0)
                 except subprocess.TimeoutExpired:
                     pass
                 if progress_mark is not None:
                     seen, offset = _marks(log_path, offset, progress_mark)
                     if seen:
-                        last = time.monotonic()
-                if time.monotonic() - (last if progress_mark is not None else t0) > timeout:
+                        last = clock()
+                if clock() - (last if progress_mark is not None else t0) > timeout:
                     end_group(proc)
-                    return Finished(None, time.monotonic() - t0)
+                    return Finished(None, clock() - t0)
         except BaseException:
             if proc is not None:
                 end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us

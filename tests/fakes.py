@@ -65,3 +65,53 @@ def dead(pid: int, within: float = 5.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+# ---- clocks for the timeouts (procs.run_logged's `clock`, through the ncu stage): a timeout fires at an event a
+# fake writes, not after a guess of wall time, however loaded the machine
+
+# a fake's body for "hangs": it names itself in a file beside its executable, then sleeps (HangClock sees it)
+HANG = "open(f'{sys.argv[0]}.hang.{os.getpid()}', 'w').close()\ntime.sleep(60)"
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+class HangClock:
+    """Stands still while no process of the fake `exe` hangs (HANG), and moves `step` seconds a reading while one
+    does: a timeout fires for the hanging process after a few readings, and never for one that works."""
+
+    def __init__(self, exe: str, step: float):
+        self.exe, self.step, self.now = Path(exe), step, 0.0
+
+    def __call__(self) -> float:
+        if any(_running(int(p.name.rsplit(".", 1)[1])) for p in self.exe.parent.glob(f"{self.exe.name}.hang.*")):
+            self.now += self.step
+        return self.now
+
+
+class MarksClock:
+    """Moves `step` seconds a reading and lets the child print `{mark} i` at `due` * i seconds (the child waits
+    for the file `{go}.{i}`), then stands still until that line is in `log`: the marks come `due` apart on this
+    clock whatever the machine does, so between the last mark a reader saw and its reading at most `due` +
+    `step` seconds pass."""
+
+    def __init__(self, go: Path, log: Path, marks: int, mark: str = "MARK", step: float = 0.3, due: float = 0.6):
+        self.go, self.log, self.marks, self.mark = go, log, marks, mark
+        self.step, self.due, self.now, self.released = step, due, 0.0, 0
+
+    def _printed(self, i: int) -> bool:
+        return f"{self.mark} {i}\n" in (self.log.read_text() if self.log.exists() else "")
+
+    def __call__(self) -> float:
+        if self.released and not self._printed(self.released - 1):
+            return self.now
+        self.now += self.step
+        if self.released < self.marks and self.released * self.due <= self.now:
+            Path(f"{self.go}.{self.released}").touch()
+            self.released += 1
+        return self.now

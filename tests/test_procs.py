@@ -1,17 +1,20 @@
 """Child processes end with their whole group: on a timeout, on a progress timeout, and on an interrupt, a
-grandchild that ignores SIGTERM included."""
+grandchild that ignores SIGTERM included. The timeouts of run_logged are judged by a clock the test gives it
+and the interrupts sent when the child is ready: no test waits out a wall-clock limit or races one."""
+import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from fakes import dead
+from fakes import MarksClock, dead
 from inductor_prof import procs
 
-# the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid, prints as many
-# MARK lines as told, then hangs
+# the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid (whole: a
+# reader never sees the file empty), prints as many MARK lines as told, then hangs
 CHILD = """
 import os, signal, subprocess, sys, time
 ready = sys.argv[1] + '.ready'
@@ -19,7 +22,8 @@ g = subprocess.Popen([sys.executable, '-c', 'import signal, sys, time; signal.si
                       'open(sys.argv[1], "w").write("ready"); time.sleep(60)', ready])
 while not os.path.exists(ready):
     time.sleep(0.01)
-open(sys.argv[1], 'w').write(str(g.pid))
+open(sys.argv[1] + '.tmp', 'w').write(str(g.pid))
+os.replace(sys.argv[1] + '.tmp', sys.argv[1])
 for i in range(int(sys.argv[2])):
     print('MARK', i, flush=True)
     time.sleep(0.4)
@@ -32,44 +36,89 @@ def _grandchild(pid_file: Path) -> int:
     return int(pid_file.read_text())
 
 
+class ReadyClock:
+    """A clock for run_logged that stands still until the child has its grandchild (its pid file written), then
+    reads `jump` seconds: the timeout fires right then, never before, however loaded the machine."""
+
+    def __init__(self, pid_file: Path, jump: float):
+        self.pid_file, self.jump, self.fired = pid_file, jump, None
+
+    def __call__(self) -> float:
+        if self.fired is None and self.pid_file.exists():
+            self.fired = time.monotonic()       # (real time: how long ending the group takes is measured from here)
+        return self.jump if self.fired is not None else 0.0
+
+
 def test_timeout_ends_the_whole_group(tmp_path):
     pid_file = tmp_path / "g.pid"
-    t0 = time.monotonic()
-    done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 4.0)
+    clock = ReadyClock(pid_file, jump=4.5)
+    done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 4.0,
+                            clock=clock)
     assert done.timed_out and done.returncode is None
-    assert time.monotonic() - t0 < 4.0 + 2 * procs.GRACE_S
+    assert done.seconds == 4.5
+    assert time.monotonic() - clock.fired < 2 * procs.GRACE_S     # ended within the grace periods
     assert dead(_grandchild(pid_file))
 
 
+# a child that prints MARK i once the file GO.i exists, for i < 5, then hangs
+MARKS = """
+import os, sys, time
+for i in range(5):
+    while not os.path.exists(f"{sys.argv[1]}.{i}"):
+        time.sleep(0.005)
+    print('MARK', i, flush=True)
+time.sleep(60)
+"""
+
+
 def test_progress_marks_extend_the_timeout(tmp_path):
-    # five marks 0.4 s apart: 2 s of progress under a 1 s timeout, then the hang is ended 1 s after the last
-    done = procs.run_logged([sys.executable, "-c", CHILD, str(tmp_path / "g.pid"), "5"], {}, tmp_path / "log", 1.0,
-                            progress_mark="MARK")
+    # five marks 0.6 s apart (by the clock): 2.4 s of progress under a 1 s timeout, then the hang is ended 1 s after
+    # the last. Between the last mark run_logged saw and its check of the clock at most 0.6 + 0.3 s pass (the clock
+    # stands still from a mark's time until the child printed it), so only the hang can time out; a timeout that
+    # ignored the marks would fire before MARK 3 (at 1.5 s).
+    log = tmp_path / "log"
+    done = procs.run_logged([sys.executable, "-c", MARKS, str(tmp_path / "go")], {}, log, 1.0,
+                            progress_mark="MARK", clock=MarksClock(tmp_path / "go", log, 5))
     assert done.timed_out
-    assert (tmp_path / "log").read_text().count("MARK") == 5
+    assert log.read_text().count("MARK") == 5
     assert done.seconds > 2.0
+
+
+def _interrupt_when_ready(pid_file: Path) -> threading.Thread:
+    """Ctrl-C (SIGINT to this process) once the child has its grandchild: the moment, not a guess of it."""
+    def wait_then_interrupt():
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # to the main thread itself: its wait (a poll in procs.run) is interrupted and KeyboardInterrupt raised there
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    thread = threading.Thread(target=wait_then_interrupt, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt here, as in a terminal, even under a shell that started the tests in the
+    background (SIGINT ignored, which Python then leaves so)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.parametrize("start", [
     lambda cmd, tmp_path: procs.run_logged(cmd, {}, tmp_path / "log", 60),
     lambda cmd, tmp_path: procs.run(cmd, {}, 60)], ids=["run_logged", "run"])
-def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path, start):
+def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path, start, ctrl_c_raises):
     pid_file = tmp_path / "g.pid"
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 4.0)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            start([sys.executable, "-c", CHILD, str(pid_file), "0"], tmp_path)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    thread = _interrupt_when_ready(pid_file)
+    with pytest.raises(KeyboardInterrupt):
+        start([sys.executable, "-c", CHILD, str(pid_file), "0"], tmp_path)
+    thread.join()
     assert dead(_grandchild(pid_file))
 
 
-def test_ctrl_c_while_the_child_starts_still_ends_it(tmp_path, monkeypatch):
+def test_ctrl_c_while_the_child_starts_still_ends_it(tmp_path, monkeypatch, ctrl_c_raises):
     """Ctrl-C landing the instant Popen has started the child, before run_logged holds it (a loaded machine
     can deschedule the parent right there): the interrupt is held until the child is known, then raised, and
     the child is ended. Raised inside Popen it left the child running, nothing to end it (the flaky
@@ -110,13 +159,18 @@ def test_a_failed_child_says_how_it_ended_with_its_stderr():
     assert quiet.why() == "killed by SIGSEGV: (no output)"
 
 
+# CHILD in bash, which starts in milliseconds: procs.run's timeout is a wall clock (communicate's), so the child
+# must be ready well within it; a grandchild that ignores SIGTERM, its pid written whole, one MARK line, a hang
+BASH_CHILD = '(trap "" TERM; exec sleep 60) & echo $! > "$1.tmp"; mv "$1.tmp" "$1"; echo MARK 0; wait'
+
+
 def test_run_timeout_ends_the_whole_group(tmp_path):
     pid_file = tmp_path / "g.pid"
     t0 = time.monotonic()
-    done = procs.run([sys.executable, "-c", CHILD, str(pid_file), "1"], {}, 4.0)
-    assert done.timed_out and done.why(4.0) == "no answer after 4 s (ended)"
+    done = procs.run(["bash", "-c", BASH_CHILD, "child", str(pid_file)], {"PATH": os.environ["PATH"]}, 1.0)
+    assert done.timed_out and done.why(1.0) == "no answer after 1 s (ended)"
     assert done.stdout == "MARK 0\n"      # what it printed before it was ended is kept
-    assert time.monotonic() - t0 < 4.0 + 3 * procs.GRACE_S
+    assert time.monotonic() - t0 < 1.0 + 3 * procs.GRACE_S
     assert dead(_grandchild(pid_file))
 
 

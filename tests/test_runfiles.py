@@ -179,11 +179,14 @@ def run_file_reads(source: str) -> list[int]:
     for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
         tainted: set[str] = set()
         assigns = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None]
-        for _ in assigns:   # to a fixed point: a variable assigned from a tainted one
+        grown = True
+        while grown:   # to a fixed point: a variable assigned from a tainted one
+            before = len(tainted)
             for a in assigns:
                 if _mentions(a.value, tainted):
                     targets_ = a.targets if isinstance(a, ast.Assign) else [a.target]
                     tainted |= {n.id for t in targets_ for n in ast.walk(t) if isinstance(n, ast.Name)}
+            grown = len(tainted) > before
         for call in (n for n in ast.walk(scope) if isinstance(n, ast.Call)):
             func = call.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")

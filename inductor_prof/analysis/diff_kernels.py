@@ -35,7 +35,9 @@ def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFra
     """A run's items, indexed by id: each Inductor kernel (id: its name), and each library kernel's calls (id:
     kernel, op, dims) where library_ops is given and holds the kernel, else the kernel as one call of op ""."""
     calls = calls_by_shape(library_ops)
-    by_kernel = {k: g for k, g in calls.groupby("kernel", sort=False)} if len(calls) else {}
+    by_kernel: dict[str, list] = {}
+    for c in calls.itertuples(index=False):    # (one pass: an itertuples per kernel cost more than the rest)
+        by_kernel.setdefault(c.kernel, []).append(c)
     modules = _modules(library_ops) if library_ops is not None and len(calls) else {}
     rows, ids = [], []
     for name, k in kernels.iterrows():
@@ -46,7 +48,7 @@ def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFra
             rows.append({**base, "kernel": name, "op": "", "dims": "", "modules": "",
                          "calls_per_step": float(k["calls_per_step"]), "step_ms": float(k["step_ms"])})
             continue
-        for c in mine.itertuples(index=False):
+        for c in mine:
             ids.append(f"{name}\x1f{c.op}\x1f{c.dims}")
             rows.append({**base, "kernel": name, "op": c.op, "dims": c.dims,
                          "modules": modules.get((c.kernel, c.op, c.dims), ""),

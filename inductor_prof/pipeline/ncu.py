@@ -12,6 +12,7 @@ Under sudo ncu's HOME is inside the run, and everything it wrote is given back t
 from __future__ import annotations
 
 import json
+import time
 from collections import deque
 from pathlib import Path
 from typing import Callable
@@ -146,10 +147,11 @@ def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = Non
 
 
 def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] = print,
-            on_kernel: Callable[[int, int, str], None] | None = None) -> dict:
+            on_kernel: Callable[[int, int, str], None] | None = None,
+            clock: Callable[[], float] = time.monotonic) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
     Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
-    not_tried (after a stop), stopped (why, or "")."""
+    not_tried (after a stop), stopped (why, or ""). `clock`: what the per-kernel timeout is counted by."""
     if settings.ncu_batch < 1:
         raise UserError(f"{{ncu_batch}} must be at least 1, not {settings.ncu_batch}", ("ncu_batch",))
     ncu = find_ncu(settings.ncu)
@@ -173,7 +175,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
             if on_kernel:
                 on_kernel(len(targets_all) - len(todo) + len(this_call), len(targets_all), batch[0].name
                           if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
-            outcome = run_batch(run, settings, ncu, env, batch, parsed)
+            outcome = run_batch(run, settings, ncu, env, batch, parsed, clock)
             for stem, entry in outcome.settled.items():
                 status[stem], this_call[stem] = entry, entry["status"]
                 if entry["status"] != "ok":

@@ -1,9 +1,6 @@
 """Attention on a CPU: the own Triton kernel in the interpreter, numba in its simulator, the blocked torch
 reference, each against float64; shape parsing and the capture of SDPA calls; the report's attention table."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -11,6 +8,7 @@ import torch
 from inductor_prof.attention.semantics import shapes
 from inductor_prof.attention.kernels.reference import attention_float64, blocked_attention
 from inductor_prof.drivers.torch_profiler import attention_call
+import isolated
 from recorded import REPO
 
 # ragged lengths (not multiples of any tile), Sq != Sk, every supported head dim
@@ -45,9 +43,8 @@ def test_float64_reference_is_softmax_attention():
 
 
 def _run_isolated(code: str, env_extra: dict) -> dict:
-    """Interpreter/simulator modes are chosen at import time: run each in a fresh interpreter."""
-    env = {**os.environ, **env_extra, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    """Interpreter/simulator modes are chosen at import time: run each in a process of that mode."""
+    out = isolated.run(env_extra, code)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 

@@ -74,9 +74,16 @@ def test_sudo_password_prompt_then_report(run, tmp_path):
 def _ncu_process(run: Path, exe: str, *flags: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("INDUCTOR_PROF_")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
-    return subprocess.Popen([sys.executable, "-m", "inductor_prof", "ncu", str(run), "--ncu-path", exe, *flags],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=run.parent)
+    # a child inherits an ignored SIGINT (the tests started in the background by a non-interactive shell), and
+    # Python then raises no KeyboardInterrupt in it: started while ours is handled, it finds SIGINT as a
+    # terminal's Ctrl-C does (exec resets a handled signal to the default)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen([sys.executable, "-m", "inductor_prof", "ncu", str(run), "--ncu-path", exe, *flags],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                cwd=run.parent)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _wait_for(path: Path, seconds: float = 60) -> int:

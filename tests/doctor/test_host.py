@@ -3,7 +3,6 @@ permission error, a recorded report, a password prompt), the disk threshold, the
 crash), the rows made from GPU probe findings, and the probe kernel itself (Triton's interpreter)."""
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -11,6 +10,7 @@ import importlib.metadata as md
 import pytest
 from typer.testing import CliRunner
 
+import isolated
 from recorded import REPO, data_path
 from fakes import fake_exe as _fake_ncu
 from inductor_prof import __version__
@@ -224,6 +224,5 @@ def test_probe_kernel_adds_one_under_the_interpreter():
     script = ("from inductor_prof.doctor import probe_kernel as p\n"
               "args = p.get_args('cpu'); p.call(args)\n"
               "assert (args[1] == args[0] + 1).all() and len(args[1]) == p.N\n")
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    proc = isolated.run({"TRITON_INTERPRET": "1"}, script)
     assert proc.returncode == 0, proc.stderr

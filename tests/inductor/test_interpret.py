@@ -7,11 +7,9 @@ interpreter cannot run), launched on 2 blocks of 1024 instead of its 1536: its m
 indices are x and 6144/15360 + x % 3072, so the first 2048 elements and an 18432-element in_ptr1 suffice.
 """
 import json
-import os
-import subprocess
-import sys
 
-from recorded import REPO, data_path
+import isolated
+from recorded import data_path
 
 NAME = "triton_poi_fused_add_mul_split_unsqueeze_view_11"
 
@@ -60,10 +58,7 @@ print(json.dumps({"identical": torch.equal(outs[0], outs[1]),
 
 
 def test_annotated_copy_computes_the_same_in_interpreter():
-    env = {**os.environ, "TRITON_INTERPRET": "1",
-           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run([sys.executable, "-c", SCRIPT, NAME, str(data_path("flux_small", "kernels", f"{NAME}.py"))],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = isolated.run({"TRITON_INTERPRET": "1"}, SCRIPT, args=[NAME, data_path("flux_small", "kernels", f"{NAME}.py")])
     assert out.returncode == 0, out.stderr[-3000:]
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["changed"] and res["close"]      # the kernel really ran (not two no-ops compared)

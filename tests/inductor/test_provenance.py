@@ -51,7 +51,10 @@ def captured(tmp_path_factory):
     model = Model()
     torch._dynamo.reset()
     before = debug.set_kernel_post_grad_provenance_tracing
-    with isolated_cache(cache), instrumented_inductor(registry), torch.no_grad():
+    # vec_isa_ok: Inductor takes the vector ISA the CPU reports rather than proving each by a compile and a load
+    # in a child (six g++ builds, about 10 s in an empty cache); the kernels and their provenance are the same
+    with inductor_config.patch({"cpp.vec_isa_ok": True}), isolated_cache(cache), instrumented_inductor(registry), \
+            torch.no_grad():
         assert inductor_config.trace.provenance_tracking_level == 1
         registry.provenance.blocks = block_classes(model, [(f"b{i}", b) for i, b in enumerate(model.blocks)])
         for b in model.blocks:

@@ -24,13 +24,12 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def flux(tmp_path_factory):
-    """The FLUX example through the CLI: the page, its parsed form, and the JSON report of all kernels."""
-    out = tmp_path_factory.mktemp("html") / "flux.html"
-    r = runner.invoke(app, ["report", str(EXAMPLE), "--html", str(out), "--json", "--top", "0"])
-    assert r.exit_code == 0, r.output
+def flux(flux_html):
+    """The FLUX example through the CLI (conftest.py): the page, its parsed form, and the JSON report of all
+    kernels."""
+    out, obj = flux_html
     text = out.read_text()
-    return out, Page(text), json.loads(r.stdout), text
+    return out, Page(text), obj, text
 
 
 def test_page_loads_nothing_from_outside(flux):

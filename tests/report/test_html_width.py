@@ -35,10 +35,9 @@ def _widths(page: Path, work: Path) -> dict:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
-def test_report_tables_fit_1400px(tmp_path):
+def test_report_tables_fit_1400px(tmp_path, request):
     pytest.importorskip("bokeh")
-    page = tmp_path / "r.html"
-    assert runner.invoke(app, ["report", str(RUNS / "flux-h100"), "--html", str(page)]).exit_code == 0
+    page, _ = request.getfixturevalue("flux_html")     # `report flux-h100 --html` (conftest.py)
     w = _widths(page, tmp_path / "chromium")
     assert w["page"] <= WINDOW
     for table in ("kernel-table", "ncu-table"):

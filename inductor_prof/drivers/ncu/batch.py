@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -103,13 +104,14 @@ def metric_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str,
 
 
 def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
-              parsed: dict[str, dict]) -> BatchOutcome:
-    """One ncu process of the metric pass over `batch`; reports it reads are added to `parsed`."""
-    return run_pass(run, settings, env, batch, metric_pass(run, settings, ncu, env, parsed))
+              parsed: dict[str, dict], clock: Callable[[], float] = time.monotonic) -> BatchOutcome:
+    """One ncu process of the metric pass over `batch`; reports it reads are added to `parsed`. `clock`: what
+    its timeout is counted by."""
+    return run_pass(run, settings, env, batch, metric_pass(run, settings, ncu, env, parsed), clock)
 
 
 def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch: list[NcuTarget],
-             how: Pass) -> BatchOutcome:
+             how: Pass, clock: Callable[[], float] = time.monotonic) -> BatchOutcome:
     """One ncu process over `batch`: each kernel settled with the index of its result in the shared report,
     or the failure blamed on the kernel in flight and the others sent again."""
     specs = []
@@ -121,7 +123,7 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
     cmd = how.build([t.name for t in batch], partial.with_suffix(""), command.python_program(specs), len(batch))
     log_path = how.log(report)
     try:
-        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP)
+        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP, clock=clock)
         if partial.exists() and result.status != "timeout":
             os.replace(partial, report)
     finally:

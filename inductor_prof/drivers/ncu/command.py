@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -110,11 +111,11 @@ def sudo_home_env(home: Path) -> dict[str, str]:
 
 
 def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path,
-            progress_mark: str | None = None) -> NcuResult:
+            progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic) -> NcuResult:
     """Runs one ncu command, stdout+stderr kept in log_path. `timeout`: seconds in all, or with `progress_mark`
-    seconds without a new line holding it (the replay program marks each kernel it finishes); then the
-    process group is ended, as on Ctrl-C and SIGTERM."""
-    done = procs.run_logged(cmd, child_env(env), log_path, timeout, progress_mark)
+    seconds without a new line holding it (the replay program marks each kernel it finishes), as `clock` counts
+    them; then the process group is ended, as on Ctrl-C and SIGTERM."""
+    done = procs.run_logged(cmd, child_env(env), log_path, timeout, progress_mark, clock)
     out = log_path.read_text(errors="replace")
     if done.timed_out:
         return NcuResult("timeout", f"no progress for {timeout:g} s (the ncu_timeout setting, per kernel): ncu ended", done.seconds, "timeout")

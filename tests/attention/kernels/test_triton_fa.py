@@ -2,13 +2,13 @@
 in tests/naive_attention.py; and the tuning loop's handling of configs that fail to compile or spill."""
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 from inductor_prof.attention.kernels import triton_fa
 from inductor_prof.attention.timing import captured_stderr, time_configs
+import isolated
 from recorded import REPO
 import csv
 import math
@@ -18,6 +18,7 @@ from inductor_prof.attention.kernels.triton_fa import Config
 
 # (B, Hq, Hkv, Sq, Sk, D): lengths not multiples of the 32x16 interpreter tile, Sq < Sk and Sq > Sk, D 64 and
 # 128, groups of 2 (4/2) and 4 (4/1, MQA) and none
+INTERPRET = {"TRITON_INTERPRET": "1"}
 CASES = [(1, 4, 2, 50, 37, 64), (1, 4, 1, 37, 70, 128), (2, 2, 2, 45, 45, 64), (1, 4, 2, 70, 19, 128)]
 
 CHECK = """
@@ -59,10 +60,8 @@ print(json.dumps({{"cases": res, "skip": skip, "grouped": grouped}}))
 
 @pytest.fixture(scope="module")
 def interpreted():
-    """All cases in one fresh interpreter: TRITON_INTERPRET is read when Triton is imported."""
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
-    code = CHECK.format(tests=str(REPO / "tests"), cases=CASES)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    """All cases in a process of their own: TRITON_INTERPRET is read when Triton is imported."""
+    out = isolated.run(INTERPRET, CHECK.format(tests=str(REPO / "tests"), cases=CASES))
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -89,9 +88,7 @@ def test_causal_tiles_in_groups_of_heads_match_float64(interpreted):
 def test_causal_tile_order_is_longest_first_within_groups_of_heads():
     """3 query tiles a head, 5 heads, groups of 2: heads 0-1, then 2-3, then 4 alone; within a group the heads take
     turns at tile 2 (the last, longest), then 1, then 0. Written out by hand."""
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, str(REPO / "tests" / "triton_tile_order.py"), "3", "5", "2"],
-                         capture_output=True, text=True, timeout=120, env=env)
+    out = isolated.run(INTERPRET, path=REPO / "tests" / "triton_tile_order.py", args=[3, 5, 2])
     assert out.returncode == 0, out.stderr[-3000:]
     assert json.loads(out.stdout) == [[0, 2], [1, 2], [0, 1], [1, 1], [0, 0], [1, 0],
                                       [2, 2], [3, 2], [2, 1], [3, 1], [2, 0], [3, 0],

@@ -3,11 +3,11 @@ crash one process per crashing kernel, the same failure three times in a row sto
 are those of this call. Fake ncu executables (tests/fakes.py) with a 1 s timeout keep each test short."""
 import json
 import signal
-import time
+import textwrap
 
 import pytest
 
-from fakes import calls, fake_exe, names_report, replaying_ncu
+from fakes import HANG, HangClock, calls, fake_exe, names_report, replaying_ncu
 from inductor_prof import procs, rundir
 from inductor_prof.drivers.ncu import batch as ncu_batch
 from inductor_prof.drivers.ncu import command, replay
@@ -42,14 +42,14 @@ def _status(run):
 
 def test_a_hanging_kernel_costs_one_timeout_and_the_others_are_kept(fake_run, tmp_path):
     fake_run.use(6)
-    exe = replaying_ncu(tmp_path, "if n == 'k2':\n    time.sleep(60)")
-    t0 = time.monotonic()
-    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=6, ncu_timeout=1), log=lambda m: None)
-    elapsed = time.monotonic() - t0
+    exe = replaying_ncu(tmp_path, "if n == 'k2':\n" + textwrap.indent(HANG, "    "))
+    clock = HangClock(exe, step=0.4)     # the timeout counted while k2 hangs, and only then
+    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=6, ncu_timeout=1), log=lambda m: None,
+                                clock=clock)
     # before: the batch got 6 x 1 s, then each kernel was retried alone (k2 another 1 s): over 7 s and 7
     # processes. Now: k2 hangs 1 s, the batch is ended, the other five go again in one process.
     assert calls(exe) == [["k0", "k1", "k2", "k3", "k4", "k5"], ["k0", "k1", "k3", "k4", "k5"]]
-    assert elapsed < 5
+    assert 1 < clock.now < 5       # one timeout (the clock moves 0.4 s a reading while k2 hangs)
     status = _status(fake_run)
     assert status["k2"]["status"] == "timeout"
     assert status["k2"]["reason"] == "no progress for 1 s (the ncu_timeout setting, per kernel): ncu ended"
@@ -60,13 +60,14 @@ def test_a_hanging_kernel_costs_one_timeout_and_the_others_are_kept(fake_run, tm
 
 def test_an_ncu_that_always_hangs_stops_after_three_timeouts(fake_run, tmp_path):
     fake_run.use(29)
-    exe = replaying_ncu(tmp_path, "time.sleep(60)")
+    exe = replaying_ncu(tmp_path, HANG)
     lines = []
-    t0 = time.monotonic()
-    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=12, ncu_timeout=1), log=lines.append)
+    clock = HangClock(exe, step=0.4)
+    summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=12, ncu_timeout=1), log=lines.append,
+                                clock=clock)
     # before: 294 s for 29 kernels at --ncu-timeout 5 (each batch 12 x 5 s, then kernel by kernel); now three
     # processes of ~1 s each: k0 blamed, then k1, then k2, and the stage stops
-    assert time.monotonic() - t0 < 10
+    assert clock.now < 10
     assert [c[0] for c in calls(exe)] == ["k0", "k1", "k2"]
     stop = "ncu failed the same way 3 times in a row (timeout)"
     assert summary == {"kernels": 29, "skipped": 0, "tried": 3, "ok": 0, "failed": 3, "not_tried": 26,

@@ -1,10 +1,11 @@
 """ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
+import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from fakes import fake_exe as _fake_ncu
+from fakes import HANG, HangClock, MarksClock, fake_exe as _fake_ncu
 from recorded import REPO, data_path
 from inductor_prof.childenv import child_env
 from inductor_prof.drivers.ncu import command, metrics
@@ -57,10 +58,10 @@ def test_parse_flux_report_with_default_metrics():
     assert 0 < m["sol_memory_pct"] <= 100 and m["flops"] > 0 and m["local_bytes"] == 0
 
 
-def _run(tmp_path, body, timeout=30):
+def _run(tmp_path, body, timeout=30, clock=time.monotonic):
     exe = _fake_ncu(tmp_path, body)
     cmd = command.build_cmd(Settings(), exe, "k", tmp_path / "out", ["prog"], {})
-    return command.run_one(cmd, {}, timeout, tmp_path / "log.txt")
+    return command.run_one(cmd, {}, timeout, tmp_path / "log.txt", clock=clock)
 
 
 def test_fake_ncu_success_writes_report(tmp_path):
@@ -85,7 +86,7 @@ def test_fake_ncu_crash_is_recorded(tmp_path):
 
 
 def test_fake_ncu_hang_times_out(tmp_path):
-    r = _run(tmp_path, "time.sleep(60)", timeout=1)
+    r = _run(tmp_path, HANG, timeout=1, clock=HangClock(str(tmp_path / "fake ncu"), step=0.4))
     assert r.status == "timeout" and r.seconds < 10
 
 
@@ -260,9 +261,9 @@ def test_python_program_one_or_many_specs():
 
 # ---- run_one with fake executables --------------------------------------------------------------------------
 
-def _run_one(tmp_path, body, env=None, timeout=30.0, mark=None):
+def _run_one(tmp_path, body, env=None, timeout=30.0, mark=None, clock=time.monotonic):
     exe = fake_exe(tmp_path, body)
-    return command.run_one([exe], env or {}, timeout, tmp_path / "logs" / "log.txt", mark)
+    return command.run_one([exe], env or {}, timeout, tmp_path / "logs" / "log.txt", mark, clock)
 
 
 def test_run_one_ok(tmp_path):
@@ -316,7 +317,7 @@ def test_run_one_permission(tmp_path):
 
 
 def test_run_one_timeout(tmp_path):
-    r = _run_one(tmp_path, "time.sleep(20)", timeout=0.3)
+    r = _run_one(tmp_path, HANG, timeout=0.3, clock=HangClock(str(tmp_path / "fake ncu"), step=0.2))
     assert (r.status, r.kind) == ("timeout", "timeout")
     # 0.3 printed with :g
     assert r.reason == "no progress for 0.3 s (the ncu_timeout setting, per kernel): ncu ended"
@@ -324,12 +325,15 @@ def test_run_one_timeout(tmp_path):
 
 
 def test_run_one_progress_mark_resets_the_timeout(tmp_path):
-    # 5 marked lines 0.15 s apart (~0.75 s in all) under a 0.4 s timeout: each mark restarts the clock, so
-    # the run is not ended; without the mark the 0.4 s would be for the whole run
-    body = "for i in range(5):\n    print('STEP', i, flush=True); time.sleep(0.15)"
-    r = _run_one(tmp_path, body, timeout=0.4, mark="STEP")
+    # 5 marked lines 0.15 s apart by the clock (0.6 s from the first to the last) under a 0.4 s timeout: each mark
+    # restarts the timeout (at most 0.15 + 0.1 s pass between two), so the run is not ended; without the mark
+    # the 0.4 s would be for the whole run, ended before STEP 3
+    go, log = tmp_path / "go", tmp_path / "logs" / "log.txt"
+    body = f"for i in range(5):\n    while not os.path.exists(f'{go}.{{i}}'): time.sleep(0.005)\n" \
+           "    print('STEP', i, flush=True)"
+    r = _run_one(tmp_path, body, timeout=0.4, mark="STEP", clock=MarksClock(go, log, 5, "STEP", step=0.1, due=0.15))
     assert (r.status, r.reason) == ("ok", "")
-    assert 0.75 <= r.seconds < 15
+    assert 0.6 <= r.seconds < 15
 
 
 # ---- the source pass's command -------------------------------------------------------------------------------
