@@ -71,6 +71,13 @@ def test_without_plain_steps_the_step_under_proton_is_gated(tmp_path):
 
 
 def _scale_in_first_step(run, name, factor):
+    _scale_in_steps(run, name, factor, steps=1)
+
+
+def _scale_in_steps(run, name, factor, steps=4):
+    """`name`'s time x factor in the first `steps` steps of the steps hatchet: with 10 steps, 4 slow ones reach
+    the upper quartile (numpy's linear 75th percentile sits between the 7th and 8th values), so the kernel's
+    spread grows by construction."""
     path = run / "proton" / "steps.hatchet"
     data = json.loads(path.read_text())
 
@@ -79,7 +86,8 @@ def _scale_in_first_step(run, name, factor):
             node["metrics"]["time (ns)"] *= factor
         for child in node.get("children") or []:
             walk(child)
-    walk(data[0]["children"][0])          # step_0 only
+    for step in data[0]["children"][:steps]:
+        walk(step)
     path.write_text(json.dumps(data))
 
 
@@ -254,23 +262,6 @@ def test_run_warnings_and_setting_changes_by_hand():
 
 FLUX_H100 = data_path("..", "..", "examples", "runs", "flux-h100")
 GEMM = "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"
-
-
-def _scale_in_steps(run, name, factor, steps=4):
-    """`name`'s time x factor in the first `steps` steps of the steps hatchet: with 10 steps, 4 slow ones reach
-    the upper quartile (numpy's linear 75th percentile sits between the 7th and 8th values), so the kernel's
-    spread grows by construction."""
-    path = run / "proton" / "steps.hatchet"
-    data = json.loads(path.read_text())
-
-    def walk(node):
-        if node["frame"]["name"] == name and "time (ns)" in node.get("metrics", {}):
-            node["metrics"]["time (ns)"] *= factor
-        for child in node.get("children") or []:
-            walk(child)
-    for step in data[0]["children"][:steps]:
-        walk(step)
-    path.write_text(json.dumps(data))
 
 
 def test_a_run_and_its_copy_compared_in_full(tmp_path):
