@@ -585,3 +585,45 @@ def test_block_patterns_longest_first():
                  "w": {"provenance": {"block": "z.*"}}, "v": {"provenance": {}}, "u": {}}
     # each once, the longest first (a nested block is matched before the one it lies in), none for no block
     assert block_patterns(harvested) == ["a.*.b.*", "z.*"]
+
+
+# ---- mutation audit (issue 30): merge_ncu's edges (one launch, none, no bytes, the replayed call's bytes) ------
+
+def test_ncu_ratios_at_their_edges():
+    df = pd.DataFrame([
+        # one launch: per launch is the whole (not halved); 0 launches: counted as one
+        {**_ann("one", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9, calls=1)},
+        {**_ann("zero", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9, calls=1), "calls": 0},
+        # no bytes and no flops annotated: no ratio, not inf
+        {**_ann("nothing", "inductor", "Inductor pointwise", 0, 0, 0)},
+        # a library call ncu replayed (its bytes 2e8) beside a kernel it did not (model bytes NaN or 0)
+        {**_ann("lib", "library", "GEMM", 6e7, 4e7, 1e9)},
+        {**_ann("own", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9)},
+        {**_ann("zero_model", "library", "GEMM", 6e7, 4e7, 1e9)},
+    ])
+    ncu = pd.DataFrame([{**_meas(n, 7.5e7, 5e7, 1.25e9), "model_bytes": mb, "model_us": mus}
+                        for n, mb, mus in (("one", float("nan"), float("nan")), ("zero", float("nan"), float("nan")),
+                                           ("nothing", float("nan"), float("nan")), ("lib", 2e8, 1.0),
+                                           ("own", float("nan"), float("nan")), ("zero_model", 0.0, float("nan")))])
+    out = merge_ncu(df, ncu).set_index("name")
+    # 1.25e8 measured over 1e8 per launch: 1.25 exactly, at the tolerance and not past it: not flagged
+    for name in ("one", "zero", "own", "zero_model"):
+        assert out.at[name, "dram_ratio"] == pytest.approx(1.25, rel=1e-12), name
+    assert out.at["one", "flops_ratio"] == pytest.approx(1.25, rel=1e-12)
+    assert out.at["one", "dram_read_ratio"] == pytest.approx(1.25, rel=1e-12)
+    assert not out["annotation_off"].any()
+    # the replayed call: against its own 2e8 bytes
+    assert out.at["lib", "dram_ratio"] == pytest.approx(0.625, rel=1e-12)
+    for col in ("dram_ratio", "dram_read_ratio", "dram_write_ratio", "flops_ratio"):
+        assert math.isnan(out.at["nothing", col]), col
+    # the replay's time against the profiled call: no duration measured is no flag
+    assert not out["ncu_time_off"].any()
+
+
+def test_ncu_without_bytes_or_flops_flags_nothing():
+    df = pd.DataFrame([_ann("k", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9)])
+    out = merge_ncu(df, pd.DataFrame([{"name": "k", "duration_ns": 1000.0}]))
+    assert not bool(out.at[0, "annotation_off"]) and out.at[0, "annotation_off_in"] == ""
+    # a read/write split annotated but none measured: the total ratio decides, no read ratio column
+    out = merge_ncu(df, pd.DataFrame([{"name": "k", "dram_bytes": 2e8}]))
+    assert "dram_read_ratio" not in out and out.at[0, "annotation_off_in"] == "bytes"
