@@ -361,3 +361,33 @@ def test_a_run_of_an_unrecorded_tool_version_is_warned():
     assert diff_module.run_warnings(a, b) == [
         "runs of different inductor-prof versions (A: 0.2.0, B: unknown); comparing what matches"]
     assert diff_module.run_warnings(b, a)[0].startswith("runs of different inductor-prof versions (A: unknown, B: 0.2.0)")
+
+
+def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
+    # A recorded by another version (flux_small records none: "unknown" in B), B on another GPU and model, B
+    # without library_ops.csv (its GEMMs hold >= 1 % of the step: pairing them needs it), A without kernels.json
+    # (its Inductor kernels likewise)
+    a, b = _pair(tmp_path)
+    edit_manifest(a, lambda m: m["env"].update(inductor_prof="0.2.0"))
+    edit_manifest(b, lambda m: (m["env"]["gpu"].update(name="NVIDIA H200"), m["target"].update(preset="llama")))
+    (b / "library_ops.csv").unlink()
+    (a / "kernels" / "kernels.json").unlink()
+    assert _diff(a, b).gaps == [
+        "runs of different targets (A: flux, B: llama; manifest.json target)",
+        "runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA H200; manifest.json env.gpu)",
+        "runs of different inductor-prof versions (A: 0.2.0, B: unknown; manifest.json env.inductor_prof)",
+        f"run A has no readable {a / 'kernels' / 'kernels.json'} (Inductor kernels are paired by what they compute "
+        "from it)",
+        f"run B has no readable {b / 'library_ops.csv'} (library calls are paired by op and shape from it)"]
+
+
+def test_what_the_gate_lacks_without_steps(tmp_path):
+    # no step times in either manifest, and B without its steps hatchet (no kernel table to judge either)
+    a, b = _pair(tmp_path)
+    for run in (a, b):
+        edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+    (b / "proton" / "steps.hatchet").unlink()
+    assert _diff(a, b).gaps == [
+        f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]
