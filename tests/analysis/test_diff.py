@@ -379,6 +379,11 @@ def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
         f"run A has no readable {a / 'kernels' / 'kernels.json'} (Inductor kernels are paired by what they compute "
         "from it)",
         f"run B has no readable {b / 'library_ops.csv'} (library calls are paired by op and shape from it)"]
+    # only rows holding --min-share % of the step are gated: flux_small's largest Inductor kernel holds 2.5 % (its
+    # library rows more: 15.1 % the largest call); at 5 % only library rows are, at 100 % none
+    at5 = [g for g in _diff(a, b, min_share=5).gaps if "no readable" in g]
+    assert at5 == [f"run B has no readable {b / 'library_ops.csv'} (library calls are paired by op and shape from it)"]
+    assert not any("no readable" in g for g in _diff(a, b, min_share=100).gaps)
 
 
 def test_what_the_gate_lacks_without_steps(tmp_path):
