@@ -372,7 +372,13 @@ def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
     edit_manifest(b, lambda m: (m["env"]["gpu"].update(name="NVIDIA H200"), m["target"].update(preset="llama")))
     (b / "library_ops.csv").unlink()
     (a / "kernels" / "kernels.json").unlink()
-    assert _diff(a, b).gaps == [
+    d = _diff(a, b)
+    # what each view lacks (the views still render): flux_small has no attention.csv
+    assert d.missing == [("kernels", "run A has no kernels/kernels.json: Inductor kernels matched by name only"),
+                         ("attention", "run A has no attention.csv"),
+                         ("kernels", "run B has no readable library_ops.csv: library kernels paired by name"),
+                         ("attention", "run B has no attention.csv")]
+    assert d.gaps == [
         "runs of different targets (A: flux, B: llama; manifest.json target)",
         "runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA H200; manifest.json env.gpu)",
         "runs of different inductor-prof versions (A: 0.2.0, B: unknown; manifest.json env.inductor_prof)",
@@ -392,7 +398,15 @@ def test_what_the_gate_lacks_without_steps(tmp_path):
     for run in (a, b):
         edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
     (b / "proton" / "steps.hatchet").unlink()
-    assert _diff(a, b).gaps == [
+    d = _diff(a, b)
+    assert d.missing == [("attention", "run A has no attention.csv"),
+                         ("kernels", "run B has no proton/steps.hatchet"),
+                         ("categories", "run B has no proton/steps.hatchet"),
+                         ("attention", "run B has no attention.csv"),
+                         ("steps", "run A has no per-step times in its manifest"),
+                         ("steps", "run B has no per-step times in its manifest")]
+    assert d.kernels is None and d.categories is None
+    assert d.gaps == [
         f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
         f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
         f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]
