@@ -360,7 +360,8 @@ def test_a_run_of_an_unrecorded_tool_version_is_warned():
     a, b = {"env": {"inductor_prof": "0.2.0"}}, {}
     assert diff_module.run_warnings(a, b) == [
         "runs of different inductor-prof versions (A: 0.2.0, B: unknown); comparing what matches"]
-    assert diff_module.run_warnings(b, a)[0].startswith("runs of different inductor-prof versions (A: unknown, B: 0.2.0)")
+    assert diff_module.run_warnings(b, a)[0].startswith(
+        "runs of different inductor-prof versions (A: unknown, B: 0.2.0)")
 
 
 def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
