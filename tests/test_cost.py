@@ -140,3 +140,31 @@ def test_gemm_defaults_and_the_batch_in_attention_bytes():
     assert cost.gemm_flops(3, 7, 5) == 210                      # batch 1
     # B=2: q and out (2, 4, 3, 2) 48 elements each, k and v (2, 2, 5, 2) 40 each: 176 x 2 B
     assert cost.attention_bytes(2, 4, 2, 3, 5, 2, 2) == 352
+
+
+# ---- mutation audit (issue 30): speed of light with one roof unknown, FlexAttention pricing's edges ------------
+
+def test_seconds_at_roofs_with_one_roof_unknown():
+    # per row: a kernel of no flops (no compute roof: NaN) at 4000 GB/s: 2e10 B -> 5 ms; a GEMM with no memory
+    # roof: 8e12 flop at 800 TFLOP/s -> 10 ms. The unknown roof counts 0, never a second
+    got = cost.seconds_at_roofs(pd.Series([0.0, 8e12]), pd.Series([2e10, 0.0]), pd.Series([math.nan, 800.0]),
+                                pd.Series([4000.0, math.nan]))
+    assert list(got) == [pytest.approx(0.005), pytest.approx(0.010)]
+    assert cost.seconds_at_roofs(8e12, 2e10, 800, math.nan) == pytest.approx(0.010, rel=1e-12)
+    # memory-bound scalar: 1e12 flop at 800 (1.25 ms) and 2e10 B at 4000 GB/s (5 ms): the longer
+    assert cost.seconds_at_roofs(1e12, 2e10, 800, 4000) == pytest.approx(0.005, rel=1e-12)
+
+
+def test_flex_pricing_takes_flexattention_calls_and_kernels_only():
+    table = pd.DataFrame({"name": ["triton_tem_fused_0", "triton_tem_fused_mm_1"],
+                          "kind": ["flex_attention", "template_mm"], "calls": [1, 1], "flops8": [0.0, 0.0],
+                          "flops16": [1024.0, 1024.0], "flops32": [0.0, 0.0], "flops64": [0.0, 0.0],
+                          "flops": [1024.0, 1024.0]})
+    # one launch of the dense 1024 flop (FLEX_CALL's shape): the flex kernel at the causal 640; a GEMM template
+    # of the same flops count is no attention and keeps its 1024
+    assert list(cost.with_flex_masks(table, [FLEX_CALL])["flops"]) == [640.0, 1024.0]
+    # an SDPA call of that shape prices nothing (only FlexAttention calls do); nor does a table of no kinds
+    sdpa = {**FLEX_CALL, "op": "aten::_scaled_dot_product_cudnn_attention"}
+    assert list(cost.with_flex_masks(table, [sdpa])["flops"]) == [1024.0, 1024.0]
+    no_kind = table.drop(columns="kind")
+    assert cost.with_flex_masks(no_kind, [FLEX_CALL]) is no_kind

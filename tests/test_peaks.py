@@ -71,3 +71,28 @@ def test_run_peaks_prefer_measured_ceilings_and_say_so():
     assert r["tflops"]["flops32"] == pytest.approx(66.90816) and r["source"]["flops32"] == "spec"
     none = run_peaks(None, None)
     assert none["tflops"]["flops16"] is None and none["source"]["flops16"] == "none"
+
+
+# ---- mutation audit (issue 30): every field of the run's peaks, the reached rates' edges -------------------------
+
+def test_run_peaks_in_full():
+    r = run_peaks(H100, {"flops16_tflops": 700.0, "dram_gbps": 3000.0, "l2_gbps": 9000.0}, "H100")
+    assert (r["l2_gbps"], r["gpu"], r["spec"], r["published"]["name"]) == (9000.0, "H100", spec_peaks(H100),
+                                                                           "H100 SXM")
+    bare = run_peaks(None, {})
+    assert (bare["gpu"], bare["published"], bare["l2_gbps"]) == ("", None, None)
+
+
+def test_with_reached_skips_nothing_reached_and_keeps_a_tie_measured():
+    from inductor_prof.peaks import with_reached
+
+    peaks = run_peaks(H100, {"flops16_tflops": 700.0, "dram_gbps": 3000.0})
+    # a width reached at 0 or NaN TFLOP/s raises nothing (and the widths after it are still looked at)
+    for nothing in (0.0, float("nan")):
+        out = with_reached(peaks, {"flops8": (nothing, "x"), "flops32": (40.0, "sgemm")})
+        assert out["tflops"]["flops8"] == peaks["tflops"]["flops8"] and out["source"]["flops8"] == "spec"
+        assert (out["tflops"]["flops32"], out["source"]["flops32"]) == (40.0, "reached")
+    # reached exactly at the measured ceiling: the measured one stays; one below it leaves the next width judged
+    out = with_reached(peaks, {"flops16": (700.0, "gemm"), "flops32": (40.0, "sgemm")})
+    assert (out["tflops"]["flops16"], out["source"]["flops16"]) == (700.0, "measured")
+    assert out["source"]["flops32"] == "reached"

@@ -30,3 +30,14 @@ def test_no_steps_and_empty_sizes():
     assert steptime.stage_times({"step_ms_by_size": ["not", "a", "dict"], "step_ms": [1.0]}) == {None: [1.0]}
     assert steptime.stage_times({"step_ms_by_size": {"a": [2.0]}}) == {"a": [2.0]}
     assert steptime.stage_times({"step_ms": []}) is None and steptime.stage_times(None) is None
+
+
+def test_a_stages_steps_for_their_spread():
+    manifest = {"stages": {"plain_steps": {"step_ms": [2, 1.5]}, "proton_steps": {"step_ms": []},
+                           "compile": None}}
+    assert steptime.stage_steps(manifest, "plain_steps") == [2.0, 1.5]     # floats, in the order taken
+    # no steps, no such stage, a stage of no fields, no stages, steps that are not a list: none
+    assert steptime.stage_steps(manifest, "proton_steps") is None
+    assert steptime.stage_steps(manifest, "ncu") is None and steptime.stage_steps(manifest, "compile") is None
+    assert steptime.stage_steps({}, "plain_steps") is None
+    assert steptime.stage_steps({"stages": {"plain_steps": {"step_ms": "12"}}}, "plain_steps") is None

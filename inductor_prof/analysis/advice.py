@@ -140,5 +140,6 @@ def kernels_by_shape(calls: list[dict] | None, flex_kernels: list[str] = ()) -> 
         elif c.get("op") == "flex_attention":
             flex.add(label)
     if len(flex) == 1 and flex_kernels:
-        out.setdefault(flex.pop(), []).extend(k for k in flex_kernels if k not in out.get(label, []))
+        mine = out.setdefault(flex.pop(), [])
+        mine.extend(k for k in flex_kernels if k not in mine)
     return out

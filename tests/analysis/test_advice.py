@@ -213,3 +213,93 @@ def test_the_share_of_an_attention_kernels_time_its_benchmarks_cover():
     # a kernel of no calls and no time: nothing covered, no division by zero
     judged = advice.per_shape(_attention_kernel(3.0, calls=0.0, step_ms=0.0), None, [SAVING]).iloc[0]
     assert judged["headroom_ms_per_step"] == pytest.approx(2.616 + 3.0)
+
+
+# ---- mutation audit (issue 30): what each judgement says to do, and the edges of the ranking ------------------
+
+def test_each_gemm_judgement_says_what_to_do():
+    # as fast as its shape gets (replay 230 > the model's 205 us): nothing to do for the replayed calls; 12 of
+    # the kernel's 422 us (2.8%, over the 2% AT_BEST) are in the small shape no replay measured
+    fast = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.230))[0]
+    assert fast["do"] == "nothing for its measured calls (3% of its time is in others)"
+    # a faster replay (180 us): look at the model's call itself
+    replay = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.180))[0]
+    assert replay["do"] == "find why the model's call is slower (layout, alignment, its epilogue)"
+    # a faster template (190 us, replay 230): recompile
+    template = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.230, 0.190))[0]
+    assert template["do"] == "compile with mode=max-autotune (Inductor then picks its template for this shape)"
+
+
+def test_a_gemm_whose_every_call_was_measured_says_nothing_of_other_calls():
+    # both shapes replayed slower than the model's own: 0 saving, no unmeasured share, no "(..% in others)"
+    calls = _gemm_calls(0.230)
+    calls["replay_us"], calls["best_us"] = [230.0, 20.0], [205.0, 12.0]
+    item = _ranked(_gemm_kernel(0.422), gemm_shapes=calls)
+    assert item == []                                   # no headroom left: not an item
+    judged = advice.per_shape(_gemm_kernel(0.422), calls).iloc[0]
+    assert (judged["headroom_ms_per_step"], judged["do"]) == (0.0, "nothing for its measured calls")
+
+
+def test_a_template_as_fast_as_the_replay_leaves_the_item_to_the_replay():
+    # replay and template both 180 us, the model 205: the saving is 2 x 25 us = 0.050 ms (+ 0.012 ms unmeasured);
+    # a tie needs no recompile, so the replay (the library the model already calls) is what is said
+    item = _ranked(_gemm_kernel(0.422), gemm_shapes=_gemm_calls(0.180, 0.180))[0]
+    assert item["headroom_ms_per_step"] == pytest.approx(0.062)
+    assert item["why"].startswith("a replay of the same call is faster: [4096,3072]x[3072,3072] 180 vs 205 us")
+
+
+def test_the_covered_share_of_an_attention_kernel_under_a_millisecond():
+    # 0.5 ms a step in 0.5 calls (1 ms a call); the benchmark covered 0.25 calls a step = 0.25 ms, half its time:
+    # 0.1 measured + 3.0 x 1/2 of the roofline headroom = 1.6 (a floor of 1 ms on the step would give 0.25)
+    quarter = {**SAVING, "calls_per_step": 0.25, "saving_ms_per_step": 0.1}
+    judged = advice.per_shape(_attention_kernel(3.0, calls=0.5, step_ms=0.5), None, [quarter]).iloc[0]
+    assert judged["headroom_ms_per_step"] == pytest.approx(0.1 + 1.5)
+
+
+def test_a_kernel_without_speed_of_light_says_nothing_and_one_of_no_bound_has_nothing_to_do():
+    df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 0.0, "sol_ms_per_step": float("nan")},
+                  {"name": "k2", "display": "k2", "headroom_ms_per_step": 0.5, "bound": "", "ceiling": ""})
+    judged = advice.per_shape(df, None, []).set_index("name")
+    # k1: neither flops nor bytes, so no speed of light: no "50% of DRAM" and nothing to do, though it has a ceiling
+    assert (judged.loc["k1", "headroom_vs"], judged.loc["k1", "do"]) == ("", "")
+    # k2: a speed of light but no bound (no bytes) and no ceiling: nothing said either
+    assert (judged.loc["k2", "headroom_vs"], judged.loc["k2", "do"]) == ("", "")
+
+
+def test_a_backend_item_apart_from_the_table_in_full():
+    items = _ranked(_attention_kernel(1.0), attention=[{**SAVING, "kernels": ["other"]}])
+    assert items[0] == {"what": "attention (1,32/8,4096,128),window=1024", "category": "attention",
+                        "headroom_ms_per_step": 2.616,
+                        "why": "flex_compiled 0.209 vs sdpa_cudnn 0.863 ms a call, timed side by side",
+                        "do": "use flex_compiled instead of sdpa_cudnn"}
+    # a saving under 1 ms is still an item; none at all is not
+    small = {**SAVING, "kernels": ["other"], "saving_ms_per_step": 0.4}
+    none = {**SAVING, "kernels": ["other"], "saving_ms_per_step": 0.0, "shape": "(1,8,64,64)"}
+    items = _ranked(_attention_kernel(0.0), attention=[small, none])
+    assert [i["headroom_ms_per_step"] for i in items] == [0.4]
+
+
+def test_no_gap_item_when_the_plain_step_equals_gpu_busy():
+    df = _kernels({"name": "k1", "display": "k1", "headroom_ms_per_step": 2.0})
+    assert [i["what"] for i in _ranked(df, gap_ms=0.0)] == ["k1"]
+    assert [i["what"] for i in _ranked(df, gap_ms=float("nan"))] == ["k1"]
+
+
+FLEX = {"op": "flex_attention", "B": 1, "H": 2, "Hkv": 2, "Sq": 4, "Sk": 4, "D": 8, "dtype": "bfloat16",
+        "causal": False, "mask_kind": "causal"}       # label "(1,2,4,8),causal"
+SDPA = {"op": "aten::_cudnn_attention_forward", "B": 1, "H": 24, "Sq": 4608, "Sk": 4608, "D": 128,
+        "dtype": "bfloat16", "kernel": "cudnn_fwd"}   # label "(1,24,4608,128)"
+
+
+def test_flexattention_calls_of_one_shape_take_the_runs_flex_kernels():
+    # the eager capture names no kernel for a FlexAttention call: with one flex shape, the run's flex template
+    # kernels are its kernels (listed once), whatever call came last
+    got = advice.kernels_by_shape([FLEX, FLEX, SDPA], ["triton_tem_flex_0", "triton_tem_flex_1"])
+    assert got == {"(1,24,4608,128)": ["cudnn_fwd"], "(1,2,4,8),causal": ["triton_tem_flex_0", "triton_tem_flex_1"]}
+    named = {**FLEX, "kernel": "triton_tem_flex_0"}    # a flex call whose kernel is known already
+    got = advice.kernels_by_shape([named, FLEX, SDPA], ["triton_tem_flex_0", "triton_tem_flex_1"])
+    assert got["(1,2,4,8),causal"] == ["triton_tem_flex_0", "triton_tem_flex_1"]
+    # two flex shapes: which kernel ran which is unknown, so neither gets them; no flex kernels: nothing
+    other = {**FLEX, "Sq": 8, "Sk": 8}
+    assert advice.kernels_by_shape([FLEX, other], ["triton_tem_flex_0"]) == {}
+    assert advice.kernels_by_shape([FLEX], []) == {}

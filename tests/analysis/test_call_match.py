@@ -88,3 +88,74 @@ def test_pair_label():
     assert pair_label("aten::_cudnn_attention_forward", attn.format(s=4608), attn.format(s=4544)) == \
         "_cudnn_attention_forward [1,24,4608→4544,128] ×3"
     assert pair_label("", "", "") == ""
+
+
+# ---- mutation audit (issue 30): tie-breaks, weights of every GEMM form, cells pandas reads as NaN -------------
+
+def test_the_moved_call_pairs_with_the_nearest_time():
+    # A's call (0.5 ms a step) ran on two other kernels in B: 2.0 ms (listed first) and 0.45 ms. The nearer time
+    # is by ratio: |ln(0.5 / 0.45)| = 0.105 < |ln(0.5 / 2.0)| = 1.386; the other B call is new, A's call paired once
+    shape = _addmm(4096, 3072, 3072)
+    a = _calls(("a", K256, "aten::addmm", shape, 4, 0.5))
+    b = _calls(("far", K192V, "aten::addmm", shape, 4, 2.0), ("near", K192, "aten::addmm", shape, 4, 0.45))
+    assert _pairs(a, b) == [("a", "near", "op+shape (other kernel)"), (None, "far", "")]
+
+
+def test_calls_of_no_time_still_pair():
+    # a call with 0 ms in either run has no time ratio (ranked last, no log of 0): it pairs all the same
+    shape = _addmm(4096, 3072, 3072)
+    for ms_a, ms_b in ((0.0, 1.0), (1.0, 0.0)):
+        a = _calls(("a", K256, "aten::addmm", shape, 4, ms_a))
+        b = _calls(("b", K192, "aten::addmm", shape, 4, ms_b))
+        assert _pairs(a, b) == [("a", "b", "op+shape (other kernel)")]
+
+
+def test_kernels_without_calls_never_pair_across_kernel_names():
+    # op "" rows (no library_ops.csv row) pair by name only: two different kernels stay removed and new
+    a = _calls(("x", "memcpy_kernel", "", "", 2, 0.1))
+    b = _calls(("y", "memset_kernel", "", "", 2, 0.1))
+    assert _pairs(a, b) == [("x", None, ""), (None, "y", "")]
+
+
+def test_a_gemm_whose_weights_changed_is_not_paired():
+    # K 3072 -> 4032 changes mat1 and mat2 alike (one size), but the weight [K,N] is another matrix
+    a = _calls(("a", K256, "aten::addmm", _addmm(4096, 3072, 3072), 4, 1.0))
+    b = _calls(("b", K256, "aten::addmm", _addmm(4096, 4032, 3072), 4, 1.0))
+    assert _pairs(a, b) == [("a", None, ""), (None, "b", "")]
+
+
+def test_the_same_modules_then_the_same_kernel_win():
+    # A's call (modules ff) is one size from two B calls: one with no modules recorded, one of the same modules
+    # (farther in size: 4096 -> 2048 vs 4096 -> 4032): the same modules win
+    a = _calls(("a", K256, "aten::addmm", _addmm(4096, 3072, 3072), 4, 1.0, ["blocks.*.ff"]))
+    b = _calls(("unknown", K256, "aten::addmm", _addmm(4032, 3072, 3072), 4, 1.0),
+               ("ff", K256, "aten::addmm", _addmm(2048, 3072, 3072), 4, 1.0, ["blocks.*.ff"]))
+    assert _pairs(a, b)[0] == ("a", "ff", "op (one size differs)")
+    # same modules and calls: the same kernel wins over a nearer size on another kernel
+    b = _calls(("other", K192, "aten::addmm", _addmm(4032, 3072, 3072), 4, 1.0),
+               ("same", K256, "aten::addmm", _addmm(2048, 3072, 3072), 4, 1.0))
+    assert _pairs(a.assign(modules=""), b)[0] == ("a", "same", "op (one size differs)")
+
+
+def test_modules_read_as_nan_count_as_none():
+    # library_ops.csv's empty `modules` cell reads as NaN: no modules, so the calls pair as if none were given
+    a = _calls(("a", K256, "aten::addmm", _addmm(4096, 3072, 3072), 4, 1.0)).assign(modules=float("nan"))
+    b = _calls(("b", K256, "aten::addmm", _addmm(4032, 3072, 3072), 4, 1.0)).assign(modules=float("nan"))
+    assert _pairs(a, b) == [("a", "b", "op (one size differs)")]
+
+
+def test_the_pairs_table_names_its_columns():
+    assert list(match_calls(_calls(), _calls()).columns) == ["id_a", "id_b", "matched_by"]
+
+
+def test_size_change_of_every_gemm_form():
+    # aten::linear(input [M,K], weight [N,K], bias [N]): the weight is the last MATRIX input, not the bias; K
+    # 3072 -> 4032 changes input and weight (one size), the bias stays: not the same GEMM
+    lin = "[[4096, {k}], [3072, {k}], [3072]]"
+    assert size_change("aten::linear", lin.format(k=3072), lin.format(k=4032)) is None
+    # baddbmm(self [b,M,N], batch1 [b,M,K], batch2 [b,K,N]): M 4096 -> 4032 keeps batch2, the weight
+    bad = "[[8, {m}, 64], [8, {m}, 128], [8, 128, 64], [], []]"
+    assert size_change("aten::baddbmm", bad.format(m=4096), bad.format(m=4032)) == (4096, 4032)
+    # no dims recorded ("" or a cell read as NaN): nothing to compare
+    assert size_change("aten::mm", "", "") is None
+    assert size_change("aten::mm", float("nan"), float("nan")) is None

@@ -71,6 +71,13 @@ def test_without_plain_steps_the_step_under_proton_is_gated(tmp_path):
 
 
 def _scale_in_first_step(run, name, factor):
+    _scale_in_steps(run, name, factor, steps=1)
+
+
+def _scale_in_steps(run, name, factor, steps=4):
+    """`name`'s time x factor in the first `steps` steps of the steps hatchet: with 10 steps, 4 slow ones reach
+    the upper quartile (numpy's linear 75th percentile sits between the 7th and 8th values), so the kernel's
+    spread grows by construction."""
     path = run / "proton" / "steps.hatchet"
     data = json.loads(path.read_text())
 
@@ -79,7 +86,8 @@ def _scale_in_first_step(run, name, factor):
             node["metrics"]["time (ns)"] *= factor
         for child in node.get("children") or []:
             walk(child)
-    walk(data[0]["children"][0])          # step_0 only
+    for step in data[0]["children"][:steps]:
+        walk(step)
     path.write_text(json.dumps(data))
 
 
@@ -248,3 +256,158 @@ def test_run_warnings_and_setting_changes_by_hand():
     assert "env.torch: 2.11 -> 2.13" in changes and "target: flux -> None" in changes
     assert not any(c.startswith(("ncu.sudo", "env.host")) for c in changes)
     assert diff_module.setting_changes({}, {}) == []
+
+
+# ---- mutation audit (issue 30): the whole comparison of two runs, and the tables' edges -------------------------
+
+FLUX_H100 = data_path("..", "..", "examples", "runs", "flux-h100")
+GEMM = "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"
+
+
+def test_a_run_and_its_copy_compared_in_full(tmp_path):
+    # A: the gelu kernel 3x slower in 4 of its 10 steps; B: the 192x192 GEMM the same. Each run diffed against
+    # itself gives its own spreads (the larger of two equal spreads); A against B takes, per kernel, category
+    # and GPU time, the larger of the two: A's for the gelu kernel and its category, B's for the GEMM
+    a, b = copy_run(tmp_path / "a", FLUX_H100), copy_run(tmp_path / "b", FLUX_H100)
+    _scale_in_steps(a, CAT_GELU, 3)
+    _scale_in_steps(b, GEMM, 3)
+    d, own_a, own_b = _diff(a, b), _diff(a, a), _diff(b, b)
+    # the document: both paths, the defaults, the runs' facts, nothing missing, warned, changed or lacking
+    assert (d.a, d.b, d.min_share, d.fail_above, d.allow_different) == (str(a), str(b), 1.0, None, False)
+    facts = {"target": "flux", "gpu": "NVIDIA H100 80GB HBM3", "tool_version": "0.1.0"}
+    assert d.runs == {"a": {"path": str(a), **facts}, "b": {"path": str(b), **facts}}
+    assert (d.warnings, d.missing, d.changes, d.gaps, d.sizes) == ([], [], [], [], None)
+    # steps: the same manifest, so the same steps (change 0); GPU time noise is the larger run's spread
+    steps = d.steps.set_index("what")
+    assert list(d.steps.columns) == ["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict", "gated"]
+    plain = steps.loc["step (plain)"]
+    assert (plain["a"], plain["delta"], plain["change_pct"]) == (plain["b"], 0.0, 0.0)
+    gpu = [x.steps.set_index("what").loc["GPU kernel time", "noise_pct"] for x in (own_a, own_b)]
+    assert steps.loc["GPU kernel time", "noise_pct"] == max(gpu) and min(gpu) > 0
+
+    def noise(diff, column, name):
+        return diff.kernels.loc[diff.kernels[column] == name, "noise_pct"].tolist()
+    # kernels: the gelu kernel's noise is A's, each of the GEMM's calls carries B's (its kernel's spread)
+    assert noise(d, "name_a", CAT_GELU) == noise(own_a, "name_a", CAT_GELU)
+    assert noise(d, "name_a", CAT_GELU)[0] > noise(own_b, "name_a", CAT_GELU)[0]
+    assert noise(d, "name_b", GEMM) == noise(own_b, "name_b", GEMM)
+    assert noise(d, "name_b", GEMM)[0] > noise(own_a, "name_b", GEMM)[0]
+    # both runs have library_ops.csv: library kernels are split into their calls (op and shapes), paired by call
+    gemm = d.kernels[d.kernels["name_a"] == GEMM]
+    assert (gemm["op"] == "aten::addmm").all() and (gemm["matched_by"] == "op+shape").all()
+    # categories: the same rule
+    cats = [x.categories.set_index("what")["noise_pct"] for x in (d, own_a, own_b)]
+    assert cats[0]["Inductor pointwise"] == cats[1]["Inductor pointwise"] > cats[2]["Inductor pointwise"]
+    assert cats[0]["GEMM"] == cats[2]["GEMM"] > cats[1]["GEMM"]
+    # attention: both runs' attention.csv, each backend that ran at the same time in both
+    att = d.attention
+    assert len(att) and (att["change_pct"] == 0).all() and (att["ms_a"] == att["ms_b"]).all()
+
+
+def test_a_run_without_step_times_is_said_and_its_kernel_shares_are_of_gpu_time(tmp_path):
+    # no plain and no Proton steps in either manifest: both said missing, nothing gated but the kernels, whose
+    # share is of the GPU kernel time per step
+    a, b = _pair(tmp_path)
+    for run in (a, b):
+        edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+    d = _diff(a, b)
+    # (flux_small has no attention.csv: each side says so first, then the steps)
+    assert d.missing == [("attention", "run A has no attention.csv"), ("attention", "run B has no attention.csv"),
+                         ("steps", "run A has no per-step times in its manifest"),
+                         ("steps", "run B has no per-step times in its manifest")]
+    assert list(d.steps["what"]) == ["GPU kernel time"] and not d.steps["gated"].any()
+    gpu_ms = d.steps.iloc[0]["a"]
+    top = d.kernels.iloc[0]
+    assert top["share_pct"] == pytest.approx(100 * max(top["ms_a"], top["ms_b"]) / gpu_ms)
+
+
+def test_step_rows_of_runs_that_hold_different_stages():
+    # A has plain steps, B only Proton steps: no stage both have, so no step row; GPU time only with both sides
+    ma = {"stages": {"plain_steps": {"step_ms": [1.0, 2.0]}}}
+    mb = {"stages": {"proton_steps": {"step_ms": [1.0, 2.0]}}}
+    assert list(diff_module.step_rows(ma, mb, (1.0, [1.0, 1.0]), None)["what"]) == []
+    rows = diff_module.step_rows({}, {}, None, None)
+    assert list(rows.columns) == ["what", "a", "b", "delta", "change_pct", "noise_pct", "verdict", "gated"]
+    assert len(rows) == 0
+    # a manifest without stages has no step
+    assert math.isnan(diff_module.stage_step_ms({}, "plain_steps"))
+
+
+def test_attention_rows_of_runs_with_other_columns_and_backends():
+    # A's table has no `available` column (every row ran) nor `mask`; B has both: the rows pair by the keys both
+    # have (backend, shape); a backend only in A stays, with no time in B
+    a = pd.DataFrame({"backend": ["sdpa", "triton"], "shape": ["s", "s"], "ms": [2.0, 4.0], "tflops": [1.0, 0.5],
+                      "ok": [True, True]})
+    b = pd.DataFrame({"backend": ["sdpa"], "shape": ["s"], "mask": ["causal"], "ms": [1.0], "tflops": [2.0],
+                      "ok": [True], "available": [True]})
+    m = diff_module.attention_rows(a, b).set_index("backend")
+    assert (m.loc["sdpa", "tflops_a"], m.loc["sdpa", "tflops_b"], m.loc["sdpa", "change_pct"]) == (1.0, 2.0, -50.0)
+    assert math.isnan(m.loc["triton", "ms_b"]) and math.isnan(m.loc["triton", "change_pct"])
+
+
+def test_a_category_only_in_run_b_takes_run_bs_spread():
+    # attention only in run B, its per-step times 1, 1: spread 0, so its noise is 0 (not unknown)
+    a = {"by_category": {"GEMM": {"step_ms": 4.0, "kernels": 2}}}
+    b = {"by_category": {"GEMM": {"step_ms": 5.0, "kernels": 3}, "attention": {"step_ms": 1.0, "kernels": 1}}}
+    cat_b = pd.DataFrame([[4.0, 6.0], [1.0, 1.0]], index=["GEMM", "attention"])
+    rows = diff_module.category_rows(a, b, None, cat_b).set_index("what")
+    assert rows.loc["attention", "noise_pct"] == 0.0
+    # GEMM: B's spread alone, (5.5 - 4.5) / 5 = 20 %
+    assert rows.loc["GEMM", "noise_pct"] == pytest.approx(20.0)
+
+
+def test_a_run_of_an_unrecorded_tool_version_is_warned():
+    a, b = {"env": {"inductor_prof": "0.2.0"}}, {}
+    assert diff_module.run_warnings(a, b) == [
+        "runs of different inductor-prof versions (A: 0.2.0, B: unknown); comparing what matches"]
+    assert diff_module.run_warnings(b, a)[0].startswith(
+        "runs of different inductor-prof versions (A: unknown, B: 0.2.0)")
+
+
+def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
+    # A recorded by another version (flux_small records none: "unknown" in B), B on another GPU and model, B
+    # without library_ops.csv (its GEMMs hold >= 1 % of the step: pairing them needs it), A without kernels.json
+    # (its Inductor kernels likewise)
+    a, b = _pair(tmp_path)
+    edit_manifest(a, lambda m: m["env"].update(inductor_prof="0.2.0"))
+    edit_manifest(b, lambda m: (m["env"]["gpu"].update(name="NVIDIA H200"), m["target"].update(preset="llama")))
+    (b / "library_ops.csv").unlink()
+    (a / "kernels" / "kernels.json").unlink()
+    d = _diff(a, b)
+    # what each view lacks (the views still render): flux_small has no attention.csv
+    assert d.missing == [("kernels", "run A has no kernels/kernels.json: Inductor kernels matched by name only"),
+                         ("attention", "run A has no attention.csv"),
+                         ("kernels", "run B has no readable library_ops.csv: library kernels paired by name"),
+                         ("attention", "run B has no attention.csv")]
+    assert d.gaps == [
+        "runs of different targets (A: flux, B: llama; manifest.json target)",
+        "runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA H200; manifest.json env.gpu)",
+        "runs of different inductor-prof versions (A: 0.2.0, B: unknown; manifest.json env.inductor_prof)",
+        f"run A has no readable {a / 'kernels' / 'kernels.json'} (Inductor kernels are paired by what they compute "
+        "from it)",
+        f"run B has no readable {b / 'library_ops.csv'} (library calls are paired by op and shape from it)"]
+    # only rows holding --min-share % of the step are gated: flux_small's largest Inductor kernel holds 2.5 % (its
+    # library rows more: 15.1 % the largest call); at 5 % only library rows are, at 100 % none
+    at5 = [g for g in _diff(a, b, min_share=5).gaps if "no readable" in g]
+    assert at5 == [f"run B has no readable {b / 'library_ops.csv'} (library calls are paired by op and shape from it)"]
+    assert not any("no readable" in g for g in _diff(a, b, min_share=100).gaps)
+
+
+def test_what_the_gate_lacks_without_steps(tmp_path):
+    # no step times in either manifest, and B without its steps hatchet (no kernel table to judge either)
+    a, b = _pair(tmp_path)
+    for run in (a, b):
+        edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+    (b / "proton" / "steps.hatchet").unlink()
+    d = _diff(a, b)
+    assert d.missing == [("attention", "run A has no attention.csv"),
+                         ("kernels", "run B has no proton/steps.hatchet"),
+                         ("categories", "run B has no proton/steps.hatchet"),
+                         ("attention", "run B has no attention.csv"),
+                         ("steps", "run A has no per-step times in its manifest"),
+                         ("steps", "run B has no per-step times in its manifest")]
+    assert d.kernels is None and d.categories is None
+    assert d.gaps == [
+        f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]

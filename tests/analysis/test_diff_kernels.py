@@ -43,3 +43,49 @@ def test_the_modules_of_a_call():
     it = items(run.kernels.set_index("name"), run.library_ops)
     ff0 = it[(it["kernel"] == K256) & (it["dims"] == "[[12288], [4096, 3072], [3072, 12288], [], [], [4096, 12288]]")]
     assert list(ff0["modules"]) == ['["transformer_blocks.*.ff.net.0.proj"]']
+
+
+# ---- mutation audit (issue 30): the rows of library calls in full, and each row's one-line label ---------------
+
+def _call_item(kernel, display, dims, ms, calls=2.0):
+    return {"kernel": kernel, "display": display, "kind": "gemm", "category": "GEMM", "origin": "library",
+            "op": "aten::addmm", "dims": dims, "modules": "", "calls_per_step": calls, "step_ms": ms}
+
+
+def test_rows_of_library_calls_in_full():
+    import json
+
+    import pandas as pd
+
+    from inductor_prof.analysis.diff_kernels import ITEM_COLUMNS, row_label, rows
+
+    def addmm(m):
+        return json.dumps([[3072], [m, 3072], [3072, 3072], [], [], [m, 3072]])
+    a = pd.DataFrame([_call_item("nv_a", "nv_a", addmm(4096), 1.0), _call_item("nv_a", "nv_a", addmm(512), 0.5)],
+                     index=pd.Index(["a1", "a2"], dtype=object), columns=ITEM_COLUMNS)
+    b = pd.DataFrame([_call_item("nv_b", "nv_b", addmm(4032), 1.5)], index=pd.Index(["b1"], dtype=object),
+                     columns=ITEM_COLUMNS)
+    pairs = pd.DataFrame({"id_a": pd.Series(["a1", "a2"], dtype=object), "id_b": pd.Series(["b1", None], dtype=object),
+                          "matched_by": ["op (one size differs)", ""]})
+    moved, gone = (r for _, r in rows(a, b, pairs, None, None, 10.0, 10.0).iterrows())
+    # the moved call: one row naming both kernels, its shapes in each run, the size that changed
+    assert (moved["name_a"], moved["name_b"], moved["display_b"], moved["kind"]) == ("nv_a", "nv_b", "nv_b", "gemm")
+    assert (moved["dims_a"], moved["dims_b"]) == (addmm(4096), addmm(4032))
+    assert moved["call"] == "addmm [4096→4032,3072]x[3072,3072]"
+    assert moved["label"] == "addmm [4096→4032,3072]x[3072,3072] (nv_a -> nv_b)"
+    # the removed call: its own shape only, no second kernel
+    assert (gone["dims_b"], gone["display_b"], gone["call"]) == ("", "", "addmm [512,3072]x[3072,3072]")
+    assert gone["label"] == "addmm [512,3072]x[3072,3072] (nv_a)"
+    # an Inductor kernel (no call): its name alone
+    assert row_label({"display": "triton_poi_0", "display_b": "", "call": ""}) == "triton_poi_0"
+    assert row_label({"display": "triton_poi_0", "display_b": "triton_poi_3", "call": ""}) == \
+        "triton_poi_0 -> triton_poi_3"
+
+
+def test_a_kernel_item_in_full(small):
+    it = items(small.kernels.set_index("name"), None)
+    row = it.loc[K256]
+    assert list(it.columns) == ["kernel", "display", "kind", "category", "origin", "op", "dims", "modules",
+                                "calls_per_step", "step_ms"]
+    k = small.kernels.set_index("name").loc[K256]
+    assert (row["kernel"], row["modules"], row["calls_per_step"]) == (K256, "", float(k["calls_per_step"]))

@@ -136,3 +136,50 @@ def test_attention_headroom_against_the_best_backend_that_passed():
     assert a["best_backend"] == "gluon_fa3" and a["model_backend"] == "sdpa_cudnn"
     assert a["saving_ms_per_step"] == pytest.approx(1.0)
     assert attention_saving(None) == [] and attention_saving(ATTENTION.iloc[:0]) == []
+
+
+# ---- mutation audit (issue 30): the attention savings in full, and the summary of an empty table ---------------
+
+def test_attention_savings_per_shape_in_full():
+    two = pd.concat([
+        ATTENTION,
+        # a second shape, 3 calls a step: the model's flash at 0.25 ms, triton at 0.10 ms: 3 x 0.15 = 0.45 ms
+        pd.DataFrame([{"backend": "sdpa_flash", "model_backend": "sdpa_flash", "shape": "(2,2,3,4)", "ms": 0.25,
+                       "ok": True, "calls_per_step": 3},
+                      {"backend": "triton_fa2", "model_backend": "sdpa_flash", "shape": "(2,2,3,4)", "ms": 0.10,
+                       "ok": True, "calls_per_step": 3}]),
+        # a shape whose model backend failed its check: nothing to measure against, skipped (the next still said)
+        pd.DataFrame([{"backend": "sdpa_cudnn", "model_backend": "sdpa_cudnn", "shape": "(0,2,3,4)", "ms": 0.5,
+                       "ok": False, "calls_per_step": 1},
+                      {"backend": "gluon_fa3", "model_backend": "sdpa_cudnn", "shape": "(0,2,3,4)", "ms": 0.1,
+                       "ok": True, "calls_per_step": 1}]),
+    ])
+    got = attention_saving(two, {"(2,2,3,4)": ["flash_fwd"]})
+    assert got == [
+        {"shape": "(1,2,3,4)", "model_backend": "sdpa_cudnn", "best_backend": "gluon_fa3", "model_ms": 0.40,
+         "best_ms": 0.30, "calls_per_step": 10.0, "saving_ms_per_step": pytest.approx(1.0), "kernels": []},
+        {"shape": "(2,2,3,4)", "model_backend": "sdpa_flash", "best_backend": "triton_fa2", "model_ms": 0.25,
+         "best_ms": 0.10, "calls_per_step": 3.0, "saving_ms_per_step": pytest.approx(0.45), "kernels": ["flash_fwd"]}]
+
+
+def test_a_shape_where_the_model_backend_alone_passed_saves_nothing():
+    # only the model's own backend passed (one row): the best is itself, 0 saved; a call count of 0 saves 0 too
+    alone = ATTENTION.iloc[:1]
+    (a,) = attention_saving(alone)
+    assert (a["best_backend"], a["saving_ms_per_step"]) == ("sdpa_cudnn", 0.0)
+    (z,) = attention_saving(ATTENTION.assign(calls_per_step=0))
+    assert (z["calls_per_step"], z["saving_ms_per_step"]) == (0.0, 0.0)
+
+
+def test_headroom_of_no_kernels_and_of_no_plain_step(df):
+    h = headroom(pd.DataFrame(), None)
+    assert h == {"gpu_busy_ms_per_step": 0.0, "sol_step_ms": 0.0, "step_ms_plain": None,
+                 "launch_gap_ms_per_step": None, "kernels_without_sol": 0, "by_category": {}, "attention": [],
+                 "next": []}
+    # no plain step recorded: no gap, and no gap item; the categories are those the table has, the attention
+    # savings passed through
+    saving = [{"shape": "s", "saving_ms_per_step": 0.0, "kernels": []}]
+    h = headroom(df.reset_index(drop=True), None, saving)
+    assert h["launch_gap_ms_per_step"] is None and all(r["category"] != "host" for r in h["next"])
+    assert sorted(h["by_category"]) == ["GEMM", "Inductor pointwise", "other"]
+    assert h["attention"] == saving

@@ -170,3 +170,67 @@ def test_recorded_library_kernel_by_region(recorded):
     top = spots["rows"][0]   # the main loop: wgmma (HGMMA) waiting on its warpgroup
     assert top["label"] == "+0x09c0..+0x0d20" and "HGMMA" in top["opcodes"]
     assert top["stalls"][0]["reason"] == "warpgroup_arrive" and round(top["samples_pct"], 1) == 63.0
+
+
+# ---- mutation audit (issue 30): branch offsets at the kernel's edges, regions in full, empty counts ------------
+
+def test_relative_sass_only_inside_the_kernel():
+    base, size = 0x7F00_1000, 0x80
+    # the first instruction (offset 0) and the last byte inside; the end (offset == size) is outside
+    assert hs.relative_sass(f"BRA {base:#x}", base, size) == "BRA +0x0000"
+    assert hs.relative_sass(f"BRA {base + 0x70:#x}", base, size) == "BRA +0x0070"
+    assert hs.relative_sass(f"BRA {base + 0x80:#x}", base, size) == f"BRA {base + 0x80:#x}"
+    # no function address known: addresses stay as they are, even ones that would fall inside
+    assert hs.relative_sass("BRA 0x20", 0, size) == "BRA 0x20"
+
+
+def test_a_branch_before_the_last_instruction_starts_a_block_there():
+    pcs = [pc(0, None, None, "NOP", 1, 1), pc(16, None, None, "BRA 0x7f000000", 1, 1), pc(32, None, None, "NOP", 1, 1)]
+    assert [[p["offset"] for p in b] for b in hs.basic_blocks(pcs, 0x7F00_0000)] == [[0, 16], [32]]
+    assert hs.basic_blocks([], 0) == [] and hs.by_region([], 0) == []
+
+
+def test_regions_of_a_kernel_without_line_info_in_full():
+    base = 0x7F00_1000
+    pcs = [pc(0x00, None, None, f"MOV R1, {base + 0x10:#x}", 1, 0),   # a constant at an address: no block
+           pc(0x10, None, None, "IMAD R3, R3, 0x2, RZ", 2, 1),
+           pc(0x20, None, None, "ISETP.GE P0, R1, 0x4", 4, 2, {"selected": 2}),
+           pc(0x30, None, None, f"@P0 BRA {base + 0x60:#x}", 4, 5, {"wait": 5}),
+           pc(0x40, None, None, "FADD R2, R2, R2", 1, 1),         # after the branch: a block
+           pc(0x50, None, None, "NOP", 0, 0),
+           pc(0x60, None, None, "EXIT", 1, 1)]                    # the branch's target: a block
+    h = hs.hotspots({"pcs": pcs, "function_pc": base, "kernel": "nvjet_x"})
+    assert (h["by"], h["kernel_file"], h["inst"], h["samples"]) == ("region", None, 13, 10)
+    rows = {r["start"]: r for r in h["rows"]}
+    assert sorted(rows) == [0x00, 0x40, 0x60]
+    first = rows[0x00]
+    # the three most executed opcodes (ISETP 4, BRA 4, IMAD 2; MOV 1 left out); 11 of 13 instructions, 8 of 10
+    # samples; its hottest instruction (the branch, 5 samples) with its target as an offset (size 0x70)
+    assert first["opcodes"] == ["ISETP", "BRA", "IMAD"] and first["label"] == "+0x0000..+0x0030"
+    assert (first["inst_pct"], first["samples_pct"], first["issuing_samples"]) == (100 * 11 / 13, 80.0, 2)
+    assert first["hottest"] == {"offset": 0x30, "sass": "@P0 BRA +0x0060", "samples": 5}
+    # an opcode that never ran is not named
+    assert rows[0x40]["opcodes"] == ["FADD"] and rows[0x40]["issuing_samples"] == 0.0
+    assert [r["rank"] for r in h["rows"]] == [1, 2, 3]
+
+
+def test_sectors_without_an_ideal_count_have_no_excess():
+    # no l2_sectors_ideal recorded: the ideal is the sectors asked for, so nothing is excess
+    row = hs.by_line([{**pc(0, "k.py", 1, "LDG.E R1, [R2]", 4, 1), "l2_sectors": 8.0}], "k.py")[0]
+    assert (row["l2_bytes"], row["l2_excess_pct"], row["file"]) == (256.0, 0.0, "k.py")
+
+
+def test_a_kernel_of_no_instructions_and_no_samples():
+    row = hs.by_line([pc(0, "k.py", 1, "NOP", 0, 0)], "k.py")[0]
+    assert (row["inst_pct"], row["samples_pct"], row["issuing_samples"]) == (None, None, 0.0)
+    assert hs.kernel_stalls([pc(0, "k.py", 1, "NOP", 0, 0, {"wait": 0})]) == {"samples": 0, "issuing_pct": None,
+                                                                              "stalls": []}
+    # samples but none issuing: 0 %, not unknown
+    assert hs.kernel_stalls([pc(0, "k.py", 1, "NOP", 1, 4, {"wait": 4})])["issuing_pct"] == 0.0
+
+
+def test_hotspots_take_the_file_named_after_the_kernel():
+    pcs = [pc(0, "/x/triton_helpers.py", 1, "NOP", 9, 9), pc(16, "/x/triton_k_1.abc.py", 2, "NOP", 1, 1)]
+    h = hs.hotspots({"pcs": pcs, "kernel": "triton_k_1"})
+    assert (h["by"], h["kernel_file"]) == ("line", "/x/triton_k_1.abc.py")
+    assert [r["label"] for r in h["rows"]] == ["triton_helpers.py:1", "2"]

@@ -48,3 +48,47 @@ def test_source_text_from_the_run_where_the_report_has_none(tmp_path):
     rows = {r["label"]: r for r in source_view(tables, RMS_KERNEL, counters, records)["rows"]}
     assert rows["73"]["code"].startswith("tmp92 = tl.load(in_ptr5")
     assert rows["standard.py:263"]["code"] is None      # a helper's text is not in the run
+
+
+# ---- mutation audit (issue 30): the view's plain values, source text at a file's edges, counters not read -------
+
+def test_the_view_in_full_when_counters_were_not_read(tmp_path):
+    import dataclasses
+
+    import pandas as pd
+
+    from inductor_prof.analysis.inspect import inspect_kernel
+
+    run = source_run(tmp_path / "run")
+    tables = load_run_tables(run)
+    tables = dataclasses.replace(tables, warnings=["an earlier warning"])
+    # counters handed in without the kernel's report: its view says so, after the run's own warnings
+    view = inspect_kernel(tables, RMS_KERNEL, counters={})
+    (sc,) = view["source_counters"]
+    assert sc == {"stem": RMS_KERNEL, "report": str(run / "ncu" / "source" / f"{RMS_KERNEL}.ncu-rep"),
+                  "error": "not read"}
+    assert view["warnings"] == ["an earlier warning", f"{sc['report']}: not read"]
+    assert view["missing"] is None and view["collect"] is None
+    # numbers as plain Python values (numpy's are not JSON), the record's provenance
+    assert type(view["step_ms"]) is float and type(view["roofline"]["pct_of_peak"]) is float
+    record = next(r for r in json.loads((run / "kernels" / "kernels.json").read_text()) if r["name"] == RMS_KERNEL)
+    assert view["provenance"] == record["provenance"]
+    # the source sections' kernels: none in a table of no kernels
+    assert inspected(dataclasses.replace(tables, kernels=pd.DataFrame())) == []
+
+
+def test_source_text_at_the_files_edges(tmp_path):
+    from inductor_prof.analysis.inspect import source_view
+
+    run = source_run(tmp_path / "run")
+    tables = load_run_tables(run)
+    kernel_file = f"/tmp/x/{RMS_KERNEL}.py"
+    # the report imported the kernel's text (3 lines): its first and last line shown, none for line 0 (unknown); no
+    # record of the run is needed then
+    counters = {"kernel": RMS_KERNEL, "function_pc": 0, "files": {kernel_file: "first\n  second\nlast  "},
+                "pcs": [{"offset": 0, "file": kernel_file, "line": 1, "sass": "NOP", "inst": 3, "samples": 3},
+                        {"offset": 16, "file": kernel_file, "line": 3, "sass": "NOP", "inst": 2, "samples": 2},
+                        {"offset": 32, "file": kernel_file, "line": 0, "sass": "NOP", "inst": 1, "samples": 1}]}
+    view = source_view(tables, RMS_KERNEL, counters, [])
+    assert [(r["label"], r["code"]) for r in view["rows"]] == [("1", "first"), ("3", "last"), ("0", None)]
+    assert not any("order" in r for r in view["rows"])

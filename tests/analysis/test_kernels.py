@@ -521,3 +521,109 @@ def test_kernel_table_without_annotated_step_and_shared_short_names():
 
 def test_kernel_table_of_no_kernels_is_empty():
     assert len(kernel_table(_hatchet_rows([]), None, {}, None, {}, 1)) == 0
+
+
+# ---- mutation audit (issue 30): provenance and the module column, annotation edges -----------------------------
+
+def test_kernel_table_provenance_and_module_column():
+    steps = _hatchet_rows([{"name": n, "calls": 2, "time_ns": t} for n, t in (
+        ("triton_poi_attn", 90.0), ("triton_poi_top", 80.0), ("triton_poi_none", 70.0), ("triton_poi_other", 60.0),
+        ("nvjet_gemm", 50.0), ("nvjet_nomod", 40.0))])
+    harvested = {
+        # traced, inside the regional block: the block's prefix shown as *
+        "triton_poi_attn": {"kind": "pointwise", "provenance": {"source": "traced", "block": "blocks.*",
+                                                                 "module": "blocks.*.attn.norm_q"}},
+        # traced, no block of its own: found among the run's blocks when its module lies in one
+        "triton_poi_top": {"kind": "pointwise", "provenance": {"source": "traced", "module": "blocks.*.ff"}},
+        # traced, no module known: "-"
+        "triton_poi_none": {"kind": "pointwise", "provenance": {"source": "traced", "module": None}},
+        # not traced: what it is said in brackets
+        "triton_poi_other": {"kind": "pointwise", "provenance": {"source": "no stack trace"}},
+    }
+    lib_ops = pd.DataFrame([
+        {"kernel": "nvjet_gemm", "op": "aten::mm", "flops": 1.0, "flops_key": "flops16", "bytes": 1.0,
+         "modules": '["blocks.0.ff.proj", "blocks.1.ff.proj"]'},
+        {"kernel": "nvjet_nomod", "op": "aten::mm", "flops": 1.0, "flops_key": "flops16", "bytes": 1.0,
+         "modules": ""},
+    ])
+    df = kernel_table(steps, None, harvested, lib_ops, {}, 1).set_index("name")
+    assert df.loc["triton_poi_attn", "module"] == "*.attn.norm_q"
+    assert df.loc["triton_poi_attn", "provenance"] == harvested["triton_poi_attn"]["provenance"]
+    assert df.loc["triton_poi_top", "module"] == "*.ff"
+    assert df.loc["triton_poi_none", "module"] == "-"
+    assert df.loc["triton_poi_other", "module"] == "(no stack trace)"
+    # a library kernel: the modules of the extern ops that launched it, their common pattern (0 and 1 -> *)
+    assert df.loc["nvjet_gemm", "provenance"] == {"source": "ATen op and input shapes",
+                                                  "modules": ["blocks.0.ff.proj", "blocks.1.ff.proj"],
+                                                  "module": "blocks.*.ff.proj"}
+    assert df.loc["nvjet_gemm", "module"] == "*.ff.proj"
+    # no modules recorded for its calls: a provenance of none ("" common pattern -> "" shown)
+    assert df.loc["nvjet_nomod", "provenance"]["modules"] == []
+    # a kernel with no record and no op map row: no provenance, an empty module column
+    plain = kernel_table(_hatchet_rows([{"name": "elementwise_kernel", "time_ns": 1.0}]), None, {}, None, {}, 1)
+    assert plain.loc[0, "module"] == "" and plain.loc[0, "provenance"] is None
+
+
+def test_annotated_at_the_smallest_counts():
+    steps = _hatchet_rows([{"name": n, "calls": 1, "time_ns": 1.0} for n in ("triton_b1", "triton_f1", "triton_0")]
+                          + [{"name": "nvjet_1b", "calls": 1, "time_ns": 1.0}])
+    annotated = _hatchet_rows([{"name": "triton_b1", "bytes": 1.0}, {"name": "triton_f1", "flops16": 1.0},
+                               {"name": "triton_0"}])
+    # one library launch of 0.5 B a step, 2 steps: 1 B
+    lib_ops = pd.DataFrame([{"kernel": "nvjet_1b", "op": "aten::mm", "flops": 0.0, "flops_key": "", "bytes": 0.5}])
+    df = kernel_table(steps, annotated, {}, lib_ops, {}, 2).set_index("name")
+    # one byte, or one flop, is annotated; nothing at all is not
+    assert bool(df.loc["triton_b1", "annotated"]) and bool(df.loc["triton_f1", "annotated"])
+    assert not bool(df.loc["triton_0", "annotated"])
+    assert df.loc["nvjet_1b", "bytes"] == 1.0 and bool(df.loc["nvjet_1b", "annotated"])
+
+
+def test_block_patterns_longest_first():
+    from inductor_prof.analysis.kernels import block_patterns
+
+    harvested = {"x": {"provenance": {"block": "z.*"}}, "y": {"provenance": {"block": "a.*.b.*"}},
+                 "w": {"provenance": {"block": "z.*"}}, "v": {"provenance": {}}, "u": {}}
+    # each once, the longest first (a nested block is matched before the one it lies in), none for no block
+    assert block_patterns(harvested) == ["a.*.b.*", "z.*"]
+
+
+# ---- mutation audit (issue 30): merge_ncu's edges (one launch, none, no bytes, the replayed call's bytes) ------
+
+def test_ncu_ratios_at_their_edges():
+    df = pd.DataFrame([
+        # one launch: per launch is the whole (not halved); 0 launches: counted as one
+        {**_ann("one", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9, calls=1)},
+        {**_ann("zero", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9, calls=1), "calls": 0},
+        # no bytes and no flops annotated: no ratio, not inf
+        {**_ann("nothing", "inductor", "Inductor pointwise", 0, 0, 0)},
+        # a library call ncu replayed (its bytes 2e8) beside a kernel it did not (model bytes NaN or 0)
+        {**_ann("lib", "library", "GEMM", 6e7, 4e7, 1e9)},
+        {**_ann("own", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9)},
+        {**_ann("zero_model", "library", "GEMM", 6e7, 4e7, 1e9)},
+    ])
+    ncu = pd.DataFrame([{**_meas(n, 7.5e7, 5e7, 1.25e9), "model_bytes": mb, "model_us": mus}
+                        for n, mb, mus in (("one", float("nan"), float("nan")), ("zero", float("nan"), float("nan")),
+                                           ("nothing", float("nan"), float("nan")), ("lib", 2e8, 1.0),
+                                           ("own", float("nan"), float("nan")), ("zero_model", 0.0, float("nan")))])
+    out = merge_ncu(df, ncu).set_index("name")
+    # 1.25e8 measured over 1e8 per launch: 1.25 exactly, at the tolerance and not past it: not flagged
+    for name in ("one", "zero", "own", "zero_model"):
+        assert out.at[name, "dram_ratio"] == pytest.approx(1.25, rel=1e-12), name
+    assert out.at["one", "flops_ratio"] == pytest.approx(1.25, rel=1e-12)
+    assert out.at["one", "dram_read_ratio"] == pytest.approx(1.25, rel=1e-12)
+    assert not out["annotation_off"].any()
+    # the replayed call: against its own 2e8 bytes
+    assert out.at["lib", "dram_ratio"] == pytest.approx(0.625, rel=1e-12)
+    for col in ("dram_ratio", "dram_read_ratio", "dram_write_ratio", "flops_ratio"):
+        assert math.isnan(out.at["nothing", col]), col
+    # the replay's time against the profiled call: no duration measured is no flag
+    assert not out["ncu_time_off"].any()
+
+
+def test_ncu_without_bytes_or_flops_flags_nothing():
+    df = pd.DataFrame([_ann("k", "inductor", "Inductor pointwise", 6e7, 4e7, 1e9)])
+    out = merge_ncu(df, pd.DataFrame([{"name": "k", "duration_ns": 1000.0}]))
+    assert not bool(out.at[0, "annotation_off"]) and out.at[0, "annotation_off_in"] == ""
+    # a read/write split annotated but none measured: the total ratio decides, no read ratio column
+    out = merge_ncu(df, pd.DataFrame([{"name": "k", "dram_bytes": 2e8}]))
+    assert "dram_read_ratio" not in out and out.at[0, "annotation_off_in"] == "bytes"

@@ -51,3 +51,54 @@ def test_load_steps_missing_or_zero_is_one(small_run, steps):
     # one timed step: calls per step == calls for every kernel; the manifest is handed on as read
     assert (t.kernels["calls_per_step"] == t.kernels["calls"]).all()
     assert t.manifest == manifest
+
+
+# ---- mutation audit (issue 30): every table load_run_tables hands on, on the recorded runs ----------------------
+
+CUDNN = "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_cga1x1x1_kernel0_0"
+GEMM_192 = "nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"
+
+
+def test_the_tables_of_the_recorded_flux_run():
+    path = data_path("..", "..", "examples", "runs", "flux-h100")
+    t = load.load_run_tables(path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert (t.run.root, t.manifest, t.warnings, t.by_size) == (path, manifest, [], None)
+    # the timed steps' rows and library_ops.csv as read (646 calls below its header), each kernel of the table
+    assert set(t.launches["name"]) == set(t.kernels["name"]) and len(t.library_ops) == 646
+    # compute roofs raised to what a kernel reached (the 256x128 GEMM), judged alike in the attention table
+    peaks = t.summary["peaks"]
+    assert (peaks["source"]["flops16"], peaks["reached"]["flops16"]["by"]) == ("reached", GEMM)
+    ran = t.attention[t.attention["ok"].astype(bool)]
+    assert len(ran) == 11 and (ran["ceiling"] == "bf16/fp16 tensor (reached)").all()
+    k = t.kernels.set_index("name")
+    # ncu's row merged (the costliest call's replay), each library kernel's calls by shape nested
+    assert k.loc[GEMM_192, "ncu_duration_ns"] == 528608.0
+    assert [c["shape"] for c in k.loc[GEMM_192, "calls_by_shape"]][0] == "[4608,15360]x[15360,3072]"
+    assert k.loc["triton_poi_fused_cat_gelu_permute_view_3", "calls_by_shape"] == []
+    # the headroom: the plain step of the manifest, the attention benchmark's saving on the model's cuDNN kernel,
+    # and that kernel judged against it
+    h = t.summary["headroom"]
+    assert h["step_ms_plain"] == manifest["profile"]["plain_step_ms"]
+    (saving,) = h["attention"]
+    assert (saving["best_backend"], saving["kernels"]) == ("gluon_fa3", [CUDNN])
+    assert k.loc[CUDNN, "headroom_vs"].startswith("gluon_fa3 0.382 vs sdpa_cudnn 0.402 ms a call")
+    assert k.loc[CUDNN, "headroom_ms_per_step"] == pytest.approx(saving["saving_ms_per_step"])
+
+
+def test_the_tables_of_a_recorded_run_of_two_sizes():
+    t = load.load_run_tables(data_path("..", "..", "examples", "runs", "flux-small-sizes-h100"))
+    assert sorted(t.by_size["size"].unique()) == ["1024x1024", "512x512"] and "size" in t.launches
+    assert [s["size"] for s in t.summary["sizes"]] == ["1024x1024", "512x512"]
+    assert t.summary["ncu_at_size"] == "1024x1024"
+
+
+def test_an_older_run_and_an_empty_kernels_json_are_warned(small_run):
+    (small_run / "kernels" / "kernels.json").write_text("[]")
+    t = load.load_run_tables(small_run)
+    # kernels.json lists none of flux_small's 18 Inductor kernels: one line; the run was recorded before NVML and
+    # GEMM replays: one line
+    assert t.warnings[0].startswith(f"{small_run / 'kernels' / 'kernels.json'} lists no kernels, yet the steps ran "
+                                    "18 Inductor kernels; ")
+    assert t.warnings[1].startswith(f"{small_run / 'manifest.json'} was recorded before inductor-prof measured "
+                                    "the SM clock and power, replays of its GEMM calls")

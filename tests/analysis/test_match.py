@@ -79,3 +79,39 @@ def test_fingerprint_of_a_recorded_kernel():
     # a name two kernels shared: the set of both
     two = fingerprints([rec, {**rec, "kind": "pointwise", "launch_config": {"XBLOCK": 64}}], {})[name]
     assert len(two.key) == 2 and len(two.config) == 2 and two.kind == "persistent_reduction"
+
+
+# ---- mutation audit (issue 30): tiers 1 and 3, fingerprints on one side only, a record without ops ----------
+
+def _keyed(shape):
+    return _fp("k", "k", shape)
+
+
+def test_the_same_name_pairs_first_when_its_fingerprint_agrees_or_one_side_has_none():
+    a = {"k_1": _keyed("8"), "only_a_fp": _keyed("8")}
+    b = {"k_1": _keyed("8"), "only_b_fp": _keyed("8")}
+    # k_1: same fingerprint; only_a_fp has one in A only, only_b_fp in B only (a run without kernels.json, a
+    # library kernel): both pair by name; lib has none on either side
+    m = match_kernels(["k_1", "only_a_fp", "only_b_fp", "lib"], ["lib", "only_b_fp", "only_a_fp", "k_1"],
+                      {"k_1": a["k_1"], "only_a_fp": a["only_a_fp"]}, {"k_1": b["k_1"], "only_b_fp": b["only_b_fp"]})
+    assert m.values.tolist() == [["k_1", "k_1", "name"], ["only_a_fp", "only_a_fp", "name"],
+                                 ["only_b_fp", "only_b_fp", "name"], ["lib", "lib", "name"]]
+
+
+def test_a_name_whose_fingerprint_changed_pairs_with_its_renamed_twin_first():
+    # A's k_1 (shape 8) is B's k_2 (renumbered); B's k_1 is another kernel (shape 16): tier 2 pairs k_1 -> k_2
+    # before tier 3 could pair the two k_1; B's k_1 is new
+    a = {"k_1": _keyed("8")}
+    b = {"k_1": _keyed("16"), "k_2": _keyed("8")}
+    m = match_kernels(list(a), list(b), a, b)
+    assert m.values.tolist() == [["k_1", "k_2", "kind+ops+shapes"], [None, "k_1", ""]]
+    # with no twin, the same name at other shapes pairs in tier 3
+    m = match_kernels(list(a), ["k_1"], a, {"k_1": b["k_1"]})
+    assert m.values.tolist() == [["k_1", "k_1", "name (shapes differ)"]]
+
+
+def test_fingerprint_of_a_record_without_ops():
+    from inductor_prof.analysis.match import fingerprints
+
+    fp = fingerprints([{"name": "triton_poi_x_1", "kind": "pointwise"}], {})["triton_poi_x_1"]
+    assert (fp.aten_ops, fp.key) == ((), frozenset({("pointwise", (), ())}))

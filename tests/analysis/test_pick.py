@@ -38,3 +38,41 @@ def test_no_match_names_the_closest():
 def test_no_kernels_at_all():
     with pytest.raises(UserError, match=r"^no kernel 'x' in RUN \(it has no kernels\)$"):
         pick_kernel("x", [], "RUN")
+
+
+# ---- mutation audit (issue 30): a match on one of the two names, the lists in the error lines ---------------
+
+@pytest.mark.parametrize("query", ["<fill,float>",      # only the short name holds it
+                                   "ili4ens0"])          # only the (mangled) name holds it
+def test_either_name_is_enough(query):
+    assert pick_kernel(query, KERNELS, "RUN") == KERNELS[3][0]
+
+
+def test_several_matches_list_five_short_names_then_more():
+    kernels = [(f"_Z{i}kernel", f"k{i}<float>") for i in range(6)] + [("triton_x", "")]
+    with pytest.raises(UserError) as e:
+        pick_kernel("kernel", kernels, "RUN")
+    # 6 names hold "kernel": the first five said by their short names, then "..."; a kernel of no short name
+    # is said by its name
+    assert str(e.value) == ("'kernel' matches 6 kernels of RUN: k0<float>, k1<float>, k2<float>, k3<float>, "
+                            "k4<float>, ...; give more of the name")
+    with pytest.raises(UserError, match="matches 2 kernels of RUN: k0<float>, triton_x;"):
+        pick_kernel("x", [("_Z0x", "k0<float>"), ("triton_x", "")], "RUN")
+
+
+def test_the_closest_are_three_short_names_however_far():
+    with pytest.raises(UserError) as e:
+        pick_kernel("zzzz", KERNELS, "RUN")
+    closest = str(e.value).split("; closest: ")[1].split(", ")
+    assert len(closest) == 3 and set(closest) <= {short for _, short in KERNELS}
+    with pytest.raises(UserError, match=r"closest: vectorized_elementwise_kernel<fill,float>"):
+        pick_kernel("vectorized_elementwise_kernel<fill,double>", KERNELS, "RUN")
+
+
+def test_kernel_names_of_a_table():
+    import pandas as pd
+    from inductor_prof.analysis.pick import kernel_names
+
+    table = pd.DataFrame({"name": ["_Z3k", "triton_a"], "display": ["k<float>", "triton_a"], "calls": [1, 2]})
+    assert kernel_names(table) == [("_Z3k", "k<float>"), ("triton_a", "triton_a")]
+    assert kernel_names(pd.DataFrame()) == []

@@ -150,3 +150,61 @@ def test_attention_row_that_did_not_run_has_no_ceiling():
                          "dtype": "bfloat16", "flops": 1024, "ms": float("nan")}])
     a = judge_attention(att, PEAKS).iloc[0]
     assert pd.isna(a["pct_of_peak"]) and a["ceiling"] == ""
+
+
+# ---- mutation audit (issue 30): the ridge and DRAM edges, peaks without sources, reached rates' edges --------
+
+def test_an_op_at_the_ridge_is_compute_bound():
+    # 800 TFLOP/s over 4000 GB/s: ridge 200 flop/B exactly; 2e11 flop over 1e9 B is 200 flop/B: compute
+    d = add_derived(kernels(("k", 2e11, 1e9, 1e6)), PEAKS, 1)
+    assert row(d, "k")["bound"] == "compute"
+
+
+def test_dram_edges_and_l2():
+    # 4e9 B in 1 ms = 4000 GB/s: exactly the DRAM roof, 100% of it, not "in L2" and nothing said
+    at = row(add_derived(kernels(("k", 0.0, 4e9, 1e6)), {**PEAKS, "l2_gbps": 9000.0}, 1), "k")
+    assert (at["ceiling"], at["ceiling_why"], at["pct_of_peak"]) == ("DRAM (measured)", "", 100.0)
+    # an L2 ceiling no faster than DRAM cannot explain a kernel above DRAM: judged against DRAM, said so
+    over = row(add_derived(kernels(("k", 0.0, 5e9, 1e6)), {**PEAKS, "l2_gbps": 4000.0}, 1), "k")
+    assert over["ceiling"] == "DRAM (measured)" and over["ceiling_why"].startswith("faster than the DRAM ceiling")
+
+
+def test_a_kernel_of_no_bytes_has_no_bound_and_no_intensity():
+    d = row(add_derived(kernels(("k", 1e12, 0.0, 1e6)), PEAKS, 1), "k")
+    assert d["bound"] == "" and pd.isna(d["intensity"]) and pd.isna(d["pct_of_peak"])
+
+
+def test_peaks_without_sources_say_spec():
+    bare = {"tflops": PEAKS["tflops"], "dram_gbps": 4000.0}
+    d = add_derived(kernels(("mem", 0.0, 1e9, 1e6), ("cmp", 0.4e12, 1e6, 1e6)), bare, 1)
+    assert row(d, "mem")["ceiling"] == "DRAM (spec)" and row(d, "cmp")["ceiling"] == "bf16/fp16 tensor (spec)"
+
+
+def test_reached_rates_edges():
+    d = kernels(("a", 0.5e12, 1e9, 1e6), ("b", 0.5e12, 1e9, 1e6)).assign(display=["first", "second"])
+    # two ops at the same 500 TFLOP/s (500 flop/B >= the spec ridge 250): the first keeps it
+    assert reached_rates(d, None, PEAKS) == {"flops16": (pytest.approx(500.0), "first")}
+    # at exactly the spec ridge (250 flop/B) an op counts; a slow one (0.25 TFLOP/s) still reaches something
+    at = kernels(("r", 0.25e12, 1e9, 1e6), ("s", 2.5e9, 1e7, 1e7)).assign(display=["ridge", "slow"])
+    assert reached_rates(at, None, PEAKS)["flops16"] == (pytest.approx(250.0), "ridge")
+    assert reached_rates(at.iloc[1:], None, PEAKS) == {"flops16": (pytest.approx(0.25), "slow")}
+    # flops but no bytes: no intensity, so never compute-bound here
+    nob = kernels(("n", 1e12, 0.0, 1e6)).assign(display="n")
+    assert reached_rates(nob, None, PEAKS) == {}
+    # no kernel table; a spec without DRAM, or without the width: nothing reached
+    assert reached_rates(None, None, PEAKS) == {}
+    assert reached_rates(d, None, {**PEAKS, "spec": {"flops16": 1000.0}}) == {}
+    assert reached_rates(d, None, {**PEAKS, "spec": {"dram_gbps": 4000.0}}) == {}
+
+
+def test_attention_judged_on_a_filtered_table_and_tables_it_cannot_judge():
+    # rows 5 and 7 of a larger table (a filtered attention.csv): judged in place, by their own index
+    flops = 4 * 24 * 4608 * 4608 * 128
+    att = pd.DataFrame([{"backend": b, "B": 1, "H": 24, "Hkv": 24, "Sq": 4608, "Sk": 4608, "D": 128,
+                         "dtype": "bfloat16", "flops": flops, "ms": ms} for b, ms in (("x", 0.5), ("y", 1.0))],
+                       index=[5, 7])
+    j = judge_attention(att, PEAKS)
+    assert list(j.index) == [5, 7] and j.loc[7, "tflops"] == pytest.approx(flops / 1e-3 / 1e12, rel=1e-12)
+    assert judge_attention(None, PEAKS) is None
+    no_shapes = pd.DataFrame({"backend": ["x"], "ms": [1.0]})
+    assert judge_attention(no_shapes, PEAKS) is no_shapes

@@ -80,3 +80,15 @@ def test_category_rows_count_kernels_in_the_singular_and_plural():
     # written out: one kernel is "1 kernel", three are "3 kernels"; no TFLOP/s reads "-"
     assert rows["  pointwise"] == "0.25 ms/step  25.0%  - TFLOP/s  (1 kernel)"
     assert rows["  gemm"] == "0.75 ms/step  75.0%  500 TFLOP/s  (3 kernels)"
+
+
+# ---- mutation audit (issue 30): the summary's fields of a manifest with little in it ---------------------------
+
+def test_summary_fields_from_a_bare_manifest():
+    peaks = {"gpu": "g"}
+    # no profile section, the target from the settings (a module:factory run names no preset)
+    s = summarize(pd.DataFrame(), {"settings": {"target": "m:f"}}, peaks, 1)
+    assert (s["target"], s["step_ms_wall"], s["telemetry"], s["peaks"]) == ("m:f", None, None, peaks)
+    assert (s["tflops_per_step"], s["inductor_annotated"]) == (0.0, 0)
+    s = summarize(pd.DataFrame(), {"profile": {"gpu_telemetry": {"sm_mhz": 1755.0}}}, peaks, 1)
+    assert s["telemetry"] == {"sm_mhz": 1755.0} and s["target"] is None
