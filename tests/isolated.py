@@ -4,7 +4,8 @@ in a namespace of its own, as `python -c CODE ARGS...` would run it: torch and T
 per test (about 2 s each).
 
 A test module can `prefetch` a job when it is collected: the process works on it while the tests before run (on
-the machine's other core), and `run` with the same arguments then takes its answer instead of running it again."""
+the machine's other core), and `run` with the same arguments then takes its answer instead of running it again.
+`Server` is the mechanism (test_light_install.py runs its own script on it)."""
 from __future__ import annotations
 
 import atexit
@@ -44,37 +45,38 @@ for line in sys.stdin:
 """
 
 
-@dataclass
-class Done:
-    returncode: int
-    stdout: str
-    stderr: str
+class Server:
+    """A Python process running `script` with `env` added to ours and the repository first on the path, from the
+    repository root: it reads a job a JSON line on stdin and answers each with a JSON line, in order. A thread
+    reads the answers into a queue, so jobs can be sent ahead (submit) and their answers taken later."""
 
-
-class _Server:
-    """The process for one `env`; a thread reads its answers into a queue (the jobs are answered in order)."""
-
-    def __init__(self, env: dict[str, str]):
+    def __init__(self, script: str, env: dict[str, str]):
         full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get(
             "PYTHONPATH", "")) if p)}
         self.env = env
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, env=full, cwd=REPO)
         self.answers: queue.Queue = queue.Queue()
         self.waiting: list[Job] = []       # sent, answer not yet taken from the queue
         threading.Thread(target=self._read, daemon=True).start()
+        _all.append(self)
 
     def _read(self) -> None:
         for line in self.proc.stdout:
-            self.answers.put(Done(**json.loads(line)))
+            self.answers.put(json.loads(line))
         self.answers.put(None)             # the process ended
 
-    def send(self, job: Job) -> None:
-        self.proc.stdin.write(json.dumps(job.request) + "\n")
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def submit(self, request: dict) -> Job:
+        job = Job(self)
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         self.waiting.append(job)
+        return job
 
-    def answer(self, job: Job, timeout: float) -> Done:
+    def answer(self, job: Job, timeout: float) -> dict:
         while job.done is None:
             try:
                 got = self.answers.get(timeout=timeout)
@@ -89,15 +91,22 @@ class _Server:
 
 @dataclass
 class Job:
-    server: _Server
-    request: dict
-    done: Done | None = None
+    server: Server
+    done: dict | None = None
 
-    def result(self, timeout: float = 600) -> Done:
+    def result(self, timeout: float = 600) -> dict:
         return self.server.answer(self, timeout)
 
 
-_servers: dict[tuple, _Server] = {}
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+_all: list[Server] = []
+_servers: dict[tuple, Server] = {}         # SERVER's process per env
 _prefetched: dict[tuple, list[Job]] = {}
 
 
@@ -106,16 +115,13 @@ def _key(env, code, path, args) -> tuple:
 
 
 def submit(env: dict[str, str], code: str | None = None, path=None, args=()) -> Job:
-    """Sends `python -c CODE ARGS` (or `python PATH ARGS`), with `env` added to ours and the repository first on
-    the path, to the session's process for that `env`; the Job's result() waits for its answer."""
+    """Sends `python -c CODE ARGS` (or `python PATH ARGS`) to the session's process for `env`."""
     key = tuple(sorted(env.items()))
     server = _servers.get(key)
-    if server is None or server.proc.poll() is not None:
-        server = _servers[key] = _Server(env)
-    job = Job(server, {"code": code, "path": path and str(path), "argv": ["-c" if path is None else str(path),
-                                                                         *map(str, args)]})
-    server.send(job)
-    return job
+    if server is None or not server.alive():
+        server = _servers[key] = Server(SERVER, env)
+    return server.submit({"code": code, "path": path and str(path),
+                          "argv": ["-c" if path is None else str(path), *map(str, args)]})
 
 
 def prefetch(env: dict[str, str], code: str | None = None, path=None, args=()) -> None:
@@ -124,17 +130,17 @@ def prefetch(env: dict[str, str], code: str | None = None, path=None, args=()) -
 
 
 def run(env: dict[str, str], code: str | None = None, path=None, args=(), timeout: float = 600) -> Done:
-    """(exit code, stdout, stderr) of `python -c CODE ARGS` (or `python PATH ARGS`) in the session's process for
-    `env` (a prefetched answer if there is one)."""
+    """(exit code, stdout, stderr) of `python -c CODE ARGS` (or `python PATH ARGS`), with `env` added to ours and
+    the repository first on the path, in the session's process for `env` (a prefetched answer if there is one)."""
     ready = _prefetched.get(_key(env, code, path, args))
     job = ready.pop(0) if ready else submit(env, code, path, args)
-    return job.result(timeout)
+    return Done(**job.result(timeout))
 
 
 @atexit.register
 def _close() -> None:
-    for server in _servers.values():
-        if server.proc.poll() is not None:
+    for server in _all:
+        if not server.alive():
             continue
         if server.waiting:                 # prefetched for tests that did not run (-k, -x): not worth waiting for
             server.proc.kill()

@@ -3,14 +3,16 @@ every command's --help run without importing either, and `profile`, `ncu`, `atte
 (one line, exit 2). Each command runs in a child process in which importing torch or triton fails, as it does where
 they are not installed, and every attempt is recorded; pyproject's dependencies and scripts/install.sh are checked
 to match."""
+import atexit
 import json
 import os
-import subprocess
-import sys
+import shutil
+import tempfile
 import tomllib
 
 import pytest
 
+import isolated
 from recorded import REPO
 from inductor_prof.cli import app
 
@@ -19,11 +21,11 @@ OTHER = "examples/runs/flux-h100-768x1344"
 GPU_LINE = "error: `inductor-prof {}` needs torch and triton: pip install 'inductor-prof[gpu]'\n"
 
 # A meta-path finder ahead of all others: `import torch` / `import triton` (and their submodules) fail as on a
-# machine without them, and each attempt is recorded. One such process per test module loads the CLI (and
+# machine without them, and each attempt is recorded. One such process (isolated.Server) loads the CLI (and
 # pandas, which reading a run needs) once, then forks a child per command: each command starts from that state
 # as a fresh process would from its imports, and the imports tried are those of the start-up (asserted with
-# each command's) plus the command's own. A job is a JSON line on stdin: the arguments and a file prefix for
-# the child's stdout, stderr and attempts; the answer a line with its exit code.
+# each command's) plus the command's own. A job: the arguments and a file prefix for the child's stdout, stderr
+# and attempts; the answer: its exit code and the start-up's attempts.
 SERVER = """
 import importlib.abc, json, os, sys
 attempts = []
@@ -36,7 +38,7 @@ class NotInstalled(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, NotInstalled())
 from inductor_prof.entry import main
 import inductor_prof.cli, pandas
-print(json.dumps(attempts), flush=True)
+startup = list(attempts)
 for line in sys.stdin:
     args, prefix = json.loads(line)
     pid = os.fork()
@@ -50,36 +52,45 @@ for line in sys.stdin:
         sys.argv = ["inductor-prof", *args]
         main()
         sys.exit(0)     # (as `python -c` ends when main returns; a SystemExit ends this child the usual way)
-    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    print(json.dumps({"code": code, "startup": startup}), flush=True)
 """
+_server: isolated.Server | None = None
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The forking process, run from the repository root (its package first on the path), and the imports its
-    start-up tried."""
-    env = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-c", SERVER], cwd=REPO, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    startup = json.loads(proc.stdout.readline())
-    yield proc, startup
-    proc.stdin.close()
-    proc.wait(timeout=60)
+def _submit(args: list[str], prefix: str) -> tuple[isolated.Job, str]:
+    global _server
+    if _server is None or not _server.alive():
+        _server = isolated.Server(SERVER, {"COLUMNS": "120"})
+    return _server.submit([args, prefix]), prefix
+
+
+def _result(job: isolated.Job, prefix: str):
+    answer = job.result()
+    read = lambda suffix: open(prefix + suffix, errors="replace").read()    # noqa: E731
+    return answer["code"], read(".out"), read(".err"), answer["startup"] + json.loads(read(".attempts"))
+
+
+_prefetched: dict[tuple, tuple[isolated.Job, str]] = {}
+_outputs = tempfile.mkdtemp(prefix="inductor-prof-light-")
+atexit.register(shutil.rmtree, _outputs, True)
+
+
+def _prefetch(commands: list[list[str]]) -> list[list[str]]:
+    """Sends `commands` now (isolated.prefetch's idea: the forks run while the tests before this module run); the
+    tests' `light` takes the answers. Returns them, for the parametrize."""
+    for i, args in enumerate(commands, start=len(_prefetched)):
+        _prefetched[tuple(args)] = _submit(args, os.path.join(_outputs, f"command{i}"))
+    return commands
 
 
 @pytest.fixture
-def light(server, tmp_path):
+def light(tmp_path):
     """`light(ARGS)`: (exit code, stdout, stderr, the torch/triton imports tried) of `inductor-prof ARGS`
-    without torch and triton."""
-    proc, startup = server
-
+    without torch and triton, run from the repository root."""
     def run(args):
-        prefix = str(tmp_path / "command")
-        proc.stdin.write(json.dumps([args, prefix]) + "\n")
-        proc.stdin.flush()
-        code = int(proc.stdout.readline())
-        read = lambda suffix: open(prefix + suffix, errors="replace").read()    # noqa: E731
-        return code, read(".out"), read(".err"), startup + json.loads(read(".attempts"))
+        ready = _prefetched.pop(tuple(args), None)
+        return _result(*(ready or _submit(args, str(tmp_path / "command"))))
     return run
 
 
@@ -87,14 +98,14 @@ def _commands():
     return sorted(info.name or info.callback.__name__.replace("_command", "") for info in app.registered_commands)
 
 
-@pytest.mark.parametrize("args", [["--help"], *[[c, "--help"] for c in _commands()]], ids=" ".join)
+@pytest.mark.parametrize("args", _prefetch([["--help"], *[[c, "--help"] for c in _commands()]]), ids=" ".join)
 def test_help_imports_neither(args, light):
     code, out, err, tried = light(args)
     assert (code, tried) == (0, []), err
     assert "Usage: inductor-prof" in out
 
 
-@pytest.mark.parametrize("args", [
+@pytest.mark.parametrize("args", _prefetch([
     ["report", RUN, "--top", "3"],
     ["report", RUN, "--json", "--top", "2"],
     ["report", RUN, "--csv", "-"],
@@ -103,30 +114,34 @@ def test_help_imports_neither(args, light):
     # flux-h100 ships source reports: inspect reads one (ncu_report, in its own process)
     ["inspect", RUN, "gelu_permute", "--width", "100"],
     ["inspect", RUN, "gelu_permute", "--json"],
-], ids=" ".join)
+]), ids=" ".join)
 def test_reading_a_run_imports_neither(args, light):
     code, out, err, tried = light(args)
     assert (code, tried, err) == (0, [], ""), err
     assert out.strip()
 
 
-def test_html_report_imports_neither(light, tmp_path):
+# what these write goes to the prefetch's folder, so they can be sent ahead too
+PAGE, TRACE = os.path.join(_outputs, "flux.html"), os.path.join(_outputs, "flux.trace.json")
+HTML, TRACE_ARGS, DOCTOR = _prefetch([["report", RUN, "--html", PAGE], ["trace", RUN, "--out", TRACE],
+                                      ["doctor", "--json", "--out", _outputs]])
+
+
+def test_html_report_imports_neither(light):
     pytest.importorskip("bokeh")   # the html extra: no torch either
-    page = tmp_path / "flux.html"
-    code, _, err, tried = light(["report", RUN, "--html", str(page)])
+    code, _, err, tried = light(HTML)
     assert (code, tried) == (0, []), err
-    assert page.stat().st_size > 100_000
+    assert os.path.getsize(PAGE) > 100_000
 
 
-def test_trace_imports_neither(light, tmp_path):
-    out = tmp_path / "flux.trace.json"
-    code, _, err, tried = light(["trace", RUN, "--out", str(out)])
+def test_trace_imports_neither(light):
+    code, _, err, tried = light(TRACE_ARGS)
     assert (code, tried) == (0, []), err
-    assert json.loads(out.read_text())["traceEvents"]
+    assert json.loads(open(TRACE).read())["traceEvents"]
 
 
-def test_doctor_says_torch_is_not_installed(light, tmp_path):
-    code, out, err, _ = light(["doctor", "--json", "--out", str(tmp_path)])
+def test_doctor_says_torch_is_not_installed(light):
+    code, out, err, _ = light(DOCTOR)
     assert code == 1, err     # profile --ncu cannot run without torch
     rows = {c["name"]: c for c in json.loads(out)["checks"]}
     assert rows["GPU and driver"]["status"] == "fail"
@@ -140,8 +155,8 @@ def test_doctor_says_torch_is_not_installed(light, tmp_path):
         assert rows[name]["status"] == "skip"
 
 
-@pytest.mark.parametrize("args", [["profile"], ["profile", "flux", "--ncu", "--out", "runs/x"], ["ncu", RUN],
-                                  ["attention", "--list"], ["attention", RUN]], ids=" ".join)
+@pytest.mark.parametrize("args", _prefetch([["profile"], ["profile", "flux", "--ncu", "--out", "runs/x"], ["ncu", RUN],
+                                            ["attention", "--list"], ["attention", RUN]]), ids=" ".join)
 def test_gpu_commands_name_the_extra(args, light):
     code, out, err, _ = light(args)
     assert (code, out, err) == (2, "", GPU_LINE.format(args[0]))
