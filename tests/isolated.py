@@ -14,6 +14,7 @@ import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 
@@ -54,8 +55,9 @@ class Server:
         full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get(
             "PYTHONPATH", "")) if p)}
         self.env = env
+        self.log = tempfile.TemporaryFile()   # its stderr: the end is quoted if it dies
         self.proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, env=full, cwd=REPO)
+                                     stderr=self.log, text=True, env=full, cwd=REPO)
         self.answers: queue.Queue = queue.Queue()
         self.waiting: list[Job] = []       # sent, answer not yet taken from the queue
         threading.Thread(target=self._read, daemon=True).start()
@@ -71,8 +73,11 @@ class Server:
 
     def submit(self, request: dict) -> Job:
         job = Job(self)
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:            # it died: answer() says how, from its stderr
+            pass
         self.waiting.append(job)
         return job
 
@@ -84,7 +89,9 @@ class Server:
                 self.proc.kill()
                 raise TimeoutError(f"no answer from the {self.env} process in {timeout:g} s") from None
             if got is None:
-                raise RuntimeError(f"the {self.env} process ended (exit {self.proc.wait()})")
+                self.log.seek(0)
+                raise RuntimeError(f"the {self.env} process ended (exit {self.proc.wait()}): "
+                                   f"{self.log.read()[-3000:].decode(errors='replace')}")
             self.waiting.pop(0).done = got
         return job.done
 
