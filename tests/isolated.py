@@ -1,23 +1,30 @@
 """Python code run in a process of its own, for the modes Triton and numba take when they are imported
 (TRITON_INTERPRET=1, NUMBA_ENABLE_CUDASIM=1). One process per mode serves the whole session, each piece of code
 in a namespace of its own, as `python -c CODE ARGS...` would run it: torch and Triton are imported once, not once
-per test (about 2 s each)."""
+per test (about 2 s each).
+
+A test module can `prefetch` a job when it is collected: the process works on it while the tests before run (on
+the machine's other core), and `run` with the same arguments then takes its answer instead of running it again.
+`Server` is the mechanism (test_light_install.py runs its own script on it)."""
 from __future__ import annotations
 
 import atexit
 import json
 import os
-import selectors
+import queue
 import subprocess
 import sys
+import tempfile
+import threading
 from dataclasses import dataclass
 
 from recorded import REPO
 
-# a job a line on stdin ({"code" or "path", "argv"}); the answer a line on stdout: exit code, stdout, stderr
+# a job a line on stdin ({"code" or "path", "argv"}); the answer a line, in order, on the process's stdout as it
+# was at start (fd 1 then points at stderr, for what C code prints): exit code, stdout, stderr
 SERVER = r"""
 import contextlib, io, json, os, runpy, sys, traceback
-reply = os.fdopen(os.dup(1), "w")      # the answers' own descriptor: what C code prints to fd 1 goes to stderr
+reply = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
 for line in sys.stdin:
     job = json.loads(line)
@@ -38,7 +45,64 @@ for line in sys.stdin:
     reply.flush()
 """
 
-_servers: dict[tuple, subprocess.Popen] = {}
+
+class Server:
+    """A Python process running `script` with `env` added to ours and the repository first on the path, from the
+    repository root: it reads a job a JSON line on stdin and answers each with a JSON line, in order. A thread
+    reads the answers into a queue, so jobs can be sent ahead (submit) and their answers taken later."""
+
+    def __init__(self, script: str, env: dict[str, str]):
+        full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get(
+            "PYTHONPATH", "")) if p)}
+        self.env = env
+        self.log = tempfile.TemporaryFile()   # its stderr: the end is quoted if it dies
+        self.proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.log, text=True, env=full, cwd=REPO)
+        self.answers: queue.Queue = queue.Queue()
+        self.waiting: list[Job] = []       # sent, answer not yet taken from the queue
+        threading.Thread(target=self._read, daemon=True).start()
+        _all.append(self)
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.answers.put(json.loads(line))
+        self.answers.put(None)             # the process ended
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def submit(self, request: dict) -> Job:
+        job = Job(self)
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:            # it died: answer() says how, from its stderr
+            pass
+        self.waiting.append(job)
+        return job
+
+    def answer(self, job: Job, timeout: float) -> dict:
+        while job.done is None:
+            try:
+                got = self.answers.get(timeout=timeout)
+            except queue.Empty:
+                self.proc.kill()
+                raise TimeoutError(f"no answer from the {self.env} process in {timeout:g} s") from None
+            if got is None:
+                self.log.seek(0)
+                raise RuntimeError(f"the {self.env} process ended (exit {self.proc.wait()}): "
+                                   f"{self.log.read()[-3000:].decode(errors='replace')}")
+            self.waiting.pop(0).done = got
+        return job.done
+
+
+@dataclass
+class Job:
+    server: Server
+    done: dict | None = None
+
+    def result(self, timeout: float = 600) -> dict:
+        return self.server.answer(self, timeout)
 
 
 @dataclass
@@ -48,43 +112,48 @@ class Done:
     stderr: str
 
 
-def _server(env: dict[str, str]) -> subprocess.Popen:
+_all: list[Server] = []
+_servers: dict[tuple, Server] = {}         # SERVER's process per env
+_prefetched: dict[tuple, list[Job]] = {}
+
+
+def _key(env, code, path, args) -> tuple:
+    return tuple(sorted(env.items())), code, path and str(path), tuple(map(str, args))
+
+
+def submit(env: dict[str, str], code: str | None = None, path=None, args=()) -> Job:
+    """Sends `python -c CODE ARGS` (or `python PATH ARGS`) to the session's process for `env`."""
     key = tuple(sorted(env.items()))
-    proc = _servers.get(key)
-    if proc is None or proc.poll() is not None:
-        full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get(
-            "PYTHONPATH", "")) if p)}
-        proc = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env=full, cwd=REPO)
-        _servers[key] = proc
-    return proc
+    server = _servers.get(key)
+    if server is None or not server.alive():
+        server = _servers[key] = Server(SERVER, env)
+    return server.submit({"code": code, "path": path and str(path),
+                          "argv": ["-c" if path is None else str(path), *map(str, args)]})
 
 
-def run(env: dict[str, str], code: str | None = None, path: str | None = None, args=(),
-        timeout: float = 600) -> Done:
-    """(exit code, stdout, stderr) of `python -c CODE ARGS` (or `python PATH ARGS`) with `env` added to ours and the
-    repository first on the path, run in the session's process for that `env`."""
-    proc = _server(env)
-    argv = ["-c" if path is None else str(path), *map(str, args)]
-    proc.stdin.write(json.dumps({"code": code, "path": path and str(path), "argv": argv}) + "\n")
-    proc.stdin.flush()
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        if not sel.select(timeout):
-            proc.kill()
-            raise TimeoutError(f"no answer from the {env} process in {timeout:g} s")
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"the {env} process ended (exit {proc.wait()})")
-    return Done(**json.loads(line))
+def prefetch(env: dict[str, str], code: str | None = None, path=None, args=()) -> None:
+    """submit now; the `run` with the same arguments takes the answer."""
+    _prefetched.setdefault(_key(env, code, path, args), []).append(submit(env, code, path, args))
+
+
+def run(env: dict[str, str], code: str | None = None, path=None, args=(), timeout: float = 600) -> Done:
+    """(exit code, stdout, stderr) of `python -c CODE ARGS` (or `python PATH ARGS`), with `env` added to ours and
+    the repository first on the path, in the session's process for `env` (a prefetched answer if there is one)."""
+    ready = _prefetched.get(_key(env, code, path, args))
+    job = ready.pop(0) if ready else submit(env, code, path, args)
+    return Done(**job.result(timeout))
 
 
 @atexit.register
 def _close() -> None:
-    for proc in _servers.values():
-        if proc.poll() is None:
-            proc.stdin.close()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    for server in _all:
+        if not server.alive():
+            continue
+        if server.waiting:                 # prefetched for tests that did not run (-k, -x): not worth waiting for
+            server.proc.kill()
+            continue
+        server.proc.stdin.close()
+        try:
+            server.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()

@@ -1,6 +1,7 @@
 """Child processes end with their whole group: on a timeout, on a progress timeout, and on an interrupt, a
 grandchild that ignores SIGTERM included. The timeouts of run_logged are judged by a clock the test gives it
-and the interrupts sent when the child is ready: no test waits out a wall-clock limit or races one."""
+and the interrupts sent when the child is ready, so no test races a wall clock; procs.run's timeout (a wall
+clock, communicate's) is tested with a child that is ready in milliseconds."""
 import os
 import signal
 import sys
@@ -14,7 +15,7 @@ from fakes import MarksClock, dead
 from inductor_prof import procs
 
 # the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid (whole: a
-# reader never sees the file empty), prints as many MARK lines as told, then hangs
+# reader never sees the file empty), then hangs
 CHILD = """
 import os, signal, subprocess, sys, time
 ready = sys.argv[1] + '.ready'
@@ -24,9 +25,6 @@ while not os.path.exists(ready):
     time.sleep(0.01)
 open(sys.argv[1] + '.tmp', 'w').write(str(g.pid))
 os.replace(sys.argv[1] + '.tmp', sys.argv[1])
-for i in range(int(sys.argv[2])):
-    print('MARK', i, flush=True)
-    time.sleep(0.4)
 time.sleep(60)
 """
 
@@ -52,7 +50,7 @@ class ReadyClock:
 def test_timeout_ends_the_whole_group(tmp_path):
     pid_file = tmp_path / "g.pid"
     clock = ReadyClock(pid_file, jump=4.5)
-    done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file), "0"], {}, tmp_path / "log", 4.0,
+    done = procs.run_logged([sys.executable, "-c", CHILD, str(pid_file)], {}, tmp_path / "log", 4.0,
                             clock=clock)
     assert done.timed_out and done.returncode is None
     assert done.seconds == 4.5
@@ -113,7 +111,7 @@ def test_interrupt_ends_the_whole_group_and_is_raised(tmp_path, start, ctrl_c_ra
     pid_file = tmp_path / "g.pid"
     thread = _interrupt_when_ready(pid_file)
     with pytest.raises(KeyboardInterrupt):
-        start([sys.executable, "-c", CHILD, str(pid_file), "0"], tmp_path)
+        start([sys.executable, "-c", CHILD, str(pid_file)], tmp_path)
     thread.join()
     assert dead(_grandchild(pid_file))
 
