@@ -309,21 +309,21 @@ def test_give_back_chowns_to_the_invoking_user(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "getuid", lambda: 1234)
     monkeypatch.setattr(os, "getgid", lambda: 5678)
     paths = [tmp_path / "run dir" / "ncu", tmp_path / "cache"]
-    ncu_stage.give_back(paths, Settings(sudo=True, sudo_path=sudo))
+    ncu.give_back(paths, Settings(sudo=True, sudo_path=sudo))
     calls = [json.loads(line) for line in record.read_text().splitlines()]
     assert calls == [["-n", "chown", "-R", "1234:5678", str(paths[0]), str(paths[1])]]
 
 
 def test_give_back_without_sudo_runs_nothing(tmp_path):
     sudo, record = _fake_sudo(tmp_path)
-    ncu_stage.give_back([tmp_path], Settings(sudo=False, sudo_path=sudo))
+    ncu.give_back([tmp_path], Settings(sudo=False, sudo_path=sudo))
     assert not record.exists()
 
 
 def test_give_back_reports_a_failed_chown(tmp_path):
     sudo, record = _fake_sudo(tmp_path, exit_code=1)
     lines = []
-    ncu_stage.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=sudo), log=lines.append)
+    ncu.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=sudo), log=lines.append)
     assert record.exists()
     assert any("chown" in line for line in lines)
 

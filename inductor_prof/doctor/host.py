@@ -101,13 +101,13 @@ def ncu_found(settings: Settings, origin: dict[str, str], cwd: Path | None = Non
 def ncu_counters(settings: Settings, ncu: str, work: Path) -> Check:
     """ncu, as `profile --ncu` runs it (sudo included), on a tiny Triton kernel: do the counters read?"""
     from ..drivers.ncu.report import parse_reports
-    from ..drivers.ncu.command import give_back, replay_env
+    from ..drivers.ncu.command import give_back, pass_env
     from . import probe_kernel
 
     name = "ncu counters"
     spec, report = work / "probe_spec.json", work / "probe"
     write_json(spec, {"type": "inductor", "name": probe_kernel.KERNEL, "file": probe_kernel.__file__, "config": {}})
-    env = replay_env(work / "inductor_cache")
+    env = pass_env(work / "inductor_cache", settings, work / "ncu_home")
     cmd = command.build_cmd(settings, ncu, probe_kernel.KERNEL, report, command.python_program(spec), env)
     warnings: list[str] = []
     try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from pathlib import Path
 from typing import Callable
 
@@ -23,11 +22,10 @@ from .. import rundir, runfiles
 from ..analysis.library_calls import call_label, replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
-from ..drivers.ncu.batch import FailureStreak, NcuTarget, batches, run_batch
-from ..drivers.ncu.command import give_back, replay_env
+from ..drivers.ncu.batch import BatchOutcome, NcuTarget, run_batch, run_queue
 from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu.report import parse_reports
-from ..errors import StepFailed, UserError, one_line
+from ..errors import StepFailed, UserError
 from ..names import demangle
 from ..settings import Settings
 
@@ -161,46 +159,30 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     targets_all = targets(run, settings.ncu_library_kernels, settings.ncu_library_min_share)
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
-    env = replay_env(run.inductor_cache)
-    if settings.sudo:   # root's caches and configs go inside the run, given back below, not into your HOME
-        run.ncu_home.mkdir(parents=True, exist_ok=True)
-        env.update(command.sudo_home_env(run.ncu_home))
+    env = command.pass_env(run.inductor_cache, settings, run.ncu_home)
     parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
     this_call: dict[str, str] = {}  # stem -> status given in this call
-    queue = deque(batches(todo, settings.ncu_batch))
-    streak, stopped = FailureStreak(), ""
-    try:
-        while queue and not stopped:
-            batch = queue.popleft()
-            if on_kernel:
-                on_kernel(len(targets_all) - len(todo) + len(this_call), len(targets_all), batch[0].name
-                          if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
-            outcome = run_batch(run, settings, ncu, env, batch, parsed, clock)
-            for stem, entry in outcome.settled.items():
-                status[stem], this_call[stem] = entry, entry["status"]
-                if entry["status"] != "ok":
-                    log(f"ncu {entry['status']} {entry['name']}: {entry['reason']}")
-            if outcome.again:
-                log(f"profiling the other {len(outcome.again)} kernels of that ncu process again")
-                queue.appendleft(outcome.again)
-            stopped = streak.add(outcome.failure)
-            if stopped:
-                rest = [t for b in queue for t in b]
-                log(f"ncu stopped: {stopped}; {len(rest)} kernels not tried (`inductor-prof ncu RUN` tries them)")
-                for t in rest:
-                    status[t.stem] = {"name": t.name, "status": "not_tried", "reason": f"not tried: {stopped}",
-                                      "origin": t.origin}
-                    this_call[t.stem] = "not_tried"
-            rundir.write_json(run.ncu_status_json, status)
-    except BaseException:
-        # status.json already holds every finished batch (`inductor-prof ncu RUN` resumes from it). Hand the
-        # files back, but let nothing here replace the error, Ctrl-C included, or wait on a report parser.
-        try:
-            give_back([run.ncu_dir, run.inductor_cache], settings, log)
-        except BaseException as e:  # noqa: BLE001  (a second Ctrl-C, say): the first error is the one to show
-            log(f"warning: files not given back after the interruption: {one_line(e)}")
-        raise
-    give_back([run.ncu_dir, run.inductor_cache], settings, log)
+
+    def settle(outcome: BatchOutcome, stopped: str, rest: list[NcuTarget]) -> None:
+        for stem, entry in outcome.settled.items():
+            status[stem], this_call[stem] = entry, entry["status"]
+            if entry["status"] != "ok":
+                log(f"ncu {entry['status']} {entry['name']}: {entry['reason']}")
+        if outcome.again:
+            log(f"profiling the other {len(outcome.again)} kernels of that ncu process again")
+        if stopped:
+            log(f"ncu stopped: {stopped}; {len(rest)} kernels not tried (`inductor-prof ncu RUN` tries them)")
+            for t in rest:
+                status[t.stem] = {"name": t.name, "status": "not_tried", "reason": f"not tried: {stopped}",
+                                  "origin": t.origin}
+                this_call[t.stem] = "not_tried"
+        rundir.write_json(run.ncu_status_json, status)
+
+    # status.json holds every finished batch (`inductor-prof ncu RUN` resumes from it)
+    with command.giving_back([run.ncu_dir, run.inductor_cache], settings, log):
+        stopped = run_queue(todo, settings.ncu_batch, lambda batch: run_batch(run, settings, ncu, env, batch,
+                                                                              parsed, clock),
+                            settle, on_kernel, done_before=len(targets_all) - len(todo), total=len(targets_all))
     rundir.write_csv(run.ncu_csv, table(run, status, parsed))
     if on_kernel:
         on_kernel(len(targets_all), len(targets_all), "done")

@@ -11,7 +11,6 @@ report, index (its result in the report). Resumable: a kernel with a report is s
 """
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 from typing import Callable
 
@@ -20,12 +19,11 @@ import pandas as pd
 from .. import rundir, runfiles
 from ..analysis.pick import kernel_names, pick_kernel
 from ..drivers.ncu import command
-from ..drivers.ncu.batch import FailureStreak, NcuTarget, Pass, batch_report, batches, run_pass
-from ..drivers.ncu.command import give_back, replay_env
+from ..drivers.ncu.batch import BatchOutcome, NcuTarget, Pass, batch_report, run_pass, run_queue
 from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu import source as source_reader
 from ..drivers.ncu.source import kernel_at
-from ..errors import StepFailed, UserError, one_line
+from ..errors import StepFailed, UserError
 from ..settings import Settings
 from . import ncu as ncu_stage
 
@@ -168,50 +166,40 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
         return status.get(stem, {}).get("status") == "ok" and \
             runfiles.source_report(run, stem, status.get(stem))[0].is_file()
     todo = [t for t in chosen if again or not has_report(t.stem)]
-    env = replay_env(run.inductor_cache)
-    if settings.sudo:
-        run.ncu_home.mkdir(parents=True, exist_ok=True)
-        env.update(command.sudo_home_env(run.ncu_home))
+    env = command.pass_env(run.inductor_cache, settings, run.ncu_home)
     reads: dict[str, dict] = {}
     made: list[Path] = []
     how = source_pass(run, settings, ncu, env, reads, made)
     done: dict[str, str] = {}
-    queue = deque(batches(todo, settings.ncu_batch))
-    streak, stopped = FailureStreak(), ""
-    try:
-        while queue and not stopped:
-            batch = queue.popleft()
-            if on_kernel:
-                on_kernel(len(chosen) - len(todo) + len(done), len(chosen),
-                          batch[0].name if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
-            outcome = run_pass(run, settings, env, batch, how)
-            earlier = {runfiles.source_report(run, s, status[s])[0] for s in outcome.settled if has_report(s)}
-            for stem, entry in outcome.settled.items():
-                entry, counters = _checked(run, stem, entry, reads)
-                kept = has_report(stem)
-                if entry["status"] != "ok":
-                    log(f"ncu source pass {entry['status']} {entry['name']}: {entry['reason']}"
-                        + ("; the earlier report is kept" if kept else ""))
-                else:   # its own counters file, its result in the (shared) report checked above
-                    save_counters(run, stem, *runfiles.source_report(run, stem, entry), counters)
-                if entry["status"] == "ok" or not kept:
-                    status[stem] = entry
-                done[stem] = entry["status"]
-            if outcome.again:
-                queue.appendleft(outcome.again)
-            stopped = streak.add(outcome.failure)
-            if stopped:
-                log(f"ncu source pass stopped: {stopped}; {sum(map(len, queue))} kernels not tried")
-            rundir.write_json(run.ncu_source_status_json, status)
-            _drop_unnamed(run, status, earlier | set(made[-1:]))
-            reads.clear()
-    except BaseException:
-        try:
-            give_back([run.ncu_dir, run.inductor_cache], settings, log)
-        except BaseException as e:  # noqa: BLE001  (a second Ctrl-C): the first error is the one to show
-            log(f"warning: files not given back after the interruption: {one_line(e)}")
-        raise
-    give_back([run.ncu_dir, run.inductor_cache], settings, log)
+    earlier: set[Path] = set()   # the reports of a batch's kernels before it ran
+
+    def run_one(batch: list[NcuTarget]) -> BatchOutcome:
+        outcome = run_pass(run, settings, env, batch, how)
+        earlier.clear()
+        earlier.update(runfiles.source_report(run, s, status[s])[0] for s in outcome.settled if has_report(s))
+        return outcome
+
+    def settle(outcome: BatchOutcome, stopped: str, rest: list[NcuTarget]) -> None:
+        for stem, entry in outcome.settled.items():
+            entry, counters = _checked(run, stem, entry, reads)
+            kept = has_report(stem)
+            if entry["status"] != "ok":
+                log(f"ncu source pass {entry['status']} {entry['name']}: {entry['reason']}"
+                    + ("; the earlier report is kept" if kept else ""))
+            else:   # its own counters file, its result in the (shared) report checked above
+                save_counters(run, stem, *runfiles.source_report(run, stem, entry), counters)
+            if entry["status"] == "ok" or not kept:
+                status[stem] = entry
+            done[stem] = entry["status"]
+        if stopped:
+            log(f"ncu source pass stopped: {stopped}; {len(rest)} kernels not tried")
+        rundir.write_json(run.ncu_source_status_json, status)
+        _drop_unnamed(run, status, earlier | set(made[-1:]))
+        reads.clear()
+
+    with command.giving_back([run.ncu_dir, run.inductor_cache], settings, log):
+        run_queue(todo, settings.ncu_batch, run_one, settle, on_kernel, done_before=len(chosen) - len(todo),
+                  total=len(chosen))
     if on_kernel:
         on_kernel(len(chosen), len(chosen), "done")
     ok = sum(1 for s in done.values() if s == "ok")

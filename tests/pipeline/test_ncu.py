@@ -52,7 +52,7 @@ def test_failed_chown_is_said(tmp_path):
     sudo.write_text("#!/bin/sh\necho 'chown: changing ownership: Operation not permitted' >&2\nexit 1\n")
     sudo.chmod(0o755)
     lines = []
-    ncu_stage.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=str(sudo)), log=lines.append)
+    command.give_back([tmp_path / "ncu"], Settings(sudo=True, sudo_path=str(sudo)), log=lines.append)
     assert len(lines) == 1 and "could not give files" in lines[0] and "exit 1" in lines[0]
     assert "Operation not permitted" in lines[0] and str(tmp_path / "ncu") in lines[0]
 

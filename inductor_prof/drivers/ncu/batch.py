@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -170,3 +171,29 @@ class FailureStreak:
         if self.count >= self.limit:
             return f"ncu failed the same way {self.count} times in a row ({failure})"
         return ""
+
+
+Progress = Callable[[int, int, str], None] | None
+
+
+def run_queue(todo: list[NcuTarget], size: int, run_one: Callable[[list[NcuTarget]], BatchOutcome],
+              settle: Callable[[BatchOutcome, str, list[NcuTarget]], None], on_kernel: Progress = None,
+              done_before: int = 0, total: int | None = None) -> str:
+    """Both passes' loop: `todo` in batches of `size`, each through `run_one` (one ncu process); the kernels a
+    failed process did not reach go again, first; three failures alike in a row stop it (FailureStreak).
+    After each batch `settle(outcome, stopped, rest)` records it (`rest`: the kernels not tried, once stopped).
+    `on_kernel(done, total, label)` before each batch. Returns why it stopped, or ""."""
+    total = len(todo) + done_before if total is None else total
+    queue, streak, stopped, settled = deque(batches(todo, size)), FailureStreak(), "", 0
+    while queue and not stopped:
+        batch = queue.popleft()
+        if on_kernel:
+            on_kernel(done_before + settled, total,
+                      batch[0].name if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
+        outcome = run_one(batch)
+        settled += len(outcome.settled)
+        if outcome.again:
+            queue.appendleft(outcome.again)
+        stopped = streak.add(outcome.failure)
+        settle(outcome, stopped, [t for b in queue for t in b] if stopped else [])
+    return stopped

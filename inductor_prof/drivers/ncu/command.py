@@ -7,9 +7,10 @@ import os
 import re
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ... import procs
 from ...childenv import child_env
@@ -154,6 +155,31 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
     if why:
         log(f"warning: could not give files ncu wrote as root back to you (chown {owner} "
             f"{' '.join(map(str, paths))}): {why}")
+
+
+@contextmanager
+def giving_back(paths: list[Path], settings: Settings, log: Callable[[str], None] = print) -> Iterator[None]:
+    """give_back after the block, also when it raises (Ctrl-C included): the block's error stays the one shown,
+    whatever happens to the chown."""
+    try:
+        yield
+    except BaseException:
+        try:
+            give_back(paths, settings, log)
+        except BaseException as e:  # noqa: BLE001  (a second Ctrl-C, say): the first error is the one to show
+            log(f"warning: files not given back after the interruption: {one_line(e)}")
+        raise
+    give_back(paths, settings, log)
+
+
+def pass_env(inductor_cache: Path, settings: Settings, ncu_home: Path) -> dict[str, str]:
+    """A pass's environment: the replay program's, and under sudo ncu's HOME in `ncu_home` (root's caches and
+    configs go inside the run, given back after, not into your HOME)."""
+    env = replay_env(inductor_cache)
+    if settings.sudo:
+        ncu_home.mkdir(parents=True, exist_ok=True)
+        env.update(sudo_home_env(ncu_home))
+    return env
 
 
 def replay_env(inductor_cache: Path) -> dict[str, str]:

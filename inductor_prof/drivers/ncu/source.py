@@ -4,21 +4,16 @@ kernels have none), its SASS, the instructions it executed, its warp-state sampl
 sectors its global accesses asked for; and the kernel's launch statistics.
 
 As report.py does, reports are read in a process of their own (`python -m inductor_prof.drivers.ncu.source
-REPORT...` prints JSON): ncu_report segfaulted in a process that held torch.
+REPORT...` prints JSON; report_process.py says why).
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from ... import procs
-from ...childenv import child_env
-from ...errors import one_line
 from .locate import import_ncu_report
 from .metrics import FUNCTION_PC, LAUNCH_METRICS, PC_METRICS, STALL_PREFIX
-
-TIMEOUT_S = 300
+from .report_process import child_main, each_action, read_in_child
 
 
 def _per_pc(action, raw: str) -> dict[int, float]:
@@ -70,13 +65,8 @@ def read_action(action) -> dict:
 
 
 def read_kernels(path: Path) -> list[dict]:
-    """read_action of every kernel of a report, in the report's order; everything read while it is loaded."""
-    ncu_report = import_ncu_report()
-    ctx = ncu_report.load_report(str(path))
-    out = [read_action(ctx.range_by_idx(r).action_by_idx(a)) for r in range(ctx.num_ranges())
-           for a in range(ctx.range_by_idx(r).num_actions())]
-    del ctx
-    return out
+    """read_action of every kernel of a report, in the report's order."""
+    return each_action(import_ncu_report(), path, read_action)
 
 
 def read_report(path: Path, index: int = 0) -> dict:
@@ -88,26 +78,12 @@ def read_report(path: Path, index: int = 0) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    out = {}
-    for path in argv[1:]:
-        try:
-            out[path] = {"kernels": read_kernels(Path(path))}
-        except Exception as e:  # one unreadable report is that report's failure
-            out[path] = {"error": one_line(e)}
-    json.dump(out, sys.stdout)
-    return 0
+    return child_main(argv, read_kernels, "kernels")
 
 
 def read_all(paths: list[Path]) -> dict[str, dict]:
     """path -> {"kernels": [read_action of each kernel]} or {"error": why}; read in a child process."""
-    if not paths:
-        return {}
-    done = procs.run([sys.executable, "-m", "inductor_prof.drivers.ncu.source", *map(str, paths)], child_env(),
-                     TIMEOUT_S)
-    if not done.ok:
-        why = f"source counter reader {done.why(TIMEOUT_S)}"
-        return {str(p): {"error": why} for p in paths}
-    return json.loads(done.stdout)
+    return read_in_child("inductor_prof.drivers.ncu.source", paths, "source counter reader")
 
 
 def kernel_at(read: dict, index: int) -> dict:

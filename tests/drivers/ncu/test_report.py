@@ -8,7 +8,8 @@ from pathlib import Path
 from types import SimpleNamespace
 import pytest
 from recorded import data_path
-from inductor_prof.drivers.ncu import report as ncu_report
+from inductor_prof import procs
+from inductor_prof.drivers.ncu import report as ncu_report, report_process
 from inductor_prof.drivers.ncu.metrics import METRICS
 
 
@@ -161,7 +162,7 @@ def test_parse_reports_empty_and_error_path(monkeypatch):
         seen["cmd"], seen["env"], seen["timeout"] = cmd, env, timeout
         return Finished(2, 0.1, "", "  " + "x" * 400 + "END\n")
 
-    monkeypatch.setattr(ncu_report.procs, "run", fake_run)
+    monkeypatch.setattr(procs, "run", fake_run)
     got = ncu_report.parse_reports([Path("/a.ncu-rep"), Path("/b.ncu-rep")])
     # how it ended, then the end of its stderr (procs.tail: the last lines, up to 600 characters)
     why = "report parser exit 2: " + "x" * 400 + "END"
@@ -169,11 +170,11 @@ def test_parse_reports_empty_and_error_path(monkeypatch):
     assert seen["cmd"] == [sys.executable, "-m", "inductor_prof.drivers.ncu.report", "/a.ncu-rep", "/b.ncu-rep"]
     # the module's timeout, and the child environment (the package on PYTHONPATH)
     from inductor_prof.childenv import child_env
-    assert seen["timeout"] == ncu_report.TIMEOUT_S and seen["env"] == child_env()
+    assert seen["timeout"] == report_process.TIMEOUT_S and seen["env"] == child_env()
 
 
 def test_parse_reports_ok_path_reads_stdout(monkeypatch):
     from inductor_prof.procs import Finished
 
-    monkeypatch.setattr(ncu_report.procs, "run", lambda cmd, env, timeout, **kw: Finished(0, 0.1, '{"p": {"results": []}}'))
+    monkeypatch.setattr(procs, "run", lambda cmd, env, timeout, **kw: Finished(0, 0.1, '{"p": {"results": []}}'))
     assert ncu_report.parse_reports([Path("p")]) == {"p": {"results": []}}
