@@ -426,3 +426,19 @@ def test_what_the_gate_lacks_without_steps(tmp_path):
         f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
         f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
         f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]
+
+
+def test_a_run_without_steps_read_for_diff_alone(tmp_path):
+    from inductor_prof.errors import UserError
+
+    a, b = _pair(tmp_path)
+    (b / "proton" / "steps.hatchet").unlink()
+    # its attention.csv damaged: said once, as the reader words it (not also "has no attention.csv")
+    (b / "attention.csv").write_text("backend,shape\n\"unterminated")
+    attention = [w for view, w in load_side(b, "B").missing if view == "attention"]
+    assert len(attention) == 1 and attention[0].startswith(f"run B: {b / 'attention.csv'}")
+    # its manifest damaged too: one line naming it, and what diff needs it for
+    (b / "manifest.json").write_text("{")
+    with pytest.raises(UserError) as e:
+        load_side(b, "B")
+    assert str(e.value).startswith(f"{b / 'manifest.json'} is damaged (") and str(e.value).endswith("; diff needs it")
