@@ -442,3 +442,20 @@ def test_a_run_without_steps_read_for_diff_alone(tmp_path):
     with pytest.raises(UserError) as e:
         load_side(b, "B")
     assert str(e.value).startswith(f"{b / 'manifest.json'} is damaged (") and str(e.value).endswith("; diff needs it")
+
+
+def test_what_the_gate_lacks_when_neither_run_has_steps(tmp_path):
+    # B another model recorded by a known version (A's unknown); neither has step times nor a steps hatchet:
+    # every line, in order, each run's said
+    a, b = _pair(tmp_path)
+    edit_manifest(b, lambda m: (m["target"].update(preset="llama"), m["env"].update(inductor_prof="0.2.0")))
+    for run in (a, b):
+        edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+        (run / "proton" / "steps.hatchet").unlink()
+    assert _diff(a, b).gaps == [
+        "runs of different targets (A: flux, B: llama; manifest.json target)",
+        "runs of different inductor-prof versions (A: unknown, B: 0.2.0; manifest.json env.inductor_prof)",
+        f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run A has no {a / 'proton' / 'steps.hatchet'} (each kernel's time per step)",
+        f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]
