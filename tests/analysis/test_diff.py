@@ -4,12 +4,13 @@ in one known way (tests/diffcase.py: constructed inputs), so each expectation fo
 import json
 import math
 
+import numpy as np
 import pytest
 
 from diffcase import copy_run, edit_manifest, rename_kernel, set_plain_steps
 from recorded import data_path
 from inductor_prof.analysis.diff import compare
-from inductor_prof.analysis.diff_inputs import load_side
+from inductor_prof.analysis.diff_inputs import load_side, per_step_ns
 
 CAT_GELU = "triton_poi_fused_cat_gelu_permute_view_3"
 SIZES_RUN = data_path("..", "..", "examples", "runs", "flux-small-sizes-h100")
@@ -284,6 +285,10 @@ def test_a_run_and_its_copy_compared_in_full(tmp_path):
     assert (plain["a"], plain["delta"], plain["change_pct"]) == (plain["b"], 0.0, 0.0)
     gpu = [x.steps.set_index("what").loc["GPU kernel time", "noise_pct"] for x in (own_a, own_b)]
     assert steps.loc["GPU kernel time", "noise_pct"] == max(gpu) and min(gpu) > 0
+    # A's GPU-time spread: of its 10 per-step sums of kernel time (IQR over the median, numpy's percentiles)
+    sums = per_step_ns(load_side(a, "A").tables.launches).sum(axis=0).to_numpy()
+    q1, med, q3 = np.percentile(sums, [25, 50, 75])
+    assert len(sums) == 10 and gpu[0] == pytest.approx(100 * (q3 - q1) / med, rel=1e-9)
 
     def noise(diff, column, name):
         return diff.kernels.loc[diff.kernels[column] == name, "noise_pct"].tolist()
@@ -370,10 +375,20 @@ def test_what_the_gate_lacks_is_said_naming_the_file_or_setting(tmp_path):
     # (its Inductor kernels likewise)
     a, b = _pair(tmp_path)
     edit_manifest(a, lambda m: m["env"].update(inductor_prof="0.2.0"))
-    edit_manifest(b, lambda m: (m["env"]["gpu"].update(name="NVIDIA H200"), m["target"].update(preset="llama")))
+    edit_manifest(b, lambda m: (m["env"]["gpu"].update(name="NVIDIA H200"), m["target"].update(preset="llama"),
+                                m["settings"].update(warmup=2)))
     (b / "library_ops.csv").unlink()
     (a / "kernels" / "kernels.json").unlink()
     d = _diff(a, b)
+    assert d.warnings == ["runs of different targets (A: flux, B: llama); comparing what matches",
+                          "runs on different GPUs (A: NVIDIA H100 80GB HBM3, B: NVIDIA H200); comparing what matches",
+                          "runs of different inductor-prof versions (A: 0.2.0, B: unknown); comparing what matches"]
+    assert "warmup: 1 -> 2" in d.changes
+    # --allow-different: the same gaps, said as judged despite them
+    allowed = _diff(a, b, allow_different=True)
+    assert allowed.allow_different is True and allowed.gaps == d.gaps
+    # B has no library_ops.csv: library kernels are paired by name in both runs, not split by call in A alone
+    assert set(d.kernels.loc[d.kernels["origin"] == "library", "matched_by"]) == {"name"}
     # what each view lacks (the views still render): flux_small has no attention.csv
     assert d.missing == [("kernels", "run A has no kernels/kernels.json: Inductor kernels matched by name only"),
                          ("attention", "run A has no attention.csv"),
@@ -410,4 +425,37 @@ def test_what_the_gate_lacks_without_steps(tmp_path):
     assert d.gaps == [
         f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
         f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]
+
+
+def test_a_run_without_steps_read_for_diff_alone(tmp_path):
+    from inductor_prof.errors import UserError
+
+    a, b = _pair(tmp_path)
+    (b / "proton" / "steps.hatchet").unlink()
+    # its attention.csv damaged: said once, as the reader words it (not also "has no attention.csv")
+    (b / "attention.csv").write_text("backend,shape\n\"unterminated")
+    attention = [w for view, w in load_side(b, "B").missing if view == "attention"]
+    assert len(attention) == 1 and attention[0].startswith(f"run B: {b / 'attention.csv'}")
+    # its manifest damaged too: one line naming it, and what diff needs it for
+    (b / "manifest.json").write_text("{")
+    with pytest.raises(UserError) as e:
+        load_side(b, "B")
+    assert str(e.value).startswith(f"{b / 'manifest.json'} is damaged (") and str(e.value).endswith("; diff needs it")
+
+
+def test_what_the_gate_lacks_when_neither_run_has_steps(tmp_path):
+    # B another model recorded by a known version (A's unknown); neither has step times nor a steps hatchet:
+    # every line, in order, each run's said
+    a, b = _pair(tmp_path)
+    edit_manifest(b, lambda m: (m["target"].update(preset="llama"), m["env"].update(inductor_prof="0.2.0")))
+    for run in (a, b):
+        edit_manifest(run, lambda m: [m["stages"].pop(s) for s in ("plain_steps", "proton_steps")])
+        (run / "proton" / "steps.hatchet").unlink()
+    assert _diff(a, b).gaps == [
+        "runs of different targets (A: flux, B: llama; manifest.json target)",
+        "runs of different inductor-prof versions (A: unknown, B: 0.2.0; manifest.json env.inductor_prof)",
+        f"run A has no per-step times in {a / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run B has no per-step times in {b / 'manifest.json'} (stages.plain_steps.step_ms)",
+        f"run A has no {a / 'proton' / 'steps.hatchet'} (each kernel's time per step)",
         f"run B has no {b / 'proton' / 'steps.hatchet'} (each kernel's time per step)"]

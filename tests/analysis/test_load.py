@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from recorded import data_path
 from inductor_prof.analysis import load
+from inductor_prof.errors import UserError
 
 
 # ==== runfiles.py, analysis/load.py ==================================================================================
@@ -76,6 +77,14 @@ def test_the_tables_of_the_recorded_flux_run():
     assert k.loc[GEMM_192, "ncu_duration_ns"] == 528608.0
     assert [c["shape"] for c in k.loc[GEMM_192, "calls_by_shape"]][0] == "[4608,15360]x[15360,3072]"
     assert k.loc["triton_poi_fused_cat_gelu_permute_view_3", "calls_by_shape"] == []
+    # its costliest call: the ceilings stage's cuBLAS replay (605 us) slower than the model's own 544 us, so the
+    # GEMM is as fast as that shape gets; the call's module with the regional block as *
+    top = k.loc[GEMM_192, "calls_by_shape"][0]
+    assert top["replay_us"] > top["best_us"] and top["module"] == "*.proj_out"
+    assert k.loc[GEMM_192, "headroom_vs"].startswith("as fast as this shape gets here: [4608,15360]x[15360,3072]")
+    # an Inductor kernel: its kind from kernels.json, its bytes from the annotated step
+    gelu = k.loc["triton_poi_fused_cat_gelu_permute_view_3"]
+    assert gelu["kind"] == "pointwise" and bool(gelu["annotated"]) and gelu["bytes"] > 0
     # the headroom: the plain step of the manifest, the attention benchmark's saving on the model's cuDNN kernel,
     # and that kernel judged against it
     h = t.summary["headroom"]
@@ -91,6 +100,11 @@ def test_the_tables_of_a_recorded_run_of_two_sizes():
     assert sorted(t.by_size["size"].unique()) == ["1024x1024", "512x512"] and "size" in t.launches
     assert [s["size"] for s in t.summary["sizes"]] == ["1024x1024", "512x512"]
     assert t.summary["ncu_at_size"] == "1024x1024"
+    # per size, Inductor kernels with their annotated bytes and library kernels with their calls' flops
+    by = t.by_size.set_index(["name", "size"])
+    for size in ("1024x1024", "512x512"):
+        assert bool(by.loc[("triton_poi_fused_cat_gelu_permute_view_3", size), "annotated"])
+        assert by.loc[(GEMM_192, size), "flops"] > 0
 
 
 def test_an_older_run_and_an_empty_kernels_json_are_warned(small_run):
@@ -102,3 +116,21 @@ def test_an_older_run_and_an_empty_kernels_json_are_warned(small_run):
                                     "18 Inductor kernels; ")
     assert t.warnings[1].startswith(f"{small_run / 'manifest.json'} was recorded before inductor-prof measured "
                                     "the SM clock and power, replays of its GEMM calls")
+
+
+def test_a_run_without_library_ops_still_loads(small_run):
+    (small_run / "library_ops.csv").unlink()
+    t = load.load_run_tables(small_run)
+    assert t.library_ops is None and any("library_ops.csv" in w for w in t.warnings)
+    assert (t.kernels.loc[t.kernels["origin"] == "library", "flops"] == 0).all()
+
+
+def test_steps_of_no_kernel_launch_are_an_error(small_run):
+    path = small_run / "proton" / "steps.hatchet"
+    data = json.loads(path.read_text())
+    for step in data[0]["children"]:
+        step["children"] = []
+    path.write_text(json.dumps(data))
+    with pytest.raises(UserError) as e:
+        load.load_run_tables(small_run)
+    assert str(e.value) == (f"{path} holds no kernel launches (Proton recorded none); the report needs them")
