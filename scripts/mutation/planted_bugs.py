@@ -1,6 +1,6 @@
 """Issue 30's audit bugs, planted one at a time in a COPY of this checkout (never in it): each is a slip the
 audit made by hand and the suite did not catch then; the tests listed with it must fail on it now. Prints, per
-bug, the tests that failed.
+bug, the tests that failed (docs/mutation-scores.md lists each bug with its tests).
 
     python3 scripts/mutation/planted_bugs.py [NUMBER ...]     # e.g. 1 9: only those
 
