@@ -2,8 +2,8 @@
 environment given whole (childenv.child_env builds it), a timeout, and a process group of its own; the whole
 group is ended on the timeout, on Ctrl-C and on SIGTERM (cli/signals.py turns SIGTERM into an interrupt), so
 no grandchild (ncu's target, a compile worker) is left behind. `run_logged` keeps the output in a log file
-(long children), `run` returns it (short ones); `Finished.why` says how a failed one ended, its output's end
-included."""
+(long children), `run` returns it (short ones), `Background` starts one now and waits for it later (work that
+overlaps the caller's); `Finished.why` says how a failed one ended, its output's end included."""
 from __future__ import annotations
 
 import os
@@ -166,3 +166,43 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
             if proc is not None:
                 end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
             raise
+
+
+class Background:
+    """A child started now, its output in `log_path`, waited for later: work that overlaps the caller's. The
+    caller ends it (`end`, in its finally: Ctrl-C and SIGTERM included) if it never waited; `wait` ends it at
+    `timeout` seconds after its start."""
+
+    def __init__(self, cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
+                 clock: Callable[[], float] = time.monotonic):
+        self.timeout, self.clock, self.t0, self.log_path = timeout, clock, clock(), log_path
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "wb") as log, _interrupts_held():   # the child holds its own copy of the file
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         env=env, start_new_session=True)
+
+    def wait(self) -> Finished:
+        """Its end, or None as returncode when it ran past its timeout (then ended); its log's end as stdout
+        (what `why` quotes)."""
+        try:
+            rc = self.proc.wait(timeout=max(0.0, self.timeout - (self.clock() - self.t0)))
+        except subprocess.TimeoutExpired:
+            end_group(self.proc)
+            return Finished(None, self.clock() - self.t0, self._log_end())
+        except BaseException:
+            end_group(self.proc)
+            raise
+        return Finished(rc, self.clock() - self.t0, self._log_end())
+
+    def _log_end(self, size: int = 16384) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(max(0, f.seek(0, os.SEEK_END) - size))
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def end(self) -> None:
+        """Ends it with its group if it still runs (a no-op once it has ended)."""
+        if self.proc.poll() is None:
+            end_group(self.proc)

@@ -68,6 +68,8 @@ class RunDir:
     @property
     def attention_log(self) -> Path: return self.attention_dir / "attention.log"
     @property
+    def attention_build_log(self) -> Path: return self.attention_dir / "cuda_build.log"
+    @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
@@ -271,9 +273,10 @@ class Manifest:
 
     @contextmanager
     def stage(self, name: str) -> Iterator[dict[str, Any]]:
-        """Records status and duration of a stage; `info` carries what the stage wants to keep."""
+        """Records status, start (epoch seconds: where the run's time went between stages, start-up included)
+        and duration of a stage; `info` carries what the stage wants to keep."""
         info: dict[str, Any] = {}
-        entry = {"status": "running"}
+        entry = {"status": "running", "started": round(time.time(), 3)}
         self.data["stages"][name] = entry
         self.save()
         t0 = time.perf_counter()

@@ -45,12 +45,24 @@ def profile_once(a, extra: list[str], out: str, cache: Path) -> dict:
     cmd = [sys.executable, "-m", "inductor_prof", "profile", a.target, "--out", out, "--force",
            "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *extra]
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.resolve())}
-    t0 = time.perf_counter()
+    t0, started = time.perf_counter(), time.time()
     rc = subprocess.run(cmd, env=env, timeout=3600).returncode
     wall = time.perf_counter() - t0
     path = Path(out) / "manifest.json"
     manifest = json.loads(path.read_text()) if path.exists() else {}
-    return {"rc": rc, "wall": wall, "manifest": manifest}
+    return {"rc": rc, "wall": wall, "manifest": manifest, "started": started}
+
+
+def outside_stages(run: dict) -> tuple[float, float, float]:
+    """(start-up: the process's start to its first stage, between stages, after the last one), seconds, from
+    the stages' start times (epoch) in the manifest; NaN where the manifest has none."""
+    stages = [st for st in (run["manifest"].get("stages") or {}).values() if "started" in st and "seconds" in st]
+    if not stages:
+        return NAN, NAN, NAN
+    startup = stages[0]["started"] - run["started"]
+    between = sum(b["started"] - (a["started"] + a["seconds"]) for a, b in zip(stages, stages[1:]))
+    after = run["started"] + run["wall"] - (stages[-1]["started"] + stages[-1]["seconds"])
+    return startup, between, after
 
 
 def _ratio(num, den) -> float:
@@ -73,6 +85,8 @@ def table(runs: dict[str, dict]) -> list[str]:
             cells.append(f"{st.get('seconds', NAN):>10.1f} {'' if st.get('status') == 'ok' else '!'}" if st
                          else f"{'-':>11s}")
         lines.append(f"  {s:24s}" + "".join(f"{c:>12s}" for c in cells))
+    for i, label in enumerate(("start-up, s", "between stages, s", "after the stages, s")):
+        lines.append(f"  {label:24s}" + "".join(f"{outside_stages(runs[n])[i]:>12.1f}" for n in names))
     lines.append(f"{'  sum of stages, s':26s}" + "".join(
         f"{sum(st.get('seconds') or 0 for st in (runs[n]['manifest'].get('stages') or {}).values()):>12.1f}"
         for n in names))
@@ -102,6 +116,19 @@ def bytecode_line() -> str:
     return f"Python bytecode: cached ({'PYTHONPYCACHEPREFIX=' + sys.pycache_prefix if sys.pycache_prefix else 'beside the sources'})"
 
 
+def compile_bytecode() -> str:
+    """compileall over the packages a profile imports (into PYTHONPYCACHEPREFIX where set), as pip does at install."""
+    import importlib.util
+
+    dirs = [str(Path(spec.origin).parent) for name in ("torch", "triton", "diffusers", "transformers", "inductor_prof")
+            if (spec := importlib.util.find_spec(name)) and spec.origin]
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *dirs], capture_output=True,
+                          text=True, timeout=1800)
+    return (f"bytecode compiled for {len(dirs)} packages in {time.perf_counter() - t0:.1f} s (exit {done.returncode}; "
+            f"{bytecode_line()})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -111,11 +138,16 @@ def main() -> int:
     ap.add_argument("--cache", default=None, help="XDG_CACHE_HOME of the runs (default: OUT.cache)")
     ap.add_argument("--baseline", action="store_true")
     ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--compile-bytecode", action="store_true",
+                    help="first compile the bytecode of torch, triton, diffusers and this package (what a pip "
+                         "install does), where this machine lacks it: the cold run then measures the tool's caches")
     a, extra = ap.parse_known_args()   # the rest goes to `inductor-prof profile` (--height 768 ...)
     which = [r.strip() for r in a.runs.split(",") if r.strip()]
     if not which or any(r not in ("cold", "warm") for r in which):
         ap.error(f"--runs: cold, warm or both, not {a.runs!r}")
     cache = Path(a.cache or f"{a.out.rstrip('/')}.cache")
+    if a.compile_bytecode:
+        print(compile_bytecode(), flush=True)
     runs = {}
     for r in which:
         if r == "cold":

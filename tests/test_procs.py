@@ -208,3 +208,34 @@ def test_tail_last_four_nonblank_lines_capped():
     assert procs.tail("a\nb\nc", lines=2) == "b | c"
     # capped at 600 characters
     assert procs.tail("x" * 1000) == "x" * 600
+
+
+# ---- Background: a child started now, waited for later
+
+def test_background_wait_gives_the_exit_and_keeps_the_output(tmp_path):
+    log = tmp_path / "sub" / "build.log"     # its folder made for it
+    job = procs.Background([sys.executable, "-c", "import sys; print('built'); sys.exit(3)"], {}, log, 60)
+    done = job.wait()
+    assert done.returncode == 3 and not done.timed_out and log.read_text() == done.stdout == "built\n"
+    job.end()    # once ended: nothing to do, no error
+
+
+def test_background_wait_ends_the_whole_group_at_its_timeout(tmp_path):
+    pid_file = tmp_path / "g.pid"
+    clock = ReadyClock(pid_file, jump=10.5)   # reads 10.5 s once the grandchild runs: past the 10 s timeout
+    job = procs.Background([sys.executable, "-c", CHILD, str(pid_file)], {}, tmp_path / "log", 10, clock=clock)
+    while not pid_file.exists():
+        time.sleep(0.01)
+    done = job.wait()
+    assert done.timed_out and done.seconds == 10.5
+    assert dead(_grandchild(pid_file)) and dead(job.proc.pid)
+
+
+def test_background_end_ends_a_child_never_waited_for(tmp_path):
+    # the profile's finally: a run that stops (Ctrl-C, a failed required stage) before the build was waited for
+    pid_file = tmp_path / "g.pid"
+    job = procs.Background([sys.executable, "-c", CHILD, str(pid_file)], {}, tmp_path / "log", 600)
+    while not pid_file.exists():
+        time.sleep(0.01)
+    job.end()
+    assert dead(_grandchild(pid_file)) and dead(job.proc.pid)

@@ -61,7 +61,13 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}
     hooks, hooked = ExitStack(), False
-    with isolated_cache(run.inductor_cache), hooks:
+    with isolated_cache(run.inductor_cache), hooks, ExitStack() as builds:
+        if opts.attention:
+            from .attention import start_build
+
+            ctx.attention_build = start_build(run, opts.settings)
+            if ctx.attention_build is not None:
+                builds.callback(ctx.attention_build.end)
         for stage in STAGES:
             if stage.when and not getattr(opts, stage.when):
                 continue

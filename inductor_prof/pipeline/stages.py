@@ -28,6 +28,7 @@ class Context:
     registry: KernelRegistry = field(default_factory=KernelRegistry)
     profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
     compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
+    attention_build: Any = None             # procs.Background: the own CUDA kernel's build, started with the run
 
 
 @dataclass(frozen=True)

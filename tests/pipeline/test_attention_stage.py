@@ -62,7 +62,8 @@ def test_the_stage_process_runs_the_stage_backends_through_the_cache(run, monkey
     opts, out = _main(run, monkeypatch, capsys, summary={
         "tuning_cache": "F: 0 from the cache, 3 tuned; the cache was not written (Read-only file system)",
         "tuning_cache_warnings": ["tuning cache F: not JSON: ignored, and rewritten with this run's tuning"],
-        "checked_at": {"(1,24,4608,128)": "(1,24,1024,128)"}})
+        "checked_at": {"(1,24,4608,128)": "(1,24,1024,128)"},
+        "check_and_tune_s": {"triton_fa2": 31.2, "gluon_fa3": 12.0, "flex_compiled": 8.5, "sdpa": 0.3}})
     assert opts.backends == STAGE
     assert opts.cache.path == tmp_path / "xdg" / "inductor-prof" / tuning_cache.FILE and not opts.cache.retune
     assert out == [
@@ -70,6 +71,7 @@ def test_the_stage_process_runs_the_stage_backends_through_the_cache(run, monkey
         "attention: tuning cache F: 0 from the cache, 3 tuned; the cache was not written (Read-only file system)",
         "attention: (1,24,4608,128) checked against float64 at (1,24,1024,128) (the full length's reference is "
         "costly; timed at full length)",
+        "attention: checks and tuning took longest: triton_fa2 31.2 s, gluon_fa3 12 s, flex_compiled 8.5 s",
         "attention: left out: numba_fa, torch_blocked, sdpa_math (teaching backends; the attention_teaching "
         "setting, or `inductor-prof attention RUN`, runs them)",
         f"saved to {run.attention_csv} (3 of 4 ok)"]
@@ -80,3 +82,37 @@ def test_teaching_retune_and_a_folder(run, monkeypatch, capsys, tmp_path):
     assert opts.backends == [b.name for b in registry.backends()]
     assert opts.cache.path == tmp_path / "c" / tuning_cache.FILE and opts.cache.retune
     assert out == [f"saved to {run.attention_csv} (3 of 4 ok)"]
+
+
+def _stage_ctx(run, build):
+    from types import SimpleNamespace
+
+    lines = []
+    return SimpleNamespace(run=run, opts=SimpleNamespace(settings=Settings()), log=lines.append,
+                           attention_build=build), lines
+
+
+def test_the_stage_waits_for_the_cuda_build_started_with_the_run_and_says_how_it_went(run, monkeypatch):
+    monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
+    ok = procs.Background([sys.executable, "-c", "print('ready')"], {}, run.attention_build_log, 60)
+    ctx, _ = _stage_ctx(run, ok)
+    info = attention.run(ctx)
+    assert info["cuda_build"].endswith(" s, overlapping the earlier stages") and info["last_line"] == "saved"
+    assert run.attention_build_log.read_text() == "ready\n"
+    broken = procs.Background([sys.executable, "-c", "import sys; sys.exit('nvcc broke')"], {},
+                              run.attention_build_log, 60)
+    ctx, _ = _stage_ctx(run, broken)
+    # a failed build is said with its end and its log; the stage still runs (its process builds it again)
+    assert attention.run(ctx)["cuda_build"] == (f"failed (exit 1: nvcc broke; {run.attention_build_log}): the "
+                                                "stage builds it again")
+    ctx, _ = _stage_ctx(run, None)      # no build started (no CUDA toolkit): nothing said
+    assert "cuda_build" not in attention.run(ctx)
+
+
+def test_no_cuda_build_is_started_without_a_gpu(run):
+    # this CPU machine: torch sees no CUDA GPU, whatever toolkit is installed
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU machine")
+    assert attention.start_build(run, Settings()) is None

@@ -55,6 +55,10 @@ class BenchResult:
     tuning: list[dict] = field(default_factory=list)
     chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
     checked: dict = field(default_factory=dict)    # shape label -> the reduced shape's label its checks ran at
+    seconds: dict = field(default_factory=dict)    # backend -> wall seconds of its checks and tuning, all shapes
+
+    def spent(self, backend: str, since: float) -> None:
+        self.seconds[backend] = self.seconds.get(backend, 0.0) + time.perf_counter() - since
 
 
 def _inputs(shape: Shape, seed: int, device: str):
@@ -207,17 +211,20 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         if why:
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=why))
             continue
+        t0 = time.perf_counter()
         try:
             values = check(b, shape, qc, kc, vc, ref, ref_lse, scale, **sem)
         except Exception as e:  # this backend cannot run this shape (or is broken): say why, go on
             rows.append(_row(b, shape, calls, model_backend, available=False, reason=one_line(e)))
             if opts.device == "cuda":
                 torch.cuda.synchronize()
+            result.spent(b.name, t0)
             continue
         config, label = None, ""
         if opts.tune and b.name in TUNED:
             config, label = _tune(b.name, shape, qt, kt, vt, scale, result, sem, opts.cache)
             result.chosen[(b.name, shape.label)] = config
+        result.spent(b.name, t0)
         timed.append((len(rows), b, config, label, values))
         rows.append({})  # filled in once every backend has been timed
     timer = opts.timer or (time_ms if opts.device == "cuda" else wall_ms)

@@ -57,3 +57,11 @@ CONFIG_LABELS = {(64, 0): "M128xN64/w4/32rows", (128, 0): "M128xN64/w4/32rows", 
 
 def configs(head_dim: int) -> int:
     return int(extension().configs(head_dim))
+
+
+if __name__ == "__main__":   # `python -m ...cuda_fa`: the build alone (the profile starts it early, in the background)
+    import time
+
+    t0 = time.perf_counter()
+    extension()
+    print(f"inductor_prof_flash_fwd ready in {time.perf_counter() - t0:.1f} s")

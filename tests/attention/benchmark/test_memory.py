@@ -53,3 +53,18 @@ def test_bench_lists_a_shape_too_large_to_allocate():
     rows = bench_shape(Shape(1, 1, 2**40, 2**40, 64), 1, "", registry.backends(["torch_blocked"]),
                        BenchOptions(device="cpu", tune=False), BenchResult())
     assert not rows[0]["available"] and rows[0]["reason"].startswith("inputs or float64 reference: ")
+
+
+def test_bench_counts_each_checked_backends_seconds_only(monkeypatch):
+    # where the attention stage's time goes: a backend checked (and tuned) gets its wall seconds; one left out
+    # before its check (too big for free memory) gets none
+    timer = lambda fn, rep_ms=100.0: (fn(), 2.0)[1]
+    monkeypatch.setattr(memory, "free_bytes", lambda device: 1000)
+    result = BenchResult()
+    bench_shape(Shape(1, 2, 64, 64, 16), 1, "", registry.backends(["sdpa_math", "torch_blocked"]),
+                BenchOptions(timer=timer, device="cpu", tune=False), result)
+    assert list(result.seconds) == ["torch_blocked"] and result.seconds["torch_blocked"] > 0
+    first = result.seconds["torch_blocked"]
+    bench_shape(Shape(1, 2, 32, 32, 16), 1, "", registry.backends(["torch_blocked"]),
+                BenchOptions(timer=timer, device="cpu", tune=False), result)
+    assert result.seconds["torch_blocked"] > first      # summed over shapes
