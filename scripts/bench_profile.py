@@ -53,16 +53,20 @@ def profile_once(a, extra: list[str], out: str, cache: Path) -> dict:
     return {"rc": rc, "wall": wall, "manifest": manifest, "started": started}
 
 
-def outside_stages(run: dict) -> tuple[float, float, float]:
-    """(start-up: the process's start to its first stage, between stages, after the last one), seconds, from
-    the stages' start times (epoch) in the manifest; NaN where the manifest has none."""
-    stages = [st for st in (run["manifest"].get("stages") or {}).values() if "started" in st and "seconds" in st]
-    if not stages:
-        return NAN, NAN, NAN
-    startup = stages[0]["started"] - run["started"]
+OUTSIDE = ("start-up to the manifest, s", "manifest to 1st stage, s", "between stages, s", "after the stages, s")
+
+
+def outside_stages(run: dict) -> tuple[float, float, float, float]:
+    """Seconds outside the stages: the process's start to its manifest (imports, the target's check, the
+    environment's facts), the manifest to the first stage, between stages, after the last one; from the
+    manifest's times (epoch); NaN where it has none."""
+    m = run["manifest"]
+    stages = [st for st in (m.get("stages") or {}).values() if "started" in st and "seconds" in st]
+    if not stages or "created" not in m:
+        return NAN, NAN, NAN, NAN
     between = sum(b["started"] - (a["started"] + a["seconds"]) for a, b in zip(stages, stages[1:]))
     after = run["started"] + run["wall"] - (stages[-1]["started"] + stages[-1]["seconds"])
-    return startup, between, after
+    return m["created"] - run["started"], stages[0]["started"] - m["created"], between, after
 
 
 def _ratio(num, den) -> float:
@@ -85,7 +89,7 @@ def table(runs: dict[str, dict]) -> list[str]:
             cells.append(f"{st.get('seconds', NAN):>10.1f} {'' if st.get('status') == 'ok' else '!'}" if st
                          else f"{'-':>11s}")
         lines.append(f"  {s:24s}" + "".join(f"{c:>12s}" for c in cells))
-    for i, label in enumerate(("start-up, s", "between stages, s", "after the stages, s")):
+    for i, label in enumerate(OUTSIDE):
         lines.append(f"  {label:24s}" + "".join(f"{outside_stages(runs[n])[i]:>12.1f}" for n in names))
     lines.append(f"{'  sum of stages, s':26s}" + "".join(
         f"{sum(st.get('seconds') or 0 for st in (runs[n]['manifest'].get('stages') or {}).values()):>12.1f}"
@@ -117,16 +121,21 @@ def bytecode_line() -> str:
 
 
 def compile_bytecode() -> str:
-    """compileall over the packages a profile imports (into PYTHONPYCACHEPREFIX where set), as pip does at install."""
-    import importlib.util
+    """compileall over site-packages and PYTHONPATH (into PYTHONPYCACHEPREFIX where set), as pip does at install."""
+    import site
 
-    dirs = [str(Path(spec.origin).parent) for name in ("torch", "triton", "diffusers", "transformers", "inductor_prof")
-            if (spec := importlib.util.find_spec(name)) and spec.origin]
+    dirs = [d for d in dict.fromkeys([*site.getsitepackages(), *os.environ.get("PYTHONPATH", "").split(os.pathsep)])
+            if d and Path(d).is_dir()]
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *dirs], capture_output=True,
                           text=True, timeout=1800)
-    return (f"bytecode compiled for {len(dirs)} packages in {time.perf_counter() - t0:.1f} s (exit {done.returncode}; "
+    line = (f"bytecode compiled for {len(dirs)} folders in {time.perf_counter() - t0:.1f} s (exit {done.returncode}; "
             f"{bytecode_line()})")
+    # Triton builds its driver utilities (C, gcc) at first use on a machine: once per install, like the bytecode
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", "from triton.runtime import driver; driver.active.utils"],
+                          capture_output=True, text=True, timeout=600)
+    return f"{line}\nTriton's driver utilities ready in {time.perf_counter() - t0:.1f} s (exit {done.returncode})"
 
 
 def main() -> int:
@@ -139,8 +148,9 @@ def main() -> int:
     ap.add_argument("--baseline", action="store_true")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--compile-bytecode", action="store_true",
-                    help="first compile the bytecode of torch, triton, diffusers and this package (what a pip "
-                         "install does), where this machine lacks it: the cold run then measures the tool's caches")
+                    help="first compile the installed packages' bytecode (as pip does at install) and build Triton's "
+                         "driver utilities (its first use on a machine), each timed: the cold run then measures "
+                         "the tool's own first run")
     a, extra = ap.parse_known_args()   # the rest goes to `inductor-prof profile` (--height 768 ...)
     which = [r.strip() for r in a.runs.split(",") if r.strip()]
     if not which or any(r not in ("cold", "warm") for r in which):

@@ -67,3 +67,18 @@ def test_a_folder_holding_run_folders_names_them(tmp_path):
     assert str(e.value) == (f"{tmp_path} is not an inductor-prof run folder (no manifest.json; the run folders in it: "
                             f"{tmp_path / 'r1'}, {tmp_path / 'r2'}, {tmp_path / 'r3'} and 2 more)")
     assert open_run(tmp_path / "r1").root == tmp_path / "r1"
+
+
+def test_a_stage_records_when_it_started_and_how_long_it_took(tmp_path, monkeypatch):
+    from inductor_prof import rundir
+
+    run = rundir.create(str(tmp_path / "run"), False)
+    manifest = rundir.Manifest(run, {})
+    clock = iter([1000.0, 1000.25])          # perf_counter at the stage's start and end: 0.25 s
+    monkeypatch.setattr(rundir.time, "time", lambda: 1795000000.1234)
+    monkeypatch.setattr(rundir.time, "perf_counter", lambda: next(clock))
+    with manifest.stage("harvest") as info:
+        info["harvested"] = 3
+    # the epoch start rounded to the millisecond, as the bench's timeline reads it
+    assert manifest.data["stages"]["harvest"] == {"status": "ok", "started": 1795000000.123, "seconds": 0.25,
+                                                  "harvested": 3}

@@ -108,12 +108,40 @@ def kernel_spills(kernel) -> int:
     return 4 * int(getattr(kernel, "n_spills", 0) or 0)
 
 
-def time_configs(run, configs, bench=None, spills=None) -> tuple[list[dict], object | None]:
+def compile_workers() -> int:
+    """Threads that compile an own kernel's tile configs at once: one a core, at most 16; one under
+    TRITON_INTERPRET (nothing to compile, and the interpreter patches triton.language for the call it runs)."""
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        return 1
+    return max(1, min(16, os.cpu_count() or 1))
+
+
+def compile_in_parallel(run, configs, workers: int) -> None:
+    """run(config) for every config at once in `workers` threads, their output kept off the terminal and their
+    failures dropped, so that the timing loop finds each kernel compiled; a config that failed fails again there,
+    alone, with its own output for its row. Most of a Hopper kernel's compile is ptxas, a child process, so
+    threads overlap it (Inductor's select_algorithm precompiles its choices in threads likewise)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(cfg) -> None:
+        try:
+            run(cfg)
+        except Exception:  # noqa: BLE001  (said by the timing loop, which runs it again)
+            pass
+    with captured_output(), ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(one, configs))
+
+
+def time_configs(run, configs, bench=None, spills=None, parallel: int = 1) -> tuple[list[dict], object | None]:
     """Times run(config) for each config. A failure (out of shared memory or registers, a compile error) is
     recorded with what the compiler printed, not raised or printed; a config whose kernel spills registers
     (spills(run(config)): bytes of local memory per thread, > 0) is recorded and not timed, so never chosen.
-    Returns one row per config and the fastest config (None if none ran)."""
+    `parallel` > 1: the configs compiled first, that many at once (compile_in_parallel). Returns one row per
+    config and the fastest config (None if none ran)."""
     bench = bench or (lambda fn: time_ms(fn, rep_ms=40))
+    configs = list(configs)
+    if parallel > 1 and len(configs) > 1:
+        compile_in_parallel(run, configs, min(parallel, len(configs)))
     rows = []
     for cfg in configs:
         ms, error = float("nan"), ""
@@ -136,12 +164,13 @@ def time_configs(run, configs, bench=None, spills=None) -> tuple[list[dict], obj
     return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
 
 
-def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None
+def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None, parallel: int = 1
                  ) -> tuple[list[dict], object | None]:
     """An own kernel's run(config) timed at each config: (a row per config with its label and its source, "tuned"
     or "cache"; failures and spilling configs recorded not raised; the fastest config or None).
     known: what the tuning cache remembers at this key (tuning_cache.entry): where its best is among `configs`,
-    nothing is run and that config is returned; else the configs it says failed are not tried again."""
+    nothing is run and that config is returned; else the configs it says failed are not tried again.
+    parallel: as time_configs."""
     configs, known = list(configs), known or {}
     failed = {c: known["failed"][label(c)] for c in configs if label(c) in known.get("failed", {})}
     cached = next((c for c in configs if known.get("best") is not None and label(c) == known["best"]), None)
@@ -151,7 +180,7 @@ def tune_forward(run, configs, label, bench=None, spills=None, known: dict | Non
         remembered[cached] = {"config": label(cached), "ms": float("nan") if ms is None else float(ms), "error": "",
                               "source": "cache"}
         return [remembered[c] for c in configs if c in remembered], cached
-    rows, best = time_configs(run, [c for c in configs if c not in failed], bench, spills)
+    rows, best = time_configs(run, [c for c in configs if c not in failed], bench, spills, parallel)
     tuned = {r["config"]: {**r, "config": label(r["config"]), "source": "tuned"} for r in rows}
     return [remembered[c] if c in remembered else tuned[c] for c in configs], best
 

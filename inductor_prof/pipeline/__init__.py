@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
@@ -55,8 +56,9 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     if stopped and not opts.force:   # kept for its log until now; nothing in it was measured
         log(f"replacing {opts.out}: its profile failed at stage {stopped}, before any timed step")
     run = rundir.create(opts.out, opts.force or stopped is not None)
-    manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "settings": asdict(opts),
-                                     "env": collect()})
+    created = round(time.time(), 3)   # with the stages' start times: where a run's time goes before its stages
+    manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "created": created,
+                                     "settings": asdict(opts), "env": collect()})
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}

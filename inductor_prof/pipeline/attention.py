@@ -61,7 +61,17 @@ def run(ctx) -> dict:
     done = in_subprocess(ctx.run, ctx.opts.settings)
     for line in done["notes"]:
         ctx.log(line)
-    return {**info, **done}
+    return {**child_summary(ctx.run), **info, **done}
+
+
+def child_summary(run_dir: rundir.RunDir) -> dict:
+    """What the stage's process recorded in the manifest (its summary: the caches, each backend's seconds...),
+    which the profile's own entry for the stage would otherwise replace; {} if unreadable."""
+    try:
+        entry = (runfiles.manifest(run_dir, "the attention stage wrote it").get("stages") or {}).get("attention")
+    except Exception:  # noqa: BLE001  (the stage's own outcome is said by in_subprocess)
+        return {}
+    return {k: v for k, v in (entry or {}).items() if k not in ("status", "seconds", "started", "error")}
 
 
 def stage_args(settings: Settings) -> list[str]:

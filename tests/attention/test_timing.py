@@ -64,3 +64,43 @@ def test_tune_forward_labels_the_rows_and_returns_the_config_itself():
     times = {1: 2.0, 2: 1.0}
     rows, best = timing.tune_forward(lambda c: times[c], [1, 2], lambda c: f"cfg{c}", bench=lambda fn: fn())
     assert [(r["config"], r["ms"]) for r in rows] == [("cfg1", 2.0), ("cfg2", 1.0)] and best == 2
+
+
+def test_configs_compiled_at_once_then_timed_alone(capfd):
+    import threading
+
+    # 3 configs: each one's first call waits until all 3 first calls run together (a barrier of 3: passes only if
+    # they run at once, in threads); "bad" fails both times, printing as a compiler would
+    barrier, first = threading.Barrier(3, timeout=30), set()
+    calls: list[str] = []
+    lock = threading.Lock()
+
+    def run(cfg):
+        with lock:
+            calls.append(cfg)
+            is_first = cfg not in first
+            first.add(cfg)
+        if is_first:
+            barrier.wait()
+        if cfg == "bad":
+            print("ptxas fatal error: out of registers")
+            raise RuntimeError("PTXAS error: bad config")
+        return {"fast": 1.0, "slow": 3.0}[cfg]
+
+    rows, best = timing.time_configs(run, ["slow", "bad", "fast"], bench=lambda fn: fn(), parallel=8)
+    assert best == "fast" and [r["ms"] for r in rows][::2] == [3.0, 1.0]
+    assert rows[1]["error"] == "RuntimeError: PTXAS error: bad config [stdout: ptxas fatal error: out of registers]"
+    # each config once in the parallel pass; then "slow" and "fast" run for their spills check and their timing
+    # (the bench calls fn once here), "bad" once more for its own output: 3 + 2 + 2 + 1 = 8
+    assert sorted(calls) == sorted(["slow", "bad", "fast", "slow", "slow", "bad", "fast", "fast"])
+    assert capfd.readouterr() == ("", "")      # nothing of the compilers on the terminal
+
+
+def test_compile_workers_one_under_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert timing.compile_workers() == 1
+    monkeypatch.delenv("TRITON_INTERPRET")
+    monkeypatch.setattr(timing.os, "cpu_count", lambda: 64)
+    assert timing.compile_workers() == 16
+    monkeypatch.setattr(timing.os, "cpu_count", lambda: None)
+    assert timing.compile_workers() == 1

@@ -118,8 +118,9 @@ def test_ctrl_c_in_the_first_batch_then_report(run, tmp_path):
         if not dead(ncu_pid, within=0.1):
             os.kill(ncu_pid, signal.SIGKILL)         # a failed run leaves no hanging fake behind
     assert not (run / "ncu" / "status.json").exists()      # no batch finished: nothing claimed
-    assert _ncu_stage(run) == {"status": "interrupted", "seconds": _ncu_stage(run)["seconds"],
-                               "error": "KeyboardInterrupt"}
+    stage = _ncu_stage(run)
+    assert stage == {"status": "interrupted", "started": stage["started"], "seconds": stage["seconds"],
+                     "error": "KeyboardInterrupt"}
     assert _report_works(run) == [f"warning: {run}/ncu/ncu.csv is missing (stage ncu interrupted: "
                                   "KeyboardInterrupt); the report has no Nsight Compute columns"]
 

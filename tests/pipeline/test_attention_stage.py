@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from recorded import data_path
-from inductor_prof import procs, rundir
+from inductor_prof import procs, rundir, runfiles
 from inductor_prof.attention import tuning_cache
 from inductor_prof.attention.benchmark import registry
 from inductor_prof.pipeline import attention
@@ -107,6 +107,20 @@ def test_the_stage_waits_for_the_cuda_build_started_with_the_run_and_says_how_it
                                                 "stage builds it again")
     ctx, _ = _stage_ctx(run, None)      # no build started (no CUDA toolkit): nothing said
     assert "cuda_build" not in attention.run(ctx)
+
+
+def test_the_stage_keeps_what_its_process_recorded(run, monkeypatch):
+    # the stage's process writes its summary into the manifest's entry for the stage; the profile's own entry,
+    # written when the stage returns, keeps it (before: replaced, so the caches' outcome was lost)
+    def child(run_dir, settings):
+        m = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, "test"))
+        with m.stage("attention") as info:
+            info.update(tuning_cache="F: 0 from the cache, 3 tuned", check_and_tune_s={"gluon_fa3": 31.1})
+        return {"notes": [], "last_line": "saved"}
+    monkeypatch.setattr(attention, "in_subprocess", child)
+    ctx, _ = _stage_ctx(run, None)
+    assert attention.run(ctx) == {"tuning_cache": "F: 0 from the cache, 3 tuned",
+                                  "check_and_tune_s": {"gluon_fa3": 31.1}, "notes": [], "last_line": "saved"}
 
 
 def test_no_cuda_build_is_started_without_a_gpu(run):

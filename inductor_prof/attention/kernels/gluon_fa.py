@@ -118,9 +118,10 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None). known: the tuning cache's entry at this shape (timing.tune_forward). A band's configs are
     the causal ones (no split tail)."""
-    from ..timing import kernel_spills, tune_forward
+    from ..timing import compile_workers, kernel_spills, tune_forward
 
     masked = causal or band is not None or key_ranges is not None
     return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band, key_ranges),
                         configs or candidate_configs(q.shape[3], masked),
-                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known)
+                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
+                        parallel=compile_workers())

@@ -392,8 +392,9 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
          bench=None, known: dict | None = None, band=None, key_ranges=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
-    from ..timing import kernel_spills, tune_forward
+    from ..timing import compile_workers, kernel_spills, tune_forward
 
     return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges),
                         configs or candidate_configs(q.shape[3]),
-                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known)
+                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
+                        parallel=compile_workers())
