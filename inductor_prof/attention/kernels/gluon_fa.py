@@ -17,7 +17,8 @@ state it:
 
 Any lengths: tiles past a head's end read the next head's rows (or TMA zero fill), the last key block is masked,
 query rows past the end are never stored. Returns log-sum-exp. CAUSAL (top-left): key blocks up to each tile's
-last row only, the diagonal ones masked, tiles longest first. GQA: kv head h // GROUP.
+last row only, the diagonal ones masked, tiles longest first. GQA: kv head h // GROUP. Masks: a band (windows,
+padding) or key intervals (documents: per-row key ranges and a block table per 64 rows), mask_schedule.py.
 """
 from __future__ import annotations
 
