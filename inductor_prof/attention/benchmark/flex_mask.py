@@ -43,10 +43,12 @@ def mask_mod(spec: masks.MaskSpec, keep, Sk: int, device):
 
 
 def block_mask(q, k, causal: bool, mask):
-    """The BlockMask for q (B, Hq, Sq, D), k (B, Hkv, Sk, D) with SDPA's causal flag or a bool keep; None when
-    dense."""
-    from torch.nn.attention.flex_attention import create_block_mask
+    """The BlockMask for q (B, Hq, Sq, D), k (B, Hkv, Sk, D) with SDPA's causal flag or a bool keep (a BlockMask
+    itself, as a model built it, is used as given); None when dense."""
+    from torch.nn.attention.flex_attention import BlockMask, create_block_mask
 
+    if isinstance(mask, BlockMask):
+        return mask
     if not causal and mask is None:
         return None
     B, H, Sq, Sk = q.shape[0], q.shape[1], q.shape[2], k.shape[2]

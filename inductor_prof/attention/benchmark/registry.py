@@ -55,10 +55,11 @@ _MASK_ARGS_SIZE = 4
 
 
 def own_mask_args(mask, q, k) -> dict:
-    """The own kernels' keyword arguments (causal, band, key_ranges: mask_schedule.kernel_args) for a bool keep,
-    recognised once per mask (masks.classify; the bench reuses one keep for its check, tuning and timed calls).
-    ValueError for a mask they do not take."""
-    from ..kernels import mask_schedule
+    """The own kernels' keyword arguments (causal, band, key_ranges: mask_schedule.kernel_args; key_intervals for
+    a mask keeping one run of keys a row, such as documents: key_intervals.intervals_of) for a bool keep or a
+    FlexAttention BlockMask (its mask_mod evaluated), recognised once per mask (masks.classify; the bench reuses
+    one keep for its check, tuning and timed calls). ValueError for a mask they do not take."""
+    from ..kernels import key_intervals, mask_schedule
     from ..semantics import masks
 
     if mask is None:
@@ -67,8 +68,16 @@ def own_mask_args(mask, q, k) -> dict:
     for m, d, args in _MASK_ARGS:
         if m is mask and d == dims:
             return args
-    spec, _ = masks.classify(mask, dims[1], dims[2], dims[0])
-    args = mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, dims[0], dims[2])
+    keep = mask
+    if hasattr(mask, "mask_mod"):      # a BlockMask
+        if tuple(mask.seq_lengths) != dims[1:]:
+            raise ValueError(f"a BlockMask of {tuple(mask.seq_lengths)} (queries, keys) for {dims[1:]}")
+        keep = key_intervals.keep_of_block_mask(mask, dims[0], q.shape[1])
+    spec, _ = masks.classify(keep, dims[1], dims[2], dims[0])
+    if spec.kind in mask_schedule.INTERVAL_KINDS:
+        args = {"key_intervals": key_intervals.intervals_of(keep, *dims)}
+    else:
+        args = mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, dims[0], dims[2])
     _MASK_ARGS.insert(0, (mask, dims, args))
     del _MASK_ARGS[_MASK_ARGS_SIZE:]
     return args
@@ -76,10 +85,12 @@ def own_mask_args(mask, q, k) -> dict:
 # (peak RSS, CPU, torch 2.13, (1,4,4096,64) bf16/fp16/fp32, causal and not), rounded up
 MATH_SCORE_BYTES = 12
 # The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)); the Triton and Gluon ones also the
-# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding); other masks, a row says so.
+# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding) and arbitrary masks keeping one
+# run of keys a row (INTERVAL_KINDS: documents, windows in documents), checked per mask: other masks, a row
+# says so (own_mask_args's ValueError).
 OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
-OWN_MASK_KINDS = {"triton_fa2": ("window", "padding", "causal_padding"),
-                  "gluon_fa3": ("window", "padding", "causal_padding")}
+OWN_MASK_KINDS = {"triton_fa2": ("window", "padding", "causal_padding", "arbitrary"),
+                  "gluon_fa3": ("window", "padding", "causal_padding", "arbitrary")}
 
 
 def _own(forward, takes_masks: bool = True):

@@ -17,7 +17,8 @@ state it:
 
 Any lengths: tiles past a head's end read the next head's rows (or TMA zero fill), the last key block is masked,
 query rows past the end are never stored. Returns log-sum-exp. CAUSAL (top-left): key blocks up to each tile's
-last row only, the diagonal ones masked, tiles longest first. GQA: kv head h // GROUP.
+last row only, the diagonal ones masked, tiles longest first. GQA: kv head h // GROUP. Masks: a band (windows,
+padding) or key intervals (documents: per-row key ranges and a block table per 64 rows), mask_schedule.py.
 """
 from __future__ import annotations
 
@@ -62,15 +63,17 @@ class SplitWorkspace:
 
 
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
-           key_ranges=None):
+           key_ranges=None, key_intervals=None):
     """(out, lse, the compiled kernel) — `tune` reads the kernel's register spills. band (mask_schedule.Band) and
-    key_ranges (per batch (lo, hi): padding) run the band path, causal folded in (triton_fa.band_args)."""
+    key_ranges (per batch (lo, hi): padding) run the band path, causal folded in; key_intervals
+    (key_intervals.KeyIntervals: per row the kept keys, documents) the whole mask (mask_args.band_args)."""
     import torch
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-    from .triton_fa import band_args, num_sms, prepare
+    from .mask_args import band_args
+    from .triton_fa import num_sms, prepare
 
-    causal, band, ranges = band_args(q, causal, band, key_ranges)
+    causal, band, ranges, intervals = band_args(q, causal, band, key_ranges, key_intervals)
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     HKV, NK = k.shape[1], k.shape[2]
@@ -96,32 +99,35 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         lse, ws.acc, ws.stats, ws.flags, ws.epoch,
         scale, H, H // HKV, NQ, NK, o.stride(0), o.stride(1), o.stride(2), n_m, n_tiles, n_dp,
         band.left if band else 0, band.right if band else 0,
-        lse if ranges is None else ranges,  # never read without RANGES: any pointer
+        lse if ranges is None else ranges,  # never read without RANGES (nor the next two without ROWS): any pointer
+        lse if intervals is None else intervals.rows,
+        lse if intervals is None else intervals.table(ROWS_PER_CONSUMER, cfg.block_n, NK),
         HEAD_DIM=D,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split, BAND=band is not None,
-        RANGES=ranges is not None,
+        RANGES=ranges is not None, ROWS=intervals is not None,
         **launch_options(cfg))
     return o, lse, kernel
 
 
 def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
-            key_ranges=None):
+            key_ranges=None, key_intervals=None):
     """(out, lse) like triton_fa.forward: out (B,Hq,Sq,D), lse (B,Hq,Sq) float32 natural log; k, v (B,Hkv,Sk,D),
-    query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees keys j <= i; band and key_ranges:
-    see launch (a row that keeps no key: out 0, lse -inf)."""
-    return launch(q, k, v, scale, config, causal, band, key_ranges)[:2]
+    query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees keys j <= i; band, key_ranges and
+    key_intervals: see launch (a row that keeps no key: out 0, lse -inf)."""
+    return launch(q, k, v, scale, config, causal, band, key_ranges, key_intervals)[:2]
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
-         bench=None, known: dict | None = None, band=None, key_ranges=None) -> tuple[list[dict], Config | None]:
+         bench=None, known: dict | None = None, band=None, key_ranges=None,
+         key_intervals=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None). known: the tuning cache's entry at this shape (timing.tune_forward). A band's configs are
     the causal ones (no split tail)."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
-    masked = causal or band is not None or key_ranges is not None
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band, key_ranges),
+    masked = causal or band is not None or key_ranges is not None or key_intervals is not None
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals),
                         configs or candidate_configs(q.shape[3], masked),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
                         parallel=compile_workers())

@@ -7,7 +7,7 @@ from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared,
 
 from .gluon_split import item, merge_partial, tail_range, write_partial
 from .gluon_state import (ROWS_PER_CONSUMER, Buffers, Output, Problem, band_blocks, first_row, key_range,
-                          mma_layout, q_rows, tile_of, tma_load, tma_store)
+                          mma_layout, q_rows, rows_tile, tile_of, tma_load, tma_store)
 from .gluon_steps import consume_band_tile, consume_tile, free_single_q
 
 
@@ -63,9 +63,12 @@ def _produce_tile(desc_q, desc_k, desc_v, bufs, prob, hz, m, b0, b1, i, t, next_
     if prob.CAUSAL:  # key blocks past the tile's last row are never loaded
         n_kv = gl.minimum(N_KV, (m + 1) * prob.TILE_M)
     if prob.BAND:  # the blocks the tile's band reaches (mask_schedule), at least one
-        kv_lo, kv_hi = key_range(prob, hz)
-        b0, _b, _c, b1 = band_blocks(prob, kv_lo, kv_hi, m * prob.TILE_M,
-                                     gl.minimum((m + 1) * prob.TILE_M, prob.N_Q))
+        if prob.ROWS:
+            b0, b1 = rows_tile(prob, hz, m)
+        else:
+            kv_lo, kv_hi = key_range(prob, hz)
+            b0, _b, _c, b1 = band_blocks(prob, kv_lo, kv_hi, m * prob.TILE_M,
+                                         gl.minimum((m + 1) * prob.TILE_M, prob.N_Q))
         n_kv = b1 * BLOCK_N
     if prob.Q_BUFS == 1:
         _load_q(desc_q, bufs, hz, m, t, prob)
@@ -221,11 +224,11 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
 # 3.6's LLVM lowering of the split path (ConvertTritonGPUToLLVM, SmallVector index assertion)
 @gluon.jit(do_not_specialize=["epoch", "N_KV", "n_dp"])
 def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
-                       stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, LEFT, RIGHT, KV_RANGE,
+                       stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED,
                        HEAD_DIM: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
                        CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr,
-                       BAND: gl.constexpr, RANGES: gl.constexpr):
+                       BAND: gl.constexpr, RANGES: gl.constexpr, ROWS: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
     # Q_BUFS tiles of N_CONS 64-row pieces, one per consumer
     q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS * N_CONS] + desc_q.block_type.shape, desc_q.layout)
@@ -247,7 +250,7 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
         mbarrier.init(v_free.index(s), count=N_CONS)
     bufs = Buffers(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free)
     prob = Problem(H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS,
-                   N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, BAND, RANGES)
+                   N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS)
     out = Output(O, desc_o, LSE, WS, STATS, FLAGS, sm_scale, stride_oz, stride_oh, stride_om)
     producer = (desc_q, desc_k, desc_v, bufs, prob, out)
     R: gl.constexpr = CONSUMER_REGS

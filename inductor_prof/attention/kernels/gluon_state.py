@@ -83,19 +83,23 @@ class Problem:
     LEFT: Scalar
     RIGHT: Scalar
     KV_RANGE: gl.tensor
+    ROW_KEYS: gl.tensor
+    SCHED: gl.tensor
     BAND: gl.constexpr
     RANGES: gl.constexpr
+    ROWS: gl.constexpr
 
     @gluon.constexpr_function
     def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL,
-                 Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, BAND, RANGES):
-        """LEFT, RIGHT, KV_RANGE (per batch (lo, hi) int32, read only when RANGES), BAND: mask_schedule's band."""
+                 Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS):
+        """LEFT, RIGHT, KV_RANGE (per batch (lo, hi) int32, read only when RANGES), BAND: mask_schedule's band;
+        ROWS: key intervals, ROW_KEYS (B, N_Q, 2) int32 per row, SCHED the table per 64 rows (key_intervals)."""
         scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch,
                        LEFT=LEFT, RIGHT=RIGHT)
         config = dict(HEAD_DIM=HEAD_DIM, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP, CAUSAL=CAUSAL, Q_BUFS=Q_BUFS,
-                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND, RANGES=RANGES)
+                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND, RANGES=RANGES, ROWS=ROWS)
         _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()},
-                       "KV_RANGE": KV_RANGE})
+                       "KV_RANGE": KV_RANGE, "ROW_KEYS": ROW_KEYS, "SCHED": SCHED})
 
 
 @aggregate
@@ -170,6 +174,38 @@ def band_blocks(prob, kv_lo, kv_hi, r0, r1):
     b = gl.minimum(gl.maximum(gl.cdiv(gl.maximum(kv_lo, r1 - 1 - prob.LEFT), BLOCK_N), a), d)
     c = gl.minimum(gl.maximum(gl.minimum(kv_hi, r0 + prob.RIGHT + 1) // BLOCK_N, b), d)
     return a, b, c, d
+
+
+@gluon.jit
+def rows_entry(prob, z, piece):
+    """(a, b, c, d) of 64-row piece `piece` of batch z in the key-interval table (mask_schedule.interval_blocks); a
+    piece past the head's last row reads the last one (no row of it is stored)."""
+    n_p = gl.cdiv(prob.N_Q, ROWS_PER_CONSUMER)
+    e = prob.SCHED + (z * n_p + gl.minimum(piece, n_p - 1)) * 4
+    return gl.load(e), gl.load(e + 1), gl.load(e + 2), gl.load(e + 3)
+
+
+@gluon.jit
+def rows_tile(prob, hz, m):
+    """(a, d): the key blocks tile m of query head hz visits under key intervals, the union of its consumers'
+    (mask_schedule.merge_tile: at least one)."""
+    z = hz // prob.H
+    a = gl.cdiv(prob.N_KV, prob.BLOCK_N) - 1
+    d = a - a
+    for c in gl.static_range(prob.N_CONS):
+        ea, _b, _c, ed = rows_entry(prob, z, m * prob.N_CONS + c)
+        a = gl.minimum(a, ea)
+        d = gl.maximum(d, ed)
+    return a, gl.maximum(d, a + 1)
+
+
+@gluon.jit
+def row_keys(prob, hz, row0, layout: gl.constexpr):
+    """The kept keys [lo, hi) of query rows row0 .. row0 + 63 of hz's batch (rows past N_Q: none)."""
+    rows = row0 + gl.arange(0, ROWS_PER_CONSUMER, layout=layout)
+    ptr = prob.ROW_KEYS + ((hz // prob.H).to(gl.int64) * prob.N_Q + rows) * 2
+    ok = rows < prob.N_Q
+    return gl.load(ptr, mask=ok, other=0), gl.load(ptr + 1, mask=ok, other=0)
 
 
 @gluon.jit

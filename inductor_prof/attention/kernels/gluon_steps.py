@@ -5,7 +5,8 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warpgroup_mma, warpgroup_mma_wait
 
-from .gluon_state import ROWS_PER_CONSUMER, band_blocks, first_row, key_range, mma_layout, q_rows
+from .gluon_state import (ROWS_PER_CONSUMER, band_blocks, first_row, key_range, mma_layout, q_rows, row_keys,
+                          rows_entry, rows_tile)
 
 
 @gluon.jit
@@ -247,10 +248,15 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
     o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
     N_Q = prob.N_Q
-    kv_lo, kv_hi = key_range(prob, hz)
-    a, _b, _c, d = band_blocks(prob, kv_lo, kv_hi, m * TILE_M, gl.minimum((m + 1) * TILE_M, N_Q))
     row0 = first_row(m, CONSUMER, TILE_M)
-    _a, b, c, _d = band_blocks(prob, kv_lo, kv_hi, row0, gl.minimum(row0 + BLOCK_M, N_Q))
+    if prob.ROWS:  # key intervals: the host's table, each row's own [lo, hi) (vectors, one per row)
+        a, d = rows_tile(prob, hz, m)
+        _a, b, c, _d = rows_entry(prob, hz // prob.H, m * prob.N_CONS + CONSUMER)
+        kv_lo, kv_hi = row_keys(prob, hz, row0, gl.SliceLayout(1, s_layout))
+    else:
+        kv_lo, kv_hi = key_range(prob, hz)
+        a, _b, _c, d = band_blocks(prob, kv_lo, kv_hi, m * TILE_M, gl.minimum((m + 1) * TILE_M, N_Q))
+        _a, b, c, _d = band_blocks(prob, kv_lo, kv_hi, row0, gl.minimum(row0 + BLOCK_M, N_Q))
     b = gl.minimum(gl.maximum(b, a), d)
     c = gl.minimum(gl.maximum(c, b), d)
     n_blocks = d - a

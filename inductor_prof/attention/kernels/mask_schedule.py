@@ -17,6 +17,14 @@ divides by the row sum would give 0/0 = NaN, and bench.check leaves such rows ou
 backends differ there. The kernels keep the running max's subtraction finite (a row whose max is still -inf
 subtracts 0) and divide by a row sum of 0 as by 1.
 
+Key intervals (documents): query i keeps keys lo_i <= j < hi_i, one run of keys per row, given per row. That is a
+document mask (packed sequences: query i keeps the keys of its own document, lo_i its first key, hi_i one past its
+last, or i + 1 causal), a window inside documents, padding, or any mix, in one form. The host works out each
+entry of `rows` query rows (`interval_blocks`: a..d-1 visited, b..c-1 full) once per mask and tile size; the
+kernels read that table and mask the partial blocks per row (rows keep j when lo_i <= j < hi_i, the band's rule
+with per-row bounds). FlexAttention's BlockMask holds the same at its own 128 x 128 blocks; the table is at the
+kernel's own tile and key block.
+
 The kernels (triton_fa.attn_fwd_kernel, gluon_kernel/gluon_steps) compute the same bounds in their own code; the
 tests pin this arithmetic by hand and the kernels against float64 at the edges it names.
 """
@@ -86,8 +94,10 @@ def key_ranges(key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> l
     return [(n_kv - min(n, n_kv), n_kv) if left else (0, min(n, n_kv)) for n in lengths]
 
 
-# masks.MaskSpec kinds the own Triton and Gluon kernels take, as a band and key ranges
+# masks.MaskSpec kinds the own Triton and Gluon kernels take, as a band and key ranges; an arbitrary mask they take
+# when each row keeps one run of keys (key intervals: documents), checked per mask (key_intervals.py)
 KINDS = ("window", "padding", "causal_padding")
+INTERVAL_KINDS = ("arbitrary",)
 
 
 def kernel_args(kind: str, window_keys: int, key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> dict:
@@ -102,3 +112,58 @@ def kernel_args(kind: str, window_keys: int, key_lengths: tuple[int, ...], left:
     if kind in ("padding", "causal_padding"):
         return {"causal": kind == "causal_padding", "key_ranges": key_ranges(key_lengths, left, B, n_kv)}
     raise ValueError(f"the own kernels take no {kind} mask (they take: causal, {', '.join(KINDS)})")
+
+
+# ---- key intervals: one run of keys per query row (documents)
+
+def interval_blocks(lo: list[int], hi: list[int], block_n: int, n_kv: int) -> tuple[int, int, int, int]:
+    """(a, b, c, d) of query rows keeping keys [lo[i], hi[i]) (the rows that exist): blocks a..d-1 hold a key some
+    row keeps, b..c-1 are kept whole by every row. Rows keeping no key (hi <= lo) are left out of a..d and leave
+    no full block. No row keeping a key: (nk, nk, nk, 0), empty (merge_tile gives the tile one block)."""
+    nk = cdiv(n_kv, block_n)
+    live = [(x, y) for x, y in zip(lo, hi) if y > x]
+    if not live:
+        return nk, nk, nk, 0
+    a = min(x for x, _ in live) // block_n
+    d = cdiv(max(y for _, y in live), block_n)
+    if len(live) < len(lo):             # a row keeping nothing keeps no block whole
+        return a, a, a, d
+    b = min(max(cdiv(max(lo), block_n), a), d)
+    c = min(max(min(hi) // block_n, b), d)
+    return a, b, c, d
+
+
+def merge_tile(entries: list[tuple[int, int, int, int]], nk: int) -> tuple[int, int]:
+    """(a, d): the key blocks a tile of several entries (the Gluon kernel's 64-row consumers) visits, the union of
+    theirs; at least one (see the module's note on tiles that keep no key)."""
+    a = min(min(e[0] for e in entries), nk - 1)     # an entry keeping a key has a <= nk - 1
+    d = max(max(e[3] for e in entries), a + 1)     # and d > its a >= the tile's a
+    return a, d
+
+
+def interval_schedule(lo: list[int], hi: list[int], tile_m: int, block_n: int,
+                      n_kv: int) -> list[tuple[list[int], list[int]]]:
+    """schedule() for key intervals, one entry a tile: per query tile, (its full blocks, its partial blocks)."""
+    out = []
+    nk = cdiv(n_kv, block_n)
+    for m0 in range(0, len(lo), tile_m):
+        e = interval_blocks(lo[m0:m0 + tile_m], hi[m0:m0 + tile_m], block_n, n_kv)
+        a, d = merge_tile([e], nk)
+        b, c = min(max(e[1], a), d), min(max(e[2], a), d)
+        c = max(c, b)
+        out.append((list(range(b, c)), list(range(a, b)) + list(range(c, d))))
+    return out
+
+
+def document_intervals(lengths: list[int], causal: bool = True, window: int = 0) -> tuple[list[int], list[int]]:
+    """(lo, hi) per query row of documents of these lengths packed one after another (queries and keys alike):
+    a row keeps its own document's keys, causal: up to itself, window > 0: its last `window` keys up to itself."""
+    lo, hi = [], []
+    start = 0
+    for n in lengths:
+        for i in range(start, start + n):
+            first = max(start, i - window + 1) if window else start
+            lo.append(first)
+            hi.append(i + 1 if causal or window else start + n)
+        start += n
+    return lo, hi

@@ -9,28 +9,8 @@ blocks masked, blocks past its last row are never loaded; tiles launch longest f
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
 of wgmma + softmax to overlap (a manual ping-pong; measured slower).
 
-Why this `tl` kernel stops near 0.87x of cuDNN on the H100 (gluon_fa.py is the kernel that gets past it):
-Triton 3.6's pipeliner refills K/V with CTA-wide barriers each iteration, and waits on the QK^T wgmma right
-after issuing it (only a dot whose result feeds nothing but its own next accumulation may stay in flight), so
-both warpgroups do softmax at the same moment while the tensor cores idle. Triton's automatic warp
-specialisation on Hopper (tl.range(warp_specialize=True), num_warps=4, in-kernel descriptors) does build FA3's
-layout, a TMA producer and two 64-row consumer warpgroups handing stages over with mbarriers, but each consumer
-waits on every wgmma: FLUX's shape 0.866x of cuDNN against 0.863x for this kernel. Turns forced with named
-barriers (inline PTX) were slower: around the QK^T wgmma 0.68x, around the softmax 0.82x. Host descriptors hung,
-BLOCK_N=64 gave NaN (H100, 2026-11-22). Causal at 16,384 tokens runs at this kernel's dense ratio (0.905x
-against 0.897x), so the long causal gap is the dense one; a program per pair of tiles (short + long) gained nothing.
-One warpgroup per 128-row tile (num_warps=4), two CTAs per SM, so the barriers never tie two softmaxes together:
-at head dim 128 it holds a 128 x 128 fp32 accumulator in 253-255 registers and lost (FLUX 0.72x of cuDNN against
-0.87x, causal (1,24,16384,128) 0.80x against 0.88x); at head dim 64 (194 registers) it is the fastest `tl` tile,
-(2,32/8,1024,64) 0.89x against 0.88x for 64-row tiles, 4,096 tokens 0.92x against 0.91x (H100, 2026-11-22).
-Softmax against a fixed reference (each row's max over key block 0, so the accumulator is never rescaled and PV is
-an accumulator chain): Triton then keeps PV(j-1) in flight through softmax(j) when it is issued after QK^T(j)
-(seen in the SASS), but QK^T still overlaps nothing. Causal (1,24,S,128), 7 interleaved rounds: 16,384 tokens
-0.915x of cuDNN against 0.875x (fp16 0.909x against 0.881x), 8,192 0.937x both; not adopted (it also needs an
-overflow fallback). With no exp2 at all that loop reaches only 1.025x cuDNN at dense 16,384 tokens (0.90x with
-it), and moving half or all of the exp2s to an FMA polynomial (FA4) made it slower (0.83x, 0.72x): the softmax is
-instruction-bound, not MUFU-bound. num_ctas=2 (a cluster sharing K/V) fails to compile: Triton 3.6's PlanCTA pass
-asserts on two dots ("CTA tiling is already determined") (H100, 2026-11-23).
+Why this `tl` kernel stops near 0.87x of cuDNN on the H100 (gluon_fa.py is the kernel that gets past it), and what was
+tried: docs/attention-kernels.md ("`tl`").
 """
 from __future__ import annotations
 
@@ -90,6 +70,29 @@ def _band_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, row0, left, right, kv_
 
 
 @triton.jit
+def _rows_tile(entry, nk):
+    """(a, b, c, d) of a tile from its entry of the key-interval table (mask_schedule.merge_tile: an empty tile
+    visits one block, masked)."""
+    a = tl.load(entry)
+    b = tl.load(entry + 1)
+    c = tl.load(entry + 2)
+    d = tl.load(entry + 3)
+    a = tl.minimum(a, nk - 1)
+    d = tl.maximum(d, a + 1)
+    b = tl.minimum(tl.maximum(b, a), d)
+    c = tl.minimum(tl.maximum(c, b), d)
+    return a, b, c, d
+
+
+@triton.jit
+def _row_keys(ROW_KEYS, off_z, row0, N_Q, ROWS_N: tl.constexpr):
+    """The kept keys [lo, hi) of rows row0 .. row0 + ROWS_N - 1 of batch off_z (rows past N_Q: none)."""
+    rows = row0 + tl.arange(0, ROWS_N)
+    ptr = ROW_KEYS + (off_z.to(tl.int64) * N_Q + rows) * 2
+    return tl.load(ptr, mask=rows < N_Q, other=0), tl.load(ptr + 1, mask=rows < N_Q, other=0)
+
+
+@triton.jit
 def _load_kv_masked(desc_k, desc_v, kv_row, start_n, N_KV, BLOCK_N: tl.constexpr):
     """K and V of a partial block; value rows past the head's end (the next head's, or TMA's zero fill) zeroed,
     as in the ragged tail."""
@@ -127,10 +130,10 @@ def program_tile(HEADS_PER_GROUP):
 
 @triton.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
-                    stride_oz, stride_oh, stride_om, HEADS_PER_GROUP, LEFT, RIGHT, KV_RANGE,
+                    stride_oz, stride_oh, stride_om, HEADS_PER_GROUP, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
-                    BAND: tl.constexpr = False, RANGES: tl.constexpr = False):
+                    BAND: tl.constexpr = False, RANGES: tl.constexpr = False, ROWS: tl.constexpr = False):
     if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
         off_hz, start_m = program_tile(HEADS_PER_GROUP)
     else:  # a 1-D grid with that index arithmetic ran FLUX's dense shape 5% slower (492-495 vs 464-469 us)
@@ -169,24 +172,31 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
             acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, start_n, N_KV, m0 + SUB_M,
                                                  False, BLOCK_N)
     if BAND:  # mask_schedule.tile_blocks: partial blocks a..b-1 and c..d-1 masked, full blocks b..c-1 not
-        kv_lo = 0
-        kv_hi = N_KV
-        if RANGES:  # this batch's kept keys [lo, hi) (padding)
-            kv_lo = tl.load(KV_RANGE + 2 * off_z)
-            kv_hi = tl.load(KV_RANGE + 2 * off_z + 1)
         nk = tl.cdiv(N_KV, BLOCK_N)
-        m1 = tl.minimum(m0 + BLOCK_M, N_Q)  # one past the tile's last row that exists
-        a = tl.minimum(tl.maximum(kv_lo, m0 - LEFT) // BLOCK_N, nk - 1)
-        d = tl.minimum(tl.maximum(tl.cdiv(tl.minimum(kv_hi, m1 + RIGHT), BLOCK_N), a + 1), nk)
-        b = tl.minimum(tl.maximum(tl.cdiv(tl.maximum(kv_lo, m1 - 1 - LEFT), BLOCK_N), a), d)
-        c = tl.minimum(tl.maximum(tl.minimum(kv_hi, m0 + RIGHT + 1) // BLOCK_N, b), d)
+        if ROWS:  # key intervals: the host's table (mask_schedule.interval_blocks), each row's own [lo, hi)
+            a, b, c, d = _rows_tile(SCHED + (off_z * tl.cdiv(N_Q, BLOCK_M) + start_m) * 4, nk)
+            kv_lo, kv_hi = _row_keys(ROW_KEYS, off_z, m0, N_Q, SUB_M)
+            kv_lo1, kv_hi1 = _row_keys(ROW_KEYS, off_z, m0 + SUB_M, N_Q, SUB_M)
+        else:
+            kv_lo = 0
+            kv_hi = N_KV
+            if RANGES:  # this batch's kept keys [lo, hi) (padding)
+                kv_lo = tl.load(KV_RANGE + 2 * off_z)
+                kv_hi = tl.load(KV_RANGE + 2 * off_z + 1)
+            kv_lo1 = kv_lo
+            kv_hi1 = kv_hi
+            m1 = tl.minimum(m0 + BLOCK_M, N_Q)  # one past the tile's last row that exists
+            a = tl.minimum(tl.maximum(kv_lo, m0 - LEFT) // BLOCK_N, nk - 1)
+            d = tl.minimum(tl.maximum(tl.cdiv(tl.minimum(kv_hi, m1 + RIGHT), BLOCK_N), a + 1), nk)
+            b = tl.minimum(tl.maximum(tl.cdiv(tl.maximum(kv_lo, m1 - 1 - LEFT), BLOCK_N), a), d)
+            c = tl.minimum(tl.maximum(tl.minimum(kv_hi, m0 + RIGHT + 1) // BLOCK_N, b), d)
         for blk in tl.range(a, b):
             k, v = _load_kv_masked(desc_k, desc_v, kv_row, blk * BLOCK_N, N_KV, BLOCK_N)
             acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, m0, LEFT, RIGHT, kv_lo,
                                        kv_hi, BLOCK_N)
             if SPLIT == 2:
                 acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
-                                           kv_lo, kv_hi, BLOCK_N)
+                                           kv_lo1, kv_hi1, BLOCK_N)
         for blk in tl.range(b, c, num_stages=NUM_STAGES):
             k = desc_k.load([kv_row + blk * BLOCK_N, 0])
             v = desc_v.load([kv_row + blk * BLOCK_N, 0])
@@ -201,7 +211,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
                                        kv_hi, BLOCK_N)
             if SPLIT == 2:
                 acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
-                                           kv_lo, kv_hi, BLOCK_N)
+                                           kv_lo1, kv_hi1, BLOCK_N)
     elif CAUSAL:  # the diagonal block(s) and the ragged tail, masked
         for start_n in tl.range(n_full, n_end, BLOCK_N):
             k = desc_k.load([kv_row + start_n, 0])
@@ -331,32 +341,15 @@ def heads_per_group(n_heads: int, n_m: int, kv_bytes_per_head: float, l2: int, n
     return -(-n_heads // n_groups)
 
 
-def band_args(q, causal: bool, band, key_ranges):
-    """(causal, band, key ranges as an int32 (B, 2) tensor or None) as a kernel runs them: a band or key ranges
-    run the band path (causal then folded into the band: right bound 0); plain causal keeps its own path."""
-    import torch
-
-    from .mask_schedule import CAUSAL, DENSE, Band
-
-    if band is None and key_ranges is None:
-        return causal, None, None
-    band = band or (CAUSAL if causal else DENSE)
-    if causal:
-        band = Band(band.left, min(band.right, 0))
-    ranges = None
-    if key_ranges is not None:
-        if len(key_ranges) != q.shape[0]:
-            raise ValueError(f"{len(key_ranges)} key ranges for a batch of {q.shape[0]}")
-        ranges = torch.tensor(key_ranges, dtype=torch.int32, device=q.device).reshape(-1, 2)
-    return False, band, ranges
-
-
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False,
-           group: int | None = None, band=None, key_ranges=None):
+           group: int | None = None, band=None, key_ranges=None, key_intervals=None):
     """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills.
     group: heads per group of tiles (default heads_per_group's). band: a mask_schedule.Band; key_ranges: per batch
-    the kept keys (lo, hi) (padding); either runs the band path (mask_schedule), with causal folded in."""
-    causal, band, ranges = band_args(q, causal, band, key_ranges)
+    the kept keys (lo, hi) (padding); either runs the band path (mask_schedule), with causal folded in.
+    key_intervals (key_intervals.KeyIntervals): per row the kept keys (documents), the whole mask."""
+    from .mask_args import band_args
+
+    causal, band, ranges, intervals = band_args(q, causal, band, key_ranges, key_intervals)
     q, k, v, scale, o, lse = prepare(q, k, v, scale)
     B, H, NQ, D = q.shape
     NK = k.shape[2]
@@ -368,33 +361,37 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     on_gpu = q.is_cuda
     group = group or heads_per_group(B * H, n_m, kv_bytes, l2_bytes(q.device) if on_gpu else 0,
                                      num_sms(q.device) if on_gpu else 1, causal)
+    rows = intervals.rows if intervals else None
+    table = intervals.table(cfg.block_m, cfg.block_n, NK) if intervals else None
     kernel = attn_fwd_kernel[(n_m, B * H)](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0),
                                              o.stride(1), o.stride(2), group, band.left if band else 0,
-                                             band.right if band else 0, ranges, HEAD_DIM=D,
+                                             band.right if band else 0, ranges, rows, table, HEAD_DIM=D,
                                              BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
                                              NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal), BAND=band is not None,
-                                             RANGES=ranges is not None,
+                                             RANGES=ranges is not None, ROWS=intervals is not None,
                                              num_warps=cfg.num_warps, num_stages=cfg.num_stages,
                                              **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
     return o, lse, kernel
 
 
 def forward(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
-            key_ranges=None):
+            key_ranges=None, key_intervals=None):
     """(out, lse): out (B,Hq,Sq,D) like q, lse (B,Hq,Sq) float32 natural log-sum-exp of the scaled scores.
     k, v (B,Hkv,Sk,D): query head h reads kv head h // (Hq // Hkv). causal: top-left, query i sees keys j <= i.
-    band (mask_schedule.Band) and key_ranges (per batch (lo, hi)): see launch. A row that keeps no key: out 0,
-    lse -inf."""
-    return launch(q, k, v, scale, config, causal, band=band, key_ranges=key_ranges)[:2]
+    band (mask_schedule.Band), key_ranges (per batch (lo, hi)) and key_intervals: see launch. A row that keeps no
+    key: out 0, lse -inf."""
+    return launch(q, k, v, scale, config, causal, band=band, key_ranges=key_ranges, key_intervals=key_intervals)[:2]
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
-         bench=None, known: dict | None = None, band=None, key_ranges=None) -> tuple[list[dict], Config | None]:
+         bench=None, known: dict | None = None, band=None, key_ranges=None,
+         key_intervals=None) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
     config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges),
+    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges,
+                                           key_intervals=key_intervals),
                         configs or candidate_configs(q.shape[3]),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
                         parallel=compile_workers())

@@ -23,8 +23,10 @@ HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
 
 
-def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band: bool = False, ranges: bool = False):
-    """band: mask_schedule's band path (sliding windows), ranges: with per-batch key ranges (padding)."""
+def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band: bool = False, ranges: bool = False,
+             rows: bool = False):
+    """band: mask_schedule's band path (sliding windows), ranges: with per-batch key ranges (padding), rows: with
+    per-row key intervals (documents; band must be set)."""
     def desc(rows):
         layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
         return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
@@ -33,14 +35,16 @@ def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band:
            "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "LEFT": "i32", "RIGHT": "i32",
-           "KV_RANGE": "*i32" if ranges else "*fp32", "HEAD_DIM": "constexpr",
+           "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
+           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
-           "BAND": "constexpr", "RANGES": "constexpr"}
+           "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
-        "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges})
+        "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
+        "ROWS": rows})
     # what launch() passes: two CTAs per SM need 128 registers a thread
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_tiles.launch_options(cfg))
 
@@ -115,10 +119,11 @@ def test_compiles_for_sm90(head_dim, cfg, causal):
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
-@pytest.mark.parametrize("ranges", [False, True], ids=["window", "window+padding"])
+@pytest.mark.parametrize("ranges,rows", [(False, False), (True, False), (False, True)],
+                         ids=["window", "window+padding", "documents"])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges):
-    """The band path (sliding windows, padding) of every candidate config at head dims 64 and 128 (those tune
+def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows):
+    """The band path (sliding windows, padding; per-row key intervals: documents) of every candidate config at head dims 64 and 128 (those tune
     picks from: the causal list): no stack, no local memory, within shared memory, no wgmma reading a descriptor
     some path leaves unwritten (Triton 3.6's serial band kernels did: run this file with the H100's Triton), PV
     still in flight while a partial block's softmax runs (wgmma wait 1) where the config overlaps."""
@@ -128,7 +133,7 @@ def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges):
     stack = 8 if head_dim == 64 and not triton.__version__.startswith("3.6") else 0
     failed = []
     for cfg in gluon_tiles.candidate_configs(head_dim, causal=True):
-        kernel = _compile(head_dim, cfg, band=True, ranges=ranges)
+        kernel = _compile(head_dim, cfg, band=True, ranges=ranges, rows=rows)
         usage = _resource_usage(kernel)
         stale = _stale_descriptor_reads(kernel)
         if usage["local"] or usage["stack"] > stack or kernel.metadata.shared > HOPPER_SMEM or stale:

@@ -177,10 +177,17 @@ def test_own_kernels_take_the_captured_window_and_padding_masks():
     left = masks.build(masks.MaskSpec("padding", key_lengths=(3, 4), left=True), 2, 6, 8)
     assert registry.own_mask_args(left, q, k) == {"causal": False, "key_ranges": [(5, 8), (4, 8)]}
     odd = torch.zeros(6, 8, dtype=torch.bool)
-    odd[0, 3] = odd[1, 0] = odd[2, 7] = True                                    # no structure: arbitrary
-    with pytest.raises(ValueError, match=r"^the own kernels take no arbitrary mask \(they take: causal, window, "
-                                         r"padding, causal_padding\)$"):
+    odd[0, 3] = odd[1, 0] = odd[2, 7] = True          # arbitrary, but each row keeps one run of keys (or none)
+    assert registry.own_mask_args(odd, q, k)["key_intervals"].rows[0].tolist() == [
+        [3, 4], [0, 1], [7, 8], [0, 0], [0, 0], [0, 0]]
+    odd = odd.clone()                                 # a new mask (recognised by identity)
+    odd[4, 1] = odd[4, 5] = True                      # row 4 keeps keys 1 and 5, not 2..4: two runs
+    with pytest.raises(ValueError, match=r"^the own kernels take no mask whose query row keeps more than one run of "
+                                         r"keys \(batch 0, row 4\): they take causal, windows, padding and masks "
+                                         r"keeping one run of keys a row \(documents\)$"):
         registry.own_mask_args(odd, q, k)
+    with pytest.raises(ValueError, match=r"^the own kernels take no bias mask"):   # a float bias: no kernel takes it
+        registry.own_mask_args(torch.full((6, 8), 0.5), q, k)
 
 
 def test_a_backend_row_says_which_masks_it_takes():
