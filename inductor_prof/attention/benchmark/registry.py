@@ -55,10 +55,9 @@ _MASK_ARGS_SIZE = 4
 
 
 def own_mask_args(mask, q, k) -> dict:
-    """The own kernels' keyword arguments (causal, band, key_ranges: mask_schedule.kernel_args) for a bool keep,
+    """The own kernels' keyword arguments (causal, band, key_ranges: kernel_args below) for a bool keep,
     recognised once per mask (masks.classify; the bench reuses one keep for its check, tuning and timed calls).
     ValueError for a mask they do not take."""
-    from ..kernels import mask_schedule
     from ..semantics import masks
 
     if mask is None:
@@ -68,18 +67,37 @@ def own_mask_args(mask, q, k) -> dict:
         if m is mask and d == dims:
             return args
     spec, _ = masks.classify(mask, dims[1], dims[2], dims[0])
-    args = mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, dims[0], dims[2])
+    args = kernel_args(spec, dims[0], dims[2])
     _MASK_ARGS.insert(0, (mask, dims, args))
     del _MASK_ARGS[_MASK_ARGS_SIZE:]
     return args
+
+
+# The mask kinds (masks.py) the own Triton and Gluon kernels run as a band and per-batch key ranges
+OWN_KINDS = ("window", "padding", "causal_padding", "window_padding")
+
+
+def kernel_args(spec, B: int, n_kv: int) -> dict:
+    """The own kernels' keyword arguments for a recognised mask (masks.MaskSpec): a window (two-sided: its
+    `right` keys ahead) as a band, with padding as key ranges too; the rest as mask_schedule.kernel_args gives
+    them. ValueError for a kind they do not take."""
+    from ..kernels import mask_schedule
+
+    if spec.kind not in ("none", "causal") + OWN_KINDS:
+        raise ValueError(f"the own kernels take no {spec.kind} mask (they take: causal, {', '.join(OWN_KINDS)})")
+    if spec.kind not in ("window", "window_padding"):
+        return mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, B, n_kv)
+    band = {"band": mask_schedule.window(spec.window, spec.right)}
+    if spec.kind == "window":
+        return band
+    return {**band, "key_ranges": mask_schedule.key_ranges(spec.key_lengths, spec.left, B, n_kv)}
 # SDPA's math backend holds the scores, their softmax and its output at once: measured 10.3-10.5 bytes a score
 # (peak RSS, CPU, torch 2.13, (1,4,4096,64) bf16/fp16/fp32, causal and not), rounded up
 MATH_SCORE_BYTES = 12
 # The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)); the Triton and Gluon ones also the
-# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding); other masks, a row says so.
+# mask kinds they run as a band (OWN_KINDS: sliding windows, padding, both); other masks, a row says so.
 OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
-OWN_MASK_KINDS = {"triton_fa2": ("window", "padding", "causal_padding"),
-                  "gluon_fa3": ("window", "padding", "causal_padding")}
+OWN_MASK_KINDS = {"triton_fa2": OWN_KINDS, "gluon_fa3": OWN_KINDS}
 
 
 def _own(forward, takes_masks: bool = True):
