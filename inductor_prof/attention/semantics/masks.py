@@ -78,8 +78,8 @@ def pairs(spec: MaskSpec, B: int, Sq: int, Sk: int) -> int:
         ranges = key_ranges(spec, B if times == 1 else 1, Sk)
         if spec.kind == "padding":
             return times * sum(Sq * (hi - lo) for lo, hi in ranges)
-        # causal: no bound back (Sk reaches past key 0), none ahead
-        back, ahead = (Sk, 0) if spec.kind == "causal_padding" else (spec.window - 1, spec.right)
+        # causal: no bound back (i - Sq < 0 for every row), none ahead
+        back, ahead = (Sq, 0) if spec.kind == "causal_padding" else (spec.window - 1, spec.right)
         return times * sum(_row_pairs(Sq, Sk, lambda i, lo=lo: max(lo, i - back),
                                       lambda i, hi=hi: min(hi - 1, i + ahead)) for lo, hi in ranges)
     if spec.kind == "arbitrary":
@@ -158,8 +158,9 @@ def _band_keep(dist, j, left, right, lo, hi):
 def _recognise(rows) -> MaskSpec | None:
     """The kind (causal, window, padding and them together) whose keep is `rows` (b, Sq, Sk, not all kept); None
     where none is. The tightest band (the largest i - j and j - i kept) with each batch's span of kept keys
-    rebuilds `rows` whenever any band and key ranges do; then each span is widened to a prefix of the keys (right
-    padding) or a suffix (left) and bounds that cut nothing dropped, wherever `rows` stays the same."""
+    rebuilds `rows` whenever any band and key ranges do (it holds every kept pair and lies inside any other that
+    does); then each span is widened to a prefix of the keys (right padding) or a suffix (left) and bounds that cut
+    nothing dropped, wherever `rows` stays the same."""
     import torch
 
     b, Sq, Sk = rows.shape
@@ -172,23 +173,38 @@ def _recognise(rows) -> MaskSpec | None:
     keys = rows.any(dim=1)                                    # (b, Sk): keys some row keeps
     lo = torch.where(keys, j, Sk).amin(dim=1)                 # an empty batch: lo Sk, hi 0
     hi = torch.where(keys, j + 1, 0).amax(dim=1)
+    zero, full = torch.zeros_like(lo), torch.full_like(hi, Sk)
 
     def same(left, right, lo, hi, per_batch=False):
         eq = (_band_keep(dist, j, left, right, lo, hi) == rows).flatten(1).all(dim=1)
         return eq if per_batch else bool(eq.all())
 
-    zero, full = torch.zeros_like(lo), torch.full_like(hi, Sk)
-    whole = same(left, right, zero, full, per_batch=True)    # batches whose band alone gives their keep
-    if same(left, right, zero, hi):                           # right padding (an empty batch: no key)
-        from_left, lo, hi = False, zero, torch.where(whole, full, hi)
-    elif same(left, right, lo, full):                          # left padding
-        from_left, lo, hi = True, torch.where(whole, zero, lo), full
-    else:
+    def widen(left, right):
+        """(left padding, lo, hi): the spans as prefixes or suffixes, whole where the band alone gives a batch."""
+        whole = same(left, right, zero, full, per_batch=True)
+        if same(left, right, zero, hi):
+            return False, zero, torch.where(whole, full, hi)
+        if same(left, right, lo, full):
+            return True, torch.where(whole, zero, lo), full
         return None
-    if same(None, right, lo, hi):
-        left = None
-    if same(left, None, lo, hi):
-        right = None
+
+    def relax(left, right, lo, hi):
+        left = None if same(None, right, lo, hi) else left
+        return left, None if same(left, None, lo, hi) else right
+
+    # the band as tight as it is first (a span then reaches a prefix or suffix more often), then with a bound
+    # dropped that the spans hold (a left-padded row keeping keys after its own: a bound of the wrong sign)
+    for bounds in ((left, right), (None, right), (left, None), (None, None)):
+        spans = widen(*bounds) if same(*bounds, lo, hi) else None
+        spec = spans and _spec(*relax(*bounds, *spans[1:]), *spans, Sq, Sk)
+        if spec:
+            return spec
+    return None
+
+
+def _spec(left, right, from_left: bool, lo, hi, Sq: int, Sk: int) -> MaskSpec | None:
+    """The MaskSpec of band bounds (None: no bound) and per-batch key spans [lo, hi); None where the query's own
+    key is outside the band (the own kernels run no such band)."""
     lengths = tuple(int(n) for n in hi - lo)
     padded = any(n != Sk for n in lengths)
     pad = {"key_lengths": lengths, "left": from_left} if padded else {}
@@ -197,7 +213,7 @@ def _recognise(rows) -> MaskSpec | None:
     if left is None and right == 0:
         return MaskSpec("causal_padding", **pad) if padded else CAUSAL
     if (left is not None and left < 0) or (right is not None and right < 0):
-        return None                                           # the query's own key outside the band: no window
+        return None
     # no bound back: Sq keys up to the query's own reach key 0 from any row; none ahead: Sk - 1 keys reach the last
     window, ahead = (Sq if left is None else left + 1), (Sk - 1 if right is None else right)
     return MaskSpec("window_padding" if padded else "window", window=window, right=ahead, **pad)
