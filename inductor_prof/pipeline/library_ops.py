@@ -19,7 +19,7 @@ from ..drivers import torch_profiler
 from ..errors import one_line
 from ..inductor.kernel_provenance import extern_calls, library_modules
 
-MASKED = ("window", "padding", "causal_padding", "arbitrary")
+MASKED = ("window", "padding", "causal_padding", "window_padding", "arbitrary")
 
 
 def run(ctx) -> dict:

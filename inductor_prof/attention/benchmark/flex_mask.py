@@ -1,6 +1,6 @@
 """FlexAttention's BlockMask for the bench's semantics: causal, and each recognised mask kind (masks.py) as the
-mask_mod a user would write (sliding window, key padding from per-batch lengths, causal + padding), an arbitrary
-mask through a mask_mod reading the mask tensor. create_block_mask marks the key blocks with nothing kept, so
+mask_mod a user would write (sliding window, key padding from per-batch lengths, causal or a window with padding),
+an arbitrary mask through a mask_mod reading the mask tensor. create_block_mask marks the key blocks with nothing kept, so
 the kernel skips them. Built once per (mask, shape): the timed calls reuse it."""
 from __future__ import annotations
 
@@ -19,21 +19,22 @@ def mask_mod(spec: masks.MaskSpec, keep, Sk: int, device):
 
     if spec.kind == "causal":
         return causal
-    if spec.kind == "window":
-        w = spec.window
+    w, r = spec.window, spec.right
 
-        def sliding_window(b, h, q_idx, kv_idx):
-            return (q_idx >= kv_idx) & (q_idx - kv_idx < w)
+    def sliding_window(b, h, q_idx, kv_idx):    # w keys up to the query's own, r after it
+        return (kv_idx - q_idx <= r) & (q_idx - kv_idx < w)
+    if spec.kind == "window":
         return sliding_window
-    if spec.kind in ("padding", "causal_padding"):
+    if spec.kind in ("padding", "causal_padding", "window_padding"):
         lengths = torch.tensor(spec.key_lengths, device=device)
         one = len(spec.key_lengths) == 1
-        left, with_causal = spec.left, spec.kind == "causal_padding"
+        left = spec.left
+        band = {"causal_padding": causal, "window_padding": sliding_window}.get(spec.kind)
 
         def key_padding(b, h, q_idx, kv_idx):
             n = lengths[0] if one else lengths[b]
             kept = (kv_idx >= Sk - n) if left else (kv_idx < n)
-            return kept & (q_idx >= kv_idx) if with_causal else kept
+            return kept & band(b, h, q_idx, kv_idx) if band else kept
         return key_padding
     one_b, one_h = keep.shape[0] == 1, keep.shape[1] == 1
 

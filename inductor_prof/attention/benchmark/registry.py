@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+from ..kernels import mask_schedule as _schedule
 from . import library
 
 
@@ -55,8 +56,8 @@ _MASK_ARGS_SIZE = 4
 
 
 def own_mask_args(mask, q, k) -> dict:
-    """The own kernels' keyword arguments (causal, band, key_ranges: mask_schedule.kernel_args; key_intervals for
-    a mask keeping one run of keys a row, such as documents: key_intervals.intervals_of) for a bool keep or a
+    """The own kernels' keyword arguments (causal, band, key_ranges: kernel_args below; key_intervals for a mask
+    keeping one run of keys a row, such as documents: key_intervals.intervals_of) for a bool keep or a
     FlexAttention BlockMask (its mask_mod evaluated), recognised once per mask (masks.classify; the bench reuses
     one keep for its check, tuning and timed calls). ValueError for a mask they do not take."""
     from ..kernels import key_intervals, mask_schedule
@@ -77,20 +78,29 @@ def own_mask_args(mask, q, k) -> dict:
     if spec.kind in mask_schedule.INTERVAL_KINDS:
         args = {"key_intervals": key_intervals.intervals_of(keep, *dims)}
     else:
-        args = mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, dims[0], dims[2])
+        args = kernel_args(spec, dims[0], dims[2])
     _MASK_ARGS.insert(0, (mask, dims, args))
     del _MASK_ARGS[_MASK_ARGS_SIZE:]
     return args
+
+
+def kernel_args(spec, B: int, n_kv: int) -> dict:
+    """The own kernels' keyword arguments for a recognised mask (masks.MaskSpec): mask_schedule.kernel_args."""
+    from ..kernels import mask_schedule
+
+    return mask_schedule.kernel_args(spec.kind, spec.window, spec.key_lengths, spec.left, B, n_kv, spec.right)
+
+
 # SDPA's math backend holds the scores, their softmax and its output at once: measured 10.3-10.5 bytes a score
 # (peak RSS, CPU, torch 2.13, (1,4,4096,64) bf16/fp16/fp32, causal and not), rounded up
 MATH_SCORE_BYTES = 12
 # The own kernels take causal (top-left) and GQA (kv head h // (Hq/Hkv)); the Triton and Gluon ones also the
-# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding) and arbitrary masks keeping one
-# run of keys a row (INTERVAL_KINDS: documents, windows in documents), checked per mask: other masks, a row
-# says so (own_mask_args's ValueError).
+# mask kinds they run as a band (mask_schedule.KINDS: sliding windows, padding, both) and arbitrary masks keeping
+# one run of keys a row (mask_schedule.INTERVAL_KINDS: documents, windows in documents), checked per mask: other
+# masks, a row says so (own_mask_args's ValueError).
 OWN_SUPPORTS = {n: frozenset({"causal", "gqa"}) for n in ("triton_fa2", "gluon_fa3", "cuda_mma_fa2")}
-OWN_MASK_KINDS = {"triton_fa2": ("window", "padding", "causal_padding", "arbitrary"),
-                  "gluon_fa3": ("window", "padding", "causal_padding", "arbitrary")}
+_OWN_MASKS = _schedule.KINDS + _schedule.INTERVAL_KINDS
+OWN_MASK_KINDS = {"triton_fa2": _OWN_MASKS, "gluon_fa3": _OWN_MASKS}
 
 
 def _own(forward, takes_masks: bool = True):

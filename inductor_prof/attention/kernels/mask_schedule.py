@@ -96,19 +96,22 @@ def key_ranges(key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> l
 
 # masks.MaskSpec kinds the own Triton and Gluon kernels take, as a band and key ranges; an arbitrary mask they take
 # when each row keeps one run of keys (key intervals: documents), checked per mask (key_intervals.py)
-KINDS = ("window", "padding", "causal_padding")
+KINDS = ("window", "padding", "causal_padding", "window_padding")
 INTERVAL_KINDS = ("arbitrary",)
 
 
-def kernel_args(kind: str, window_keys: int, key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int) -> dict:
+def kernel_args(kind: str, window_keys: int, key_lengths: tuple[int, ...], left: bool, B: int, n_kv: int,
+                right: int = 0) -> dict:
     """The kernels' keyword arguments (causal, band, key_ranges) for a recognised mask (masks.MaskSpec's kind,
-    window, key_lengths, left); ValueError for a kind they do not take."""
+    window, key_lengths, left, right): a window (two-sided: `right` keys ahead) as a band, padding as key ranges,
+    both for window_padding; ValueError for a kind they do not take."""
     if kind == "none":
         return {}
     if kind == "causal":
         return {"causal": True}
-    if kind == "window":
-        return {"band": window(window_keys)}
+    if kind in ("window", "window_padding"):
+        band = {"band": window(window_keys, right)}
+        return band if kind == "window" else {**band, "key_ranges": key_ranges(key_lengths, left, B, n_kv)}
     if kind in ("padding", "causal_padding"):
         return {"causal": kind == "causal_padding", "key_ranges": key_ranges(key_lengths, left, B, n_kv)}
     raise ValueError(f"the own kernels take no {kind} mask (they take: causal, {', '.join(KINDS)})")

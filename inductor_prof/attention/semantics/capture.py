@@ -78,7 +78,8 @@ class AttentionSpy:
         info = {"B": B, "H": Hq, "Hkv": Hkv // groups, "Sq": Sq, "Sk": Sk, "D": D,
                 "dtype": str(q.dtype).replace("torch.", ""),
                 "layout": "bshd" if q4.stride(2) > q4.stride(1) else "bhsd", "kv_repeated": groups > 1,
-                "mask_kind": spec.kind, "window": spec.window, "key_lengths": list(spec.key_lengths),
+                "mask_kind": spec.kind, "window": spec.window, "window_right": spec.right,
+                "key_lengths": list(spec.key_lengths),
                 "padding_left": spec.left, "mask_pairs": masks.pairs(spec, B, Sq, Sk), "mask_file": ""}
         if spec.kind == "arbitrary":
             name = f"mask_{len(self.keeps)}"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import defaultdict, deque
 
 # what the eager capture adds to a trace call
-SEMANTICS = ("Hkv", "kv_repeated", "enable_gqa", "dropout", "mask_kind", "window", "key_lengths", "padding_left",
-             "mask_pairs", "mask_file", "mask_dtype")
+SEMANTICS = ("Hkv", "kv_repeated", "enable_gqa", "dropout", "mask_kind", "window", "window_right", "key_lengths",
+             "padding_left", "mask_pairs", "mask_file", "mask_dtype")
 
 
 def _key(c: dict) -> tuple:

@@ -4,9 +4,11 @@ query-key pairs it keeps (the FLOP convention below), and the mask rebuilt from 
 Kinds (keep[b, i, j]: query i attends key j; i < Sq, j < Sk):
   none            every pair kept
   causal          j <= i (SDPA's is_causal: top-left aligned, also when Sq != Sk)
-  window          i - window < j <= i (causal sliding window of `window` keys, the query's own included)
+  window          i - window < j <= i + right (a sliding window of `window` keys up to the query's own, and `right`
+                  keys after it: right = 0 is the causal sliding window, |i - j| <= w is window w + 1, right w)
   padding         keep depends on the key only, per batch: the first key_lengths[b] keys (`left`: the last ones)
   causal_padding  causal and padding together
+  window_padding  window and padding together
   arbitrary       anything else: rebuilt from its saved values
   bias            a float mask with values other than 0 and -inf/min: an additive bias, not a mask
 Heads: a mask that differs between heads is arbitrary. Batch: a mask broadcast over the batch keeps one entry.
@@ -19,23 +21,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-KINDS = ("none", "causal", "window", "padding", "causal_padding", "arbitrary", "bias")
+KINDS = ("none", "causal", "window", "padding", "causal_padding", "window_padding", "arbitrary", "bias")
 
 
 @dataclass(frozen=True)
 class MaskSpec:
     kind: str = "none"
-    window: int = 0                       # window: keys per query
+    window: int = 0                       # window kinds: keys up to the query's own, that one included
     key_lengths: tuple[int, ...] = ()     # padding kinds: kept keys per batch (one entry: same for every batch)
     left: bool = False                    # padding kinds: the kept keys are the last ones
     pairs: int = 0                        # arbitrary: kept pairs summed over the batch (per head)
     file: str = ""                        # arbitrary: its saved values (relative to the run folder)
+    right: int = 0                        # window kinds: keys after the query's own
 
     @property
     def label(self) -> str:
-        """The shape label's suffix: '', ',causal', ',window=4096', ',padding', ',causal+padding', ',mask', ',bias'."""
-        return {"none": "", "causal": ",causal", "window": f",window={self.window}", "padding": ",padding",
-                "causal_padding": ",causal+padding", "arbitrary": ",mask", "bias": ",bias"}[self.kind]
+        """The shape label's suffix: '', ',causal', ',window=4096' (causal window), ',window=257+256' (keys
+        i-256..i+256), ',padding', ',causal+padding', ',window=256,padding', ',mask', ',bias'."""
+        win = f",window={self.window}" + (f"+{self.right}" if self.right else "")
+        return {"none": "", "causal": ",causal", "window": win, "padding": ",padding",
+                "causal_padding": ",causal+padding", "window_padding": win + ",padding", "arbitrary": ",mask",
+                "bias": ",bias"}[self.kind]
 
 
 NONE = MaskSpec()
@@ -53,21 +59,29 @@ def _row_pairs(Sq: int, Sk: int, lo, hi) -> int:
     return sum(max(0, min(hi(i), Sk - 1) - max(lo(i), 0) + 1) for i in range(Sq))
 
 
+def key_ranges(spec: MaskSpec, B: int, Sk: int) -> list[tuple[int, int]]:
+    """Per batch, the kept keys [lo, hi) of a padding kind: the first n keys, with `left` the last n."""
+    lengths = spec.key_lengths * B if len(spec.key_lengths) == 1 else spec.key_lengths
+    return [(Sk - min(n, Sk), Sk) if spec.left else (0, min(n, Sk)) for n in lengths]
+
+
 def pairs(spec: MaskSpec, B: int, Sq: int, Sk: int) -> int:
     """Kept (query, key) pairs summed over the batch, per head."""
-    lengths = spec.key_lengths if len(spec.key_lengths) != 1 else spec.key_lengths * B
     if spec.kind in ("none", "bias"):
         return B * Sq * Sk
     if spec.kind == "causal":
         return B * causal_pairs(Sq, Sk)
-    if spec.kind == "window":
-        return B * _row_pairs(Sq, Sk, lambda i: i - spec.window + 1, lambda i: i)
-    if spec.kind == "padding":
-        return sum(Sq * min(n, Sk) for n in lengths)
-    if spec.kind == "causal_padding":
-        if spec.left:   # keys Sk-n..Sk-1 kept, and j <= i
-            return sum(_row_pairs(Sq, Sk, lambda i, n=n: Sk - n, lambda i: i) for n in lengths)
-        return sum(_row_pairs(Sq, Sk, lambda i: 0, lambda i, n=n: min(i, n - 1)) for n in lengths)
+    if spec.kind == "window":    # keys i - window + 1 .. i + right
+        return B * _row_pairs(Sq, Sk, lambda i: i - spec.window + 1, lambda i: i + spec.right)
+    if spec.kind in ("padding", "causal_padding", "window_padding"):
+        times = B if len(spec.key_lengths) == 1 else 1        # one length for every batch: counted once
+        ranges = key_ranges(spec, B if times == 1 else 1, Sk)
+        if spec.kind == "padding":
+            return times * sum(Sq * (hi - lo) for lo, hi in ranges)
+        # causal: no bound back (i - Sq < 0 for every row), none ahead
+        back, ahead = (Sq, 0) if spec.kind == "causal_padding" else (spec.window - 1, spec.right)
+        return times * sum(_row_pairs(Sq, Sk, lambda i, lo=lo: max(lo, i - back),
+                                      lambda i, hi=hi: min(hi - 1, i + ahead)) for lo, hi in ranges)
     if spec.kind == "arbitrary":
         return spec.pairs
     raise ValueError(f"unknown mask kind {spec.kind!r}")
@@ -80,7 +94,8 @@ def call_mask(c: dict) -> MaskSpec:
         return CAUSAL
     kind = c.get("mask_kind") or ("arbitrary" if c.get("mask") else "none")
     return MaskSpec(kind, int(c.get("window") or 0), tuple(int(n) for n in c.get("key_lengths") or ()),
-                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""))
+                    bool(c.get("padding_left")), int(c.get("mask_pairs") or 0), str(c.get("mask_file") or ""),
+                    int(c.get("window_right") or 0))
 
 
 # ---- recognising a mask from its values --------------------------------------------------------------------
@@ -106,17 +121,6 @@ def _tril(Sq: int, Sk: int, device):
     return j <= i, i - j
 
 
-def _key_run(keep_row) -> tuple[int, bool] | None:
-    """(kept keys, left) when the kept keys of one row are a prefix (right padding) or a suffix (left padding)."""
-    n = int(keep_row.sum())
-    Sk = keep_row.shape[0]
-    if bool(keep_row[:n].all()):
-        return n, False
-    if bool(keep_row[Sk - n:].all()):
-        return n, True
-    return None
-
-
 def classify(mask, Sq: int, Sk: int, B: int = 1) -> tuple[MaskSpec, object]:
     """(what the mask is, its keep as (b, 1, Sq, Sk) bool: b = 1 when broadcast over the batch; None for none and
     bias). `mask` broadcastable to (B, H, Sq, Sk); B counts an arbitrary mask's pairs when it is broadcast."""
@@ -135,31 +139,86 @@ def classify(mask, Sq: int, Sk: int, B: int = 1) -> tuple[MaskSpec, object]:
     rows = keep[:, 0]                                     # (b, Sq, Sk)
     if bool(rows.all()):
         return NONE, None
-    tri, dist = _tril(Sq, Sk, keep.device)
-    if bool((rows == tri).all()):
+    if bool((rows == _tril(Sq, Sk, rows.device)[0]).all()):     # the common case first, at a tenth of the cost
         return CAUSAL, keep
-    if bool((rows <= tri).all()):                         # inside the causal triangle: a window?
-        w = int(dist[rows.any(dim=0)].max()) + 1 if bool(rows.any()) else 0
-        if w > 0 and bool((rows == (tri & (dist < w))).all()):
-            return MaskSpec("window", window=w), keep
-    spec = _padding(rows, tri)
-    if spec is not None:
-        return spec, keep
-    return MaskSpec("arbitrary", pairs=per_batch * int(rows.sum())), keep
+    spec = _recognise(rows)
+    if spec is None or not bool((build(spec, rows.shape[0], Sq, Sk, rows.device)[:, 0] == rows).all()):
+        return MaskSpec("arbitrary", pairs=per_batch * int(rows.sum())), keep
+    return spec, keep
 
 
-def _padding(rows, tri) -> MaskSpec | None:
-    """padding or causal_padding when every batch's keep is (causal and) a key prefix or suffix."""
-    last = rows[:, -1]                  # the last query row sees every kept key (causal: every key up to Sq - 1)
-    for kind, base in (("padding", None), ("causal_padding", tri)):
-        expected = last[:, None, :] if base is None else last[:, None, :] & base
-        if not bool((rows == expected).all()):
-            continue
-        runs = [_key_run(r) for r in last]
-        if any(r is None for r in runs) or len({left for _, left in runs}) > 1:
-            return None
-        return MaskSpec(kind, key_lengths=tuple(n for n, _ in runs), left=runs[0][1])
+def _band_keep(dist, j, left, right, lo, hi):
+    """(b, Sq, Sk): i - left <= j <= i + right (None: no bound) and lo[b] <= j < hi[b]."""
+    keep = (j >= lo[:, None, None]) & (j < hi[:, None, None])
+    if left is not None:
+        keep = keep & (dist <= left)
+    if right is not None:
+        keep = keep & (dist >= -right)
+    return keep
+
+
+def _recognise(rows) -> MaskSpec | None:
+    """The kind (causal, window, padding and them together) whose keep is `rows` (b, Sq, Sk, not all kept); None
+    where none is. The tightest band (the largest i - j and j - i kept) with each batch's span of kept keys
+    rebuilds `rows` whenever any band and key ranges do (it holds every kept pair and lies inside any other that
+    does); then each span is widened to a prefix of the keys (right padding) or a suffix (left) and bounds that cut
+    nothing dropped, wherever `rows` stays the same."""
+    import torch
+
+    b, Sq, Sk = rows.shape
+    if not bool(rows.any()):
+        return MaskSpec("padding", key_lengths=(0,) * b)
+    _, dist = _tril(Sq, Sk, rows.device)
+    j = torch.arange(Sk, device=rows.device)
+    left = int(dist.masked_fill(~rows, -Sk).max())          # every kept pair has -right <= i - j <= left
+    right = int((-dist).masked_fill(~rows, -Sq).max())
+    keys = rows.any(dim=1)                                    # (b, Sk): keys some row keeps
+    lo = torch.where(keys, j, Sk).amin(dim=1)                 # an empty batch: lo Sk, hi 0
+    hi = torch.where(keys, j + 1, 0).amax(dim=1)
+    zero, full = torch.zeros_like(lo), torch.full_like(hi, Sk)
+
+    def same(left, right, lo, hi, per_batch=False):
+        eq = (_band_keep(dist, j, left, right, lo, hi) == rows).flatten(1).all(dim=1)
+        return eq if per_batch else bool(eq.all())
+
+    def widen(left, right):
+        """(left padding, lo, hi): the spans as prefixes or suffixes, whole where the band alone gives a batch."""
+        whole = same(left, right, zero, full, per_batch=True)
+        if same(left, right, zero, hi):
+            return False, zero, torch.where(whole, full, hi)
+        if same(left, right, lo, full):
+            return True, torch.where(whole, zero, lo), full
+        return None
+
+    def relax(left, right, lo, hi):
+        left = None if same(None, right, lo, hi) else left
+        return left, None if same(left, None, lo, hi) else right
+
+    # the band as tight as it is first (a span then reaches a prefix or suffix more often), then with a bound
+    # dropped that the spans hold (a left-padded row keeping keys after its own: a bound of the wrong sign)
+    for bounds in ((left, right), (None, right), (left, None), (None, None)):
+        spans = widen(*bounds) if same(*bounds, lo, hi) else None
+        spec = spans and _spec(*relax(*bounds, *spans[1:]), *spans, Sq, Sk)
+        if spec:
+            return spec
     return None
+
+
+def _spec(left, right, from_left: bool, lo, hi, Sq: int, Sk: int) -> MaskSpec | None:
+    """The MaskSpec of band bounds (None: no bound) and per-batch key spans [lo, hi); None where the query's own
+    key is outside the band (the own kernels run no such band)."""
+    lengths = tuple(int(n) for n in hi - lo)
+    padded = any(n != Sk for n in lengths)
+    pad = {"key_lengths": lengths, "left": from_left} if padded else {}
+    if left is None and right is None:
+        return MaskSpec("padding", **pad) if padded else None
+    if left is None and right == 0:
+        return MaskSpec("causal_padding", **pad) if padded else CAUSAL
+    if (left is not None and left < 0) or (right is not None and right < 0):
+        return None
+    # no bound back: Sq keys up to the query's own reach key 0 from any row; none ahead: Sk - 1 keys reach the last
+    window, ahead = (Sq if left is None else left + 1), (Sk - 1 if right is None else right)
+    return MaskSpec("window_padding" if padded else "window", window=window, right=ahead, **pad)
 
 
 def build(spec: MaskSpec, B: int, Sq: int, Sk: int, device="cpu", saved=None):
@@ -173,16 +232,18 @@ def build(spec: MaskSpec, B: int, Sq: int, Sk: int, device="cpu", saved=None):
         if saved is None:
             raise ValueError("an arbitrary mask is rebuilt from its saved values: none given")
         return saved.to(device)
+    if spec.kind not in KINDS:
+        raise ValueError(f"unknown mask kind {spec.kind!r}")
     tri, dist = _tril(Sq, Sk, device)
-    if spec.kind == "causal":
-        return tri[None, None]
-    if spec.kind == "window":
-        return (tri & (dist < spec.window))[None, None]
+    band = {"causal": tri, "causal_padding": tri, "window": (dist < spec.window) & (dist >= -spec.right)}
+    band["window_padding"] = band["window"]
+    if spec.kind in ("causal", "window"):
+        return band[spec.kind][None, None]
     j = torch.arange(Sk, device=device)
     n = torch.tensor(spec.key_lengths, device=device)[:, None]
     keys = (j >= Sk - n) if spec.left else (j < n)          # (b, Sk)
     rows = keys[:, None, :].expand(-1, Sq, -1)
-    return (rows & tri if spec.kind == "causal_padding" else rows)[:, None]
+    return (rows & band[spec.kind] if spec.kind in band else rows)[:, None]
 
 
 def repeated_kv_groups(k, v) -> int:

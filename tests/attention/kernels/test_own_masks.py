@@ -172,8 +172,8 @@ def test_own_kernels_take_the_captured_window_and_padding_masks():
     assert registry.own_mask_args(window, q, k) == {"band": Band(2, 0)}          # keys i-2 .. i
     assert registry.own_mask_args(window, q, k) is registry.own_mask_args(window, q, k)   # recognised once
     pad = masks.build(masks.MaskSpec("causal_padding", key_lengths=(5, 8)), 2, 6, 8)
-    # batch 1 keeps all 8 keys, but causally its 6 queries reach keys 0..5: recognised as 6 (the same mask)
-    assert registry.own_mask_args(pad, q, k) == {"causal": True, "key_ranges": [(0, 5), (0, 6)]}
+    # batch 1 keeps all 8 keys (causally its 6 queries reach keys 0..5 only: no padding is what it is)
+    assert registry.own_mask_args(pad, q, k) == {"causal": True, "key_ranges": [(0, 5), (0, 8)]}
     left = masks.build(masks.MaskSpec("padding", key_lengths=(3, 4), left=True), 2, 6, 8)
     assert registry.own_mask_args(left, q, k) == {"causal": False, "key_ranges": [(5, 8), (4, 8)]}
     odd = torch.zeros(6, 8, dtype=torch.bool)

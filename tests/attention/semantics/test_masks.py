@@ -24,7 +24,8 @@ def test_causal_top_left():
     top_left = _keep([[[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0]]])
     assert classify(top_left, 3, 5)[0].kind == "causal"
     bottom_right = _keep([[[1, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]])
-    assert classify(bottom_right, 3, 5)[0].kind == "arbitrary"
+    # never causal: a window reaching Sk - Sq = 2 keys ahead (test_mask_bands.py)
+    assert classify(bottom_right, 3, 5)[0] == MaskSpec("window", window=3, right=2)
 
 
 def test_float_masks():
