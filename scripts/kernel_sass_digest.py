@@ -4,6 +4,7 @@ instruction count. A refactor of the kernels' Python that leaves every line unch
 so it needs no new measurement on the GPU.
 
     python scripts/kernel_sass_digest.py > before.txt   # then refactor, run again, and diff the two files
+    python scripts/kernel_sass_digest.py "D128 ws" --sass   # the variants whose name holds this, with their SASS
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def triton_variants():
                                                                            (True, False, False, False),
                                                                            (False, True, False, False),
                                                                            (False, True, True, False),
-                                                                           (False, False, False, True)]):
+                                                                           (False, True, False, True)]):
         cfg = triton_fa.candidate_configs(d)[0]
         sub = cfg.block_m // cfg.split
         sig = {"desc_q": f"tensordesc<bf16[{sub},{d}]>", "desc_k": f"tensordesc<bf16[{cfg.block_n},{d}]>",
@@ -70,7 +71,9 @@ def gluon_variants():
                                                       (True, (False, True, False, False)),
                                                       (True, (False, True, True, False)),
                                                       (True, (False, True, False, True))]]:
-        for cfg in gluon_tiles.candidate_configs(d, masked)[:2]:
+        configs = gluon_tiles.candidate_configs(d, masked)
+        serial = [c for c in configs if not c.overlap][:1]   # the serial path too, where a config takes it
+        for cfg in configs[:2] + serial:
             def desc(n, d=d):
                 layout = gl.NVMMASharedLayout.get_default_for([n, d], gl.bfloat16)
                 return f"tensordesc<bf16[{n},{d}],{layout!r}>"
@@ -93,13 +96,19 @@ def gluon_variants():
                                                            options=gluon_tiles.launch_options(cfg)))
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    words = [a for a in argv if not a.startswith("--")]
     print(f"# triton {triton.__version__}, sm_90")
     failed = 0
     for name, compile_it in itertools.chain(triton_variants(), gluon_variants()):
+        if words and not any(w in name for w in words):
+            continue
         try:
-            sha, n = digest(compile_it())
+            kernel = compile_it()
+            sha, n = digest(kernel)
             print(f"{sha} {n:6d} {name}", flush=True)
+            if "--sass" in argv:
+                print(kernel.asm["sass"])
         except Exception as e:  # noqa: BLE001  (a variant that does not compile is a line too)
             failed += 1
             print(f"{'failed':16s} {'':6s} {name}: {str(e).splitlines()[0][:200]}", flush=True)
@@ -107,4 +116,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -89,8 +89,10 @@ def _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, masked, ta
 
 
 @gluon.jit
-def _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, n_valid, diag, MASK: gl.constexpr):
-    """Key block j without overlap: QK^T, softmax (MASK: see softmax_block), PV, each retired before the next."""
+def _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, n_valid, diag, MASK: gl.constexpr,
+                 BAND: gl.constexpr = False, start=0, kv_lo=0, kv_hi=0):
+    """Key block j without overlap: QK^T, softmax (MASK: see softmax_block; with BAND a band's partial block, its
+    first key `start`, `diag` its first row: see softmax_band), PV, each retired before the next."""
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     STAGES: gl.constexpr = prob.STAGES
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
@@ -103,7 +105,11 @@ def _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, n_valid, diag, MA
                       is_async=True)
     s = warpgroup_mma_wait(0, deps=[s])
     mbarrier.arrive(bufs.k_free.index(idx))
-    p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, n_valid, diag, MASK, prob.CAUSAL, BLOCK_N, s_layout)
+    if BAND and MASK:
+        p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, start, diag, prob, kv_lo, kv_hi, s_layout)
+    else:
+        p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, n_valid, diag, MASK and not BAND, prob.CAUSAL,
+                                           BLOCK_N, s_layout)
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     mbarrier.wait(bufs.v_ready.index(idx), phase)
     p_op = gl.convert_layout(p.to(bufs.q.dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
@@ -132,12 +138,50 @@ def free_single_q(bufs, Q_BUFS: gl.constexpr):
 
 
 @gluon.jit
+def _tile_start(bufs, prob, t):
+    """Waits for tile t's Q; a fresh tile's running max (-inf), row sums and accumulator."""
+    s_layout: gl.constexpr = mma_layout(prob.BLOCK_N)
+    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    mbarrier.wait(bufs.q_ready.index(t % prob.Q_BUFS), (t // prob.Q_BUFS) & 1)
+    m_i = gl.full([ROWS_PER_CONSUMER], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([ROWS_PER_CONSUMER], gl.float32, layout=gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([ROWS_PER_CONSUMER, prob.HEAD_DIM], gl.float32, layout=o_layout)
+    return m_i, l_i, acc
+
+
+@gluon.jit
+def _first_scores(q, bufs, prob, i, t):
+    """The overlapped loop's start: QK^T of the tile's first block (ring slot i), retired; its K slot and the
+    previous tile's Q buffer handed back."""
+    STAGES: gl.constexpr = prob.STAGES
+    s_layout: gl.constexpr = mma_layout(prob.BLOCK_N)
+    s_idx = i % STAGES
+    mbarrier.wait(bufs.k_ready.index(s_idx), (i // STAGES) & 1)
+    s = warpgroup_mma(q, bufs.k.index(s_idx).permute((1, 0)),
+                      gl.zeros([ROWS_PER_CONSUMER, prob.BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
+                      is_async=True)
+    s = warpgroup_mma_wait(0, deps=[s])
+    mbarrier.arrive(bufs.k_free.index(s_idx))
+    _free_q(bufs, t, prob.Q_BUFS)
+    return s
+
+
+@gluon.jit
+def _last_pv(bufs, prob, acc, p_op, last):
+    """The overlapped loop's end: PV of its last block (ring slot `last`), retired, its V slot handed back."""
+    v_idx = last % prob.STAGES
+    mbarrier.wait(bufs.v_ready.index(v_idx), (last // prob.STAGES) & 1)
+    acc = warpgroup_mma(p_op, bufs.v.index(v_idx), acc, is_async=True)
+    acc = warpgroup_mma_wait(0, deps=[acc])
+    mbarrier.arrive(bufs.v_free.index(v_idx))
+    return acc
+
+
+@gluon.jit
 def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constexpr):
     """This consumer's 64 rows of tile row m over key blocks b0 .. b1-1 (causal: up to its diagonal):
     (unnormalised acc, running max in base 2, row sums, blocks consumed, tiles consumed)."""
-    BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     BLOCK_N: gl.constexpr = prob.BLOCK_N
-    STAGES: gl.constexpr = prob.STAGES
     CAUSAL: gl.constexpr = prob.CAUSAL
     Q_BUFS: gl.constexpr = prob.Q_BUFS
     TILE_M: gl.constexpr = prob.TILE_M
@@ -154,20 +198,10 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
         # reaching past this consumer's first row
         n_blocks = gl.cdiv(gl.minimum(N_KV, (m + 1) * TILE_M), BLOCK_N)
         n_plain = gl.minimum(N_KV // BLOCK_N, (row0 + 1) // BLOCK_N)
-    mbarrier.wait(bufs.q_ready.index(t % Q_BUFS), (t // Q_BUFS) & 1)
-    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
-    l_i = gl.zeros([BLOCK_M], gl.float32, layout=gl.SliceLayout(1, s_layout))
-    acc = gl.zeros([BLOCK_M, prob.HEAD_DIM], gl.float32, layout=o_layout)
+    m_i, l_i, acc = _tile_start(bufs, prob, t)
     if prob.OVERLAP:
         # block 0: scores and softmax; its PV is issued together with block 1's scores
-        s_idx = i % STAGES
-        mbarrier.wait(bufs.k_ready.index(s_idx), (i // STAGES) & 1)
-        s = warpgroup_mma(q, bufs.k.index(s_idx).permute((1, 0)),
-                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
-                          is_async=True)
-        s = warpgroup_mma_wait(0, deps=[s])
-        mbarrier.arrive(bufs.k_free.index(s_idx))
-        _free_q(bufs, t, Q_BUFS)
+        s = _first_scores(q, bufs, prob, i, t)
         if n_plain == 0:
             p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, N_KV if CAUSAL else tail, row0, True,
                                                CAUSAL, BLOCK_N, s_layout)
@@ -190,11 +224,7 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
             for j in range(1, n_blocks):
                 acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j,
                                                     j >= n_plain, tail, row0, 2)
-        v_idx = (i + n_blocks - 1) % STAGES
-        mbarrier.wait(bufs.v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
-        acc = warpgroup_mma(p_op, bufs.v.index(v_idx), acc, is_async=True)
-        acc = warpgroup_mma_wait(0, deps=[acc])
-        mbarrier.arrive(bufs.v_free.index(v_idx))
+        acc = _last_pv(bufs, prob, acc, p_op, i + n_blocks - 1)
     else:
         _free_q(bufs, t, Q_BUFS)
         for j in range(0, n_blocks):
@@ -207,34 +237,6 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
 
 
 @gluon.jit
-def _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, start, row0, kv_lo, kv_hi, MASK: gl.constexpr):
-    """_serial_step for a band's block j (first key `start`): partial (MASK) or full."""
-    BLOCK_N: gl.constexpr = prob.BLOCK_N
-    STAGES: gl.constexpr = prob.STAGES
-    s_layout: gl.constexpr = mma_layout(BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
-    idx = (i + j) % STAGES
-    phase = ((i + j) // STAGES) & 1
-    mbarrier.wait(bufs.k_ready.index(idx), phase)
-    s = warpgroup_mma(q, bufs.k.index(idx).permute((1, 0)),
-                      gl.zeros([ROWS_PER_CONSUMER, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
-                      is_async=True)
-    s = warpgroup_mma_wait(0, deps=[s])
-    mbarrier.arrive(bufs.k_free.index(idx))
-    if MASK:
-        p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, start, row0, prob, kv_lo, kv_hi, s_layout)
-    else:
-        p, alpha, m_i, l_i = softmax_block(s, m_i, l_i, qk_scale, 0, 0, False, False, BLOCK_N, s_layout)
-    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
-    mbarrier.wait(bufs.v_ready.index(idx), phase)
-    p_op = gl.convert_layout(p.to(bufs.q.dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    acc = warpgroup_mma(p_op, bufs.v.index(idx), acc, is_async=True)
-    acc = warpgroup_mma_wait(0, deps=[acc])
-    mbarrier.arrive(bufs.v_free.index(idx))
-    return acc, m_i, l_i
-
-
-@gluon.jit
 def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr):
     """consume_tile under a band mask (mask_schedule): the tile's blocks a..d-1, as the producer loads them; this
     consumer's full blocks b..c-1 (from its own 64 rows) unmasked, the others masked. Overlapped: no branch inside
@@ -242,7 +244,6 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
     them all); serial: one loop with a branch (see there)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     BLOCK_N: gl.constexpr = prob.BLOCK_N
-    STAGES: gl.constexpr = prob.STAGES
     Q_BUFS: gl.constexpr = prob.Q_BUFS
     TILE_M: gl.constexpr = prob.TILE_M
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
@@ -261,19 +262,9 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
     c = gl.minimum(gl.maximum(c, b), d)
     n_blocks = d - a
     q = q_rows(bufs, t, CONSUMER, Q_BUFS)
-    mbarrier.wait(bufs.q_ready.index(t % Q_BUFS), (t // Q_BUFS) & 1)
-    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
-    l_i = gl.zeros([BLOCK_M], gl.float32, layout=gl.SliceLayout(1, s_layout))
-    acc = gl.zeros([BLOCK_M, prob.HEAD_DIM], gl.float32, layout=o_layout)
+    m_i, l_i, acc = _tile_start(bufs, prob, t)
     if prob.OVERLAP:
-        s_idx = i % STAGES
-        mbarrier.wait(bufs.k_ready.index(s_idx), (i // STAGES) & 1)
-        s = warpgroup_mma(q, bufs.k.index(s_idx).permute((1, 0)),
-                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, layout=s_layout), use_acc=False,
-                          is_async=True)
-        s = warpgroup_mma_wait(0, deps=[s])
-        mbarrier.arrive(bufs.k_free.index(s_idx))
-        _free_q(bufs, t, Q_BUFS)
+        s = _first_scores(q, bufs, prob, i, t)
         if (a < b) | (a >= c):
             p, alpha, m_i, l_i = softmax_band(s, m_i, l_i, qk_scale, a * BLOCK_N, row0, prob, kv_lo, kv_hi, s_layout)
         else:
@@ -293,11 +284,7 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
         for j in range(full1, n_blocks):
             acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, True, 0, row0, 3,
                                                 EDGE_IN_FLIGHT, (a + j) * BLOCK_N, kv_lo, kv_hi)
-        v_idx = (i + n_blocks - 1) % STAGES
-        mbarrier.wait(bufs.v_ready.index(v_idx), ((i + n_blocks - 1) // STAGES) & 1)
-        acc = warpgroup_mma(p_op, bufs.v.index(v_idx), acc, is_async=True)
-        acc = warpgroup_mma_wait(0, deps=[acc])
-        mbarrier.arrive(bufs.v_free.index(v_idx))
+        acc = _last_pv(bufs, prob, acc, p_op, i + n_blocks - 1)
     else:
         _free_q(bufs, t, Q_BUFS)
         # one loop, the mask picked per block (as consume_tile's serial loop): as three loops in a row, Triton 3.6's
@@ -305,9 +292,8 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
         # ran no block (illegal shared-memory address on the H100; tests/sass_defs.py finds such reads)
         for j in range(0, n_blocks):
             if (j < b - a) | (j >= c - a):
-                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, (a + j) * BLOCK_N,
-                                                  row0, kv_lo, kv_hi, True)
+                acc, m_i, l_i = _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, row0, True, True,
+                                             (a + j) * BLOCK_N, kv_lo, kv_hi)
             else:
-                acc, m_i, l_i = _serial_band_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, row0, kv_lo, kv_hi,
-                                                  False)
+                acc, m_i, l_i = _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, 0, 0, False, True)
     return acc, m_i, l_i, i + n_blocks, t + 1

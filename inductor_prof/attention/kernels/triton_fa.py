@@ -25,6 +25,14 @@ DTYPES = ("torch.bfloat16", "torch.float16")
 
 
 @triton.jit
+def _accumulate(p, alpha, acc, l_i, v):
+    """A block's softmax weights `p` into the running state rescaled by `alpha`: (acc, row sums)."""
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    return tl.dot(p.to(v.dtype), v, acc), l_i
+
+
+@triton.jit
 def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, row0, MASK_TAIL: tl.constexpr,
                          BLOCK_N: tl.constexpr, CAUSAL_MASK: tl.constexpr = False):
     qk = tl.dot(q, k.T)
@@ -39,11 +47,7 @@ def _online_softmax_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, N_KV, row0, 
     else:
         m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
         qk = qk * qk_scale - m_new[:, None]
-    p = tl.math.exp2(qk)
-    alpha = tl.math.exp2(m_i - m_new)
-    l_i = l_i * alpha + tl.sum(p, 1)
-    acc = acc * alpha[:, None]
-    acc = tl.dot(p.to(v.dtype), v, acc)
+    acc, l_i = _accumulate(tl.math.exp2(qk), tl.math.exp2(m_i - m_new), acc, l_i, v)
     return acc, m_new, l_i
 
 
@@ -61,11 +65,7 @@ def _band_step(q, k, v, acc, m_i, l_i, qk_scale, start_n, row0, left, right, kv_
     qk = tl.where(keep, qk * qk_scale, float("-inf"))
     m_new = tl.maximum(m_i, tl.max(qk, 1))
     m_sub = tl.where(m_new == float("-inf"), 0.0, m_new)
-    p = tl.math.exp2(qk - m_sub[:, None])
-    alpha = tl.math.exp2(m_i - m_sub)
-    l_i = l_i * alpha + tl.sum(p, 1)
-    acc = acc * alpha[:, None]
-    acc = tl.dot(p.to(v.dtype), v, acc)
+    acc, l_i = _accumulate(tl.math.exp2(qk - m_sub[:, None]), tl.math.exp2(m_i - m_sub), acc, l_i, v)
     return acc, m_new, l_i
 
 
