@@ -48,6 +48,8 @@ def profile(
     no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
     ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
     no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    nproc: Optional[int] = typer.Option(None, "--nproc", help="run under torchrun as N ranks, one GPU each, "
+                                        "into RUN/rank<i>/ (ncu on rank 0)"),
     verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
                                  "not in RUN/profile.log"),
     settings: Settings = None,
@@ -80,6 +82,14 @@ def profile(
         compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work
+    if nproc is not None:
+        opts.nproc = nproc
+        ranked = run_profile(opts, log=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+        root = ranked.run.root
+        console.print(f"run folder: {root}  (inductor-prof report {root})", markup=False)
+        if ranked.why:
+            raise StepFailed(f"{ranked.why} (each rank's exit in {ranked.run.ranks_json})")
+        return
     with library_output(verbose) as lib, reporter(Console(file=lib.terminal, emoji=False), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
         lib.keep_in(result.run.profile_log)
