@@ -197,7 +197,7 @@ def refuse_inside_run(path: str | os.PathLike, option: str) -> None:
     """An output the user names (`--csv`) never goes into a run folder: its files are the run's record."""
     target = Path(path).resolve()
     for folder in (target, *target.parents):
-        if (folder / MANIFEST).is_file():
+        if (folder / MANIFEST).is_file() or (folder / RANKS).is_file():
             raise UserError(f"{option} {path} is inside the run folder {folder}; write it elsewhere "
                             "(a run folder holds only what inductor-prof wrote)")
 

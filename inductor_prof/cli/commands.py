@@ -146,11 +146,13 @@ def report(
     width: Optional[int] = WIDTH_OPTION,
     html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
                                             "charts, kernel sources) to this file instead of printing tables"),
+    rank: Optional[int] = typer.Option(None, "--rank", help="a run of several ranks (profile --nproc): whose "
+                                       "kernels to show (default 0)"),
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
-    from ..report import export, terminal
-    from ..rundir import check_output, refuse_inside_run
+    from ..report import export, ranks as rank_report, terminal
+    from ..rundir import check_output, is_ranked, refuse_inside_run
 
     if sort not in SORT_COLUMNS:
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
@@ -164,8 +166,20 @@ def report(
         check_output(csv, "--csv")
     if html_out:
         check_output(html_out, "--html")
+    ranks, shown_rank = None, None
+    if is_ranked(run):   # RUN/rank<i>/: the ranks' table, then one rank's report as for any run
+        from ..analysis.ranks import load_ranks, pick_rank
+
+        ranks = load_ranks(run)
+        shown_rank, note = pick_rank(ranks, rank)
+        run = ranks.ranked.rank(shown_rank).root
+        ranks.warnings += [note] if note else []
+    elif rank is not None:
+        raise UserError(f"--rank {rank}: {run} is a run of one process, not of several ranks (profile --nproc)")
     with stdout_to_stderr() if json_out or csv_out else contextlib.nullcontext():
         tables = load_run_tables(run)
+    if ranks is not None:
+        tables.warnings[:0] = ranks.warnings
     df = tables.kernels
     if len(df):
         col, ascending = SORT_COLUMNS[sort]
@@ -183,11 +197,14 @@ def report(
     shown = df.head(top) if top else df
     if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
         print_warnings(tables.warnings)
-        sys.stdout.write(export.to_json(tables, shown, total=len(df)) + "\n")
+        sys.stdout.write(export.to_json(tables, shown, total=len(df),
+                                        ranks=rank_report.to_json(ranks, shown_rank) if ranks else None) + "\n")
         return
     print_warnings(tables.warnings)
     out = terminal.make_console(width)
     if not html_out:
+        if ranks is not None:
+            rank_report.render(ranks, shown_rank, out)
         terminal.render(tables, shown, out, total=len(df))
     if csv:
         out.print(f"kernel table written to {csv}", soft_wrap=True)
