@@ -115,3 +115,13 @@ def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:
     if 0 in view.intact:
         return 0, None
     return view.intact[0], f"rank 0 cannot be read; the kernel tables are rank {view.intact[0]}'s"
+
+
+def spread_change(a: dict | None, b: dict | None) -> dict | None:
+    """The step spread of two multi-rank runs side by side (`diff`): each run's max/min and slowest rank, and
+    how the spread moved in percentage points; None when neither run has one."""
+    if a is None and b is None:
+        return None
+    pct = lambda s: s["spread_pct"] if s else None   # noqa: E731
+    moved = pct(b) - pct(a) if pct(a) is not None and pct(b) is not None else None
+    return {"a": a, "b": b, "delta_points": moved}

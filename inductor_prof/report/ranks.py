@@ -93,3 +93,16 @@ def to_json(view: RanksView, shown: int) -> dict:
             "failed_rank": top.get("failed_rank"), "shown_rank": shown, "ranks": view.rows,
             "spread": view.spread,
             "collectives": records(view.collectives[shown], []) if shown in view.collectives else []}
+
+
+def spread_diff_line(change: dict | None, rank: int) -> str:
+    """'ranks: rank 0 of each compared; step spread A 1.050x (rank 1 slowest), B 1.100x (rank 0 slowest): +4.8
+    points'."""
+    def side(s):
+        return f"{num(s['ratio'], '{:.3f}x')} (rank {s['slowest_rank']} slowest)" if s else "-"
+    head = f"ranks: rank {rank} of each compared"
+    if change is None:
+        return head
+    moved = change["delta_points"]
+    tail = f": {moved:+.1f} points" if moved is not None else ""
+    return f"{head}; step spread (max/min of the ranks' plain steps) A {side(change['a'])}, B {side(change['b'])}{tail}"
