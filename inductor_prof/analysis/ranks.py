@@ -84,9 +84,15 @@ def load_ranks(path) -> RanksView:
         except UserError as e:
             warnings.append(str(e) + _exit_line(record))
             continue
-        intact.append(i)
         prof = manifest.get("profile") or {}
         row.update({k: prof.get(v) for k, v in STEP_KEYS.items()})
+        if not run.steps_hatchet.exists():   # its profile stopped before the timed steps: no kernel table
+            stopped = manifest.get("stopped_at")
+            how = f"its profile failed at stage {stopped}" if stopped else "its profile did not get that far"
+            warnings.append(f"{run.root} has no Proton steps ({how}){_exit_line(record)}; "
+                            f"rank {i}'s kernels cannot be shown")
+        else:
+            intact.append(i)
         reader = runfiles.Reader(run, manifest)
         trace = reader.optional(_trace_path(run, manifest), runfiles.torch_trace_file, f"rank {i}: {TRACE_LACKING}",
                                 "library_ops")

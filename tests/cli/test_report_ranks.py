@@ -114,3 +114,17 @@ def test_rank_errors_are_one_line(ranked, capsys):
 def test_one_rank_folder_reports_as_any_run(ranked, capsys):
     code, out, _ = run_main(["report", str(ranked / "rank1"), "--json", "--top", "1"], capsys)
     assert code == 0 and "ranks" not in json.loads(out)
+
+
+def test_a_rank_that_stopped_before_its_steps_is_said_and_another_shown(ranked, tmp_path, capsys):
+    root = tmp_path / "run"
+    shutil.copytree(ranked, root)
+    m = json.loads((root / "rank0" / "manifest.json").read_text())
+    (root / "rank0" / "manifest.json").write_text(json.dumps({**m, "stopped_at": "compile"}))
+    (root / "rank0" / "proton" / "steps.hatchet").unlink()
+    code, out, err = run_main(["report", str(root), "--json", "--top", "1"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["ranks"]["shown_rank"] == 1
+    assert (f"{root / 'rank0'} has no Proton steps (its profile failed at stage compile); rank 0's kernels cannot "
+            "be shown") in doc["warnings"]
