@@ -1,6 +1,6 @@
 """Rank programs for `profile --nproc` tests on a CPU: each is the `body` a rank of pipeline/rank.py runs (named in
 the spec in place of the profile), over a real torchrun and gloo process group; what it does is chosen by the
-spec's target (`ok`, `fail`, `segv`)."""
+spec's target (`ok`, `fail`, `segv`, `hang`)."""
 import json
 import os
 import signal
@@ -28,5 +28,7 @@ def gloo(spec, rank, local_rank, root):
     if rank == 1 and target == "segv":
         os.kill(os.getpid(), signal.SIGSEGV)
     if target != "ok":
-        time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed
+        with open(os.path.join(root, f"ready{rank}"), "w") as f:   # the test interrupts once both are here
+            f.write(str(os.getpid()))
+        time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed or an interrupt
     dist.destroy_process_group()

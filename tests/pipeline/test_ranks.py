@@ -2,6 +2,10 @@
 summary parsed, and real torchrun runs of two ranks over gloo on the CPU (tests/rank_bodies.py in place of the
 profile: no GPU here) that end well, with a rank raising, and with a rank killed by a signal."""
 import json
+import os
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +109,24 @@ def test_a_rank_killed_by_a_signal_is_named_from_torchruns_summary(launch):
     assert top["failed_rank"] == 1
     assert top["ranks"][1]["exit"] == -11
     assert top["why"] == "rank 1: killed by SIGSEGV with no exit record of its own (killed)"
+
+
+def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_path):
+    root = tmp_path / "hang"
+
+    def interrupt_when_ready():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all((root / f"ready{i}").exists() for i in (0, 1)):
+            time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_when_ready, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        launch("hang")
+    top = json.loads((root / "ranks.json").read_text())
+    assert top["status"] == "interrupted" and top["torchrun_exit"] is None
+    assert [(r["status"], r["exit"]) for r in top["ranks"]] == [("ended", 143), ("ended", 143)]
+    for i in (0, 1):   # no rank left running
+        pid = int((root / f"ready{i}").read_text())
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
