@@ -32,3 +32,33 @@ def gloo(spec, rank, local_rank, root):
             f.write(str(os.getpid()))
         time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed or an interrupt
     dist.destroy_process_group()
+
+
+def tensor_parallel(spec, rank, local_rank, root):
+    """examples/models/llama_tp.py on the CPU over gloo, tiny: its output against the whole model's, and the
+    split layer traced whole by torch.compile (aot_eager: no C++ compile) with fullgraph."""
+    import torch
+    import torch.distributed as dist
+
+    from examples.models.llama_tp import build_tp
+    from examples.models.llama_decoder import build
+
+    dist.init_process_group("gloo")
+    tiny = dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
+                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+    model, kwargs = build_tp(**tiny)
+    torch.manual_seed(0)
+    whole, _ = build(**tiny)
+    got, want = model(**kwargs).last_hidden_state, whole(**kwargs).last_hidden_state
+    layer = torch.compile(model.layers[0].forward, backend="aot_eager", fullgraph=True)
+    hidden = model.embed_tokens(kwargs["input_ids"])
+    pos = torch.arange(hidden.shape[1]).unsqueeze(0)
+    emb = model.rotary_emb(hidden, pos)
+    compiled = layer(hidden, position_embeddings=emb, attention_mask=None)
+    eager = model.layers[0](hidden, position_embeddings=emb, attention_mask=None)
+    first = compiled[0] if isinstance(compiled, tuple) else compiled
+    ref = eager[0] if isinstance(eager, tuple) else eager
+    with open(os.path.join(root, f"tp{rank}.json"), "w") as f:
+        json.dump({"max_err": float((got - want).abs().max()), "heads": model.layers[0].self_attn.q_proj.weight
+                   .to_local().shape[0] // 16, "compiled_err": float((first - ref).abs().max())}, f)
+    dist.destroy_process_group()

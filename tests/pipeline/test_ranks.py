@@ -130,3 +130,18 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
         pid = int((root / f"ready{i}").read_text())
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
+    # examples/models/llama_tp.py split over 2 CPU ranks: each holds half the query heads, its output is the
+    # whole model's, and a split layer compiles as one graph (the GPU run itself was not made here)
+    from recorded import REPO
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
+    opts = ProfileOptions(target="tp", out=str(tmp_path / "tp"), nproc=2, settings=Settings(ranks_timeout=300))
+    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:tensor_parallel",
+                                 check=lambda *a: None)
+    assert result.why == "", (tmp_path / "tp" / "logs" / "rank0.log").read_text()[-3000:]
+    for i in (0, 1):
+        seen = json.loads((tmp_path / "tp" / f"tp{i}.json").read_text())
+        assert seen["heads"] == 2 and seen["max_err"] < 1e-4 and seen["compiled_err"] < 1e-5
