@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 import traceback
+from datetime import timedelta
 from pathlib import Path
 
 from .. import rundir
@@ -53,7 +54,9 @@ def profile_rank(spec: dict, rank: int, local_rank: int, root: Path) -> None:
     from . import profile
 
     torch.cuda.set_device(local_rank)
-    dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank))
+    # a collective waits for the slowest rank's stages before it (a compile, the ceilings' GEMMs): NCCL's
+    # default 10 minutes could end a run whose ranks compile at different speeds
+    dist.init_process_group("nccl", device_id=torch.device("cuda", local_rank), timeout=timedelta(minutes=60))
     try:
         result = profile(rank_options(spec["options"], rank, root), log=lambda line: print(line, flush=True))
         if result.failed:
