@@ -39,6 +39,11 @@ PROFILER_DTYPES = {
     "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1),
 }
 INDEX_DTYPES = ("long int", "int", "bool")
+# dtype names of torch.profiler's collective records (record_param_comms "dtype": c10::toString(ScalarType)) ->
+# bytes per element
+COMMS_DTYPE_BYTES = {"Float": 4, "BFloat16": 2, "Half": 2, "Double": 8, "Long": 8, "Int": 4, "Short": 2,
+                     "Char": 1, "Byte": 1, "Bool": 1, "Float8_e4m3fn": 1, "Float8_e5m2": 1,
+                     "Float8_e4m3fnuz": 1, "Float8_e5m2fnuz": 1, "ComplexFloat": 8, "ComplexDouble": 16}
 # torch dtype name -> bytes per element
 DTYPE_BYTES = {**{name: size for name, size in PROFILER_DTYPES.values()}, "int8": 1, "uint8": 1, "int16": 2}
 

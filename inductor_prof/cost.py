@@ -7,6 +7,8 @@ report prices, and the one conversion of (cost, time, ceiling) into TFLOP/s, GB/
   attention/semantics/masks.py (dense Sq * Sk, causal the triangle, window, padding...).
 - Inductor pointwise/reduction kernels: the flops Nsight Compute counts, per launch (inductor/metrics.py, the
   launch_metadata callable, which prices its mm and attention templates here).
+- collectives (NCCL): bytes moved, as nccl-tests prices them: algbw = message bytes / time, busbw = algbw times
+  the collective's bus factor (`BUS_FACTOR`), comparable across collectives and group sizes with the link's rate.
 
 Pure: numbers (or pandas Series, elementwise) in and out.
 """
@@ -167,3 +169,31 @@ def seconds_at_roofs(flops, nbytes, compute_roof, memory_roof):
     if hasattr(at_compute, "fillna"):
         return at_compute.fillna(0).clip(lower=at_memory.fillna(0))
     return max(0 if math.isnan(at_compute) else at_compute, 0 if math.isnan(at_memory) else at_memory)
+
+
+# ---- collectives: nccl-tests' algorithm and bus bandwidth ------------------------------------------------------
+# (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md): busbw = algbw * factor(n ranks), the share of the message
+# each rank's link carries in the optimal algorithm
+BUS_FACTOR = {
+    "all_reduce": lambda n: 2 * (n - 1) / n,      # reduce-scatter then all-gather: 2(n-1)/n of the buffer
+    "all_gather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "all_to_all": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+    "reduce": lambda n: 1.0,
+    "send_recv": lambda n: 1.0,                   # point to point: every byte crosses the link once
+}
+
+
+def collective_bytes(in_elems: int, out_elems: int, elem_size: int) -> int:
+    """The message size S nccl-tests divides by time: all_gather's output (n times its input), reduce_scatter's
+    input (n times its output), the buffer of the others (input and output alike): the larger side each time."""
+    return max(int(in_elems), int(out_elems)) * int(elem_size)
+
+
+def collective_rates(collective: str, nbytes: float, group: int, seconds: float) -> tuple[float, float]:
+    """(algbw, busbw) in GB/s of `collective` moving a message of `nbytes` among `group` ranks in `seconds`;
+    busbw NaN for a collective without a bus factor (barrier) or a group under 1."""
+    algbw = rates(0, nbytes, seconds)[1]
+    factor = BUS_FACTOR.get(collective)
+    return algbw, algbw * factor(group) if factor is not None and group >= 1 else float("nan")

@@ -135,11 +135,13 @@ def _interrupts_held():
 
 
 def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
-               progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic) -> Finished:
+               progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic,
+               grace: float = GRACE_S) -> Finished:
     """Runs `cmd` (an argument list, the environment given whole) with stdout and stderr in `log_path`.
 
     `timeout`: seconds for the whole run, or, with `progress_mark`, seconds without a new line holding that
-    mark (each step of the child gets `timeout`, however many steps it has), as `clock` counts them."""
+    mark (each step of the child gets `timeout`, however many steps it has), as `clock` counts them. `grace`:
+    seconds it has to end on SIGTERM (torchrun ends its ranks itself, which takes longer than a plain child)."""
     t0 = clock()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:   # a log, not a result: it grows while the child runs and is kept
@@ -160,11 +162,11 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
                     if seen:
                         last = clock()
                 if clock() - (last if progress_mark is not None else t0) > timeout:
-                    end_group(proc)
+                    end_group(proc, grace)
                     return Finished(None, clock() - t0)
         except BaseException:
             if proc is not None:
-                end_group(proc)    # Ctrl-C, SIGTERM, anything: the child goes with us
+                end_group(proc, grace)    # Ctrl-C, SIGTERM, anything: the child goes with us
             raise
 
 

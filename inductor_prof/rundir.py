@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from .errors import UserError, one_line
 
 MANIFEST = "manifest.json"
+RANKS = "ranks.json"   # the top of a multi-rank run (`profile --nproc N`): each rank's exit; rank<i>/ are runs
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,36 @@ class RunDir:
     def ncu_source_log(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.log"
 
 
+@dataclass(frozen=True)
+class RankedRun:
+    """A run of several ranks (`profile --nproc N`): RUN/ranks.json, RUN/rank<i>/ (each an ordinary run folder),
+    the ranks' own logs and exit records under RUN/logs/, and torchrun's output."""
+    root: Path
+
+    @property
+    def ranks_json(self) -> Path: return self.root / RANKS
+    @property
+    def spec_json(self) -> Path: return self.root / "logs" / "spec.json"      # what each rank profiles
+    @property
+    def torchrun_log(self) -> Path: return self.root / "logs" / "torchrun.log"
+    def rank(self, i: int) -> RunDir: return RunDir(self.root / f"rank{i}")
+    def rank_log(self, i: int) -> Path: return self.root / "logs" / f"rank{i}.log"
+    def rank_exit(self, i: int) -> Path: return self.root / "logs" / f"rank{i}.exit.json"   # written by the rank
+
+    def rank_folders(self) -> list[int]:
+        """The ranks with a rank<i>/ folder, in order."""
+        found = (p.name[4:] for p in self.root.glob("rank*") if p.is_dir())
+        return sorted(int(i) for i in found if i.isdigit())
+
+
+def is_ranked(path: str | os.PathLike) -> bool:
+    """A multi-rank run folder: ranks.json at its top, or rank<i>/ run folders and no manifest of its own."""
+    root = Path(path)
+    if (root / RANKS).is_file():
+        return True
+    return root.is_dir() and not (root / MANIFEST).is_file() and bool(RankedRun(root).rank_folders())
+
+
 def create(path: str | os.PathLike, force: bool = False) -> RunDir:
     """A fresh run folder; refuses to touch an existing one unless `force`."""
     root = Path(path)
@@ -120,7 +151,7 @@ def create(path: str | os.PathLike, force: bool = False) -> RunDir:
     if root.exists() and any(root.iterdir()):
         if not force:
             raise UserError(f"run folder {root} already exists; pass --force to replace it")
-        if not (root / MANIFEST).exists():
+        if not (root / MANIFEST).exists() and not (root / RANKS).exists():
             # --force replaces earlier runs only, never an unrelated folder.
             raise UserError(f"{root} exists and is not a run folder; refusing to delete it")
         here = Path.cwd().resolve()
@@ -166,7 +197,7 @@ def refuse_inside_run(path: str | os.PathLike, option: str) -> None:
     """An output the user names (`--csv`) never goes into a run folder: its files are the run's record."""
     target = Path(path).resolve()
     for folder in (target, *target.parents):
-        if (folder / MANIFEST).is_file():
+        if (folder / MANIFEST).is_file() or (folder / RANKS).is_file():
             raise UserError(f"{option} {path} is inside the run folder {folder}; write it elsewhere "
                             "(a run folder holds only what inductor-prof wrote)")
 

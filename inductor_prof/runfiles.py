@@ -270,6 +270,18 @@ def torch_trace_file(path: Path) -> dict:
     return data
 
 
+def ranks_file(path: Path) -> dict:
+    """ranks.json of a multi-rank run: nproc, and a record per rank (rank, exit, status, why) once it ended."""
+    data = json_object(path)
+    if not isinstance(data.get("nproc"), int) or isinstance(data.get("nproc"), bool) or data["nproc"] < 1:
+        raise Damaged(f"'nproc' should be a whole number of ranks, found {data.get('nproc')!r}")
+    records = data.setdefault("ranks", [])
+    if not isinstance(records, list) or not all(isinstance(r, dict) and isinstance(r.get("rank"), int)
+                                                for r in records):
+        raise Damaged("'ranks' should be a list of records each with its 'rank'")
+    return data
+
+
 # --- reading a file the caller needs, or may do without -------------------------------------------------------
 
 def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):

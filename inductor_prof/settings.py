@@ -52,6 +52,11 @@ class Settings:
     # the ceilings stage also times Inductor's Triton matmul template (max-autotune) at the model's top GEMM shapes
     # (on by itself when the model compiles with max-autotune); 5-16 s of autotuning a shape on an H100
     gemm_templates: bool = False
+    # `profile --nproc N`: ncu on every rank (default: rank 0 only; the ranks run one program, so one rank's kernels
+    # stand for the others', and N ncu passes would each take the whole stage's time)
+    ncu_all_ranks: bool = False
+    # seconds the whole multi-rank profile (torchrun and its ranks) may take before all of it is ended
+    ranks_timeout: float = 21600.0
 
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod
@@ -101,7 +106,7 @@ def _typed(key: str, value: Any, kind: str, where: str) -> Any:
 
 
 # the smallest values that work: a bad one fails when the settings are read, not at a long profile's ncu stage
-ABOVE = {"ncu_timeout": 0}
+ABOVE = {"ncu_timeout": 0, "ranks_timeout": 0}
 AT_LEAST_FLOAT = {"ncu_library_min_share": 0.0}
 AT_LEAST = {"ncu_library_kernels": 0, "ncu_batch": 1, "ncu_source_kernels": 0}
 

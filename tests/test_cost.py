@@ -168,3 +168,34 @@ def test_flex_pricing_takes_flexattention_calls_and_kernels_only():
     assert list(cost.with_flex_masks(table, [sdpa])["flops"]) == [1024.0, 1024.0]
     no_kind = table.drop(columns="kind")
     assert cost.with_flex_masks(no_kind, [FLEX_CALL]) is no_kind
+
+
+# ---- collectives: nccl-tests' algbw and busbw, worked by hand ----------------------------------------------------
+
+def test_collective_message_is_the_larger_side():
+    # all_gather of 1 Mi bf16 elements a rank among 4: output 4 Mi elements, 8 MiB
+    assert cost.collective_bytes(1 << 20, 4 << 20, 2) == 8 * 2**20
+    # reduce_scatter, the other way round: input 4 Mi elements of 4 bytes
+    assert cost.collective_bytes(4 << 20, 1 << 20, 4) == 16 * 2**20
+    assert cost.collective_bytes(1000, 1000, 2) == 2000   # all_reduce: the buffer
+
+
+@pytest.mark.parametrize("collective, group, busbw", [
+    # 1 GB in 10 ms: algbw 100 GB/s in every case
+    ("all_reduce", 2, 100.0),         # 100 * 2 * 1/2
+    ("all_reduce", 8, 175.0),         # 100 * 2 * 7/8
+    ("all_gather", 8, 87.5),          # 100 * 7/8
+    ("reduce_scatter", 4, 75.0),      # 100 * 3/4
+    ("all_to_all", 2, 50.0),          # 100 * 1/2
+    ("broadcast", 8, 100.0),          # 100 * 1
+    ("reduce", 8, 100.0),
+    ("send_recv", 2, 100.0),
+])
+def test_collective_rates_as_nccl_tests(collective, group, busbw):
+    algbw, bus = cost.collective_rates(collective, 1e9, group, 0.010)
+    assert algbw == pytest.approx(100.0) and bus == pytest.approx(busbw)
+
+
+def test_collective_without_a_bus_factor_has_no_busbw():
+    algbw, bus = cost.collective_rates("barrier", 0, 2, 1e-5)
+    assert algbw == 0 and bus != bus

@@ -11,11 +11,14 @@ from ..aten import GEMM_OPS
 from ..inductor.module_paths import block_of, common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
+from .collectives import is_nccl
 from .library_calls import union_modules
 
 _GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
 _ATTN_NAME = re.compile(r"flash|fmha|sdpa|attention|attn", re.I)
-CATEGORIES = ("GEMM", "attention", "Inductor pointwise", "Inductor reduction", "Inductor template", "other")
+# communication: NCCL's collectives (ncclDevKernel_*, ncclKernel_*), priced by the bytes they move (collectives.py)
+CATEGORIES = ("GEMM", "attention", "Inductor pointwise", "Inductor reduction", "Inductor template", "communication",
+              "other")
 
 
 def by_name(rows: pd.DataFrame) -> pd.DataFrame:
@@ -71,6 +74,8 @@ def classify(name: str, origin: str, kind: str | None, op: str) -> str:
         if kind == "template_mm":
             return "Inductor template"
         return "other"
+    if is_nccl(name):
+        return "communication"
     if "scaled_dot_product" in op or "attention" in op:
         return "attention"
     if op in GEMM_OPS:

@@ -48,6 +48,8 @@ def profile(
     no_ceilings: bool = typer.Option(False, "--no-ceilings", help="skip measuring matmul/copy ceilings"),
     ncu: bool = typer.Option(False, "--ncu", help="also profile each unique kernel with Nsight Compute"),
     no_attention: bool = typer.Option(False, "--no-attention", help="skip benchmarking attention backends"),
+    nproc: Optional[int] = typer.Option(None, "--nproc", help="run under torchrun as N ranks, one GPU each, "
+                                        "into RUN/rank<i>/ (ncu on rank 0)"),
     verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
                                  "not in RUN/profile.log"),
     settings: Settings = None,
@@ -80,6 +82,14 @@ def profile(
         compile=CompileOptions(mode=mode, regional=not whole_model, dynamic=dynamic,
                                blocks=tuple(c.strip() for c in (blocks or "").split(",") if c.strip())))
     opts.compile.validate()   # bad options fail before any GPU work
+    if nproc is not None:
+        opts.nproc = nproc
+        ranked = run_profile(opts, log=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+        root = ranked.run.root
+        console.print(f"run folder: {root}  (inductor-prof report {root})", markup=False)
+        if ranked.why:
+            raise StepFailed(f"{ranked.why} (each rank's exit in {ranked.run.ranks_json})")
+        return
     with library_output(verbose) as lib, reporter(Console(file=lib.terminal, emoji=False), total=steps) as bar:
         result = run_profile(opts, log=bar.log, step_progress=bar.step, ncu_progress=bar.items)
         lib.keep_in(result.run.profile_log)
@@ -136,11 +146,13 @@ def report(
     width: Optional[int] = WIDTH_OPTION,
     html_out: Optional[Path] = typer.Option(None, "--html", help="write a self-contained HTML report (all kernels, "
                                             "charts, kernel sources) to this file instead of printing tables"),
+    rank: Optional[int] = typer.Option(None, "--rank", help="a run of several ranks (profile --nproc): whose "
+                                       "kernels to show (default 0)"),
 ):
     """Per-kernel report of a run folder: time share, TFLOP/s, GB/s, roofline position."""
     from ..analysis import load_run_tables
-    from ..report import export, terminal
-    from ..rundir import check_output, refuse_inside_run
+    from ..report import export, ranks as rank_report, terminal
+    from ..rundir import check_output, is_ranked, refuse_inside_run
 
     if sort not in SORT_COLUMNS:
         raise UserError(f"unknown --sort {sort!r}; use one of {', '.join(SORT_COLUMNS)}")
@@ -154,8 +166,20 @@ def report(
         check_output(csv, "--csv")
     if html_out:
         check_output(html_out, "--html")
+    ranks, shown_rank = None, None
+    if is_ranked(run):   # RUN/rank<i>/: the ranks' table, then one rank's report as for any run
+        from ..analysis.ranks import load_ranks, pick_rank
+
+        ranks = load_ranks(run)
+        shown_rank, note = pick_rank(ranks, rank)
+        run = ranks.ranked.rank(shown_rank).root
+        ranks.warnings += [note] if note else []
+    elif rank is not None:
+        raise UserError(f"--rank {rank}: {run} is a run of one process, not of several ranks (profile --nproc)")
     with stdout_to_stderr() if json_out or csv_out else contextlib.nullcontext():
         tables = load_run_tables(run)
+    if ranks is not None:
+        tables.warnings[:0] = ranks.warnings
     df = tables.kernels
     if len(df):
         col, ascending = SORT_COLUMNS[sort]
@@ -173,11 +197,14 @@ def report(
     shown = df.head(top) if top else df
     if json_out:   # the warnings are in the JSON; stderr gets them too, stdout stays one document
         print_warnings(tables.warnings)
-        sys.stdout.write(export.to_json(tables, shown, total=len(df)) + "\n")
+        sys.stdout.write(export.to_json(tables, shown, total=len(df),
+                                        ranks=rank_report.to_json(ranks, shown_rank) if ranks else None) + "\n")
         return
     print_warnings(tables.warnings)
     out = terminal.make_console(width)
     if not html_out:
+        if ranks is not None:
+            rank_report.render(ranks, shown_rank, out)
         terminal.render(tables, shown, out, total=len(df))
     if csv:
         out.print(f"kernel table written to {csv}", soft_wrap=True)

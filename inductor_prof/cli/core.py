@@ -40,7 +40,7 @@ console = Console(emoji=False)
 err = Console(stderr=True, emoji=False)
 
 # a setting an error below the CLI names (errors.UserError) -> the flag that sets it here
-FLAGS = {"steps": "--steps", "blocks": "--blocks", "regional=False": "--whole-model",
+FLAGS = {"steps": "--steps", "nproc": "--nproc", "rank": "--rank", "blocks": "--blocks", "regional=False": "--whole-model",
          **{field: option.param_decls[0].split("/")[0] for field, _, option in NCU_OPTIONS.values()}}
 
 

@@ -33,6 +33,8 @@ def diff(
                                             "kernels that moved as Markdown (a pull-request comment) here (-: to "
                                             "stdout, instead of tables)"),
     width: Optional[int] = width_option(80),
+    rank: Optional[int] = typer.Option(None, "--rank", help="runs of several ranks (profile --nproc): the rank "
+                                       "of each to compare (default 0)"),
 ):
     """Compare two runs: step and GPU time, kernels paired across the runs (Inductor renumbers them) and library
     calls by op and shapes, new and removed ones, time by category, attention backends; each change judged
@@ -40,7 +42,8 @@ def diff(
     from ..analysis.diff import compare
     from ..analysis.diff_inputs import load_side
     from ..report import diff_export, diff_terminal
-    from ..report.export import to_stdout
+    from ..report.export import json_text, to_stdout
+    from ..report.ranks import spread_diff_line
     from ..rundir import check_output, open_run, write_text
 
     # `not 0 <= x < inf`: a nan compares false with every change, so it passed every gate
@@ -57,6 +60,7 @@ def diff(
         check_output(html, "--html")
     if markdown is not None and not markdown_out:
         check_output(markdown, "--markdown")
+    run_a, run_b, ranks = _ranks_compared(run_a, run_b, rank)
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
     result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above,
@@ -66,7 +70,7 @@ def diff(
     if fail_above is not None and result.gaps and not allow_different:
         raise UserError(f"--fail-above: {'; '.join(result.gaps)}; pass --allow-different to gate anyway")
     gated_anyway = [f"gating anyway (--allow-different): {g}" for g in result.gaps] if fail_above is not None else []
-    print_warnings(read + list(result.warnings) + gated_anyway)
+    print_warnings((ranks["warnings"] if ranks else []) + read + list(result.warnings) + gated_anyway)
     if html is not None:
         from ..report.diff_html import render_html
 
@@ -80,12 +84,44 @@ def diff(
         else:
             write_text(markdown, text)
     if json_out:
-        sys.stdout.write(diff_export.to_json(result) + "\n")
+        doc = diff_export.to_dict(result)
+        if ranks:
+            doc["ranks"] = {"rank": ranks["rank"], "spread": ranks["spread"]}
+        sys.stdout.write(json_text(doc) + "\n")
     elif not markdown_out:
-        diff_terminal.render(result, diff_terminal.make_console(width), top=top)
+        console = diff_terminal.make_console(width)
+        if ranks:
+            console.print(spread_diff_line(ranks["spread"], ranks["rank"]), soft_wrap=True)
+        diff_terminal.render(result, console, top=top)
         if html is not None:
             print(f"HTML written to {html}")
         if markdown is not None:
             print(f"Markdown written to {markdown}")
     if result.regressions():
         raise typer.Exit(EXIT_FAILED)   # the gate: something got slower beyond noise
+
+
+def _ranks_compared(run_a: Path, run_b: Path, rank: Optional[int]) -> tuple[Path, Path, dict | None]:
+    """A run of several ranks is compared by one rank's folder (`--rank`, default 0), and two of them by their
+    step spread too: (folder A, folder B, {"rank", "spread", "warnings"} or None for two ordinary runs)."""
+    from ..analysis.ranks import load_ranks, pick_rank, spread_change
+    from ..rundir import is_ranked
+
+    ranked = [is_ranked(run_a), is_ranked(run_b)]
+    if not any(ranked):
+        if rank is not None:
+            raise UserError(f"--rank {rank}: neither run is of several ranks (profile --nproc)")
+        return run_a, run_b, None
+    folders, spreads, warnings, shown = [], [], [], None
+    for label, run, is_multi in (("A", run_a, ranked[0]), ("B", run_b, ranked[1])):
+        if not is_multi:
+            folders.append(run)
+            spreads.append(None)
+            continue
+        view = load_ranks(run)
+        shown, note = pick_rank(view, rank)
+        folders.append(view.ranked.rank(shown).root)
+        spreads.append(view.spread)
+        warnings += [f"run {label}: {w}" for w in view.warnings + ([note] if note else [])]
+    return folders[0], folders[1], {"rank": rank if rank is not None else shown,
+                                    "spread": spread_change(*spreads), "warnings": warnings}

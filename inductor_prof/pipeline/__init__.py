@@ -1,6 +1,7 @@
 """`profile`: the stages of `stages.STAGES`, in order, over one new run folder."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from contextlib import ExitStack
@@ -30,6 +31,7 @@ class ProfileOptions:
     ceilings: bool = True
     ncu: bool = False
     attention: bool = True
+    nproc: int | None = None      # ranks under torchrun, one GPU each (ranks.py); None: this process, one GPU
     settings: Settings = field(default_factory=Settings)
     flux: FluxOptions = field(default_factory=FluxOptions)
     compile: CompileOptions = field(default_factory=CompileOptions)
@@ -41,10 +43,17 @@ class ProfileResult:
     failed: dict[str, str]      # stage -> why, for the stages that failed but let the run go on
 
 
-def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None) -> ProfileResult:
+def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_progress=None):
+    """One profile into opts.out (a ProfileResult); with opts.nproc, one per rank under torchrun (a
+    ranks.RankedResult)."""
     # the stages are imported here, not above: `python -m inductor_prof.pipeline.attention` (a stage's own
     # process) imports this package first, and must not find its module imported already
     require_gpu_extra("inductor_prof.profile()")   # before the stages import torch
+    if opts.nproc is not None:
+        opts.compile.validate()
+        from .ranks import profile_ranks
+
+        return profile_ranks(opts, log)
     from .stages import STAGES, Context
 
     opts.compile.validate()
@@ -58,7 +67,8 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     run = rundir.create(opts.out, opts.force or stopped is not None)
     created = round(time.time(), 3)   # with the stages' start times: where a run's time goes before its stages
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "created": created,
-                                     "settings": asdict(opts), "env": collect()})
+                                     "settings": asdict(opts), "env": collect(),
+                                     **distributed()})
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}
@@ -97,6 +107,17 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                 log(f"stage {stage.name} failed: {failed[stage.name]}")
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)
+
+
+def distributed() -> dict:
+    """{"distributed": rank, local rank, world size} in a rank of `profile --nproc` (torchrun's variables)."""
+    keys = {"rank": "RANK", "local_rank": "LOCAL_RANK", "world_size": "WORLD_SIZE"}
+    if "RANK" not in os.environ:
+        return {}
+    try:
+        return {"distributed": {k: int(os.environ[v]) for k, v in keys.items() if v in os.environ}}
+    except ValueError:
+        return {}
 
 
 def _free_model(ctx: Context) -> None:

@@ -15,7 +15,7 @@ from ..aten import REPLAYABLE_GEMMS
 from ..cost import rates
 from ..units import MS_PER_S
 from ..drivers.nvml import Telemetry
-from . import gemm_templates
+from . import gemm_templates, link
 from .gpu_timing import BACK_TO_BACK, bench_ms
 
 SQUARE_GEMMS = (4096, 8192, 16384)
@@ -114,12 +114,13 @@ def measure(library_ops: pd.DataFrame | None = None, templates=None) -> dict:
 
 
 def run(ctx) -> dict:
+    collectives = link.measure()   # first: every rank of a --nproc run reaches it together (None: one process)
     timed = gemm_templates.wanted(ctx.opts.compile.mode, ctx.opts.settings.gemm_templates)
     ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes" +
             (", Inductor's Triton template at its top shapes" if timed else "") + ", DRAM read/write/copy, L2)")
     ops = runfiles.if_present(ctx.run.library_ops_csv, runfiles.library_ops_file, "the ceilings stage needs it")
     templates = (lambda specs: gemm_templates.in_subprocess(specs, ctx.run.gemm_templates_cache,
                                                             ctx.run.gemm_templates_log)) if timed else None
-    measured = measure(ops, templates)
+    measured = {**measure(ops, templates), **(collectives or {})}
     ctx.manifest.set("ceilings", measured)
     return {k: v for k, v in measured.items() if k != "gemms"}

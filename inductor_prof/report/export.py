@@ -48,10 +48,11 @@ def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
     return [{c: _clean(row[i]) for c, i in zip(cols, at)} for row in df.values]
 
 
-def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None) -> str:
+def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks: dict | None = None) -> str:
     """The report as one JSON object; `df` the kernels shown (--top), `total` how many the run has (default:
-    len(df)), so a cut list says that it is one."""
-    obj = {"run": str(tables.run.root), "warnings": tables.warnings, "summary": tables.summary,
+    len(df)), so a cut list says that it is one; `ranks`: a multi-rank run's ranks (report/ranks.to_json)."""
+    obj = {"run": str(tables.run.root), "warnings": tables.warnings, **({"ranks": ranks} if ranks else {}),
+           "summary": tables.summary,
            "kernels_total": len(df) if total is None else total, "kernels_shown": len(df),
            "kernels": records(df, JSON_KERNEL_COLUMNS),
            "attention": records(tables.attention, []) if tables.attention is not None else []}

@@ -332,9 +332,17 @@ def test_classify_attention_ops(op):
     ("nvjet_sm90_tst_192x192", "GEMM"), ("sm90_xmma_gemm_bf16", "GEMM"), ("cutlass_80_tensorop_s1688", "GEMM"),
     ("ampere_bf16_s16816", "GEMM"), ("_ZN8cublasLt19splitKreduce_kernel", "GEMM"),
     ("elementwise_kernel", "other"),
+    # NCCL's collectives, though their names hold "Reduce" and "LL": before every other rule, whatever op
+    ("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "communication"),
+    ("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", "communication"),
 ])
 def test_classify_library_by_name(name, expect):
     assert classify(name, "library", None, "") == expect
+
+
+def test_classify_nccl_under_any_op():
+    assert classify("ncclDevKernel_SendRecv", "library", None, "c10d::allreduce_") == "communication"
+    assert classify("ncclDevKernel_AllReduce_Sum_f32_RING_LL", "library", None, "aten::mm") == "communication"
 
 
 def test_classify_library_op_not_gemm_falls_to_name():

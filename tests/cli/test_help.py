@@ -29,7 +29,8 @@ def test_help_names_every_ncu_environment_variable(command, capsys, monkeypatch)
              "INDUCTOR_PROF_NCU_LIBRARY_KERNELS", "INDUCTOR_PROF_NCU_LIBRARY_MIN_SHARE", "INDUCTOR_PROF_NCU_BATCH",
              "INDUCTOR_PROF_NCU_SOURCE_KERNELS", "INDUCTOR_PROF_TUNING_CACHE", "INDUCTOR_PROF_COMPILE_CACHE",
              "INDUCTOR_PROF_RETUNE",
-             "INDUCTOR_PROF_ATTENTION_TEACHING", "INDUCTOR_PROF_GEMM_TEMPLATES"]
+             "INDUCTOR_PROF_ATTENTION_TEACHING", "INDUCTOR_PROF_GEMM_TEMPLATES", "INDUCTOR_PROF_NCU_ALL_RANKS",
+             "INDUCTOR_PROF_RANKS_TIMEOUT"]
     assert len(names) == len(fields(Settings))
     assert "(" + ", ".join(names) + ")" in text
 

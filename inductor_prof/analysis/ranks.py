@@ -1,0 +1,133 @@
+"""A run of several ranks (`profile --nproc N`: RUN/ranks.json, RUN/rank<i>/), read through runfiles.py and
+summarised: each rank's step times (its own manifest's), their spread with the slowest rank named, and from each
+rank's torch.profiler step its compute and communication time, the communication hidden under compute, and its
+collectives priced by bus bandwidth. A rank folder missing or damaged is one warning and the others are shown."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .. import runfiles
+from ..errors import UserError
+from ..rundir import RankedRun
+from .collectives import collective_table, comm_calls, kernel_intervals
+from .overlap import comm_compute
+from .sizes import size_names
+
+STEP_KEYS = {"plain_step_ms": "plain_step_ms", "proton_step_ms": "proton_step_ms"}
+TRACE_LACKING = "its compute and communication times and collectives are not shown"
+
+
+@dataclass
+class RanksView:
+    ranked: RankedRun
+    top: dict | None                       # ranks.json as read (None: missing or damaged, warned)
+    rows: list[dict]                       # one per rank: exit, step times, compute/communication
+    spread: dict | None                    # step_spread of the plain steps
+    collectives: dict[int, pd.DataFrame] = field(default_factory=dict)   # rank -> collective_table
+    intact: list[int] = field(default_factory=list)   # ranks whose run folder reads
+    warnings: list[str] = field(default_factory=list)
+
+
+def step_spread(steps: dict[int, float | None]) -> dict | None:
+    """max/min of the ranks' step times and who holds each end (the lower rank on a tie); None without two
+    ranks' times. spread_pct: how much longer the slowest rank's step is than the fastest's."""
+    known = {r: float(v) for r, v in steps.items() if v is not None and v == v}
+    if len(known) < 2:
+        return None
+    slow = max(known, key=lambda r: (known[r], -r))
+    fast = min(known, key=lambda r: (known[r], r))
+    lo, hi = known[fast], known[slow]
+    return {"slowest_rank": slow, "fastest_rank": fast, "max_ms": hi, "min_ms": lo,
+            "ratio": hi / lo if lo else None, "spread_pct": 100 * (hi - lo) / lo if lo else None,
+            "ranks": len(known)}
+
+
+def _trace_path(run, manifest: dict) -> Path:
+    sizes = size_names(manifest)   # a run of several sizes: its first (default) size's step
+    return run.torch_trace_gz_at(sizes[0]) if sizes else run.torch_trace_gz
+
+
+def _exit_line(record: dict | None) -> str:
+    if not record:
+        return ""
+    return f" (the rank {record.get('status')}: {record.get('why')})" if record.get("status") != "ok" else ""
+
+
+def load_ranks(path) -> RanksView:
+    ranked = RankedRun(Path(path))
+    warnings: list[str] = []
+    top = None
+    if ranked.ranks_json.exists():
+        try:
+            top = runfiles.ranks_file(ranked.ranks_json)
+        except Exception as e:  # any damage: the rank folders still tell their own story
+            warnings.append(f"{ranked.ranks_json} is damaged ({runfiles.what(e)}); each rank's exit is not shown")
+    records = {r["rank"]: r for r in (top or {}).get("ranks", [])}
+    expected = range(top["nproc"]) if top else ranked.rank_folders()
+    if top and top.get("status") not in ("ok", None):
+        warnings.append(f"the profile {top['status']}: {top.get('why') or 'see ' + str(ranked.ranks_json)}")
+    rows, collectives, intact = [], {}, []
+    for i in expected:
+        run, record = ranked.rank(i), records.get(i)
+        row = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
+               "why": (record or {}).get("why"), **{k: None for k in STEP_KEYS},
+               "compute_ms": None, "comm_ms": None, "hidden_ms": None, "exposed_ms": None, "hidden_pct": None}
+        rows.append(row)
+        if not run.root.is_dir():
+            warnings.append(f"{run.root} is missing{_exit_line(record)}; rank {i} is left out")
+            continue
+        try:
+            manifest = runfiles.manifest(run, f"rank {i} is left out")
+        except UserError as e:
+            warnings.append(str(e) + _exit_line(record))
+            continue
+        prof = manifest.get("profile") or {}
+        row.update({k: prof.get(v) for k, v in STEP_KEYS.items()})
+        if not run.steps_hatchet.exists():   # its profile stopped before the timed steps: no kernel table
+            stopped = manifest.get("stopped_at")
+            how = f"its profile failed at stage {stopped}" if stopped else "its profile did not get that far"
+            warnings.append(f"{run.root} has no Proton steps ({how}){_exit_line(record)}; "
+                            f"rank {i}'s kernels cannot be shown")
+        else:
+            intact.append(i)
+        reader = runfiles.Reader(run, manifest)
+        trace = reader.optional(_trace_path(run, manifest), runfiles.torch_trace_file, f"rank {i}: {TRACE_LACKING}",
+                                "library_ops")
+        warnings.extend(reader.warnings)
+        if trace is None:
+            continue
+        events = trace["traceEvents"]
+        row.update(comm_compute(kernel_intervals(events)))
+        link = (manifest.get("ceilings") or {}).get("link_busbw_gbps")
+        collectives[i] = collective_table(comm_calls(events), link if isinstance(link, (int, float)) else None)
+    spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
+    return RanksView(ranked, top, rows, spread, collectives, intact, warnings)
+
+
+def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:
+    """(the rank whose kernels the report shows, a warning when it is not the one meant): `--rank K` must be an
+    intact rank; by default rank 0, else the first intact one."""
+    if not view.intact:
+        raise UserError(f"no rank folder of {view.ranked.root} can be read: " + "; ".join(view.warnings[:3]))
+    if asked is not None:
+        if asked in view.intact:
+            return asked, None
+        held = ", ".join(map(str, view.intact))
+        raise UserError(f"{{rank}} {asked}: {view.ranked.root} has no readable rank {asked} (readable: {held})",
+                        ("rank",))
+    if 0 in view.intact:
+        return 0, None
+    return view.intact[0], f"rank 0 cannot be read; the kernel tables are rank {view.intact[0]}'s"
+
+
+def spread_change(a: dict | None, b: dict | None) -> dict | None:
+    """The step spread of two multi-rank runs side by side (`diff`): each run's max/min and slowest rank, and
+    how the spread moved in percentage points; None when neither run has one."""
+    if a is None and b is None:
+        return None
+    pct = lambda s: s["spread_pct"] if s else None   # noqa: E731
+    moved = pct(b) - pct(a) if pct(a) is not None and pct(b) is not None else None
+    return {"a": a, "b": b, "delta_points": moved}

@@ -1,0 +1,44 @@
+"""The link's rate for collectives, measured in the ceilings stage of each rank of `profile --nproc`: a large
+bf16 all_reduce among all ranks, back to back between CUDA events, priced as nccl-tests prices it
+(cost.collective_rates: busbw = algbw x 2(n-1)/n). The report judges the model's collectives' busbw against it.
+A GPU measurement: it runs only where torch.distributed has more than one rank (not on the CPU test machine)."""
+from __future__ import annotations
+
+from ..cost import collective_rates
+from ..units import MS_PER_S
+
+LINK_BYTES = 256 << 20   # past NCCL's small-message protocols: the bandwidth regime
+WARMUP, CALLS = 5, 20
+
+
+def world_size() -> int:
+    import torch.distributed as dist
+
+    return dist.get_world_size() if dist.is_available() and dist.is_initialized() else 1
+
+
+def measure(nbytes: int = LINK_BYTES, calls: int = CALLS) -> dict | None:
+    """{"link_busbw_gbps", "link": the call and its rates}, or None in a process of one rank. Every rank must
+    call it at the same point (it is a collective): first thing of the ceilings stage."""
+    n = world_size()
+    if n < 2:
+        return None
+    import torch
+    import torch.distributed as dist
+
+    x = torch.zeros(nbytes // 2, dtype=torch.bfloat16, device="cuda")
+    for _ in range(WARMUP):   # NCCL sets up its channels on the first calls
+        dist.all_reduce(x)
+    torch.cuda.synchronize()
+    dist.barrier()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        dist.all_reduce(x)
+    end.record()
+    end.synchronize()
+    seconds = start.elapsed_time(end) / calls / MS_PER_S
+    algbw, busbw = collective_rates("all_reduce", nbytes, n, seconds)
+    return {"link_busbw_gbps": busbw, "link": {"collective": "all_reduce", "dtype": "bfloat16", "bytes": nbytes,
+                                               "group": n, "us": seconds * 1e6, "algbw_gbps": algbw,
+                                               "busbw_gbps": busbw}}

@@ -1,0 +1,147 @@
+"""`profile --nproc N` (pipeline/ranks.py, pipeline/rank.py): the GPU count check, torchrun's command, its failure
+summary parsed, and real torchrun runs of two ranks over gloo on the CPU (tests/rank_bodies.py in place of the
+profile: no GPU here) that end well, with a rank raising, and with a rank killed by a signal."""
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from inductor_prof.errors import UserError
+from inductor_prof.pipeline import ProfileOptions
+from inductor_prof.pipeline import ranks
+from inductor_prof.settings import Settings
+from recorded import data_path
+
+TESTS = str(Path(__file__).resolve().parent.parent)
+
+
+def test_more_ranks_than_gpus_is_one_line_naming_the_setting():
+    with pytest.raises(UserError) as e:
+        ranks.check_nproc(4, 2)
+    assert e.value.shown({"nproc": "--nproc"}) == ("--nproc 4 needs 4 GPUs; 2 visible here "
+                                                   "(torch.cuda.device_count())")
+    with pytest.raises(UserError, match="must be at least 1"):
+        ranks.check_nproc(0, 2)
+    ranks.check_nproc(2, 2)
+
+
+def test_refused_before_the_run_folder_is_made(tmp_path):
+    opts = ProfileOptions(target="x:y", out=str(tmp_path / "run"), nproc=3)
+    with pytest.raises(UserError, match="needs 3 GPUs; 2 visible"):
+        ranks.profile_ranks(opts, gpus=lambda: 2, check=lambda *a: None)
+    assert not (tmp_path / "run").exists()
+
+
+def test_torchrun_command_is_an_argument_list():
+    cmd = ranks.torchrun_command(2, 29500, "RUN/logs/spec.json", python="py")
+    assert cmd == ["py", "-m", "torch.distributed.run", "--nnodes", "1", "--nproc-per-node", "2",
+                   "--master-addr", "127.0.0.1", "--master-port", "29500", "-m", "inductor_prof.pipeline.rank",
+                   "RUN/logs/spec.json"]
+
+
+def test_torchrun_failure_summaries_as_recorded():
+    exits, root = ranks.torchrun_failures(data_path("torchrun/fail.log").read_text())
+    assert exits == {0: -15, 1: 3} and root == 1
+    exits, root = ranks.torchrun_failures(data_path("torchrun/segv.log").read_text())
+    assert exits == {0: -15, 1: -11} and root == 1
+    assert ranks.torchrun_failures("") == ({}, None)
+
+
+def test_rank_records_and_the_first_failure():
+    ok = ranks.rank_record(0, {"exit": 0, "why": "", "ended": 5.0}, None, "tail")
+    assert ok["status"] == "ok" and ok["last_lines"] == ""
+    ended = ranks.rank_record(0, {"exit": 143, "why": "terminated", "ended": 4.0}, -15, "t0")
+    failed = ranks.rank_record(1, {"exit": 1, "why": "RuntimeError: x", "ended": 3.0}, 1, "t1")
+    killed = ranks.rank_record(2, None, -11, "t2")
+    unknown = ranks.rank_record(3, None, None, "")
+    assert [r["status"] for r in (ended, failed, killed, unknown)] == ["ended", "failed", "failed", "unknown"]
+    assert killed["why"] == "killed by SIGSEGV with no exit record of its own (killed)"
+    # torchrun's root cause wins; without one, the failed rank that ended first
+    assert ranks.first_failure([ended, failed, killed], root_cause=2)["rank"] == 2
+    assert ranks.first_failure([ended, failed, killed], root_cause=None)["rank"] == 1
+    assert ranks.first_failure([ok, unknown], None)["rank"] == 3
+    assert ranks.first_failure([ok], None) is None
+
+
+@pytest.fixture
+def launch(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", TESTS)   # the ranks import tests/rank_bodies.py
+
+    def go(what):
+        opts = ProfileOptions(target=what, out=str(tmp_path / what), nproc=2, ncu=True,
+                              settings=Settings(ranks_timeout=120))
+        return ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:gloo",
+                                   check=lambda *a: None)
+    return go
+
+
+def test_two_ranks_over_gloo_each_write_their_folder(launch):
+    result = launch("ok")
+    root = result.run.root
+    top = json.loads((root / "ranks.json").read_text())
+    assert top["status"] == "ok" and top["failed_rank"] is None and result.why == ""
+    assert [(r["rank"], r["status"], r["exit"]) for r in top["ranks"]] == [(0, "ok", 0), (1, "ok", 0)]
+    seen = [json.loads((root / f"rank{i}" / "options.json").read_text()) for i in (0, 1)]
+    assert [s["out"] for s in seen] == [str(root / "rank0"), str(root / "rank1")]
+    assert [s["ncu"] for s in seen] == [True, False]   # ncu on rank 0 only (ncu_all_ranks off)
+    assert all(s["sum"] == [2.0] * 4 and s["nvls"] == "0" and s["nproc"] is None for s in seen)
+
+
+def test_a_rank_that_raises_ends_the_other_and_the_folder_names_it(launch):
+    result = launch("fail")
+    top = json.loads((result.run.root / "ranks.json").read_text())
+    assert top["status"] == "failed" and top["failed_rank"] == 1 == result.failed_rank
+    assert top["why"] == result.why == "rank 1: RuntimeError: rank one broke"
+    r0, r1 = top["ranks"]
+    assert (r0["status"], r0["exit"]) == ("ended", 143)
+    assert (r1["status"], r1["exit"]) == ("failed", 1)
+    assert r1["last_lines"].endswith("RuntimeError: rank one broke | rank 1: RuntimeError: rank one broke")
+    assert "rank one is about to break" in (result.run.root / r1["log"]).read_text()
+
+
+def test_a_rank_killed_by_a_signal_is_named_from_torchruns_summary(launch):
+    result = launch("segv")
+    top = json.loads((result.run.root / "ranks.json").read_text())
+    assert top["failed_rank"] == 1
+    assert top["ranks"][1]["exit"] == -11
+    assert top["why"] == "rank 1: killed by SIGSEGV with no exit record of its own (killed)"
+
+
+def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_path):
+    root = tmp_path / "hang"
+
+    def interrupt_when_ready():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all((root / f"ready{i}").exists() for i in (0, 1)):
+            time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_when_ready, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        launch("hang")
+    top = json.loads((root / "ranks.json").read_text())
+    assert top["status"] == "interrupted" and top["torchrun_exit"] is None
+    assert [(r["status"], r["exit"]) for r in top["ranks"]] == [("ended", 143), ("ended", 143)]
+    for i in (0, 1):   # no rank left running
+        pid = int((root / f"ready{i}").read_text())
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
+    # examples/models/llama_tp.py split over 2 CPU ranks: each holds half the query heads, its output is the
+    # whole model's, and a split layer compiles as one graph (the GPU run itself was not made here)
+    from recorded import REPO
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
+    opts = ProfileOptions(target="tp", out=str(tmp_path / "tp"), nproc=2, settings=Settings(ranks_timeout=300))
+    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:tensor_parallel",
+                                 check=lambda *a: None)
+    assert result.why == "", (tmp_path / "tp" / "logs" / "rank0.log").read_text()[-3000:]
+    for i in (0, 1):
+        seen = json.loads((tmp_path / "tp" / f"tp{i}.json").read_text())
+        assert seen["heads"] == 2 and seen["max_err"] < 1e-4 and seen["compiled_err"] < 1e-5

@@ -1,0 +1,64 @@
+"""Rank programs for `profile --nproc` tests on a CPU: each is the `body` a rank of pipeline/rank.py runs (named in
+the spec in place of the profile), over a real torchrun and gloo process group; what it does is chosen by the
+spec's target (`ok`, `fail`, `segv`, `hang`)."""
+import json
+import os
+import signal
+import time
+
+from inductor_prof.pipeline.rank import rank_options
+
+
+def gloo(spec, rank, local_rank, root):
+    import torch
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo")
+    x = torch.ones(4)
+    dist.all_reduce(x)   # a real collective: both ranks are up and joined
+    opts = rank_options(spec["options"], rank, root)
+    os.makedirs(opts.out)
+    with open(os.path.join(opts.out, "options.json"), "w") as f:
+        json.dump({"out": opts.out, "ncu": opts.ncu, "nproc": opts.nproc, "sum": x.tolist(),
+                   "nvls": os.environ.get("NCCL_NVLS_ENABLE")}, f)
+    target = spec["options"]["target"]
+    if rank == 1 and target == "fail":
+        print("rank one is about to break", flush=True)
+        raise RuntimeError("rank one broke")
+    if rank == 1 and target == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if target != "ok":
+        with open(os.path.join(root, f"ready{rank}"), "w") as f:   # the test interrupts once both are here
+            f.write(str(os.getpid()))
+        time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed or an interrupt
+    dist.destroy_process_group()
+
+
+def tensor_parallel(spec, rank, local_rank, root):
+    """examples/models/llama_tp.py on the CPU over gloo, tiny: its output against the whole model's, and the
+    split layer traced whole by torch.compile (aot_eager: no C++ compile) with fullgraph."""
+    import torch
+    import torch.distributed as dist
+
+    from examples.models.llama_tp import build_tp
+    from examples.models.llama_decoder import build
+
+    dist.init_process_group("gloo")
+    tiny = dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
+                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+    model, kwargs = build_tp(**tiny)
+    torch.manual_seed(0)
+    whole, _ = build(**tiny)
+    got, want = model(**kwargs).last_hidden_state, whole(**kwargs).last_hidden_state
+    layer = torch.compile(model.layers[0].forward, backend="aot_eager", fullgraph=True)
+    hidden = model.embed_tokens(kwargs["input_ids"])
+    pos = torch.arange(hidden.shape[1]).unsqueeze(0)
+    emb = model.rotary_emb(hidden, pos)
+    compiled = layer(hidden, position_embeddings=emb, attention_mask=None)
+    eager = model.layers[0](hidden, position_embeddings=emb, attention_mask=None)
+    first = compiled[0] if isinstance(compiled, tuple) else compiled
+    ref = eager[0] if isinstance(eager, tuple) else eager
+    with open(os.path.join(root, f"tp{rank}.json"), "w") as f:
+        json.dump({"max_err": float((got - want).abs().max()), "heads": model.layers[0].self_attn.q_proj.weight
+                   .to_local().shape[0] // 16, "compiled_err": float((first - ref).abs().max())}, f)
+    dist.destroy_process_group()
