@@ -34,7 +34,8 @@ def test_every_file_and_name_in_the_table_exists():
                 continue
             if "." in t:      # module.name: a module of the package defining it
                 module, name = t.rsplit(".", 1)
-                where = list(PACKAGE.rglob(f"{module.replace('.', '/')}.py"))
+                path = module.replace('.', '/')     # a module, or a package's __init__.py
+                where = list(PACKAGE.rglob(f"{path}.py")) + list(PACKAGE.rglob(f"{path}/__init__.py"))
                 assert where and any(_defines(w, name) for w in where), f"{row}: {t}"
             elif NAME.match(t):
                 assert any(_defines(f, t) for f in files), f"{row}: {t} in none of {[f.name for f in files]}"

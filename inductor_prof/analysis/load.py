@@ -1,4 +1,4 @@
-"""A run folder's tables, read through runfiles.py (which validates each file and words each warning), in;
+"""A run folder's tables, read through runfiles/ (which validates each file and words each warning), in;
 the analysed RunTables out (the analysis itself is pure and lives beside this module).
 
 The report renders whatever is intact: a damaged required file (manifest.json, proton/steps.hatchet) is an

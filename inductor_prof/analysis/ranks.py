@@ -1,4 +1,4 @@
-"""A run of several ranks (`profile --nproc N`: RUN/ranks.json, RUN/rank<i>/), read through runfiles.py and
+"""A run of several ranks (`profile --nproc N`: RUN/ranks.json, RUN/rank<i>/), read through runfiles/ and
 summarised: each rank's step times (its own manifest's), their spread with the slowest rank named, and from each
 rank's torch.profiler step its compute and communication time, the communication hidden under compute, and its
 collectives priced by bus bandwidth. A rank folder missing or damaged is one warning and the others are shown."""

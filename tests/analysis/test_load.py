@@ -9,7 +9,7 @@ from inductor_prof.analysis import load
 from inductor_prof.errors import UserError
 
 
-# ==== runfiles.py, analysis/load.py ==================================================================================
+# ==== runfiles/, analysis/load.py ==================================================================================
 
 def test_run_peaks_of_carries_the_gpu_name():
     assert load.run_peaks_of({}, {"env": {"gpu": {"name": "NVIDIA H100 80GB HBM3"}}})["gpu"] == \

@@ -1,30 +1,20 @@
-"""Every read of a run folder, validated: the one module that opens a run's files (rundir.py names them and
-writes them). The report, `diff` and the stages that read an earlier stage's files all read here.
-
-A required file that is damaged is one line naming it and what is wrong (UserError); an optional one that is
-missing where the run should have it, or damaged, is one warning naming it and what the caller lacks without
-it (Reader), and the caller goes on. A file parsed whole but holding the wrong things is `Damaged`.
-"""
+"""One validator per kind of run file: a path in, its contents out, or Damaged saying what is wrong (the
+runfiles package reads a run folder through these)."""
 from __future__ import annotations
 
 import gzip
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Callable
 
 import pandas as pd
 
-from .drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
-from .drivers.ncu.metrics import METRICS
-from .drivers.ncu.source import kernel_at, read_all as read_source_reports
-from .drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
-from .drivers.proton.launches import from_table
-from .errors import UserError, one_line
-from .inductor.kernel_files import io_bytes
-from .inductor.kernel_provenance import merge as merge_provenance
-
-if TYPE_CHECKING:
-    from .rundir import RunDir
+from ..drivers.ncu.metrics import METRICS
+from ..drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
+from ..drivers.proton.launches import from_table
+from ..errors import one_line
+from ..inductor.kernel_files import io_bytes
+from ..inductor.kernel_provenance import merge as merge_provenance
 
 MANIFEST_SECTIONS = ("profile", "env", "target", "settings", "ceilings", "stages")   # each an object
 LIBRARY_OPS_COLUMNS = ("kernel", "op", "flops", "flops_key", "bytes")
@@ -282,209 +272,3 @@ def ranks_file(path: Path) -> dict:
     return data
 
 
-# --- reading a file the caller needs, or may do without -------------------------------------------------------
-
-def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
-    """read(path); a damaged file is one line naming it (UserError), not a traceback."""
-    try:
-        return read(path)
-    except Exception as e:  # any damage: one line naming the file
-        raise UserError(f"{path} is {state} ({what(e)}); {need}") from e
-
-
-def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = "damaged"):
-    """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
-    return required(path, read, need, state) if path.exists() else None
-
-
-def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
-    return required(run.manifest_path, manifest_file, need)
-
-
-def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict]:
-    """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
-    if not run.steps_hatchet.exists():
-        stopped = [stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
-                   if isinstance(entry, dict) and entry.get("status") != "ok"]
-        raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
-                        "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
-    return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
-
-
-def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
-    """The torch.profiler trace of one step (of `size` in a run of several); missing or damaged: one line."""
-    path = run.torch_trace_gz if size is None else run.torch_trace_gz_at(size)
-    if not path.exists():
-        raise UserError(f"{path} is missing; {need}")
-    return required(path, torch_trace_file, need)
-
-
-def kernel_records(run: RunDir) -> list[dict]:
-    """kernels.json's records; none when it is missing or damaged (the report warned of it)."""
-    try:
-        return kernel_list(run.kernels_json) if run.kernels_json.exists() else []
-    except (OSError, ValueError):
-        return []
-
-
-def kernel_source(run: RunDir, record: dict) -> str | None:
-    """A harvested kernel's text (a damaged byte shown as U+FFFD), or None when it cannot be read."""
-    path = run.kernel_file(record["file"]) if record.get("file") else None
-    try:
-        return path.read_text(errors="replace") if path is not None and path.is_file() else None
-    except OSError:
-        return None
-
-
-def kernel_texts(run: RunDir) -> tuple[list[dict], dict[str, str]] | None:
-    """kernels.json's records and the text of each file they name that exists; None without kernels.json;
-    Damaged when it or a file cannot be read."""
-    if not run.kernels_json.is_file():
-        return None
-    try:
-        records = kernel_list(run.kernels_json)
-        texts = {}
-        for rec in records:
-            path = run.kernel_file(rec["file"]) if rec.get("file") else None
-            if path is not None and path.is_file():
-                texts[rec["file"]] = path.read_text()
-        return records, texts
-    except Damaged:
-        raise
-    except (OSError, ValueError) as e:   # not JSON, not text
-        raise Damaged(one_line(e)) from e
-
-
-def source_status(run: RunDir, need: str) -> dict:
-    """The source pass's entries (stem -> name, status, reason, report); {} when it never ran."""
-    return if_present(run.ncu_source_status_json, source_status_file, need) or {}
-
-
-def source_report(run: RunDir, stem: str, entry: dict | None) -> tuple[Path, int]:
-    """(the source report holding kernel `stem`, its index there), from its status entry: one process of the
-    source pass writes one report for all its kernels (`report`, `index`); an entry without them (runs recorded
-    before) names the kernel's own report, <stem>.ncu-rep."""
-    entry = entry or {}
-    index = entry.get("index")
-    return (run.ncu_source_dir / entry["report"] if entry.get("report") else run.ncu_source_report(stem),
-            index if isinstance(index, int) else 0)
-
-
-def source_counters(run: RunDir, stems: list[str], status: dict | None = None,
-                    warnings: list[str] | None = None) -> dict[str, dict]:
-    """stem -> its kernel's counters (drivers/ncu/source.py), or {"error": why}: from the counters file the source
-    pass wrote for the kernel, else from its result in its source report (status.json: `report`, `index`), which
-    needs ncu-report (the ncu extra); a damaged or stale counters file is one line in `warnings` when the report
-    is read instead. `status`: the source pass's entries (stem -> entry), read from the run when not given."""
-    status = source_status(run, "the source counters need it") if status is None else status
-    out, to_read = {}, {}
-    for stem in stems:
-        (report, index), sidecar = source_report(run, stem, status.get(stem)), run.ncu_source_counters(stem)
-        why = ""
-        if sidecar.exists():
-            try:
-                out[stem] = source_counters_file(sidecar, report, index)
-                continue
-            except Exception as e:  # any damage: the report itself is read instead, where it can be
-                why = f"{sidecar} is {'stale' if isinstance(e, Stale) else 'damaged'} ({what(e)})"
-        if not report.is_file():
-            out[stem] = {"error": f"{why}, and {report} is missing" if why else f"{report} is missing"}
-        elif not reader_found():
-            out[stem] = {"error": (f"{why}, and reading {report.name} instead needs NVIDIA's ncu-report: "
-                                   f"pip install 'inductor-prof[{NCU_EXTRA}]'") if why else
-                         f"no {sidecar.name} beside it (recorded before inductor-prof wrote one); {READER_MISSING}"}
-        else:
-            to_read[stem] = (report, index)
-            if why and warnings is not None:
-                warnings.append(f"{why}; read {report.name} instead")
-    read = read_source_reports(sorted({p for p, _ in to_read.values()}))   # a shared report read once
-    out.update({stem: kernel_at(read[str(p)], i) if str(p) in read else {"error": f"{p} was not read"}
-                for stem, (p, i) in to_read.items()})
-    return {stem: out[stem] for stem in stems}
-
-
-def stage_line(name: str, entry: dict) -> str:
-    """`stage ncu failed: <its error's first sentence>`, as the manifest recorded it."""
-    error = str(entry.get("error") or "").split(". ")[0]
-    state = "did not finish" if entry.get("status") == "running" else entry.get("status")  # its process died
-    return f"stage {name} {state}" + (f": {error[:200]}" if error else "")
-
-
-class Reader:
-    """Reads a run's optional files, collecting one warning per file that is missing or damaged."""
-
-    def __init__(self, run: RunDir, manifest: dict):
-        self.run, self.warnings = run, []
-        self.stages = manifest.get("stages") or {}
-        self.said: set[str] = set()      # stages a file warning already named
-
-    def _cause(self, stage: str | None) -> str:
-        entry = self.stages.get(stage) if stage else None
-        if stage and entry is None:
-            return f" (the profile did not get to stage {stage})"
-        if isinstance(entry, dict) and entry.get("status") != "ok":
-            self.said.add(stage)
-            return f" ({stage_line(stage, entry)})"
-        return ""
-
-    def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
-                 expected: bool = True):
-        """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
-        if not path.exists():
-            if expected:
-                self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
-            return None
-        try:
-            return read(path)
-        except Exception as e:  # any damage: the caller goes on without the file
-            self.warnings.append(f"{path} is damaged ({what(e)}); {lacking}")
-            return None
-
-    def failed_stages(self) -> None:
-        for name, entry in self.stages.items():
-            if isinstance(entry, dict) and entry.get("status") != "ok" and name not in self.said:
-                self.warnings.append(stage_line(name, entry))
-
-    def kernels(self) -> dict[str, dict] | None:
-        return self.optional(self.run.kernels_json, kernels_by_name, LACKING["kernels"], "harvest")
-
-    def io_split(self, harvested: dict[str, dict]) -> dict[str, dict | None]:
-        """Per-launch read/write bytes of each harvested Inductor kernel, from its file."""
-        return {name: self.optional(self.run.kernel_file(rec["file"]), kernel_io,
-                                    f"kernel {name} is shown without its read/write split")
-                if rec.get("file") else None for name, rec in harvested.items()}
-
-    def annotated(self) -> pd.DataFrame | None:
-        return self.optional(self.run.annotated_hatchet, lambda p: hatchet_rows(p, self.run.annotated_launches)[0],
-                             LACKING["annotated"], "annotated_step")
-
-    def library_ops(self) -> pd.DataFrame | None:
-        return self.optional(self.run.library_ops_csv, library_ops_file, LACKING["library_ops"], "library_ops")
-
-    def attention(self) -> pd.DataFrame | None:
-        return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
-                             expected="attention" in self.stages)
-
-    def attention_calls(self) -> list[dict] | None:
-        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them)."""
-        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], expected=False)
-
-    def ncu(self) -> pd.DataFrame | None:
-        """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""
-        run = self.run
-        status = None
-        if run.ncu_status_json.exists():
-            status = self.optional(run.ncu_status_json, json_object, "the ncu table cannot be checked against it")
-        expected = "ncu" in self.stages or bool(status)
-        read = self.optional(run.ncu_csv, ncu_rows, LACKING["ncu"], "ncu", expected)
-        if read is None:
-            return None
-        ncu, cut = read
-        self.warnings.extend(f"{run.ncu_csv} line {i + 2} ({ncu['name'].iloc[i]}) is cut short; that kernel is "
-                             "shown without Nsight Compute columns" for i in range(len(ncu)) if cut.iloc[i])
-        if status and "stem" in ncu.columns:
-            newer = {s for s, e in status.items() if isinstance(e, dict) and e.get("status") == "ok"} - set(ncu["stem"])
-            if newer:
-                self.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
-                                     "lists as profiled (a call of the ncu stage did not finish; run it again)")
-        return ncu[~cut].reset_index(drop=True)
