@@ -51,9 +51,11 @@ def _trace_path(run, manifest: dict) -> Path:
 
 
 def _exit_line(record: dict | None) -> str:
-    if not record:
+    """' (the rank failed: why)' for a rank ranks.json says did not end well; '' when it ended well or says
+    nothing (a record without its status)."""
+    if not record or record.get("status") in (None, "ok"):
         return ""
-    return f" (the rank {record.get('status')}: {record.get('why')})" if record.get("status") != "ok" else ""
+    return f" (the rank {record['status']}: {record.get('why') or 'no reason recorded'})"
 
 
 def load_ranks(path) -> RanksView:

@@ -92,6 +92,18 @@ def test_a_damaged_and_a_missing_rank_are_one_warning_each(ranked, tmp_path, cap
     assert "Rank 0's kernels" in out
 
 
+def test_a_rank_record_without_its_status_adds_nothing_to_the_warning(ranked, tmp_path, capsys):
+    # a ranks.json written by hand (or by an older tool): records with an exit but no status
+    root = tmp_path / "run"
+    shutil.copytree(ranked, root)
+    (root / "rank1" / "manifest.json").write_text("{ not json")
+    (root / "ranks.json").write_text(json.dumps({"nproc": 2, "ranks": [{"rank": 0, "exit": 0}, {"rank": 1, "exit": 0}]}))
+    code, out, err = run_main(["report", str(root), "--top", "1", "--width", "200"], capsys)
+    assert code == 0
+    (warning,) = [ln for ln in err.splitlines() if ln.startswith("warning")]
+    assert warning.endswith("rank 1 is left out") and "None" not in warning
+
+
 def test_rank_zero_damaged_shows_the_first_readable_rank(ranked, tmp_path, capsys):
     root = tmp_path / "run"
     shutil.copytree(ranked, root)
