@@ -182,6 +182,8 @@ def stopped_early(path: str | os.PathLike) -> str | None:
 
 def open_run(path: str | os.PathLike) -> RunDir:
     root = Path(path)
+    if not root.exists():
+        raise UserError(f"{root} does not exist")
     if not root.is_dir():
         raise UserError(f"{root} is not a folder")
     if not (root / MANIFEST).is_file():
@@ -266,6 +268,14 @@ def write_text(path: Path, text: str) -> None:
     written back as its own bytes instead of failing with UnicodeEncodeError (`report --html` of such a run)."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", errors="surrogateescape")
+
+
+def write_gzip(path: Path, text: str) -> None:
+    """`text` gzip-compressed (UTF-8), atomically."""
+    import gzip
+
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(gzip.compress(text.encode("utf-8", errors="surrogateescape")))
 
 
 def write_json(path: Path, obj: Any) -> None:

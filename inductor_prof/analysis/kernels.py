@@ -63,8 +63,20 @@ def module_label(provenance: dict | None, blocks: list[str]) -> str:
     return short_pattern(pattern, block) if pattern is not None else "-"
 
 
+# Inductor's kernel name prefixes by kind (torch/_inductor/codegen/triton.py): the kind of a kernel whose
+# kernels.json record is missing or damaged
+_PREFIX_KIND = {"triton_poi_": "pointwise", "triton_for_": "foreach", "triton_red_": "reduction",
+                "triton_per_": "persistent_reduction", "triton_tem_": "template_mm"}
+
+
+def kind_from_name(name: str) -> str | None:
+    """An Inductor kernel's kind by its name's prefix, or None."""
+    return next((k for prefix, k in _PREFIX_KIND.items() if name.startswith(prefix)), None)
+
+
 def classify(name: str, origin: str, kind: str | None, op: str) -> str:
     if origin == "inductor":
+        kind = kind or kind_from_name(name)
         if kind in ("pointwise", "foreach"):
             return "Inductor pointwise"
         if kind in ("reduction", "persistent_reduction"):
@@ -126,7 +138,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
             nbytes = lib["lib_bytes"] * n_steps
             annotated_ok = nbytes > 0
-        kind = rec["kind"] if rec else None
+        kind = rec["kind"] if rec else (kind_from_name(name) if origin == "inductor" else None)
         io = io_split.get(name)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,

@@ -19,7 +19,7 @@ NEED = "`trace` needs it (the profile's library_ops stage records it)"
 def trace(
     run: Path = typer.Argument(..., help="the run folder"),
     out: Optional[Path] = typer.Option(None, "--out", help="the trace file to write (default: <run>.trace.json "
-                                       "here); '-' prints it"),
+                                       "here; a name ending .gz is gzipped); '-' prints it"),
     step: int = typer.Option(0, "--step", help="the Proton step (step_<N>) whose scopes name the slices"),
     size: Optional[str] = typer.Option(None, "--size", help="a run of several input sizes: which one (default: "
                                        "the first)"),
@@ -29,7 +29,7 @@ def trace(
     from .. import load_report, runfiles
     from ..analysis.sizes import size_names
     from ..analysis.timeline import build, steps_of
-    from ..rundir import check_output, open_run, refuse_inside_run, write_text
+    from ..rundir import check_output, open_run, refuse_inside_run, write_gzip, write_text
 
     path = Path(f"{Path(run).resolve().name}.trace.json") if out is None else out
     if str(path) != "-":
@@ -54,6 +54,6 @@ def trace(
     if str(path) == "-":
         sys.stdout.write(text + "\n")
         return
-    write_text(path, text + "\n")
+    (write_gzip if path.suffix == ".gz" else write_text)(path, text + "\n")
     print(f"trace of step_{step}{f' at {size}' if size else ''} written to {path} "
           f"({timeline.kernels} kernel launches, {timeline.blocks_placed} blocks placed); open it in ui.perfetto.dev (Open trace file)")

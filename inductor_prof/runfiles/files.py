@@ -25,7 +25,8 @@ NCU_NUMBERS = (*METRICS, "dram_bytes", "flops", "local_bytes")
 # what the report lacks without each optional file
 LACKING = {
     "annotated": "Inductor kernels are shown without flops and bytes (no TFLOP/s, GB/s, roofline)",
-    "kernels": "Inductor kernels are shown without kind, fused ATen ops and read/write split",
+    "kernels": ("Inductor kernels are shown without fused ATen ops, read/write split and provenance "
+                "(their kind from their names)"),
     "library_ops": "library kernels (cuBLAS, cuDNN...) are shown without flops and bytes",
     "ncu": "the report has no Nsight Compute columns",
     "attention": "the report has no attention table",

@@ -306,12 +306,23 @@ def test_merge_without_ncu_keeps_the_table():
 @pytest.mark.parametrize("kind,expect", [
     ("pointwise", "Inductor pointwise"), ("foreach", "Inductor pointwise"),
     ("reduction", "Inductor reduction"), ("persistent_reduction", "Inductor reduction"),
-    ("flex_attention", "attention"), ("template_mm", "Inductor template"), (None, "other"), ("scan", "other"),
+    ("flex_attention", "attention"), ("template_mm", "Inductor template"), ("scan", "other"),
 ])
 def test_classify_inductor_by_kind(kind, expect):
     # an Inductor kernel is classified by its kind alone, whatever its name says
-    assert classify("triton_poi_fused__scaled_dot_product_cudnn_attention_mm_6", "inductor", kind,
+    assert classify("triton_red_fused__scaled_dot_product_cudnn_attention_mm_6", "inductor", kind,
                     "aten::mm") == expect
+
+
+@pytest.mark.parametrize("name,expect", [
+    ("triton_poi_fused_add_0", "Inductor pointwise"), ("triton_for_fused_1", "Inductor pointwise"),
+    ("triton_red_fused_sum_2", "Inductor reduction"), ("triton_per_fused_softmax_3", "Inductor reduction"),
+    ("triton_tem_fused_mm_4", "Inductor template"), ("my_triton_kernel", "other"),
+])
+def test_classify_inductor_without_its_record_by_name_prefix(name, expect):
+    # kernels.json missing or damaged: no kind; Inductor's name prefix says it (was: every kernel 'other', the
+    # summary's pointwise and reduction rows 0 kernels)
+    assert classify(name, "inductor", None, "") == expect
 
 
 @pytest.mark.parametrize("op", ["aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::linear",
@@ -479,13 +490,15 @@ def test_kernel_table_origins_annotation_and_library_costs():
     assert (a["read_bytes_per_call"], a["write_bytes_per_call"]) == (600, 400)
 
     b = df.loc["triton_red_b"]
-    # no record: Inductor by its prefix; no kind -> classify(inductor, None) = "other"; nothing annotated
-    assert (b["origin"], b["kind"], b["category"], b["aten_ops"]) == ("inductor", "other", "other", "")
+    # no record: Inductor by its prefix, its kind by it too (triton_red_: reduction); nothing annotated
+    assert (b["origin"], b["kind"], b["category"], b["aten_ops"]) == ("inductor", "reduction", "Inductor reduction",
+                                                                      "")
     assert (b["bytes"], b["flops"], b["annotated"]) == (0.0, 0.0, False)
     assert all(b[k] == 0.0 for k in FLOP_KEYS)
     assert math.isnan(b["read_bytes_per_call"]) and math.isnan(b["write_bytes_per_call"])
     # an Inductor kernel is classified as Inductor even when its name matches the attention pattern
-    assert tuple(df.loc["triton_poi_attn_e", ["origin", "kind", "category"]]) == ("inductor", "other", "other")
+    assert tuple(df.loc["triton_poi_attn_e", ["origin", "kind", "category"]]) == ("inductor", "pointwise",
+                                                                                  "Inductor pointwise")
 
     c = df.loc["triton_poi_c"]
     # annotated row with 0 calls is not used; a record without aten_ops joins to ""

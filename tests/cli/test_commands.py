@@ -50,7 +50,7 @@ def test_report_on_non_run_folder(tmp_path):
 
 def test_report_missing_folder(tmp_path):
     r = runner.invoke(app, ["report", str(tmp_path / "nope")])
-    assert r.exit_code == 2 and "is not a folder" in r.output
+    assert r.exit_code == 2 and "does not exist" in r.output
 
 
 def test_report_bad_sort():
@@ -225,3 +225,10 @@ def test_run_folder_is_made_with_its_missing_parents(tmp_path):
 
     run = rundir.create(tmp_path / "runs" / "2026" / "flux")
     assert run.root.is_dir() and list(run.root.iterdir()) == []
+
+
+def test_report_a_file_is_not_a_folder(tmp_path):
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    r = runner.invoke(app, ["report", str(f)])
+    assert r.exit_code == 2 and r.output.strip() == f"error: {f} is not a folder"

@@ -433,7 +433,7 @@ def test_missing_second_run_is_named_before_the_first_is_read(tmp_path):
     shutil.copytree(data_path("flux_small"), run)
     (run / "kernels" / "kernels.json").write_text('{"broken')      # damaged, but B's absence is said first
     r = runner.invoke(app, ["diff", str(run), str(tmp_path / "nope")])
-    assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'nope'} is not a folder"
+    assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'nope'} does not exist"
 
 
 def test_damaged_kernels_json_is_warned_and_the_rest_compares(tmp_path):

@@ -31,7 +31,7 @@ def test_error_message_with_markup(tmp_path, name):
     missing = tmp_path / name
     r = runner.invoke(app, ["report", str(missing)])
     assert r.exit_code == 2
-    assert r.output.strip() == f"error: {missing} is not a folder"
+    assert r.output.strip() == f"error: {missing} does not exist"
 
 
 def test_progress_lines_and_labels_are_not_markup():

@@ -12,7 +12,8 @@ from inductor_prof.cli import app
 
 runner = CliRunner()
 ANNOTATED_LACK = "Inductor kernels are shown without flops and bytes (no TFLOP/s, GB/s, roofline)"
-KERNELS_LACK = "Inductor kernels are shown without kind, fused ATen ops and read/write split"
+KERNELS_LACK = ("Inductor kernels are shown without fused ATen ops, read/write split and provenance "
+                "(their kind from their names)")
 NCU_LACK = "the report has no Nsight Compute columns"
 
 

@@ -47,6 +47,16 @@ def test_writes_the_trace(tmp_path, capsys):
     assert not list(tmp_path.glob(".llama.trace.json.*"))   # no temporary file left beside it
 
 
+def test_a_name_ending_gz_is_gzipped(tmp_path, capsys):
+    import gzip
+
+    out = tmp_path / "llama.trace.json.gz"
+    code, _, err = run_main(["trace", str(SMALL), "--out", str(out)], capsys)
+    assert code == 0, err
+    assert out.read_bytes()[:2] == b"\x1f\x8b"          # gzip's magic: Perfetto opens it as it is
+    check_format(json.loads(gzip.decompress(out.read_bytes())))
+
+
 def test_stdout_and_size(capsys):
     code, stdout, err = run_main(["trace", str(RUNS / "llama-sizes-h100"), "--out", "-", "--size", "seq1024",
                                   "--step", "4"], capsys)

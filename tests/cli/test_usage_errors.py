@@ -38,7 +38,7 @@ def test_bare_command_shows_its_help_without_an_error_line(capsys):
 
 def test_command_errors_and_success_keep_their_exit_codes(capsys):
     code, _, err = run_main(["report", "/nonexistent-run-folder"], capsys)
-    assert code == 2 and err == "error: /nonexistent-run-folder is not a folder\n"
+    assert code == 2 and err == "error: /nonexistent-run-folder does not exist\n"
     code, out, _ = run_main(["report", str(data_path("flux_small")), "--json", "--top", "1"], capsys)
     assert code == 0 and out.startswith("{")
 
