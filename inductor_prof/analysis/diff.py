@@ -113,7 +113,9 @@ def setting_changes(ma: dict, mb: dict) -> list[str]:
         return {**{k: v for k, v in _flat(m.get("settings") or {}).items() if k not in _SETTING_SKIP},
                 **{f"env.{k}": env.get(k) for k in _ENV_KEYS if k in env}}
     fa, fb = facts(ma), facts(mb)
-    return [f"{k}: {fa.get(k)} -> {fb.get(k)}" for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
+    # a switch one run did not record (None: an older run) and the other left off (False) is not a change
+    return [f"{k}: {fa.get(k)} -> {fb.get(k)}" for k in sorted(set(fa) | set(fb))
+            if fa.get(k) != fb.get(k) and not {fa.get(k), fb.get(k)} <= {None, False}]
 
 
 @dataclass

@@ -257,6 +257,10 @@ def test_run_warnings_and_setting_changes_by_hand():
     assert "env.torch: 2.11 -> 2.13" in changes and "target: flux -> None" in changes
     assert not any(c.startswith(("ncu.sudo", "env.host")) for c in changes)
     assert diff_module.setting_changes({}, {}) == []
+    # a switch an older run did not record (None) against one left off (False): not a change; turned on, it is
+    old, new = {"settings": {"retune": None}}, {"settings": {"retune": False}}
+    assert diff_module.setting_changes(old, new) == [] == diff_module.setting_changes({}, new)
+    assert diff_module.setting_changes(old, {"settings": {"retune": True}}) == ["retune: None -> True"]
 
 
 # ---- mutation audit (issue 30): the whole comparison of two runs, and the tables' edges -------------------------
