@@ -135,9 +135,15 @@ def attention_table(df: pd.DataFrame) -> Table:
     t = _table("Attention backends (attention.csv: median ms at each shape; no spread recorded, so no verdict)",
                [("backend", "left"), ("shape", "left"), ("A ms", "right"), ("B ms", "right"), ("Δ %", "right"),
                 ("TFLOP/s A->B", "right")])
-    for r in df.itertuples():
-        t.add_row(str(r.backend), str(r.shape), _num(r.ms_a), _num(r.ms_b), _num(r.change_pct, "{:+.1f}"),
-                  f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}")
+    rows = [(str(r.backend), str(r.shape), _num(r.ms_a), _num(r.ms_b), _num(r.change_pct, "{:+.1f}"),
+             f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}") for r in df.itertuples()]
+    for row in rows:
+        t.add_row(*row)
+    # a narrow terminal cuts no number: the numbers keep their width, the shape wraps, the backend is cut last
+    for i, col in enumerate(t.columns):
+        if i >= 2:
+            col.min_width = max([len(col.header), *(len(row[i]) for row in rows)])
+    t.columns[1].no_wrap, t.columns[1].overflow = False, "fold"
     return t
 
 

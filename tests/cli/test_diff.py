@@ -474,3 +474,17 @@ def test_diff_cli_of_the_two_decoder_runs():
     r = CliRunner().invoke(app, ["diff", str(RUNS / "llama-h100"), str(RUNS / "llama-padded-h100")])
     assert r.exit_code == 0, r.output
     assert "causal+padding,kv repeated" in r.stdout
+
+
+def test_attention_numbers_are_whole_at_80_columns():
+    # the newcomer trial: at 80 columns the attention table cut its ms to "0.…"; now the shape wraps instead
+    runs = Path(__file__).resolve().parents[2] / "examples" / "runs"
+    r = runner.invoke(app, ["diff", str(runs / "llama-h100"), str(runs / "llama-padded-h100"), "--width", "80"])
+    assert r.exit_code == 0
+    table = r.stdout.split("Attention backends", 1)[1].split("noise:", 1)[0]
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    rows = [ln for ln in table.splitlines() if ln.startswith(" gluon_fa3") or ln.startswith(" sdpa_cudnn")]
+    # attention.csv of each run, by hand: gluon_fa3 0.098 ms in A (352 TFLOP/s); sdpa_cudnn 0.299 ms in B (115)
+    assert any("0.098" in ln and "352->-" in ln for ln in rows)
+    assert any("0.299" in ln and "-->115" in ln for ln in rows)
+    assert "…" not in table
