@@ -18,6 +18,8 @@ def spread_line(spread: dict | None) -> str:
     """'step spread: 1.050x (max/min of the plain step): rank 1 slowest at 9.150 ms, rank 0 fastest at 8.714 ms'."""
     if spread is None:
         return "step spread: fewer than two ranks with a step time"
+    if spread["max_ms"] == spread["min_ms"]:
+        return f"step spread: none, every rank's plain step at {spread['max_ms']:.3f} ms"
     return (f"step spread: {num(spread['ratio'], '{:.3f}x')} (max/min of the plain step, "
             f"+{num(spread['spread_pct'], '{:.1f}')}%): rank {spread['slowest_rank']} slowest at "
             f"{spread['max_ms']:.3f} ms, rank {spread['fastest_rank']} fastest at {spread['min_ms']:.3f} ms")

@@ -17,6 +17,16 @@ def test_step_spread_ties_go_to_the_lower_rank_and_unknowns_are_left_out():
     assert step_spread({0: 5.0, 1: None}) is None
 
 
+def test_spread_line_of_equal_ranks_names_no_slowest():
+    from inductor_prof.report.ranks import spread_line
+
+    assert spread_line(step_spread({0: 5.0, 1: 5.0})) == "step spread: none, every rank's plain step at 5.000 ms"
+    # 10.5 / 10 = 1.050x, +5.0%
+    assert spread_line(step_spread({0: 10.0, 1: 10.5})) == (
+        "step spread: 1.050x (max/min of the plain step, +5.0%): rank 1 slowest at 10.500 ms, rank 0 fastest at "
+        "10.000 ms")
+
+
 def test_spread_change_in_points():
     a, b = step_spread({0: 10.0, 1: 10.5}), step_spread({0: 10.0, 1: 11.0})   # +5% then +10%
     assert spread_change(a, b)["delta_points"] == pytest.approx(5.0)
