@@ -134,6 +134,24 @@ def _interrupts_held():
             signal.raise_signal(held[0])   # now, under the handler it was meant for
 
 
+def _start_logged(cmd: list[str], env: dict[str, str], log_path: Path,
+                  grace: float = GRACE_S) -> subprocess.Popen:
+    """`cmd` started in a process group of its own, stdout and stderr into `log_path` (the child holds its own
+    copy of the file: a log, not a result, it grows while the child runs and is kept). Ctrl-C or SIGTERM held
+    while it starts is raised once it runs, and ends it."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    proc = None
+    try:
+        with open(log_path, "wb") as log, _interrupts_held():
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                    start_new_session=True)
+    except BaseException:
+        if proc is not None:
+            end_group(proc, grace)
+        raise
+    return proc
+
+
 def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
                progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic,
                grace: float = GRACE_S) -> Finished:
@@ -143,31 +161,25 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
     mark (each step of the child gets `timeout`, however many steps it has), as `clock` counts them. `grace`:
     seconds it has to end on SIGTERM (torchrun ends its ranks itself, which takes longer than a plain child)."""
     t0 = clock()
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:   # a log, not a result: it grows while the child runs and is kept
-        proc = None
-        try:
-            with _interrupts_held():
-                proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        env=env, start_new_session=True)
-            last, offset = clock(), 0
-            while True:
-                try:
-                    rc = proc.wait(timeout=POLL_S)
-                    return Finished(rc, clock() - t0)
-                except subprocess.TimeoutExpired:
-                    pass
-                if progress_mark is not None:
-                    seen, offset = _marks(log_path, offset, progress_mark)
-                    if seen:
-                        last = clock()
-                if clock() - (last if progress_mark is not None else t0) > timeout:
-                    end_group(proc, grace)
-                    return Finished(None, clock() - t0)
-        except BaseException:
-            if proc is not None:
-                end_group(proc, grace)    # Ctrl-C, SIGTERM, anything: the child goes with us
-            raise
+    proc = _start_logged(cmd, env, log_path, grace)
+    try:
+        last, offset = clock(), 0
+        while True:
+            try:
+                rc = proc.wait(timeout=POLL_S)
+                return Finished(rc, clock() - t0)
+            except subprocess.TimeoutExpired:
+                pass
+            if progress_mark is not None:
+                seen, offset = _marks(log_path, offset, progress_mark)
+                if seen:
+                    last = clock()
+            if clock() - (last if progress_mark is not None else t0) > timeout:
+                end_group(proc, grace)
+                return Finished(None, clock() - t0)
+    except BaseException:
+        end_group(proc, grace)    # Ctrl-C, SIGTERM, anything: the child goes with us
+        raise
 
 
 class Background:
@@ -178,10 +190,7 @@ class Background:
     def __init__(self, cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
                  clock: Callable[[], float] = time.monotonic):
         self.timeout, self.clock, self.t0, self.log_path = timeout, clock, clock(), log_path
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "wb") as log, _interrupts_held():   # the child holds its own copy of the file
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         env=env, start_new_session=True)
+        self.proc = _start_logged(cmd, env, log_path)
 
     def wait(self) -> Finished:
         """Its end, or None as returncode when it ran past its timeout (then ended); its log's end as stdout

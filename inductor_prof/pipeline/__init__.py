@@ -49,14 +49,13 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     # the stages are imported here, not above: `python -m inductor_prof.pipeline.attention` (a stage's own
     # process) imports this package first, and must not find its module imported already
     require_gpu_extra("inductor_prof.profile()")   # before the stages import torch
+    opts.compile.validate()
     if opts.nproc is not None:
-        opts.compile.validate()
         from .ranks import profile_ranks
 
         return profile_ranks(opts, log)
     from .stages import STAGES, Context
 
-    opts.compile.validate()
     if opts.steps < 1:
         raise UserError("{steps} must be at least 1", ("steps",))
     check_target(opts.target, opts.flux)   # a bad target leaves no run folder (nor replaces one under --force)
