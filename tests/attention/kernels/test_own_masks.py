@@ -200,3 +200,18 @@ def test_a_backend_row_says_which_masks_it_takes():
         "cannot take mask (takes: causal, gqa, window masks, padding masks)")
     dense = registry.Backend("d", "own", None, True)
     assert registry.cannot_take(dense, frozenset({"causal"}), "causal") == "cannot take causal (takes: dense only)"
+
+
+def test_key_ranges_reach_the_device_once_per_mask():
+    # a launch that copied its key ranges to the GPU would wait for the GPU each call (a sync H2D copy)
+    import torch
+
+    from inductor_prof.attention.kernels.mask_args import band_args
+
+    q = torch.zeros(2, 4, 8, 64)
+    first = band_args(q, True, None, [(0, 5), (3, 8)])
+    again = band_args(q, True, None, [(0, 5), (3, 8)])
+    assert first[0] is False and first[1] == ms.Band(first[1].left, 0)   # causal folded into the band
+    assert again[2] is first[2] and first[2].tolist() == [[0, 5], [3, 8]] and first[2].dtype == torch.int32
+    other = band_args(q, False, None, [(0, 5), (0, 8)])[2]
+    assert other is not first[2] and other.tolist() == [[0, 5], [0, 8]]
