@@ -20,7 +20,8 @@ def _ms(x: str) -> float | None:
 
 def _key(r: dict) -> tuple[str, str, str]:
     docs = int(r["documents"])
-    mask = f"window {r['window']}" if r["mask"] == "window" else f"{docs} document{'s' if docs != 1 else ''}"
+    mask = f"window {r['window']}" if r["mask"] == "window" else f"padding {r['key_lengths']}" \
+        if r["mask"] == "padding" else f"{docs} document{'s' if docs != 1 else ''}"
     return mask, r["S"], r["D"]
 
 
