@@ -71,6 +71,8 @@ class RunDir:
     @property
     def attention_build_log(self) -> Path: return self.attention_dir / "cuda_build.log"
     @property
+    def attention_precompile_log(self) -> Path: return self.attention_dir / "precompile.log"
+    @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"

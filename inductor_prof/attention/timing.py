@@ -164,16 +164,21 @@ def time_configs(run, configs, bench=None, spills=None, parallel: int = 1) -> tu
     return rows, (min(ok, key=lambda r: r["ms"])["config"] if ok else None)
 
 
-def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None, parallel: int = 1
-                 ) -> tuple[list[dict], object | None]:
+def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None, parallel: int = 1,
+                 compile_only: bool = False) -> tuple[list[dict], object | None]:
     """An own kernel's run(config) timed at each config: (a row per config with its label and its source, "tuned"
     or "cache"; failures and spilling configs recorded not raised; the fastest config or None).
     known: what the tuning cache remembers at this key (tuning_cache.entry): where its best is among `configs`,
     nothing is run and that config is returned; else the configs it says failed are not tried again.
-    parallel: as time_configs."""
+    parallel: as time_configs. compile_only: the configs that tuning would time are compiled, nothing is run
+    (run(config, True) compiles only) and nothing is returned: ([], None)."""
     configs, known = list(configs), known or {}
     failed = {c: known["failed"][label(c)] for c in configs if label(c) in known.get("failed", {})}
     cached = next((c for c in configs if known.get("best") is not None and label(c) == known["best"]), None)
+    if compile_only:
+        todo = [cached] if cached is not None else [c for c in configs if c not in failed]
+        compile_in_parallel(lambda c: run(c, True), todo, max(1, min(parallel, len(todo))))
+        return [], None
     remembered = {c: {"config": label(c), "ms": float("nan"), "error": e, "source": "cache"} for c, e in failed.items()}
     if cached is not None:
         ms = known.get("ms")

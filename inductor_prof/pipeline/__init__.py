@@ -73,6 +73,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     failed: dict[str, str] = {}
     hooks, hooked = ExitStack(), False
     with isolated_cache(run.inductor_cache), hooks, ExitStack() as builds:
+        ctx.on_exit = builds.callback
         if opts.attention:
             from .attention import start_build
 
@@ -80,7 +81,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             if ctx.attention_build is not None:
                 builds.callback(ctx.attention_build.end)
         for stage in STAGES:
-            if stage.when and not getattr(opts, stage.when):
+            if not all(getattr(opts, flag) for flag in stage.when):
                 continue
             if stage.hooks and not hooked:      # Inductor's launch hooks while it builds kernels, only then
                 hooks.enter_context(instrumented_inductor(ctx.registry))

@@ -33,6 +33,7 @@ from .harvest import this_process, write_kernels
 
 TIMEOUT_S = 1200
 BUILD_TIMEOUT_S = 600   # the CUDA kernel's build: about 25 s on the H100 machine's 16 cores; a stuck nvcc ends here
+PRECOMPILE_TIMEOUT_S = 600   # the own kernels' configs compiled ahead: about 17 s at FLUX's shape on the H100
 BUILT_BY = "cuda_mma_fa2"   # the backend whose kernel is C++ built at first use (kernels/cuda_fa.py)
 
 
@@ -51,12 +52,28 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
                             run_dir.attention_build_log, BUILD_TIMEOUT_S)
 
 
+def start_precompile(ctx) -> dict:
+    """Stage `attention_precompile` (with --ncu): this module's `main --precompile` in the background
+    (benchmark/precompile.py: the own kernels' tile configs compiled, nothing run on the GPU), so that its
+    compiles overlap the ncu passes; the attention stage, after ncu, waits for it."""
+    cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--precompile", *stage_args(ctx.opts.settings)]
+    ctx.attention_precompile = procs.Background(cmd, child_env(), ctx.run.attention_precompile_log,
+                                                PRECOMPILE_TIMEOUT_S)
+    ctx.on_exit(ctx.attention_precompile.end)
+    return {"log": str(ctx.run.attention_precompile_log.relative_to(ctx.run.root))}
+
+
 def run(ctx) -> dict:
     info = {}
     if ctx.attention_build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
         done = ctx.attention_build.wait()
         info["cuda_build"] = f"{done.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
             f"failed ({done.why(BUILD_TIMEOUT_S)}; {ctx.run.attention_build_log}): the stage builds it again"
+    if ctx.attention_precompile is not None:   # its compiles land in the Triton cache the stage reads
+        done = ctx.attention_precompile.wait()
+        last = (done.stdout or "").strip().splitlines()[-1:] or [""]
+        info["precompile"] = f"{done.seconds:.1f} s, overlapping ncu: {last[0][:200]}" if done.ok else \
+            f"failed ({done.why(PRECOMPILE_TIMEOUT_S)}; {ctx.run.attention_precompile_log}): the stage compiles them"
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
     done = in_subprocess(ctx.run, ctx.opts.settings)
     for line in done["notes"]:
@@ -169,6 +186,17 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
                   **({"compile_cache_warnings": cache.warnings} if cache.warnings else {})}
 
 
+def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
+    """The own kernels' configs compiled at the run's shapes into the stage's Triton cache (precompile.py); a
+    line saying what was compiled."""
+    from ..attention.benchmark.precompile import precompile
+
+    with isolated_cache(run_dir.attention_cache):
+        seconds = precompile(run_shapes(run_dir), opts)
+    return "compiled ahead: " + (", ".join(f"{b} {t:.1f} s" for b, t in seconds.items()) or
+                                 "nothing (no own kernel to compile at these shapes and masks)")
+
+
 def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
     """The compile cache entry of the stage's FlexAttention compiles: keyed by the shapes and the versions, so
     a seeded cache holds the graphs of these shapes only (harvest_flex keeps those this process loaded)."""
@@ -245,6 +273,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--retune", action="store_true")
     parser.add_argument("--tuning-cache")
     parser.add_argument("--compile-cache")
+    parser.add_argument("--precompile", action="store_true",
+                        help="only compile the own kernels' tile configs at the run's shapes (nothing runs on the GPU)")
     args = parser.parse_args(argv[1:])
     settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache,
                         compile_cache=args.compile_cache)
@@ -252,6 +282,9 @@ def main(argv: list[str]) -> int:
     try:
         run_dir = rundir.open_run(args.run)
         require_cuda("attention")
+        if args.precompile:
+            print(precompiled(run_dir, options(settings, names)))
+            return 0
         _, summary = benchmark(run_dir, [], options(settings, names))
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)

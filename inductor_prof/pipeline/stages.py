@@ -29,6 +29,8 @@ class Context:
     profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
     compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
     attention_build: Any = None             # procs.Background: the own CUDA kernel's build, started with the run
+    attention_precompile: Any = None        # procs.Background: the own kernels' configs compiled during ncu
+    on_exit: Callable[[Callable[[], None]], Any] = lambda end: None   # ends a background child with the run
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Stage:
     name: str
     run: Callable[[Context], dict]
     required: bool = False       # later stages need what it makes
-    when: str | None = None      # a ProfileOptions flag that turns it on
+    when: tuple[str, ...] = ()   # the ProfileOptions flags that turn it on (all of them)
     hooks: bool = False          # runs with the launch_metadata hooks installed in Inductor
     model: bool = True           # needs the model in memory (freed before the first stage that does not)
 
@@ -49,10 +51,12 @@ STAGES = (
     Stage("proton_steps", steps.under_proton, required=True),
     Stage("annotated_step", steps.annotated),
     Stage("library_ops", library_ops.run),
-    Stage("ceilings", ceilings.run, when="ceilings"),
+    Stage("ceilings", ceilings.run, when=("ceilings",)),
     Stage("harvest", harvest.run),
     Stage("compile_cache", compile_cache.run),   # the compiled artifacts kept for the next run of the same target
-    Stage("attention", attention.run, when="attention", model=False),
-    Stage("ncu", ncu.run, when="ncu", model=False),
-    Stage("ncu_source", ncu_source.run, when="ncu", model=False),   # per-line counters, after the metric pass
+    # the own kernels' configs compiled while ncu measures (nothing of theirs runs on the GPU), then timed after it
+    Stage("attention_precompile", attention.start_precompile, when=("attention", "ncu"), model=False),
+    Stage("ncu", ncu.run, when=("ncu",), model=False),
+    Stage("attention", attention.run, when=("attention",), model=False),
+    Stage("ncu_source", ncu_source.run, when=("ncu",), model=False),   # per-line counters, after the metric pass
 )

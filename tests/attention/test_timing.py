@@ -104,3 +104,30 @@ def test_compile_workers_one_under_the_interpreter(monkeypatch):
     assert timing.compile_workers() == 16
     monkeypatch.setattr(timing.os, "cpu_count", lambda: None)
     assert timing.compile_workers() == 1
+
+
+def test_compile_only_compiles_what_tuning_would_time_and_runs_nothing():
+    calls = []
+
+    def run(cfg, only=False):
+        calls.append((cfg, only))
+    # nothing known: every config, compile-only; a remembered failure is not compiled again
+    assert timing.tune_forward(run, ["a", "b", "c"], str, known={"failed": {"b": "out of shared memory"}},
+                               parallel=2, compile_only=True) == ([], None)
+    assert sorted(calls) == [("a", True), ("c", True)]
+    calls.clear()   # the cache's best: the stage times that one alone, so only it is compiled
+    timing.tune_forward(run, ["a", "b", "c"], str, known={"best": "c", "ms": 1.0}, compile_only=True)
+    assert calls == [("c", True)]
+
+
+def test_a_launcher_runs_the_kernel_or_compiles_it_only_at_the_same_grid():
+    from inductor_prof.attention.kernels.launching import launcher
+
+    class Kernel:
+        def __getitem__(self, grid):
+            return lambda *a, **kw: ("ran", grid, a, kw)
+
+        def warmup(self, *a, grid, **kw):
+            return ("compiled", grid, a, kw)
+    assert launcher(Kernel(), (4, 2), False)(1, X=2) == ("ran", (4, 2), (1,), {"X": 2})
+    assert launcher(Kernel(), (4, 2), True)(1, X=2) == ("compiled", (4, 2), (1,), {"X": 2})

@@ -84,12 +84,12 @@ def test_teaching_retune_and_a_folder(run, monkeypatch, capsys, tmp_path):
     assert out == [f"saved to {run.attention_csv} (3 of 4 ok)"]
 
 
-def _stage_ctx(run, build):
+def _stage_ctx(run, build, precompile=None):
     from types import SimpleNamespace
 
-    lines = []
-    return SimpleNamespace(run=run, opts=SimpleNamespace(settings=Settings()), log=lines.append,
-                           attention_build=build), lines
+    lines, ends = [], []
+    return SimpleNamespace(run=run, opts=SimpleNamespace(settings=Settings(retune=True)), log=lines.append,
+                           attention_build=build, attention_precompile=precompile, on_exit=ends.append), lines
 
 
 def test_the_stage_waits_for_the_cuda_build_started_with_the_run_and_says_how_it_went(run, monkeypatch):
@@ -130,3 +130,33 @@ def test_no_cuda_build_is_started_without_a_gpu(run):
     if torch.cuda.is_available():
         pytest.skip("a GPU machine")
     assert attention.start_build(run, Settings()) is None
+
+
+def test_the_stage_waits_for_the_configs_compiled_during_ncu_and_says_how_it_went(run, monkeypatch):
+    monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
+    done = procs.Background([sys.executable, "-c", "print('compiled ahead: gluon_fa3 9.9 s')"], {},
+                            run.attention_precompile_log, 60)
+    info = attention.run(_stage_ctx(run, None, done)[0])
+    assert info["precompile"].endswith(" s, overlapping ncu: compiled ahead: gluon_fa3 9.9 s")
+    broken = procs.Background([sys.executable, "-c", "import sys; sys.exit('ptxas broke')"], {},
+                              run.attention_precompile_log, 60)
+    assert attention.run(_stage_ctx(run, None, broken)[0])["precompile"] == (
+        f"failed (exit 1: ptxas broke; {run.attention_precompile_log}): the stage compiles them")
+    assert "precompile" not in attention.run(_stage_ctx(run, None)[0])   # no --ncu: nothing compiled ahead
+
+
+def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
+    # the real child: this module with --precompile and the stage's settings; on this CPU machine it stops at
+    # its CUDA check, which the attention stage then says, with the log
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU machine")
+    ctx, _ = _stage_ctx(run, None)
+    ends = []
+    ctx.on_exit = ends.append
+    assert attention.start_precompile(ctx) == {"log": "attention/precompile.log"}
+    assert ends == [ctx.attention_precompile.end]      # ended with the run if never waited for
+    assert ctx.attention_precompile.proc.args[-3:] == [str(run.root), "--precompile", "--retune"]
+    done = ctx.attention_precompile.wait()
+    assert done.returncode == 2 and "needs a CUDA GPU" in run.attention_precompile_log.read_text()

@@ -287,18 +287,9 @@ def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, s
     """(the fastest tile config of an own kernel at this shape, its label); (None, "") if every one failed.
     Each config tried is recorded in result.tuning with its source: "tuned" here, or "cache" (the tuning cache's
     best, timed when it was tuned, and its failed configs, not tried again); what was tuned is stored there."""
-    import importlib
-
     from .. import tuning_cache
 
-    # imported by name: a Triton without Gluon must still tune the other kernels
-    module = importlib.import_module(TUNED[name], __package__)
-    key = cache.key(name, shape) if cache else ""
-    known = cache.lookup(key) if cache else None
-    sem = sem or {}
-    args = own_mask_args(sem.get("mask"), q, k)   # the mask as the kernel runs it (a band, key ranges)
-    if sem.get("causal"):
-        args = {**args, "causal": True}
+    module, key, known, args = tuning_of(name, shape, q, k, sem, cache)
     tuned, best = module.tune(q, k, v, scale, **args, **({"known": known} if known else {}))
     for t in tuned:
         result.tuning.append({"backend": name, "shape": shape.label, "dtype": shape.dtype,
@@ -311,6 +302,22 @@ def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, s
         cache.store(key, tuning_cache.entry(fastest["config"], fastest["ms"],
                                             {t["config"]: t["error"] for t in tuned if t["error"]}))
     return best, fastest["config"]
+
+
+def tuning_of(name: str, shape: Shape, q, k, sem: dict | None, cache) -> tuple[object, str, dict | None, dict]:
+    """An own kernel's tuning at this shape: (its module, the tuning cache's key, what the cache knows there,
+    the keyword arguments of its tune: the mask as the kernel runs it, causal)."""
+    import importlib
+
+    # imported by name: a Triton without Gluon must still tune the other kernels
+    module = importlib.import_module(TUNED[name], __package__)
+    key = cache.key(name, shape) if cache else ""
+    known = cache.lookup(key) if cache else None
+    sem = sem or {}
+    args = own_mask_args(sem.get("mask"), q, k)   # the mask as the kernel runs it (a band, key ranges)
+    if sem.get("causal"):
+        args = {**args, "causal": True}
+    return module, key, known, args
 
 
 def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], result: BenchResult,

@@ -22,6 +22,8 @@ padding) or key intervals (documents: per-row key ranges and a block table per 6
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from triton.experimental.gluon import language as gl
 
 from .gluon_kernel import attn_fwd_ws_kernel
@@ -63,13 +65,15 @@ class SplitWorkspace:
 
 
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False, band=None,
-           key_ranges=None, key_intervals=None):
+           key_ranges=None, key_intervals=None, compile_only: bool = False):
     """(out, lse, the compiled kernel) — `tune` reads the kernel's register spills. band (mask_schedule.Band) and
     key_ranges (per batch (lo, hi): padding) run the band path, causal folded in; key_intervals
-    (key_intervals.KeyIntervals: per row the kept keys, documents) the whole mask (mask_args.band_args)."""
+    (key_intervals.KeyIntervals: per row the kept keys, documents) the whole mask (mask_args.band_args).
+    compile_only: the kernel compiled, not run (launching.launcher)."""
     import torch
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
+    from .launching import launcher
     from .mask_args import band_args
     from .triton_fa import num_sms, prepare
 
@@ -92,8 +96,10 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                               cfg.split and not causal and band is None and D <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
-    ws = SplitWorkspace.for_launch(q.device, n_ctas, D, cfg.consumers, split)
-    kernel = attn_fwd_ws_kernel[(n_ctas,)](
+    # compiled only: no workspace (its counters are zeroed on the GPU); any tensors of its dtypes compile the same
+    ws = (SimpleNamespace(acc=lse, stats=lse, flags=torch.empty(1, dtype=torch.int32, device=q.device), epoch=1)
+          if compile_only else SplitWorkspace.for_launch(q.device, n_ctas, D, cfg.consumers, split))
+    kernel = launcher(attn_fwd_ws_kernel, (n_ctas,), compile_only)(
         desc(q, ROWS_PER_CONSUMER), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
         desc(o, ROWS_PER_CONSUMER),  # a consumer's rows, staged in its piece of the Q buffer
         lse, ws.acc, ws.stats, ws.flags, ws.epoch,
@@ -120,14 +126,15 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
          bench=None, known: dict | None = None, band=None, key_ranges=None,
-         key_intervals=None) -> tuple[list[dict], Config | None]:
+         key_intervals=None, compile_only: bool = False) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
-    config or None). known: the tuning cache's entry at this shape (timing.tune_forward). A band's configs are
-    the causal ones (no split tail)."""
+    config or None). known: the tuning cache's entry at this shape; compile_only: timing.tune_forward. A band's
+    configs are the causal ones (no split tail)."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
     masked = causal or band is not None or key_ranges is not None or key_intervals is not None
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals),
+    return tune_forward(lambda cfg, only=False: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals,
+                                                       only),
                         configs or candidate_configs(q.shape[3], masked),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
-                        parallel=compile_workers())
+                        parallel=compile_workers(), compile_only=compile_only)

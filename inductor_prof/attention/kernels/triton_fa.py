@@ -342,11 +342,13 @@ def heads_per_group(n_heads: int, n_m: int, kv_bytes_per_head: float, l2: int, n
 
 
 def launch(q, k, v, scale: float | None = None, config: Config | None = None, causal: bool = False,
-           group: int | None = None, band=None, key_ranges=None, key_intervals=None):
-    """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills.
+           group: int | None = None, band=None, key_ranges=None, key_intervals=None, compile_only: bool = False):
+    """(out, lse, the compiled kernel: None in the interpreter) — `tune` reads the kernel's register spills;
+    compile_only: the kernel compiled, not run (launching.launcher).
     group: heads per group of tiles (default heads_per_group's). band: a mask_schedule.Band; key_ranges: per batch
     the kept keys (lo, hi) (padding); either runs the band path (mask_schedule), with causal folded in.
     key_intervals (key_intervals.KeyIntervals): per row the kept keys (documents), the whole mask."""
+    from .launching import launcher
     from .mask_args import band_args
 
     causal, band, ranges, intervals = band_args(q, causal, band, key_ranges, key_intervals)
@@ -363,14 +365,12 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
                                      num_sms(q.device) if on_gpu else 1, causal)
     rows = intervals.rows if intervals else None
     table = intervals.table(cfg.block_m, cfg.block_n, NK) if intervals else None
-    kernel = attn_fwd_kernel[(n_m, B * H)](dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0),
-                                             o.stride(1), o.stride(2), group, band.left if band else 0,
-                                             band.right if band else 0, ranges, rows, table, HEAD_DIM=D,
-                                             BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
-                                             NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal), BAND=band is not None,
-                                             RANGES=ranges is not None, ROWS=intervals is not None,
-                                             num_warps=cfg.num_warps, num_stages=cfg.num_stages,
-                                             **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
+    kernel = launcher(attn_fwd_kernel, (n_m, B * H), compile_only)(
+        dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0), o.stride(1), o.stride(2), group,
+        band.left if band else 0, band.right if band else 0, ranges, rows, table, HEAD_DIM=D,
+        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split, NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
+        BAND=band is not None, RANGES=ranges is not None, ROWS=intervals is not None, num_warps=cfg.num_warps,
+        num_stages=cfg.num_stages, **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
     return o, lse, kernel
 
 
@@ -385,13 +385,13 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
          bench=None, known: dict | None = None, band=None, key_ranges=None,
-         key_intervals=None) -> tuple[list[dict], Config | None]:
+         key_intervals=None, compile_only: bool = False) -> tuple[list[dict], Config | None]:
     """(a row per config timed at this shape, failures and spilling configs recorded not raised; the fastest
-    config or None). known: the tuning cache's entry at this shape (timing.tune_forward)."""
+    config or None). known: the tuning cache's entry at this shape; compile_only: timing.tune_forward."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
-    return tune_forward(lambda cfg: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges,
-                                           key_intervals=key_intervals),
-                        configs or candidate_configs(q.shape[3]),
-                        Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
-                        parallel=compile_workers())
+    return tune_forward(lambda cfg, only=False: launch(q, k, v, scale, cfg, causal, band=band, key_ranges=key_ranges,
+                                                       key_intervals=key_intervals, compile_only=only),
+                        configs or candidate_configs(q.shape[3]), Config.label, bench,
+                        spills=lambda res: kernel_spills(res[2]), known=known, parallel=compile_workers(),
+                        compile_only=compile_only)
