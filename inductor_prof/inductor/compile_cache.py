@@ -26,7 +26,10 @@ VERSION = 1
 MARK = "inductor-prof-entry.json"
 PROVENANCE = "inductor-prof-provenance.json"
 OFF = ("off", "none", "0", "false", "no")
-_SKIP = ("locks", "*.lock", MARK, PROVENANCE)   # Inductor's lock files are per process, never copied
+# in a seeded folder: the entry it came from and the files copied, for a later process of the same run that
+# finds the folder already in use (the attention stage after its precompile)
+SEEDED = ".inductor-prof-seeded.json"
+_SKIP = ("locks", "*.lock", MARK, PROVENANCE, SEEDED)   # Inductor's lock files are per process, never copied
 
 
 def folder(setting: str | None, env: dict | None = None) -> Path | None:
@@ -86,7 +89,7 @@ class CompileCache:
             return 0
         into = Path(into)
         if into.exists() and any(into.iterdir()):
-            return 0   # a cache already in use is never written under Inductor's feet
+            return self._seeded_before(into, entry)   # a cache in use is never written under Inductor's feet
         tmp = into.with_name(f".{into.name}.seed-{uuid.uuid4().hex[:8]}")
         try:
             shutil.copytree(entry, tmp, ignore=shutil.ignore_patterns(*_SKIP))
@@ -101,6 +104,19 @@ class CompileCache:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         self.seeded = sum(1 for p in into.rglob("*") if p.is_file())
+        rundir.write_json(into / SEEDED, {"entry": str(entry), "files": self.seeded})
+        return self.seeded
+
+    def _seeded_before(self, into: Path, entry: Path) -> int:
+        """The files an earlier process of this run seeded `into` with from this entry (0: none, or another)."""
+        try:
+            record = json.loads((into / SEEDED).read_text(encoding="utf-8"))
+            if record.get("entry") != str(entry):
+                return 0
+            self.seeded = int(record["files"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return 0
+        self._provenance = _read_provenance(entry / PROVENANCE)
         return self.seeded
 
     def provenance(self) -> list[dict]:

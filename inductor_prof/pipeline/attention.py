@@ -191,8 +191,11 @@ def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
     line saying what was compiled."""
     from ..attention.benchmark.precompile import precompile
 
+    todo = run_shapes(run_dir)
+    # seeded first, as the stage would (its compiles then fill the folder): the stage finds it seeded, and says so
+    flex_cache(todo, opts.compile_cache).seed(run_dir.attention_cache)
     with isolated_cache(run_dir.attention_cache):
-        seconds = precompile(run_shapes(run_dir), opts)
+        seconds = precompile(todo, opts)
     return "compiled ahead: " + (", ".join(f"{b} {t:.1f} s" for b, t in seconds.items()) or
                                  "nothing (no own kernel to compile at these shapes and masks)")
 

@@ -111,6 +111,26 @@ def test_a_foreign_or_damaged_entry_is_ignored_with_one_warning_naming_it(tmp_pa
     assert CompileCache(tmp_path / "cc", {"a": 1}).seed(tmp_path / "into-ok") == 1
 
 
+def test_a_folder_seeded_by_an_earlier_process_of_the_run_is_said_seeded_not_seeded_again(tmp_path):
+    # the attention stage's precompile seeds its folder, then fills it with its compiles; the stage, after it,
+    # finds the folder in use: seeded (the count copied, the provenance) from the same entry, else cold
+    _entry(tmp_path, {"a": 1})
+    into = tmp_path / "into"
+    first = CompileCache(tmp_path / "cc", {"a": 1})
+    assert first.seed(into) == 1 and (into / "fxgraph" / "entry").read_text() == "compiled"
+    (into / "triton").mkdir()
+    (into / "triton" / "compiled_by_the_precompile").write_text("x")
+    later = CompileCache(tmp_path / "cc", {"a": 1})
+    assert later.seed(into) == 1 and "seeded 1 files" in later.summary()
+    assert not (into / "fxgraph" / "entry.1").exists()     # nothing copied again
+    _entry(tmp_path / "other", {"a": 2})
+    elsewhere = CompileCache(tmp_path / "other" / "cc", {"a": 2})
+    assert elsewhere.seed(into) == 0 and "cold" in elsewhere.summary()   # another entry's files: not these
+    in_use = tmp_path / "in_use"
+    (in_use / "fxgraph").mkdir(parents=True)
+    assert CompileCache(tmp_path / "cc", {"a": 1}).seed(in_use) == 0     # in use, never seeded: cold
+
+
 def test_an_entry_of_other_facts_is_never_seeded(tmp_path):
     entry = _entry(tmp_path, {"a": 1})
     other = CompileCache(tmp_path / "cc", {"a": 2})

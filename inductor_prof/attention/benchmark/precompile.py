@@ -12,7 +12,7 @@ import math
 import time
 
 from ..semantics.shapes import Shape
-from .bench import BenchOptions, semantics, tuning_of
+from .bench import BenchOptions, check_shape, semantics, tuning_of
 from .registry import backends as all_backends, cannot_take
 
 # the own kernels whose tune compiles without running (compile_only); the CUDA kernel builds once per machine
@@ -23,18 +23,16 @@ MASKS = ("none", "causal")
 
 def precompile(shapes: list[tuple[Shape, int, str]], opts: BenchOptions) -> dict[str, float]:
     """Backend -> seconds spent compiling its configs at these shapes: those its tuning would try (the tuning
-    cache's best alone where it has one; configs it remembers failing not at all). Shapes with another mask
+    cache's best alone where it has one; configs it remembers failing not at all), and its default config at
+    the shape its correctness is checked at (bench.check_shape), as the check calls it. Shapes with another mask
     are left to the stage. Failures are not raised: the stage's tuning meets them again and records them."""
-    import torch
-
     seconds: dict[str, float] = {}
     for shape, _, _ in shapes:
         if shape.mask.kind not in MASKS:
             continue
-        dtype = getattr(torch, shape.dtype)
-        q = torch.empty(shape.B, shape.H, shape.Sq, shape.D, device=opts.device, dtype=dtype)
-        k, v = (torch.empty(shape.B, shape.kv_heads, shape.Sk, shape.D, device=opts.device, dtype=dtype)
-                for _ in "kv")
+        q, k, v = _empty(shape, opts.device)
+        checked = check_shape(shape)
+        qc, kc, vc = _empty(checked, opts.device)
         scale = shape.scale or 1.0 / math.sqrt(shape.D)   # as the stage's (a float argument: not specialised on)
         sem = semantics(shape, opts.device)
         for b in all_backends(opts.backends):
@@ -43,5 +41,18 @@ def precompile(shapes: list[tuple[Shape, int, str]], opts: BenchOptions) -> dict
             t0 = time.perf_counter()
             module, _, known, args = tuning_of(b.name, shape, q, k, sem, opts.cache)
             module.tune(q, k, v, scale, **args, **({"known": known} if known else {}), compile_only=True)
+            try:   # the check's call: the default config at the checked shape
+                module.launch(qc, kc, vc, scale, None, checked.causal, compile_only=True)
+            except Exception:  # noqa: BLE001  (the stage's check meets it again and says it)
+                pass
             seconds[b.name] = seconds.get(b.name, 0.0) + time.perf_counter() - t0
     return seconds
+
+
+def _empty(shape: Shape, device: str):
+    """q, k, v of the shape, allocated and not filled."""
+    import torch
+
+    dtype = getattr(torch, shape.dtype)
+    q = torch.empty(shape.B, shape.H, shape.Sq, shape.D, device=device, dtype=dtype)
+    return (q, *(torch.empty(shape.B, shape.kv_heads, shape.Sk, shape.D, device=device, dtype=dtype) for _ in "kv"))
