@@ -1,8 +1,28 @@
 """The helpers next to this file (recorded.py, cli_main.py, fakes.py, ...) are imported by name from every
-test folder: this folder goes first on sys.path whatever pytest's import mode."""
+test folder: this folder goes first on sys.path whatever pytest's import mode.
+
+COLUMNS and LINES are dropped from the environment: a test that wants a width sets it. pytest imports readline
+at start, and in a pytest-xdist worker GNU readline exports COLUMNS=80 and LINES=24, which narrowed every CLI
+report the tests read as a pipe's (100 or 200 columns) to 80."""
+import os
+import signal
 import sys
 from pathlib import Path
+
+import pytest
 
 HERE = str(Path(__file__).parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+
+for name in ("COLUMNS", "LINES"):
+    os.environ.pop(name, None)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt here, as in a terminal, even under a shell that started the tests in the
+    background (SIGINT ignored, which Python then leaves so; pytest-xdist's workers inherit it)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

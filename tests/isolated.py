@@ -4,7 +4,8 @@ in a namespace of its own, as `python -c CODE ARGS...` would run it: torch and T
 per test (about 2 s each).
 
 A test module can `prefetch` a job when it is collected: the process works on it while the tests before run (on
-the machine's other core), and `run` with the same arguments then takes its answer instead of running it again.
+the machine's other core), and `run` with the same arguments then takes its answer instead of running it again
+(under pytest-xdist, where both cores run tests, `run` sends it when a test asks).
 `Server` is the mechanism (test_light_install.py runs its own script on it)."""
 from __future__ import annotations
 
@@ -132,7 +133,11 @@ def submit(env: dict[str, str], code: str | None = None, path=None, args=()) -> 
 
 
 def prefetch(env: dict[str, str], code: str | None = None, path=None, args=()) -> None:
-    """submit now; the `run` with the same arguments takes the answer."""
+    """submit now; the `run` with the same arguments takes the answer. Not in a pytest-xdist worker: every worker
+    collects every module, so each would run every job (mostly for tests another worker runs), and no core is
+    idle to run them on."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     _prefetched.setdefault(_key(env, code, path, args), []).append(submit(env, code, path, args))
 
 

@@ -10,10 +10,21 @@ from inductor_prof.pipeline.rank import rank_options
 
 
 def gloo(spec, rank, local_rank, root):
-    import torch
     import torch.distributed as dist
 
     dist.init_process_group("gloo")
+    # destroyed on the way out as profile_rank does: a rank exiting with its group alive could abort in teardown
+    # under load ("terminate called without an active exception", its log's last line after the traceback)
+    try:
+        _gloo_body(spec, rank, root)
+    finally:
+        dist.destroy_process_group()
+
+
+def _gloo_body(spec, rank, root):
+    import torch
+    import torch.distributed as dist
+
     x = torch.ones(4)
     dist.all_reduce(x)   # a real collective: both ranks are up and joined
     opts = rank_options(spec["options"], rank, root)
@@ -31,7 +42,6 @@ def gloo(spec, rank, local_rank, root):
         with open(os.path.join(root, f"ready{rank}"), "w") as f:   # the test interrupts once both are here
             f.write(str(os.getpid()))
         time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed or an interrupt
-    dist.destroy_process_group()
 
 
 def tensor_parallel(spec, rank, local_rank, root):

@@ -95,15 +95,6 @@ def _interrupt_when_ready(pid_file: Path) -> threading.Thread:
     return thread
 
 
-@pytest.fixture
-def ctrl_c_raises():
-    """SIGINT raises KeyboardInterrupt here, as in a terminal, even under a shell that started the tests in the
-    background (SIGINT ignored, which Python then leaves so)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.parametrize("start", [
     lambda cmd, tmp_path: procs.run_logged(cmd, {}, tmp_path / "log", 60),
     lambda cmd, tmp_path: procs.run(cmd, {}, 60)], ids=["run_logged", "run"])

@@ -111,7 +111,7 @@ def test_a_rank_killed_by_a_signal_is_named_from_torchruns_summary(launch):
     assert top["why"] == "rank 1: killed by SIGSEGV with no exit record of its own (killed)"
 
 
-def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_path):
+def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_path, ctrl_c_raises):
     root = tmp_path / "hang"
 
     def interrupt_when_ready():
