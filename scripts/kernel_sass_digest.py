@@ -40,22 +40,24 @@ def triton_variants():
                                                                            (False, True, False, False),
                                                                            (False, True, True, False),
                                                                            (False, True, False, True)]):
-        cfg = triton_fa.candidate_configs(d)[0]
-        sub = cfg.block_m // cfg.split
-        sig = {"desc_q": f"tensordesc<bf16[{sub},{d}]>", "desc_k": f"tensordesc<bf16[{cfg.block_n},{d}]>",
-               "desc_v": f"tensordesc<bf16[{cfg.block_n},{d}]>", "O": "*bf16", "LSE": "*fp32", "sm_scale": "fp32",
-               **{n: "i32" for n in ("H", "N_Q", "N_KV", "GROUP", "stride_oz", "stride_oh", "stride_om",
-                                     "HEADS_PER_GROUP", "LEFT", "RIGHT")},
-               "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
-               "SCHED": "*i32" if rows else "*fp32",
-               **{n: "constexpr" for n in ("HEAD_DIM", "BLOCK_M", "BLOCK_N", "SPLIT", "NUM_STAGES", "CAUSAL",
-                                           "BAND", "RANGES", "ROWS")}}
-        src = ASTSource(fn=triton_fa.attn_fwd_kernel, signature=sig, constexprs={
-            "HEAD_DIM": d, "BLOCK_M": cfg.block_m, "BLOCK_N": cfg.block_n, "SPLIT": cfg.split,
-            "NUM_STAGES": cfg.num_stages, "CAUSAL": causal, "BAND": band, "RANGES": ranges, "ROWS": rows})
-        yield (f"triton_fa2 D{d} {cfg.label()} causal={causal} band={band} ranges={ranges} rows={rows}",
-               lambda src=src, cfg=cfg: triton.compile(src, target=TARGET, options={
-                   "num_warps": cfg.num_warps, "num_stages": cfg.num_stages}))
+        # the first config, and the first that splits a tile in two (the second half's own path)
+        configs = triton_fa.candidate_configs(d)
+        for cfg in (configs[0], next(c for c in configs if c.split == 2)):
+            sub = cfg.block_m // cfg.split
+            sig = {"desc_q": f"tensordesc<bf16[{sub},{d}]>", "desc_k": f"tensordesc<bf16[{cfg.block_n},{d}]>",
+                   "desc_v": f"tensordesc<bf16[{cfg.block_n},{d}]>", "O": "*bf16", "LSE": "*fp32", "sm_scale": "fp32",
+                   **{n: "i32" for n in ("H", "N_Q", "N_KV", "GROUP", "stride_oz", "stride_oh", "stride_om",
+                                         "HEADS_PER_GROUP", "LEFT", "RIGHT")},
+                   "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
+                   "SCHED": "*i32" if rows else "*fp32",
+                   **{n: "constexpr" for n in ("HEAD_DIM", "BLOCK_M", "BLOCK_N", "SPLIT", "NUM_STAGES", "CAUSAL",
+                                               "BAND", "RANGES", "ROWS")}}
+            src = ASTSource(fn=triton_fa.attn_fwd_kernel, signature=sig, constexprs={
+                "HEAD_DIM": d, "BLOCK_M": cfg.block_m, "BLOCK_N": cfg.block_n, "SPLIT": cfg.split,
+                "NUM_STAGES": cfg.num_stages, "CAUSAL": causal, "BAND": band, "RANGES": ranges, "ROWS": rows})
+            yield (f"triton_fa2 D{d} {cfg.label()} causal={causal} band={band} ranges={ranges} rows={rows}",
+                   lambda src=src, cfg=cfg: triton.compile(src, target=TARGET, options={
+                       "num_warps": cfg.num_warps, "num_stages": cfg.num_stages}))
 
 
 def gluon_variants():
