@@ -190,12 +190,13 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
             d = tl.minimum(tl.maximum(tl.cdiv(tl.minimum(kv_hi, m1 + RIGHT), BLOCK_N), a + 1), nk)
             b = tl.minimum(tl.maximum(tl.cdiv(tl.maximum(kv_lo, m1 - 1 - LEFT), BLOCK_N), a), d)
             c = tl.minimum(tl.maximum(tl.minimum(kv_hi, m0 + RIGHT + 1) // BLOCK_N, b), d)
-        for blk in tl.range(a, b):
-            k, v = _load_kv_masked(desc_k, desc_v, kv_row, blk * BLOCK_N, N_KV, BLOCK_N)
-            acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, m0, LEFT, RIGHT, kv_lo,
-                                       kv_hi, BLOCK_N)
+        for i in tl.range(0, (b - a) + (d - c)):  # the partial blocks a..b-1, then c..d-1
+            start_n = (a + i + (i >= b - a) * (c - b)) * BLOCK_N
+            k, v = _load_kv_masked(desc_k, desc_v, kv_row, start_n, N_KV, BLOCK_N)
+            acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, start_n, m0, LEFT, RIGHT, kv_lo, kv_hi,
+                                       BLOCK_N)
             if SPLIT == 2:
-                acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
+                acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, start_n, m0 + SUB_M, LEFT, RIGHT,
                                            kv_lo1, kv_hi1, BLOCK_N)
         for blk in tl.range(b, c, num_stages=NUM_STAGES):
             k = desc_k.load([kv_row + blk * BLOCK_N, 0])
@@ -205,13 +206,6 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
             if SPLIT == 2:
                 acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, N_KV,
                                                      m0 + SUB_M, False, BLOCK_N)
-        for blk in tl.range(c, d):
-            k, v = _load_kv_masked(desc_k, desc_v, kv_row, blk * BLOCK_N, N_KV, BLOCK_N)
-            acc0, m_0, l0 = _band_step(q0, k, v, acc0, m_0, l0, qk_scale, blk * BLOCK_N, m0, LEFT, RIGHT, kv_lo,
-                                       kv_hi, BLOCK_N)
-            if SPLIT == 2:
-                acc1, m_1, l1 = _band_step(q1, k, v, acc1, m_1, l1, qk_scale, blk * BLOCK_N, m0 + SUB_M, LEFT, RIGHT,
-                                           kv_lo1, kv_hi1, BLOCK_N)
     elif CAUSAL:  # the diagonal block(s) and the ragged tail, masked
         for start_n in tl.range(n_full, n_end, BLOCK_N):
             k = desc_k.load([kv_row + start_n, 0])
