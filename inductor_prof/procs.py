@@ -192,11 +192,12 @@ class Background:
         self.timeout, self.clock, self.t0, self.log_path = timeout, clock, clock(), log_path
         self.proc = _start_logged(cmd, env, log_path)
 
-    def wait(self) -> Finished:
-        """Its end, or None as returncode when it ran past its timeout (then ended); its log's end as stdout
-        (what `why` quotes)."""
+    def wait(self, timeout: float | None = None) -> Finished:
+        """Its end, or None as returncode when it ran past its timeout (then ended): `timeout` seconds from now,
+        else the one given at its start, counted from then. Its log's end as stdout (what `why` quotes)."""
+        left = timeout if timeout is not None else self.timeout - (self.clock() - self.t0)
         try:
-            rc = self.proc.wait(timeout=max(0.0, self.timeout - (self.clock() - self.t0)))
+            rc = self.proc.wait(timeout=max(0.0, left))
         except subprocess.TimeoutExpired:
             end_group(self.proc)
             return Finished(None, self.clock() - self.t0, self._log_end())

@@ -108,6 +108,12 @@ def table(runs: dict[str, dict]) -> list[str]:
         attention = ((runs[n]["manifest"].get("stages") or {}).get("attention") or {})
         lines.append(f"{n}: compile cache {compile_info}; attention: tuning {attention.get('tuning_cache')}, "
                      f"compile {attention.get('compile_cache')}")
+        for stage in ("attention", "ncu", "ncu_source"):   # where a stage's seconds went, as it recorded them
+            split = ((runs[n]["manifest"].get("stages") or {}).get(stage) or {}).get("seconds_by_phase")
+            if split:
+                lines.append(f"  {stage}: " + ", ".join(f"{k} {v:.1f}" for k, v in split.items()))
+        if attention.get("precompile"):
+            lines.append(f"  attention precompile: {attention['precompile']}")
     return lines
 
 

@@ -222,6 +222,17 @@ def test_background_wait_ends_the_whole_group_at_its_timeout(tmp_path):
     assert dead(_grandchild(pid_file)) and dead(job.proc.pid)
 
 
+def test_background_wait_counts_a_timeout_given_to_it_from_now(tmp_path):
+    # started with 0.2 s (long spent once it is waited for), waited for with 30 s from now: it ends on its own
+    job = procs.Background([sys.executable, "-c", "import time; time.sleep(0.6); print('done')"], {},
+                           tmp_path / "log", 0.2)
+    time.sleep(0.3)
+    done = job.wait(30)
+    assert done.returncode == 0 and not done.timed_out and done.stdout == "done\n"
+    late = procs.Background([sys.executable, "-c", "import time; time.sleep(30)"], {}, tmp_path / "log2", 600)
+    assert late.wait(0.3).timed_out   # and 0.3 s from now, though 600 from its start, ends it
+
+
 def test_background_end_ends_a_child_never_waited_for(tmp_path):
     # the profile's finally: a run that stops (Ctrl-C, a failed required stage) before the build was waited for
     pid_file = tmp_path / "g.pid"

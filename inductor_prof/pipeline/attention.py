@@ -2,9 +2,10 @@
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
 The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
-[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a fresh process:
+[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a process of its own:
 torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must not take the profile with
-it. Saved: attention.csv (one row per
+it. With --ncu that process starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs
+while ncu measures, then waits for the stage to make FILE, and runs the stage without a second start-up. Saved: attention.csv (one row per
 backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
 FlexAttention kernels Inductor generated under attention/kernels/. The stage leaves the teaching backends out
 (registry.TEACHING) unless the attention_teaching setting is on; the own kernels' tuning goes through the user's
@@ -13,7 +14,10 @@ tuning cache (attention/tuning_cache.py).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
+from pathlib import Path
 from typing import Callable
 
 import pandas as pd
@@ -31,10 +35,11 @@ from ..inductor.output_code import harvest_texts, output_code_texts
 from ..settings import Settings
 from .harvest import this_process, write_kernels
 
-TIMEOUT_S = 1200
+TIMEOUT_S = 1200   # the stage's process, from the stage's start (configs still compiling then included)
 BUILD_TIMEOUT_S = 600   # the CUDA kernel's build: about 25 s on the H100 machine's 16 cores; a stuck nvcc ends here
-PRECOMPILE_TIMEOUT_S = 600   # the own kernels' configs compiled ahead: about 17 s at FLUX's shape on the H100
 BUILT_BY = "cuda_mma_fa2"   # the backend whose kernel is C++ built at first use (kernels/cuda_fa.py)
+# the lines the stage's process writes to its log around the wait: what it compiled ahead, and that it went on
+PRECOMPILED, WENT_ON = "precompiled: ", "went on after ncu"
 
 
 def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background | None:
@@ -53,14 +58,15 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
 
 
 def start_precompile(ctx) -> dict:
-    """Stage `attention_precompile` (with --ncu): this module's `main --precompile` in the background
-    (benchmark/precompile.py: the own kernels' tile configs compiled, nothing run on the GPU), so that its
-    compiles overlap the ncu passes; the attention stage, after ncu, waits for it."""
-    cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--precompile", *stage_args(ctx.opts.settings)]
-    ctx.attention_precompile = procs.Background(cmd, child_env(), ctx.run.attention_precompile_log,
-                                                PRECOMPILE_TIMEOUT_S)
+    """Stage `attention_precompile` (with --ncu): the attention stage's process started now, `main --precompile
+    --go FILE`: it compiles the own kernels' tile configs (benchmark/precompile.py: nothing runs on the GPU)
+    while ncu measures, then waits for the attention stage, after ncu, to make FILE."""
+    ctx.run.attention_go.unlink(missing_ok=True)
+    cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--precompile", "--go", str(ctx.run.attention_go),
+           *stage_args(ctx.opts.settings)]
+    ctx.attention_precompile = procs.Background(cmd, child_env(), ctx.run.attention_log, TIMEOUT_S)
     ctx.on_exit(ctx.attention_precompile.end)
-    return {"log": str(ctx.run.attention_precompile_log.relative_to(ctx.run.root))}
+    return {"log": str(ctx.run.attention_log.relative_to(ctx.run.root))}
 
 
 def run(ctx) -> dict:
@@ -69,16 +75,34 @@ def run(ctx) -> dict:
         done = ctx.attention_build.wait()
         info["cuda_build"] = f"{done.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
             f"failed ({done.why(BUILD_TIMEOUT_S)}; {ctx.run.attention_build_log}): the stage builds it again"
-    if ctx.attention_precompile is not None:   # its compiles land in the Triton cache the stage reads
-        done = ctx.attention_precompile.wait()
-        last = (done.stdout or "").strip().splitlines()[-1:] or [""]
-        info["precompile"] = f"{done.seconds:.1f} s, overlapping ncu: {last[0][:200]}" if done.ok else \
-            f"failed ({done.why(PRECOMPILE_TIMEOUT_S)}; {ctx.run.attention_precompile_log}): the stage compiles them"
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
-    done = in_subprocess(ctx.run, ctx.opts.settings)
+    done = None
+    if ctx.attention_precompile is not None:
+        done = went_on(ctx.run, ctx.attention_precompile, info)
+    if done is None:
+        done = in_subprocess(ctx.run, ctx.opts.settings)
     for line in done["notes"]:
         ctx.log(line)
     return {**child_summary(ctx.run), **info, **done}
+
+
+def went_on(run_dir: rundir.RunDir, child: procs.Background, info: dict) -> dict | None:
+    """The stage run by the process started before ncu (start_precompile): told to go on, waited for; what it
+    compiled ahead goes into `info`. None when it ended before it went on (a crash, the configs' compiles
+    stuck): said in `info`, its log kept as precompile.log, and the stage is run in a fresh process."""
+    run_dir.attention_go.touch()
+    done = child.wait(TIMEOUT_S)
+    text = child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
+    ahead = [ln[len(PRECOMPILED):] for ln in text.splitlines() if ln.startswith(PRECOMPILED)]
+    if ahead:
+        info["precompile"] = ahead[-1][:300]
+    if WENT_ON in text.splitlines():
+        return outcome(run_dir, done, child.log_path)
+    if child.log_path.exists():
+        os.replace(child.log_path, run_dir.attention_precompile_log)
+    info["precompile"] = (f"failed ({done.why(TIMEOUT_S)}; {run_dir.attention_precompile_log}): the stage ran in "
+                          "a fresh process")
+    return None
 
 
 def child_summary(run_dir: rundir.RunDir) -> dict:
@@ -105,10 +129,15 @@ NOTE = "attention: "
 def in_subprocess(run_dir: rundir.RunDir, settings: Settings | None = None) -> dict:
     """This module's `main` in a fresh process; its output kept in attention/attention.log. A hang, Ctrl-C or
     SIGTERM ends it with its process group (its compile workers too)."""
-    log_path = run_dir.attention_log
     cmd = [sys.executable, "-m", __name__, str(run_dir.root), *stage_args(settings or Settings())]
-    done = procs.run_logged(cmd, child_env(), log_path, TIMEOUT_S)
-    lines = log_path.read_text(errors="replace").strip().splitlines() or [""]
+    return outcome(run_dir, procs.run_logged(cmd, child_env(), run_dir.attention_log, TIMEOUT_S), run_dir.attention_log)
+
+
+def outcome(run_dir: rundir.RunDir, done: procs.Finished, log_path: Path) -> dict:
+    """The stage's process, ended as `done` says, read from its log: its notes and last line, or the failure
+    (RuntimeError) with the log's last lines."""
+    lines = log_path.read_text(errors="replace").strip().splitlines() if log_path.exists() else []
+    lines = lines or [""]
     tail = " | ".join(lines[-3:])
     if done.timed_out:
         raise RuntimeError(f"attention benchmark: no result after {TIMEOUT_S} s, ended: {tail[:500]} "
@@ -166,6 +195,7 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
     opts.proton_path = run_dir.attention_hatchet
     cache = flex_cache(todo, opts.compile_cache)
     cache.seed(run_dir.attention_cache)   # FlexAttention compiled by an earlier run at these shapes
+    marks = [time.perf_counter()]
     with isolated_cache(run_dir.attention_cache):
         result = run_bench(todo, opts, on_backend)
         # judged as the report judges the run's kernels: against its measured ceilings, the same function
@@ -173,31 +203,55 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
         rundir.write_csv(run_dir.attention_csv, rows)   # kept even if what follows fails
         if result.tuning:
             rundir.write_csv(run_dir.attention_tuning_csv, pd.DataFrame(result.tuning))
+        marks.append(time.perf_counter())
         proton = ""
         try:
             proton_pass(todo, all_backends(opts.backends), result, opts)
         except Exception as e:  # CUPTI already taken (e.g. by torch.profiler in this process): say so, keep the rest
             proton = one_line(e)
+        marks.append(time.perf_counter())
     flex = harvest_flex(run_dir, bool(cache.seeded))
     cache.store(run_dir.attention_cache, [])
+    marks.append(time.perf_counter())
     return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
                   "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root)),
                   **_notes(result, opts), "compile_cache": cache.summary(),
-                  **({"compile_cache_warnings": cache.warnings} if cache.warnings else {})}
+                  **({"compile_cache_warnings": cache.warnings} if cache.warnings else {}),
+                  "seconds_by_phase": phases(marks, sum(result.seconds.values()))}
+
+
+def phases(marks: list[float], checks_s: float) -> dict[str, float]:
+    """Where the benchmark's seconds went, from its four marks (start, rows saved, Proton pass done, FlexAttention
+    kernels harvested and cached) and the backends' checks and tuning (inside the first span)."""
+    start, saved, proton, end = marks
+    return {"checks and tuning": round(checks_s, 2), "timing": round(saved - start - checks_s, 2),
+            "proton": round(proton - saved, 2), "harvest and cache": round(end - proton, 2)}
 
 
 def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
     """The own kernels' configs compiled at the run's shapes into the stage's Triton cache (precompile.py); a
-    line saying what was compiled."""
+    line saying what was compiled, and in how long."""
     from ..attention.benchmark.precompile import precompile
 
+    t0 = time.perf_counter()
     todo = run_shapes(run_dir)
     # seeded first, as the stage would (its compiles then fill the folder): the stage finds it seeded, and says so
     flex_cache(todo, opts.compile_cache).seed(run_dir.attention_cache)
     with isolated_cache(run_dir.attention_cache):
         seconds = precompile(todo, opts)
-    return "compiled ahead: " + (", ".join(f"{b} {t:.1f} s" for b, t in seconds.items()) or
-                                 "nothing (no own kernel to compile at these shapes and masks)")
+    return f"{time.perf_counter() - t0:.1f} s, compiled ahead: " + (
+        ", ".join(f"{b} {t:.1f} s" for b, t in seconds.items()) or
+        "nothing (no own kernel to compile at these shapes and masks)")
+
+
+def wait_for(go: Path, poll_s: float = 0.05) -> bool:
+    """Until `go` exists (True), or the process that started this one is gone (False: no stage will come)."""
+    parent = os.getppid()
+    while not go.exists():
+        if os.getppid() != parent:
+            return False
+        time.sleep(poll_s)
+    return True
 
 
 def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
@@ -277,7 +331,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tuning-cache")
     parser.add_argument("--compile-cache")
     parser.add_argument("--precompile", action="store_true",
-                        help="only compile the own kernels' tile configs at the run's shapes (nothing runs on the GPU)")
+                        help="first compile the own kernels' tile configs at the run's shapes (nothing runs on the "
+                             "GPU); without --go, only that")
+    parser.add_argument("--go", type=Path, help="with --precompile: then wait for this file to exist, and run the "
+                                                "stage (the profile makes it after ncu)")
     args = parser.parse_args(argv[1:])
     settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache,
                         compile_cache=args.compile_cache)
@@ -286,8 +343,16 @@ def main(argv: list[str]) -> int:
         run_dir = rundir.open_run(args.run)
         require_cuda("attention")
         if args.precompile:
-            print(precompiled(run_dir, options(settings, names)))
-            return 0
+            try:
+                print(PRECOMPILED + precompiled(run_dir, options(settings, names)), flush=True)
+            except Exception as e:  # noqa: BLE001  (the stage compiles them as it goes)
+                print(f"{PRECOMPILED}failed: {one_line(e)}", flush=True)
+            if args.go is None:
+                return 0
+            if not wait_for(args.go):
+                print("error: the profile that started this process is gone", file=sys.stderr)
+                return EXIT_USER
+            print(WENT_ON, flush=True)
         _, summary = benchmark(run_dir, [], options(settings, names))
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -149,7 +149,7 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
             clock: Callable[[], float] = time.monotonic) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
     Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
-    not_tried (after a stop), stopped (why, or ""). `clock`: what the per-kernel timeout is counted by."""
+    not_tried (after a stop), stopped (why, or ""), seconds_by_phase (where its processes' time went) if timed. `clock`: what the per-kernel timeout is counted by."""
     if settings.ncu_batch < 1:
         raise UserError(f"{{ncu_batch}} must be at least 1, not {settings.ncu_batch}", ("ncu_batch",))
     ncu = find_ncu(settings.ncu)
@@ -178,15 +178,17 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
                 this_call[t.stem] = "not_tried"
         rundir.write_json(run.ncu_status_json, status)
 
+    spent: dict[str, float] = {}
     # status.json holds every finished batch (`inductor-prof ncu RUN` resumes from it)
     with command.giving_back([run.ncu_dir, run.inductor_cache], settings, log):
         stopped = run_queue(todo, settings.ncu_batch, lambda batch: run_batch(run, settings, ncu, env, batch,
                                                                               parsed, clock),
-                            settle, on_kernel, done_before=len(targets_all) - len(todo), total=len(targets_all))
+                            settle, on_kernel, done_before=len(targets_all) - len(todo), total=len(targets_all),
+                            spent=spent)
     rundir.write_csv(run.ncu_csv, table(run, status, parsed))
     if on_kernel:
         on_kernel(len(targets_all), len(targets_all), "done")
     counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
     return {"kernels": len(targets_all), "skipped": len(targets_all) - len(todo), "tried": len(this_call) -
             counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
-            "not_tried": counts["not_tried"], "stopped": stopped}
+            "not_tried": counts["not_tried"], "stopped": stopped, **({"seconds_by_phase": spent} if spent else {})}

@@ -155,7 +155,7 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
     """The source pass over `chosen`, in as few ncu processes as the ncu_batch setting allows (one report each,
     status.json naming each kernel's report and index); a failure costs the kernel in flight, as in the metric
     pass (drivers/ncu/batch.py). `again`: also those with a report. Returns kernels, skipped, ok, failed,
-    stems (of `chosen`)."""
+    stems (of `chosen`), seconds_by_phase (where its processes' time went) if timed."""
     ncu = find_ncu(settings.ncu)
     for folder in (run.ncu_source_dir, run.ncu_specs_dir):
         folder.mkdir(parents=True, exist_ok=True)
@@ -197,14 +197,15 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
         _drop_unnamed(run, status, earlier | set(made[-1:]))
         reads.clear()
 
+    spent: dict[str, float] = {}
     with command.giving_back([run.ncu_dir, run.inductor_cache], settings, log):
         run_queue(todo, settings.ncu_batch, run_one, settle, on_kernel, done_before=len(chosen) - len(todo),
-                  total=len(chosen))
+                  total=len(chosen), spent=spent)
     if on_kernel:
         on_kernel(len(chosen), len(chosen), "done")
     ok = sum(1 for s in done.values() if s == "ok")
     return {"kernels": len(chosen), "skipped": len(chosen) - len(todo), "ok": ok, "failed": len(done) - ok,
-            "stems": [t.stem for t in chosen]}
+            "stems": [t.stem for t in chosen], **({"seconds_by_phase": spent} if spent else {})}
 
 
 def recorded_any(info: dict) -> dict:

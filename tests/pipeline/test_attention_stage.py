@@ -1,7 +1,10 @@
 """`profile`'s attention stage: which backends it runs (the teaching ones only when asked), the settings it
 hands its own process (the tuning cache's folder, retune), and what that process says about the cache."""
 import shutil
+import subprocess
 import sys
+import threading
+import time
 
 import pandas as pd
 import pytest
@@ -132,17 +135,72 @@ def test_no_cuda_build_is_started_without_a_gpu(run):
     assert attention.start_build(run, Settings()) is None
 
 
-def test_the_stage_waits_for_the_configs_compiled_during_ncu_and_says_how_it_went(run, monkeypatch):
+# what the stage's process (main --precompile --go FILE) writes, acted out: what it compiled, the wait, the stage
+GOES_ON = """
+import pathlib, sys, time
+print("precompiled: 9.9 s, compiled ahead: gluon_fa3 9.9 s", flush=True)
+while not pathlib.Path(sys.argv[1]).exists():
+    time.sleep(0.02)
+print("went on after ncu")
+print("attention: tuning cache F: 3 from the cache")
+print("saved to attention.csv (9 of 9 ok)")
+"""
+
+
+def test_the_process_started_before_ncu_runs_the_stage_once_told(run, monkeypatch):
+    def fresh(run_dir, settings):
+        raise AssertionError("no second process when the first went on")
+    monkeypatch.setattr(attention, "in_subprocess", fresh)
+    child = procs.Background([sys.executable, "-c", GOES_ON, str(run.attention_go)], {}, run.attention_log, 60)
+    ctx, lines = _stage_ctx(run, None, child)
+    info = attention.run(ctx)
+    assert run.attention_go.exists()
+    assert info["precompile"] == "9.9 s, compiled ahead: gluon_fa3 9.9 s"
+    assert info["notes"] == ["attention: tuning cache F: 3 from the cache"] and lines[-1] == info["notes"][0]
+    assert info["last_line"] == "saved to attention.csv (9 of 9 ok)" and info["log"] == "attention/attention.log"
+
+
+def test_a_process_that_ended_before_it_went_on_leaves_the_stage_to_a_fresh_one(run, monkeypatch):
     monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
-    done = procs.Background([sys.executable, "-c", "print('compiled ahead: gluon_fa3 9.9 s')"], {},
-                            run.attention_precompile_log, 60)
-    info = attention.run(_stage_ctx(run, None, done)[0])
-    assert info["precompile"].endswith(" s, overlapping ncu: compiled ahead: gluon_fa3 9.9 s")
-    broken = procs.Background([sys.executable, "-c", "import sys; sys.exit('ptxas broke')"], {},
-                              run.attention_precompile_log, 60)
-    assert attention.run(_stage_ctx(run, None, broken)[0])["precompile"] == (
-        f"failed (exit 1: ptxas broke; {run.attention_precompile_log}): the stage compiles them")
-    assert "precompile" not in attention.run(_stage_ctx(run, None)[0])   # no --ncu: nothing compiled ahead
+    broken = procs.Background([sys.executable, "-c", "import sys; sys.exit('ptxas broke')"], {}, run.attention_log,
+                              60)
+    info = attention.run(_stage_ctx(run, None, broken)[0])
+    assert info["precompile"] == (f"failed (exit 1: ptxas broke; {run.attention_precompile_log}): the stage ran "
+                                  "in a fresh process")
+    assert info["last_line"] == "saved" and "ptxas broke" in run.attention_precompile_log.read_text()
+    assert "precompile" not in attention.run(_stage_ctx(run, None)[0])   # no --ncu: nothing started before
+
+
+def test_a_process_that_fails_after_it_went_on_fails_the_stage(run, monkeypatch):
+    monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
+    script = GOES_ON.replace('print("saved to', 'sys.exit("kernel crashed"); print("saved to')
+    child = procs.Background([sys.executable, "-c", script, str(run.attention_go)], {}, run.attention_log, 60)
+    with pytest.raises(RuntimeError, match=r"attention benchmark exit 1: .*kernel crashed"):
+        attention.run(_stage_ctx(run, None, child)[0])
+
+
+def test_the_waiting_process_goes_on_when_told_and_ends_when_its_parent_is_gone(tmp_path):
+    go = tmp_path / "go"
+    threading.Timer(0.2, go.touch).start()
+    assert attention.wait_for(go, poll_s=0.01)
+    # a waiting grandchild whose parent (the profile) ends without a word returns False, and so exits
+    waiter = (f"import sys; from inductor_prof.pipeline.attention import wait_for; print('waiting', flush=True); "
+              f"ok = wait_for(__import__('pathlib').Path({str(tmp_path / 'never')!r}), 0.01); "
+              f"open({str(tmp_path / 'said')!r}, 'w').write(str(ok))")
+    parent = (f"import subprocess, sys; p = subprocess.Popen([sys.executable, '-c', {waiter!r}], "
+              f"stdout=subprocess.PIPE, text=True); p.stdout.readline()")
+    subprocess.run([sys.executable, "-c", parent], timeout=120, check=True)
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "said").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (tmp_path / "said").read_text() == "False"
+
+
+def test_the_benchmark_phases_add_up_to_its_time():
+    # start 10.0, rows saved 30.0, Proton pass done 33.0, harvested and cached 34.0; checks and tuning 12.0 s of
+    # the first 20.0: timing 8.0, proton 3.0, harvest 1.0 (with the checks: the 24.0 s from start to end)
+    assert attention.phases([10.0, 30.0, 33.0, 34.0], 12.0) == {"checks and tuning": 12.0, "timing": 8.0,
+                                                                "proton": 3.0, "harvest and cache": 1.0}
 
 
 def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
@@ -155,8 +213,9 @@ def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
     ctx, _ = _stage_ctx(run, None)
     ends = []
     ctx.on_exit = ends.append
-    assert attention.start_precompile(ctx) == {"log": "attention/precompile.log"}
+    assert attention.start_precompile(ctx) == {"log": "attention/attention.log"}
     assert ends == [ctx.attention_precompile.end]      # ended with the run if never waited for
-    assert ctx.attention_precompile.proc.args[-3:] == [str(run.root), "--precompile", "--retune"]
+    assert ctx.attention_precompile.proc.args[-5:] == [str(run.root), "--precompile", "--go", str(run.attention_go),
+                                                       "--retune"]
     done = ctx.attention_precompile.wait()
-    assert done.returncode == 2 and "needs a CUDA GPU" in run.attention_precompile_log.read_text()
+    assert done.returncode == 2 and "needs a CUDA GPU" in run.attention_log.read_text()

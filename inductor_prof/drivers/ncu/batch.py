@@ -19,7 +19,7 @@ from typing import Callable
 from ... import rundir
 from ...settings import Settings
 from . import command
-from .replay import SKIPPED, STEP, in_flight
+from .replay import SKIPPED, STEP, in_flight, phases
 from .report import parse_reports
 
 
@@ -36,6 +36,7 @@ class BatchOutcome:
     settled: dict[str, dict] = field(default_factory=dict)   # stem -> its status.json entry
     again: list[NcuTarget] = field(default_factory=list)     # to profile again, in a batch of their own
     failure: str = ""     # how the process failed (command.NcuResult.kind); "" when its report was usable
+    phases: dict[str, float] = field(default_factory=dict)   # where its seconds went (replay.phases, "reading")
 
 
 def batches(todo: list[NcuTarget], size: int) -> list[list[NcuTarget]]:
@@ -123,6 +124,7 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
     partial = report.with_name(f".{report.name.removesuffix('.ncu-rep')}.partial.ncu-rep")  # renamed once whole
     cmd = how.build([t.name for t in batch], partial.with_suffix(""), command.python_program(specs), len(batch))
     log_path = how.log(report)
+    started = time.time()
     try:
         result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP, clock=clock)
         if partial.exists() and result.status != "timeout":
@@ -131,10 +133,12 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
         if partial.exists():
             partial.unlink()
     log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
+    split = phases(log_text, started, time.time())
     # the replay program exits 3 when it skipped a kernel it could not load; the others' results count
+    read_from = time.time()
     names = how.names(report) if report.exists() and (result.status == "ok" or SKIPPED in log_text) else None
     if names is not None:
-        out = BatchOutcome()
+        out = BatchOutcome(phases={**split, "reading": time.time() - read_from} if split else {})
         assigned = assign_results(batch, names, log_text)
         for t in batch:
             idx, why = assigned[t.stem]
@@ -178,11 +182,12 @@ Progress = Callable[[int, int, str], None] | None
 
 def run_queue(todo: list[NcuTarget], size: int, run_one: Callable[[list[NcuTarget]], BatchOutcome],
               settle: Callable[[BatchOutcome, str, list[NcuTarget]], None], on_kernel: Progress = None,
-              done_before: int = 0, total: int | None = None) -> str:
+              done_before: int = 0, total: int | None = None, spent: dict[str, float] | None = None) -> str:
     """Both passes' loop: `todo` in batches of `size`, each through `run_one` (one ncu process); the kernels a
     failed process did not reach go again, first; three failures alike in a row stop it (FailureStreak).
     After each batch `settle(outcome, stopped, rest)` records it (`rest`: the kernels not tried, once stopped).
-    `on_kernel(done, total, label)` before each batch. Returns why it stopped, or ""."""
+    `on_kernel(done, total, label)` before each batch; `spent`: each phase's seconds (BatchOutcome.phases) added
+    up over the processes. Returns why it stopped, or ""."""
     total = len(todo) + done_before if total is None else total
     queue, streak, stopped, settled = deque(batches(todo, size)), FailureStreak(), "", 0
     while queue and not stopped:
@@ -192,6 +197,8 @@ def run_queue(todo: list[NcuTarget], size: int, run_one: Callable[[list[NcuTarge
                       batch[0].name if len(batch) == 1 else f"{len(batch)} kernels: {batch[0].name}, ...")
         outcome = run_one(batch)
         settled += len(outcome.settled)
+        for phase, seconds in outcome.phases.items() if spent is not None else ():
+            spent[phase] = round(spent.get(phase, 0.0) + seconds, 2)
         if outcome.again:
             queue.appendleft(outcome.again)
         stopped = streak.add(outcome.failure)

@@ -12,16 +12,38 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import time
 
 from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attention_flags
 from inductor_prof.errors import one_line
 
 SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
 STEP = "ncu_runner: step"         # `step load I ok|skipped`, `step profile I`: progress the stage watches
+AT = "at="                        # each step's wall time (epoch seconds), read by `phases`
 
 
 def _step(*what) -> None:
-    print(STEP, *what, file=sys.stderr, flush=True)
+    print(STEP, *what, f"{AT}{time.time():.3f}", file=sys.stderr, flush=True)
+
+
+def phases(log_text: str, started: float, ended: float) -> dict[str, float]:
+    """Where the seconds of one ncu process (launched at `started`, ended at `ended`, epoch seconds) went, from
+    the times of its STEP lines: start-up (ncu, Python, torch, the CUDA context under ncu) up to `step ready`,
+    loading the kernels (each launched once, unprofiled), profiling them, and after the last one (ncu writing
+    its report). {} when the log has no timed `ready` and `profile` lines (a process that failed early)."""
+    times: dict[str, float] = {}
+    for line in log_text.splitlines():
+        words = line[len(STEP):].split() if line.startswith(STEP) else []
+        if words and words[-1].startswith(AT):
+            try:
+                times[words[0]] = float(words[-1][len(AT):])   # the last of each kind
+            except ValueError:
+                continue
+    if "ready" not in times or "profile" not in times:
+        return {}
+    loaded = times.get("load", times["ready"])
+    return {"start-up": times["ready"] - started, "loading": loaded - times["ready"],
+            "profiling": times["profile"] - loaded, "report": ended - times["profile"]}
 
 
 def in_flight(log_text: str, n: int) -> int | None:
@@ -132,6 +154,8 @@ def aten_call(spec: dict, device: str = "cuda"):
 def main(argv: list[str]) -> int:
     import torch
 
+    torch.cuda.init()
+    _step("ready")   # imports and CUDA's initialisation done: what follows is the kernels'
     launches = []
     for i, path in enumerate(argv[1:]):
         spec = json.loads(open(path).read())

@@ -214,3 +214,27 @@ def test_inductor_and_library_kernels_share_one_process_by_default(fake_run, tmp
     status = _status(fake_run)
     assert {status[t.stem]["report"] for t in targets} == {ncu_batch.batch_report(targets) + ".ncu-rep"}
     assert [status[t.stem]["index"] for t in targets] == list(range(45))
+
+
+def test_phases_split_one_process_by_its_step_times():
+    # launched at 100.0 and ended at 131.0; ready at 108.5, last kernel loaded at 111.0, last profiled at 129.0:
+    # start-up 8.5, loading 2.5, profiling 18.0, report 2.0 (they add up to the 31.0 s the process took)
+    log = "\n".join(["==PROF== Connected", "ncu_runner: step ready at=108.500", "ncu_runner: step load 0 ok at=110.000",
+                     "ncu_runner: skipped k1: ImportError: x", "ncu_runner: step load 1 skipped at=111.000",
+                     "==PROF== Profiling k0", "ncu_runner: step profile 0 at=129.000"])
+    split = replay.phases(log, 100.0, 131.0)
+    assert split == {"start-up": 8.5, "loading": 2.5, "profiling": 18.0, "report": 2.0}
+    assert replay.in_flight(log, 2) is None   # the times do not disturb what in_flight reads
+    assert replay.phases("ncu_runner: step load 0 ok\nncu_runner: step profile 0", 0.0, 1.0) == {}   # untimed
+    assert replay.phases("ncu_runner: step ready at=5.0\nncu_runner: step load 0 ok at=6.0", 0.0, 9.0) == {}
+
+
+def test_phases_are_added_up_over_the_processes():
+    todo = [ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {}) for i in range(3)]
+    split = {"start-up": 8.25, "profiling": 1.5}
+
+    def one(batch):
+        return ncu_batch.BatchOutcome(settled={t.stem: {} for t in batch}, phases=split)
+    spent: dict = {}
+    ncu_batch.run_queue(todo, 2, one, lambda *a: None, spent=spent)   # two processes: k0 k1, then k2
+    assert spent == {"start-up": 16.5, "profiling": 3.0}
