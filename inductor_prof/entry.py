@@ -7,6 +7,7 @@ import sys
 from typing import Callable
 
 from .errors import EXIT_INTERRUPTED
+from .quick_exit import exit_now
 
 
 def _load_cli() -> Callable[[], object]:
@@ -25,8 +26,12 @@ def _names_as_bytes() -> None:
 
 def main(load_cli: Callable[[], Callable[[], object]] = _load_cli) -> None:
     _names_as_bytes()
+    code: int | str | None = 0
     try:
         load_cli()()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        raise SystemExit(EXIT_INTERRUPTED)
+        code = EXIT_INTERRUPTED
+    except SystemExit as e:
+        code = e.code
+    exit_now(code)   # past torch's slow compile-worker shutdown, once everything is written

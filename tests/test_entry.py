@@ -28,3 +28,9 @@ def test_interrupt_while_running_is_one_line(capsys):
 def test_installed_command_is_the_entry():
     meta = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert meta["project"]["scripts"]["inductor-prof"] == "inductor_prof.entry:main"
+
+
+def test_a_normal_end_exits_zero():
+    with pytest.raises(SystemExit) as e:
+        entry.main(lambda: lambda: None)
+    assert e.value.code == 0

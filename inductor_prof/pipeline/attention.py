@@ -367,4 +367,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    from ..quick_exit import exit_now
+
+    exit_now(main(sys.argv))   # its flex compiles started a worker pool: not waited for at exit
