@@ -1,10 +1,11 @@
 """Ending a process that used torch.compile without waiting for Inductor's compile workers.
 
 At exit torch shuts its compile-worker pool down and waits for the pool's process and each worker to finish
-Python's finalisation: 2.7-5.6 s on the H100 machine after one small torch.compile, against 0.14-0.19 s for
-os._exit (2026-11-25). Once a command's work is written and its output flushed, nothing is left to wait for: the
-process ends at once, and the pool's workers end themselves on seeing their parent gone (torch's compile
-workers watch for it). Without a pool running this is plain sys.exit.
+Python's finalisation: 2.7-5.6 s on the H100 machine for a process ending right after one small torch.compile,
+against 0.14-0.19 s with os._exit (2026-11-25; a pool idle for long has been quiesced already and ends fast). The
+attention stage's process ends so, seconds after its FlexAttention compiles. Once a command's work is written and
+its output flushed, nothing is left to wait for: the process ends at once, and the pool's workers end themselves
+on seeing their parent gone (torch's compile workers watch for it). Without a pool running this is sys.exit.
 """
 from __future__ import annotations
 
