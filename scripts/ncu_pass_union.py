@@ -5,9 +5,9 @@ Why the source pass stays a process of its own (README, stage ncu_source). Not a
 
     python3 scripts/ncu_pass_union.py OUT_DIR
 
-On the H100 (2026-11-25, ncu 2025.3.1, second round): metrics 11 passes a kernel, 14.2 s; source sections 12
-passes, 16.4 s; both 20 passes, 19.6 s; the metrics' values alike in the metrics-only and the combined process
-(durations within 5%, DRAM bytes within 1%).
+On the H100 (2026-11-25, ncu 2025.3.1, second round): metrics 11 passes a kernel, 14.8 s; source sections 12
+passes, 16.7 s; both 20 passes, 18.4 s; the metrics' values alike in the metrics-only and the combined process
+(durations within 2%, DRAM bytes within 1%).
 """
 from __future__ import annotations
 
