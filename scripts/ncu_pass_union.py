@@ -60,8 +60,8 @@ def main() -> int:
                 print((done.stdout + done.stderr)[-1500:], file=sys.stderr)
             elif rnd == 1 and name != "source":
                 rows = parse_reports([report])[str(report)].get("results", [])
-                print("   duration ns, DRAM MB:", [(round(r.get("duration_ns", 0)), round(r.get("dram_bytes", 0) / 1e6, 1))
-                                                  for r in rows])
+                print("   duration ns, DRAM MB:",
+                      [(round(r.get("duration_ns", 0)), round(r.get("dram_bytes", 0) / 1e6, 1)) for r in rows])
             elif rnd == 1:
                 kernels = source.read_all([report])[str(report)].get("kernels") or []
                 print(f"   source counters of {len(kernels)} kernels")

@@ -2,10 +2,10 @@
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
 The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
-[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a process of its own:
-torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must not take the profile with
-it. With --ncu that process starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs
-while ncu measures, then waits for the stage to make FILE, and runs the stage without a second start-up. Saved: attention.csv (one row per
+[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a process of its own: torch.profiler holds this
+process's CUPTI, and a crash in a hand-written kernel must not take the profile with it. With --ncu that process
+starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs while ncu measures, then
+waits for the stage to make FILE, and runs the stage without a second start-up. Saved: attention.csv (one row per
 backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
 FlexAttention kernels Inductor generated under attention/kernels/. The stage leaves the teaching backends out
 (registry.TEACHING) unless the attention_teaching setting is on; the own kernels' tuning goes through the user's
@@ -130,7 +130,8 @@ def in_subprocess(run_dir: rundir.RunDir, settings: Settings | None = None) -> d
     """This module's `main` in a fresh process; its output kept in attention/attention.log. A hang, Ctrl-C or
     SIGTERM ends it with its process group (its compile workers too)."""
     cmd = [sys.executable, "-m", __name__, str(run_dir.root), *stage_args(settings or Settings())]
-    return outcome(run_dir, procs.run_logged(cmd, child_env(), run_dir.attention_log, TIMEOUT_S), run_dir.attention_log)
+    done = procs.run_logged(cmd, child_env(), run_dir.attention_log, TIMEOUT_S)
+    return outcome(run_dir, done, run_dir.attention_log)
 
 
 def outcome(run_dir: rundir.RunDir, done: procs.Finished, log_path: Path) -> dict:

@@ -191,4 +191,5 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
     return {"kernels": len(targets_all), "skipped": len(targets_all) - len(todo), "tried": len(this_call) -
             counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
-            "not_tried": counts["not_tried"], "stopped": stopped, **({"seconds_by_phase": spent} if spent else {})}
+            "not_tried": counts["not_tried"], "stopped": stopped,
+            **({"seconds_by_phase": spent} if spent else {})}
