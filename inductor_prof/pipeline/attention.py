@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -246,32 +245,6 @@ def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
         "nothing (no own kernel to compile at these shapes and masks)")
 
 
-YIELDING_NICE = 10   # the compiles made while ncu measures: ncu's own processes come first for the CPU
-
-
-def yielding(fn: Callable[[], str]) -> str:
-    """fn() in a thread of lower CPU priority (Linux: a thread's nice value, inherited by the threads and the
-    compilers it starts), so that compiles running beside ncu take only what ncu's processes leave; this thread,
-    which runs the stage afterwards, keeps its own."""
-    out: dict = {}
-
-    def body() -> None:
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), YIELDING_NICE)
-        except (OSError, AttributeError):   # not Linux: the same work, at the usual priority
-            pass
-        try:
-            out["value"] = fn()
-        except BaseException as e:  # noqa: BLE001  (raised again in the caller's thread)
-            out["error"] = e
-    worker = threading.Thread(target=body, name="precompile")
-    worker.start()
-    worker.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
-
-
 def wait_for(go: Path, poll_s: float = 0.05) -> bool:
     """Until `go` exists (True), or the process that started this one is gone (False: no stage will come)."""
     parent = os.getppid()
@@ -372,7 +345,7 @@ def main(argv: list[str]) -> int:
         require_cuda("attention")
         if args.precompile:
             try:
-                print(PRECOMPILED + yielding(lambda: precompiled(run_dir, options(settings, names))), flush=True)
+                print(PRECOMPILED + precompiled(run_dir, options(settings, names)), flush=True)
             except Exception as e:  # noqa: BLE001  (the stage compiles them as it goes)
                 print(f"{PRECOMPILED}failed: {one_line(e)}", flush=True)
             if args.go is None:

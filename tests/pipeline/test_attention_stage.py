@@ -1,6 +1,5 @@
 """`profile`'s attention stage: which backends it runs (the teaching ones only when asked), the settings it
 hands its own process (the tuning cache's folder, retune), and what that process says about the cache."""
-import os
 import shutil
 import subprocess
 import sys
@@ -220,23 +219,3 @@ def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
                                                        "--retune"]
     done = ctx.attention_precompile.wait()
     assert done.returncode == 2 and "needs a CUDA GPU" in run.attention_log.read_text()
-
-
-def test_the_compiles_beside_ncu_run_at_lower_priority_and_the_stage_at_its_own():
-    def nice_here() -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    before = nice_here()
-    # the work's thread, and a thread it starts (as the configs' compile threads are), yield the CPU
-    seen = attention.yielding(lambda: str([nice_here(), _in_a_thread(nice_here)]))
-    assert seen == str([min(before + attention.YIELDING_NICE, 19)] * 2)   # 19: the lowest priority there is
-    assert nice_here() == before          # the calling thread, which runs the stage next, keeps its priority
-    with pytest.raises(ValueError, match="broke"):
-        attention.yielding(lambda: (_ for _ in ()).throw(ValueError("broke")))
-
-
-def _in_a_thread(fn):
-    out = []
-    t = threading.Thread(target=lambda: out.append(fn()))
-    t.start()
-    t.join()
-    return out[0]
