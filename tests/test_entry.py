@@ -4,8 +4,14 @@ import tomllib
 
 import pytest
 
-from inductor_prof import entry
+from inductor_prof import entry, quick_exit
 from recorded import REPO
+
+
+@pytest.fixture(autouse=True)
+def no_compile_workers(monkeypatch):
+    """In this process a GPU test may have started Inductor's pool: exit_now would then end pytest itself."""
+    monkeypatch.setattr(quick_exit, "compile_workers_running", lambda: False)
 
 
 def test_interrupt_while_importing_is_one_line(capsys):

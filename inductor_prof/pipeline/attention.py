@@ -35,7 +35,8 @@ from ..inductor.output_code import harvest_texts, output_code_texts
 from ..settings import Settings
 from .harvest import this_process, write_kernels
 
-TIMEOUT_S = 1200   # the stage's process, from the stage's start (configs still compiling then included)
+TIMEOUT_S = 1200   # the stage's process, from the stage's start
+PRECOMPILE_TIMEOUT_S = 600   # its configs compiled ahead (about 13-17 s at FLUX's shape): stuck past this, it is ended
 BUILD_TIMEOUT_S = 600   # the CUDA kernel's build: about 25 s on the H100 machine's 16 cores; a stuck nvcc ends here
 BUILT_BY = "cuda_mma_fa2"   # the backend whose kernel is C++ built at first use (kernels/cuda_fa.py)
 # the lines the stage's process writes to its log around the wait: what it compiled ahead, and that it went on
@@ -90,18 +91,26 @@ def went_on(run_dir: rundir.RunDir, child: procs.Background, info: dict) -> dict
     """The stage run by the process started before ncu (start_precompile): told to go on, waited for; what it
     compiled ahead goes into `info`. None when it ended before it went on (a crash, the configs' compiles
     stuck): said in `info`, its log kept as precompile.log, and the stage is run in a fresh process."""
+    def log() -> str:
+        return child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
+    while child.proc.poll() is None and PRECOMPILED not in log() and \
+            child.clock() - child.t0 < PRECOMPILE_TIMEOUT_S:   # still compiling: its compiles get their time
+        time.sleep(0.05)
+    stuck = child.proc.poll() is None and PRECOMPILED not in log()
+    if stuck:
+        child.end()   # the fresh process below compiles what it needs
     run_dir.attention_go.touch()
     done = child.wait(TIMEOUT_S)
-    text = child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
+    text = log()
     ahead = [ln[len(PRECOMPILED):] for ln in text.splitlines() if ln.startswith(PRECOMPILED)]
     if ahead:
         info["precompile"] = ahead[-1][:300]
-    if WENT_ON in text.splitlines():
+    if any(ln.rstrip().endswith(WENT_ON) for ln in text.splitlines()):   # a worker's unended line may precede it
         return outcome(run_dir, done, child.log_path)
     if child.log_path.exists():
         os.replace(child.log_path, run_dir.attention_precompile_log)
-    info["precompile"] = (f"failed ({done.why(TIMEOUT_S)}; {run_dir.attention_precompile_log}): the stage ran in "
-                          "a fresh process")
+    why = f"no configs compiled after {PRECOMPILE_TIMEOUT_S} s, ended" if stuck else done.why(TIMEOUT_S)
+    info["precompile"] = f"failed ({why}; {run_dir.attention_precompile_log}): the stage ran in a fresh process"
     return None
 
 
@@ -245,9 +254,15 @@ def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
         "nothing (no own kernel to compile at these shapes and masks)")
 
 
-def wait_for(go: Path, poll_s: float = 0.05) -> bool:
-    """Until `go` exists (True), or the process that started this one is gone (False: no stage will come)."""
-    parent = os.getppid()
+def _release_gpu_memory() -> None:
+    import torch
+
+    torch.cuda.empty_cache()
+
+
+def wait_for(go: Path, parent: int, poll_s: float = 0.05) -> bool:
+    """Until `go` exists (True), or `parent`, the process that started this one (read when it started: a parent
+    gone before would read as its new one), is gone (False: no stage will come)."""
     while not go.exists():
         if os.getppid() != parent:
             return False
@@ -325,6 +340,7 @@ def main(argv: list[str]) -> int:
     own process, the backends (the teaching ones with --teaching) at the run's captured shapes, on the GPU (a
     run's attention.csv holds GPU timings only). Bad input is one line and exit 2; anything else leaves its
     traceback in the log. Its notes (the tuning cache, reduced checks) are lines starting with NOTE."""
+    parent = os.getppid()
     parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
     parser.add_argument("run")
     parser.add_argument("--teaching", action="store_true")
@@ -350,7 +366,8 @@ def main(argv: list[str]) -> int:
                 print(f"{PRECOMPILED}failed: {one_line(e)}", flush=True)
             if args.go is None:
                 return 0
-            if not wait_for(args.go):
+            _release_gpu_memory()   # what the compiles allocated: ncu's replays run meanwhile
+            if not wait_for(args.go, parent):
                 print("error: the profile that started this process is gone", file=sys.stderr)
                 return EXIT_USER
             print(WENT_ON, flush=True)

@@ -1,5 +1,6 @@
 """`profile`'s attention stage: which backends it runs (the teaching ones only when asked), the settings it
 hands its own process (the tuning cache's folder, retune), and what that process says about the cache."""
+import os
 import shutil
 import subprocess
 import sys
@@ -171,6 +172,37 @@ def test_a_process_that_ended_before_it_went_on_leaves_the_stage_to_a_fresh_one(
     assert "precompile" not in attention.run(_stage_ctx(run, None)[0])   # no --ncu: nothing started before
 
 
+class JumpingClock:
+    """Reads 0 when the child starts, then 601 s: the child's precompile time is spent at the first look."""
+    def __init__(self):
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return 0.0 if self.reads == 1 else 601.0
+
+
+def test_a_process_stuck_compiling_is_ended_and_the_stage_runs_fresh(run, monkeypatch):
+    monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
+    stuck = procs.Background([sys.executable, "-c", "import time; time.sleep(120)"], {}, run.attention_log, 1200,
+                             clock=JumpingClock())
+    t0 = time.monotonic()
+    info = attention.run(_stage_ctx(run, None, stuck)[0])
+    assert time.monotonic() - t0 < 30 and stuck.proc.poll() is not None      # ended, not waited for 1200 s
+    assert info["precompile"] == (f"failed (no configs compiled after {attention.PRECOMPILE_TIMEOUT_S} s, ended; "
+                                  f"{run.attention_precompile_log}): the stage ran in a fresh process")
+    assert info["last_line"] == "saved"
+
+
+def test_went_on_is_read_behind_a_line_another_writer_left_open(run, monkeypatch):
+    monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "again"})
+    script = GOES_ON.replace('print("went on after ncu")',
+                             'print("a worker warns ", end=""); print("went on after ncu")')
+    child = procs.Background([sys.executable, "-c", script, str(run.attention_go)], {}, run.attention_log, 60)
+    info = attention.run(_stage_ctx(run, None, child)[0])
+    assert info["last_line"] == "saved to attention.csv (9 of 9 ok)"   # not run a second time
+
+
 def test_a_process_that_fails_after_it_went_on_fails_the_stage(run, monkeypatch):
     monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
     script = GOES_ON.replace('print("saved to', 'sys.exit("kernel crashed"); print("saved to')
@@ -182,10 +214,12 @@ def test_a_process_that_fails_after_it_went_on_fails_the_stage(run, monkeypatch)
 def test_the_waiting_process_goes_on_when_told_and_ends_when_its_parent_is_gone(tmp_path):
     go = tmp_path / "go"
     threading.Timer(0.2, go.touch).start()
-    assert attention.wait_for(go, poll_s=0.01)
-    # a waiting grandchild whose parent (the profile) ends without a word returns False, and so exits
-    waiter = (f"import sys; from inductor_prof.pipeline.attention import wait_for; print('waiting', flush=True); "
-              f"ok = wait_for(__import__('pathlib').Path({str(tmp_path / 'never')!r}), 0.01); "
+    assert attention.wait_for(go, os.getppid(), poll_s=0.01)
+    # a waiting grandchild whose parent (the profile) ends without a word returns False, and so exits; its
+    # parent is read first, as main does, so the parent cannot be gone before it is known
+    waiter = (f"import os; parent = os.getppid(); from inductor_prof.pipeline.attention import wait_for; "
+              f"print('waiting', flush=True); "
+              f"ok = wait_for(__import__('pathlib').Path({str(tmp_path / 'never')!r}), parent, 0.01); "
               f"open({str(tmp_path / 'said')!r}, 'w').write(str(ok))")
     parent = (f"import subprocess, sys; p = subprocess.Popen([sys.executable, '-c', {waiter!r}], "
               f"stdout=subprocess.PIPE, text=True); p.stdout.readline()")

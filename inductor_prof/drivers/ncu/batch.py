@@ -147,7 +147,7 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
         return out
     status = result.status if result.status != "ok" else "failed"
     reason = result.reason or ("ncu wrote no report" if not report.exists() else "the report could not be read")
-    out = BatchOutcome(failure=result.kind or status)
+    out = BatchOutcome(failure=result.kind or status, phases=split)
     at = in_flight(log_text, len(batch))
     if at is None:      # every kernel finished its steps: the failure is the process's, not one kernel's
         skipped = {t.stem: why for t in batch if (why := _skip_reason(t, log_text))}

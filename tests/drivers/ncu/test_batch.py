@@ -238,3 +238,17 @@ def test_phases_are_added_up_over_the_processes():
     spent: dict = {}
     ncu_batch.run_queue(todo, 2, one, lambda *a: None, spent=spent)   # two processes: k0 k1, then k2
     assert spent == {"start-up": 16.5, "profiling": 3.0}
+
+
+def test_a_failed_process_still_says_where_its_seconds_went(fake_run, tmp_path):
+    # a fake ncu whose program marks its steps with times and then crashes: no report, its phases kept
+    fake_run.use(2)
+    exe = replaying_ncu(tmp_path, "if n == 'k1':\n    os._exit(9)")
+    timed = "print('ncu_runner: step', *what, 'at=%.3f' % __import__('time').time(),"
+    body = open(exe).read().replace("print('ncu_runner: step', *what,", timed)
+    first_load = "for i, n in enumerate(names):\n    mark('load'"
+    open(exe, "w").write(body.replace(first_load, "mark('ready')\n" + first_load, 1))
+    outcome = ncu_batch.run_pass(fake_run, Settings(ncu=exe, ncu_timeout=30), {}, [
+        ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {"type": "inductor", "name": f"k{i}"}) for i in range(2)],
+        ncu_batch.metric_pass(fake_run, Settings(ncu=exe), exe, {}, {}))
+    assert outcome.failure and set(outcome.phases) == {"start-up", "loading", "profiling", "report"}
