@@ -192,6 +192,18 @@ class Background:
         self.timeout, self.clock, self.t0, self.log_path = timeout, clock, clock(), log_path
         self.proc = _start_logged(cmd, env, log_path)
 
+    def marked(self, mark: str, within: float) -> bool:
+        """Whether its log has a line holding `mark`, waiting for one while it runs, up to `within` seconds after
+        its start (its clock's); the log is read on from where the last look stopped (run_logged's `_marks`)."""
+        offset = 0
+        while True:
+            seen, offset = _marks(self.log_path, offset, mark)
+            if seen:
+                return True
+            if self.proc.poll() is not None or self.clock() - self.t0 >= within:
+                return _marks(self.log_path, offset, mark)[0] > 0   # what it wrote before it ended
+            time.sleep(POLL_S)
+
     def wait(self, timeout: float | None = None) -> Finished:
         """Its end, or None as returncode when it ran past its timeout (then ended): `timeout` seconds from now,
         else the one given at its start, counted from then. Its log's end as stdout (what `why` quotes)."""

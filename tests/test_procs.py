@@ -233,6 +233,20 @@ def test_background_wait_counts_a_timeout_given_to_it_from_now(tmp_path):
     assert late.wait(0.3).timed_out   # and 0.3 s from now, though 600 from its start, ends it
 
 
+def test_background_marked_waits_for_a_line_its_end_or_the_time_given(tmp_path):
+    later = "import time; print('first', flush=True); time.sleep(0.3); print('ready: 1', flush=True); time.sleep(30)"
+    job = procs.Background([sys.executable, "-c", later], {}, tmp_path / "log", 600)
+    assert job.marked("ready: ", 60)          # written 0.3 s in: waited for
+    job.end()
+    ended = procs.Background([sys.executable, "-c", "print('nothing')"], {}, tmp_path / "log2", 600)
+    assert not ended.marked("ready: ", 60)    # ended without it: not waited for 60 s
+    clock = iter([0.0] + [601.0] * 10)        # its time is spent at the first look
+    slow = procs.Background([sys.executable, "-c", "import time; time.sleep(30)"], {}, tmp_path / "log3", 600,
+                            clock=lambda: next(clock))
+    assert not slow.marked("ready: ", 600) and slow.proc.poll() is None
+    slow.end()
+
+
 def test_background_end_ends_a_child_never_waited_for(tmp_path):
     # the profile's finally: a run that stops (Ctrl-C, a failed required stage) before the build was waited for
     pid_file = tmp_path / "g.pid"

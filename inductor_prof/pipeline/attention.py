@@ -91,17 +91,13 @@ def went_on(run_dir: rundir.RunDir, child: procs.Background, info: dict) -> dict
     """The stage run by the process started before ncu (start_precompile): told to go on, waited for; what it
     compiled ahead goes into `info`. None when it ended before it went on (a crash, the configs' compiles
     stuck): said in `info`, its log kept as precompile.log, and the stage is run in a fresh process."""
-    def log() -> str:
-        return child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
-    while child.proc.poll() is None and PRECOMPILED not in log() and \
-            child.clock() - child.t0 < PRECOMPILE_TIMEOUT_S:   # still compiling: its compiles get their time
-        time.sleep(0.05)
-    stuck = child.proc.poll() is None and PRECOMPILED not in log()
+    # still compiling: its compiles get their time, and no more
+    stuck = not child.marked(PRECOMPILED, PRECOMPILE_TIMEOUT_S) and child.proc.poll() is None
     if stuck:
         child.end()   # the fresh process below compiles what it needs
     run_dir.attention_go.touch()
     done = child.wait(TIMEOUT_S)
-    text = log()
+    text = child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
     ahead = [ln[len(PRECOMPILED):] for ln in text.splitlines() if ln.startswith(PRECOMPILED)]
     if ahead:
         info["precompile"] = ahead[-1][:300]

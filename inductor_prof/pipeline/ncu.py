@@ -149,7 +149,8 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
             clock: Callable[[], float] = time.monotonic) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
     Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
-    not_tried (after a stop), stopped (why, or ""), seconds_by_phase (where its processes' time went) if timed. `clock`: what the per-kernel timeout is counted by."""
+    not_tried (after a stop), stopped (why, or ""), seconds_by_phase (where its processes' time went) if timed.
+    `clock`: what the per-kernel timeout is counted by."""
     if settings.ncu_batch < 1:
         raise UserError(f"{{ncu_batch}} must be at least 1, not {settings.ncu_batch}", ("ncu_batch",))
     ncu = find_ncu(settings.ncu)
