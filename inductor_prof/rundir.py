@@ -115,6 +115,14 @@ class RunDir:
     # what `inspect` reads of that report, written beside it as it is recorded: read without ncu-report
     def ncu_source_counters(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.counters.json"
     def ncu_source_log(self, stem: str) -> Path: return self.ncu_source_dir / f"{stem}.log"
+    @property
+    def ncu_source_specs_dir(self) -> Path: return self.ncu_source_dir / "specs"
+    def ncu_source_spec(self, stem: str) -> Path: return self.ncu_source_specs_dir / f"{stem}.json"
+    # with `profile --ncu` the pass runs in a process of its own beside the metric pass (ncu_source_beside.py)
+    @property
+    def ncu_source_beside_log(self) -> Path: return self.ncu_source_dir / "beside.log"
+    @property
+    def ncu_source_beside_json(self) -> Path: return self.ncu_source_dir / "beside.json"   # its outcome
 
 
 @dataclass(frozen=True)

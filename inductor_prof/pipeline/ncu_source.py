@@ -124,7 +124,8 @@ def source_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str,
         return None if "error" in read else [k.get("kernel", "") for k in read.get("kernels") or []]
     return Pass(build=lambda kernels, out, program, count: command.build_source_cmd(
                     settings, ncu, kernels, out, program, env, count=count),
-                report=report, log=lambda rep: run.ncu_source_log(rep.name.removesuffix(".ncu-rep")), names=names)
+                report=report, log=lambda rep: run.ncu_source_log(rep.name.removesuffix(".ncu-rep")), names=names,
+                spec=run.ncu_source_spec)   # its own folder: the metric pass may run beside it
 
 
 def _checked(run: rundir.RunDir, stem: str, entry: dict, reads: dict[str, dict]) -> tuple[dict, dict]:
@@ -157,7 +158,7 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
     pass (drivers/ncu/batch.py). `again`: also those with a report. Returns kernels, skipped, ok, failed,
     stems (of `chosen`), seconds_by_phase (where its processes' time went) if timed."""
     ncu = find_ncu(settings.ncu)
-    for folder in (run.ncu_source_dir, run.ncu_specs_dir):
+    for folder in (run.ncu_source_dir, run.ncu_source_specs_dir):
         folder.mkdir(parents=True, exist_ok=True)
     status = runfiles.if_present(run.ncu_source_status_json, runfiles.source_status_file,
                                  "delete it to collect the source counters again", state="unreadable") or {}
@@ -215,10 +216,10 @@ def recorded_any(info: dict) -> dict:
     return info
 
 
-def automatic(run: rundir.RunDir, settings: Settings) -> list[NcuTarget]:
-    """What the stage collects: the replays of the `ncu_source_kernels` kernels the metric pass profiled with
-    the most headroom per step."""
-    have = replays(run, settings, profiled_only=True)
+def automatic(run: rundir.RunDir, settings: Settings, profiled_only: bool = True) -> list[NcuTarget]:
+    """What the stage collects: the replays of the `ncu_source_kernels` kernels with the most headroom per step,
+    among those the metric pass profiled (`profiled_only`: the pass beside it chooses before it has run)."""
+    have = replays(run, settings, profiled_only=profiled_only)
     if settings.ncu_source_kernels <= 0 or not have:
         return []
     from ..analysis import load_run_tables

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .. import rundir
 from ..inductor.instrument import KernelRegistry
-from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source, steps
+from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps
 
 Log = Callable[[str], None]
 
@@ -30,6 +30,7 @@ class Context:
     compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
     attention_build: Any = None             # procs.Background: the own CUDA kernel's build, started with the run
     attention_precompile: Any = None        # procs.Background: the own kernels' configs compiled during ncu
+    ncu_source_beside: Any = None           # procs.Background: the source pass, beside the metric pass
     on_exit: Callable[[Callable[[], None]], Any] = lambda end: None   # ends a background child with the run
 
 
@@ -56,7 +57,10 @@ STAGES = (
     Stage("compile_cache", compile_cache.run),   # the compiled artifacts kept for the next run of the same target
     # the own kernels' configs compiled while ncu measures (nothing of theirs runs on the GPU), then timed after it
     Stage("attention_precompile", attention.start_precompile, when=("attention", "ncu"), model=False),
+    # per-line counters: ncu's source pass in a process beside the metric pass (their kernels serialised by ncu),
+    # waited for before the attention stage times anything on the GPU
+    Stage("ncu_source_start", ncu_source_beside.start, when=("ncu",), model=False),
     Stage("ncu", ncu.run, when=("ncu",), model=False),
+    Stage("ncu_source", ncu_source_beside.run, when=("ncu",), model=False),
     Stage("attention", attention.run, when=("attention",), model=False),
-    Stage("ncu_source", ncu_source.run, when=("ncu",), model=False),   # per-line counters, after the metric pass
 )

@@ -74,6 +74,9 @@ def test_only_kernels_the_metric_pass_profiled(run):
     status[RMS_KERNEL]["status"] = "failed"
     run.ncu_status_json.write_text(json.dumps(status))
     assert RMS_KERNEL not in [t.name for t in ncu_source.automatic(run, Settings(ncu_source_kernels=1))]
+    # the pass beside the metric pass chooses before it: from the timed steps alone
+    assert [t.name for t in ncu_source.automatic(run, Settings(ncu_source_kernels=1), profiled_only=False)] == \
+        [RMS_KERNEL]
 
 
 def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
@@ -85,7 +88,8 @@ def test_collect_runs_one_ncu_per_kernel_and_records_its_report(run, tmp_path):
     assert args[args.index("-o") + 1] == str(run.ncu_source_dir / f".{RMS_KERNEL}.partial")
     assert [args[i + 1] for i, a in enumerate(args) if a == "--section"] == [
         "SourceCounters", "WarpStateStats", "LaunchStats", "Occupancy"]
-    assert args[-1] == str(run.ncu_spec(RMS_KERNEL)) and "--import-source" in args
+    assert args[-1] == str(run.ncu_source_spec(RMS_KERNEL)) and "--import-source" in args
+    # its own spec folder: the metric pass may run beside it
     status = json.loads(run.ncu_source_status_json.read_text())
     assert status[RMS_KERNEL] | {"seconds": 0} == {"name": RMS_KERNEL, "status": "ok", "reason": "",
                                                     "origin": "inductor", "seconds": 0,

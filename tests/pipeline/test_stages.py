@@ -5,10 +5,12 @@ from inductor_prof import pipeline
 from inductor_prof.pipeline import stages
 
 
-def test_the_attention_configs_compile_while_ncu_measures_then_the_stage_times_them():
+def test_the_attention_configs_compile_and_the_source_pass_runs_while_ncu_measures_then_attention_is_timed():
     names = [s.name for s in stages.STAGES]
-    assert names.index("attention_precompile") + 1 == names.index("ncu") < names.index("attention") \
-        < names.index("ncu_source")
+    # both started before the metric pass; the source pass waited for before attention times anything on the GPU
+    assert names.index("attention_precompile") + 2 == names.index("ncu_source_start") + 1 == names.index("ncu") \
+        == names.index("ncu_source") - 1 == names.index("attention") - 2
+    assert {s.name: s.when for s in stages.STAGES}["ncu_source_start"] == ("ncu",)
     when = {s.name: s.when for s in stages.STAGES}
     assert set(when["attention_precompile"]) == {"attention", "ncu"} and when["attention"] == ("attention",)
 

@@ -91,6 +91,7 @@ class Pass:
     report: Callable[[list[NcuTarget]], Path]
     log: Callable[[Path], Path]                                      # report -> its log
     names: Callable[[Path], list[str] | None]
+    spec: Callable[[str], Path]                                      # a kernel's stem -> its replay spec
 
 
 def metric_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str],
@@ -102,7 +103,8 @@ def metric_pass(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str,
     return Pass(build=lambda kernels, out, program, count: command.build_cmd(settings, ncu, kernels, out, program,
                                                                             env, count=count),
                 report=lambda batch: run.ncu_report(batch_report(batch)),
-                log=lambda report: run.ncu_log(report.name.removesuffix(".ncu-rep")), names=names)
+                log=lambda report: run.ncu_log(report.name.removesuffix(".ncu-rep")), names=names,
+                spec=run.ncu_spec)
 
 
 def run_batch(run: rundir.RunDir, settings: Settings, ncu: str, env: dict[str, str], batch: list[NcuTarget],
@@ -118,7 +120,7 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
     or the failure blamed on the kernel in flight and the others sent again."""
     specs = []
     for t in batch:
-        specs.append(run.ncu_spec(t.stem))
+        specs.append(how.spec(t.stem))
         rundir.write_json(specs[-1], t.spec)
     report = how.report(batch)
     partial = report.with_name(f".{report.name.removesuffix('.ncu-rep')}.partial.ncu-rep")  # renamed once whole

@@ -26,10 +26,12 @@ PERMISSION_HELP = ("ncu has no permission for the GPU performance counters (ERR_
 SUDO_PROMPT_MARKS = ("a password is required", "a terminal is required")   # what `sudo -n` says then
 SUDO_PASSWORD_HELP = ("sudo asked for a password; allow passwordless sudo for ncu (NOPASSWD) or run "
                       "inductor-prof as a user with counter access")
-# what the profiled Python program needs, passed explicitly because sudo resets the environment
+# what the profiled Python program needs, passed explicitly because sudo resets the environment; the ptxas and
+# libdevice the model's kernels were built with (inductor/cache.py inductors_ptxas) among them
 PASS_ENV = ("PATH", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
             "CUDA_HOME", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "HF_HOME", "HOME", "TRITON_HOME",
-            "TORCH_HOME", "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS")
+            "TORCH_HOME", "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS",
+            "TRITON_PTXAS_PATH", "TRITON_LIBDEVICE_PATH")
 
 
 class NcuPermissionError(UserError):

@@ -154,6 +154,9 @@ def aten_call(spec: dict, device: str = "cuda"):
 def main(argv: list[str]) -> int:
     import torch
 
+    from inductor_prof.inductor.cache import inductors_ptxas
+
+    inductors_ptxas()   # the ptxas the model's kernels were built and keyed with: Triton's cache has them
     torch.cuda.init()
     _step("ready")   # imports and CUDA's initialisation done: what follows is the kernels'
     launches = []

@@ -241,6 +241,16 @@ def test_replay_env_passes_only_listed_names(monkeypatch, tmp_path):
     assert env["TORCHINDUCTOR_COMPILE_THREADS"] == "1" and env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "cache")
 
 
+def test_the_replay_compiles_with_the_ptxas_the_model_was_built_with(monkeypatch, tmp_path):
+    # sudo resets the environment: the ptxas and libdevice paths Inductor (or the user) set pass through it
+    monkeypatch.setenv("TRITON_PTXAS_PATH", "/torch/bin/ptxas")
+    monkeypatch.setenv("TRITON_LIBDEVICE_PATH", "/cuda/libdevice.10.bc")
+    env = command.replay_env(tmp_path / "cache")
+    assert env["TRITON_PTXAS_PATH"] == "/torch/bin/ptxas" and env["TRITON_LIBDEVICE_PATH"] == "/cuda/libdevice.10.bc"
+    monkeypatch.delenv("TRITON_PTXAS_PATH")
+    assert "TRITON_PTXAS_PATH" not in command.replay_env(tmp_path / "cache")   # Triton's own, as the model's was
+
+
 def test_sudo_home_env_every_place_inside_home(tmp_path):
     import site
 

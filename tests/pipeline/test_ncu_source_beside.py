@@ -1,0 +1,84 @@
+"""The source pass beside the metric pass (pipeline/ncu_source_beside.py): its real process started before the
+metric pass, its outcome recorded by the stage; a process that failed leaves the pass to the stage; a failed
+metric pass ends it. ncu is a fake writing a recorded report (tests/fakes.py: none of its output is taken as a
+measurement)."""
+import json
+import shutil
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from fakes import fake_exe
+from recorded import REPO, RMS_KERNEL
+from .test_ncu_source import calls, source_ncu
+from inductor_prof import procs, rundir
+from inductor_prof.childenv import child_env
+from inductor_prof.errors import EXIT_USER
+from inductor_prof.pipeline import ncu_source_beside
+from inductor_prof.settings import Settings
+
+
+@pytest.fixture
+def run(tmp_path):
+    path = tmp_path / "run"
+    shutil.copytree(REPO / "examples" / "runs" / "flux-h100", path)
+    shutil.rmtree(path / "ncu" / "source")
+    return rundir.RunDir(path)
+
+
+def _ctx(run, settings, ncu_status="ok"):
+    logs, ended = [], []
+    ctx = SimpleNamespace(run=run, opts=SimpleNamespace(settings=settings), log=logs.append, ncu_progress=None,
+                          manifest=SimpleNamespace(data={"stages": {"ncu": {"status": ncu_status}}}),
+                          on_exit=ended.append, ncu_source_beside=None)
+    return ctx, logs, ended
+
+
+def test_the_pass_runs_in_its_own_process_started_before_the_metric_pass_and_the_stage_records_it(run, tmp_path):
+    exe = source_ncu(tmp_path)
+    ctx, logs, ended = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
+    assert ncu_source_beside.start(ctx) == {"log": "ncu/source/beside.log"}
+    assert ended == [ctx.ncu_source_beside.end]          # ended with the run on Ctrl-C and SIGTERM
+    info = ncu_source_beside.run(ctx)
+    # the kernel with the most headroom, chosen from the timed steps alone: the RMS-norm+RoPE kernel
+    assert info == {"kernels": 1, "skipped": 0, "ok": 1, "failed": 0, "stems": [RMS_KERNEL],
+                    "beside": "ran beside the metric pass", "log": "ncu/source/beside.log"}
+    assert len(calls(exe)) == 1                          # one ncu process: the stage did not run it again
+    assert json.loads(run.ncu_source_status_json.read_text())[RMS_KERNEL]["status"] == "ok"
+    assert logs == ["Nsight Compute source counters of 1 kernels (the most headroom), beside the metric pass"]
+    # the settings reached the process whole: its ncu and its number of kernels
+    args = calls(exe)[0]
+    assert args[-1] == str(run.ncu_source_spec(RMS_KERNEL))
+
+
+def test_a_process_that_failed_leaves_the_pass_to_the_stage(run, tmp_path):
+    exe = source_ncu(tmp_path)
+    ctx, logs, _ = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
+    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "print('boom'); raise SystemExit(1)"],
+                                             child_env(), run.ncu_source_beside_log, 60)
+    info = ncu_source_beside.run(ctx)
+    assert info["ok"] == 1 and len(calls(exe)) == 1      # run by the stage, after the metric pass
+    assert info["beside"] == "failed (exit 1: boom; ncu/source/beside.log): ran after the metric pass"
+    assert logs[0] == "the source pass beside the metric pass failed (exit 1: boom; ncu/source/beside.log): " \
+                      "running it now"
+
+
+def test_a_failed_metric_pass_ends_the_process_and_skips_the_pass(run):
+    ctx, logs, _ = _ctx(run, Settings(), ncu_status="failed")
+    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "import time; time.sleep(60)"], child_env(),
+                                             run.ncu_source_beside_log, 120)
+    assert ncu_source_beside.run(ctx) == {"kernels": 0, "skipped_because": "stage ncu did not succeed"}
+    assert ctx.ncu_source_beside.proc.poll() is not None
+
+
+def test_no_process_without_kernels_to_collect(run):
+    ctx, _, ended = _ctx(run, Settings(ncu_source_kernels=0))
+    assert ncu_source_beside.start(ctx) == {"started": False} and ctx.ncu_source_beside is None and ended == []
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+    missing = tmp_path / "nowhere"
+    assert ncu_source_beside.main(["x", str(missing), "--settings", "{}"]) == EXIT_USER
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and str(missing) in err and len(err.splitlines()) == 1
