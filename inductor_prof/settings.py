@@ -41,6 +41,10 @@ class Settings:
     ncu_batch: int = 64
     # the source pass: per-line counters (`inspect`) for this many kernels, those with the most headroom first
     ncu_source_kernels: int = 3
+    # `profile --ncu` runs the source pass in a process beside the metric pass (ncu serialises their kernels; about
+    # 10 s less on FLUX.1-dev); false: after it, the metric pass alone on the GPU (a few small kernels' durations
+    # moved 3-8% side by side, README "How long the main job takes")
+    ncu_source_beside: bool = True
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
     tuning_cache: str | None = None

@@ -34,8 +34,8 @@ def timeout_s(settings: Settings) -> float:
 def start(ctx) -> dict:
     """Stage `ncu_source_start`: the source pass's process, started before the metric pass."""
     settings = ctx.opts.settings
-    if settings.ncu_source_kernels <= 0:
-        return {"started": False}
+    if settings.ncu_source_kernels <= 0 or not settings.ncu_source_beside:
+        return {"started": False}   # the stage runs the pass after the metric pass
     ctx.run.ncu_source_beside_json.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--settings", json.dumps(asdict(settings))]
     ctx.ncu_source_beside = procs.Background(cmd, child_env(), ctx.run.ncu_source_beside_log, timeout_s(settings))

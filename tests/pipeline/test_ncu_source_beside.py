@@ -72,9 +72,19 @@ def test_a_failed_metric_pass_ends_the_process_and_skips_the_pass(run):
     assert ctx.ncu_source_beside.proc.poll() is not None
 
 
-def test_no_process_without_kernels_to_collect(run):
-    ctx, _, ended = _ctx(run, Settings(ncu_source_kernels=0))
+@pytest.mark.parametrize("settings", [Settings(ncu_source_kernels=0), Settings(ncu_source_beside=False)])
+def test_no_process_without_kernels_to_collect_or_when_the_setting_is_off(run, settings):
+    ctx, _, ended = _ctx(run, settings)
     assert ncu_source_beside.start(ctx) == {"started": False} and ctx.ncu_source_beside is None and ended == []
+
+
+def test_with_the_setting_off_the_stage_runs_the_pass_after_the_metric_pass(run, tmp_path):
+    exe = source_ncu(tmp_path)
+    ctx, logs, _ = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1, ncu_source_beside=False))
+    ncu_source_beside.start(ctx)
+    info = ncu_source_beside.run(ctx)
+    assert info["ok"] == 1 and "beside" not in info and len(calls(exe)) == 1
+    assert logs == ["Nsight Compute source counters of 1 kernels (the most headroom)"]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
