@@ -250,11 +250,15 @@ def requested(run: rundir.RunDir, settings: Settings, queries: list[str]) -> lis
     return list({t.stem: t for t in out}.values())
 
 
+def metric_pass_ok(ctx) -> bool:
+    """Whether the profile's `ncu` stage (the metric pass) went through."""
+    return ((ctx.manifest.data.get("stages") or {}).get("ncu") or {}).get("status") == "ok"
+
+
 def run(ctx) -> dict:
     """The stage, after `ncu`: the kernels with the most headroom, when the metric pass went through."""
     settings = ctx.opts.settings
-    entry = (ctx.manifest.data.get("stages") or {}).get("ncu") or {}
-    if entry.get("status") != "ok":
+    if not metric_pass_ok(ctx):
         return {"kernels": 0, "skipped_because": "stage ncu did not succeed"}
     chosen = automatic(ctx.run, settings)
     if not chosen:

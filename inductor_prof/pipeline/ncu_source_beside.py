@@ -48,8 +48,7 @@ def run(ctx) -> dict:
     when none was started, or it failed (said in `beside`). Skipped, the process ended, when the metric pass
     failed (ncu_source.run says so)."""
     child = ctx.ncu_source_beside
-    entry = (ctx.manifest.data.get("stages") or {}).get("ncu") or {}
-    if child is None or entry.get("status") != "ok":
+    if child is None or not ncu_source.metric_pass_ok(ctx):
         if child is not None:
             child.end()
         return ncu_source.run(ctx)
