@@ -9,7 +9,7 @@ side, with Proton's cost over the plain step. Not a timed test: a measurement to
 3. With --baseline: a plain torch.compile of FLUX in another process (Inductor's static launcher on, no hooks).
 
 usage: python scripts/bench_profile.py OUT [--ncu] [--runs cold,warm|cold|warm] [--cache DIR] [--target T]
-                                           [--baseline] [extra profile args, e.g. --height 768]
+                                           [--steps N] [--baseline] [extra profile args, e.g. --height 768]
 `--runs warm` after a cold run made by an earlier command (same OUT and --cache) measures the warm run alone.
 """
 from __future__ import annotations
@@ -37,13 +37,14 @@ for _ in range(int(sys.argv[1])):
 print("PLAIN_MS", statistics.median(times))
 """
 NAN = float("nan")
+BASELINE_STEPS = 10   # the plain compile's timed steps (their median), where --steps is not given
 
 
 def profile_once(a, extra: list[str], out: str, cache: Path) -> dict:
     """One `inductor-prof profile` in a subprocess whose user caches are under `cache`; its manifest, exit code
     and wall time."""
     cmd = [sys.executable, "-m", "inductor_prof", "profile", a.target, "--out", out, "--force",
-           "--steps", str(a.steps), *(["--ncu"] if a.ncu else []), *extra]
+           *(["--steps", str(a.steps)] if a.steps else []), *(["--ncu"] if a.ncu else []), *extra]
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.resolve())}
     t0, started = time.perf_counter(), time.time()
     rc = subprocess.run(cmd, env=env, timeout=3600).returncode
@@ -152,7 +153,8 @@ def main() -> int:
     ap.add_argument("--runs", default="cold,warm", help="cold,warm | cold | warm")
     ap.add_argument("--cache", default=None, help="XDG_CACHE_HOME of the runs (default: OUT.cache)")
     ap.add_argument("--baseline", action="store_true")
-    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--steps", type=int, default=None,
+                    help="the profile's --steps (default: the profile's own, as the README's main job runs it)")
     ap.add_argument("--compile-bytecode", action="store_true",
                     help="first compile the installed packages' bytecode (as pip does at install) and build Triton's "
                          "driver utilities (its first use on a machine), each timed: the cold run then measures "
@@ -173,12 +175,13 @@ def main() -> int:
         cache.mkdir(parents=True, exist_ok=True)
         runs[r] = profile_once(a, extra, a.out, cache)
         print(f"\n{r}: profile {a.target}: exit {runs[r]['rc']}, wall {runs[r]['wall']:.1f} s", flush=True)
-    print(f"\nprofile {a.target} {'--ncu ' if a.ncu else ''}(user caches in {cache})")
+    steps = f"--steps {a.steps} " if a.steps else ""
+    print(f"\nprofile {a.target} {'--ncu ' if a.ncu else ''}{steps}(user caches in {cache})")
     print(bytecode_line())
     print("\n".join(table(runs)))
     if a.baseline:
-        out = subprocess.run([sys.executable, "-c", BASELINE, str(a.steps)], capture_output=True, text=True,
-                             timeout=1800)
+        out = subprocess.run([sys.executable, "-c", BASELINE, str(a.steps or BASELINE_STEPS)], capture_output=True,
+                             text=True, timeout=1800)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("PLAIN_MS")]
         if line:
             base = float(line[0].split()[1])

@@ -4,12 +4,12 @@ captured attention shapes (or shapes given by hand), results saved into the run 
 The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
 [--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a process of its own: torch.profiler holds this
 process's CUPTI, and a crash in a hand-written kernel must not take the profile with it. With --ncu that process
-starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs while ncu measures, then
-waits for the stage to make FILE, and runs the stage without a second start-up. Saved: attention.csv (one row per
-backend x shape), attention_tuning.csv (every tile config tried), proton/attention.hatchet, and the
-FlexAttention kernels Inductor generated under attention/kernels/. The stage leaves the teaching backends out
-(registry.TEACHING) unless the attention_teaching setting is on; the own kernels' tuning goes through the user's
-tuning cache (attention/tuning_cache.py).
+starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs while ncu measures, at a lower
+CPU priority (priority.py), then waits for the stage to make FILE, and runs the stage without a second start-up.
+Saved: attention.csv (one row per backend x shape), attention_tuning.csv (every tile config tried),
+proton/attention.hatchet, and the FlexAttention kernels Inductor generated under attention/kernels/. The stage
+leaves the teaching backends out (registry.TEACHING) unless the attention_teaching setting is on; the own
+kernels' tuning goes through the user's tuning cache (attention/tuning_cache.py).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from ..errors import EXIT_USER, UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_texts, output_code_texts
+from ..priority import at_lower_priority
 from ..settings import Settings
 from .harvest import this_process, write_kernels
 
@@ -243,8 +244,8 @@ def precompiled(run_dir: rundir.RunDir, opts: BenchOptions) -> str:
     todo = run_shapes(run_dir)
     # seeded first, as the stage would (its compiles then fill the folder): the stage finds it seeded, and says so
     flex_cache(todo, opts.compile_cache).seed(run_dir.attention_cache)
-    with isolated_cache(run_dir.attention_cache):
-        seconds = precompile(todo, opts)
+    with isolated_cache(run_dir.attention_cache):   # below ncu's processes: only the cores they leave
+        seconds = at_lower_priority(lambda: precompile(todo, opts))
     return f"{time.perf_counter() - t0:.1f} s, compiled ahead: " + (
         ", ".join(f"{b} {t:.1f} s" for b, t in seconds.items()) or
         "nothing (no own kernel to compile at these shapes and masks)")
