@@ -21,7 +21,8 @@ from .library_calls import call_label
 
 TOP = 10
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
-DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)"}
+DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
+      "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
 def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, str] | None:
@@ -83,6 +84,11 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df["headroom_vs"] = [f"{p:.0f}% of {c}" if c and k else "" for p, c, k in
                          zip(df["pct_of_peak"], df["ceiling"], known)]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
+    floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
+    if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
+        df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
+                                        zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
+        df.loc[floor, "do"] = DO["floor"]
     by_kernel = {} if gemm_shapes is None or gemm_shapes.empty else dict(tuple(gemm_shapes.groupby("kernel")))
     savings: dict[str, list[dict]] = {}
     for a in attention or []:
