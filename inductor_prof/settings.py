@@ -43,7 +43,7 @@ class Settings:
     ncu_source_kernels: int = 3
     # `profile --ncu` runs the source pass in a process beside the metric pass (ncu serialises their kernels; about
     # 10 s less on FLUX.1-dev); false: after it, the metric pass alone on the GPU (a few small kernels' durations
-    # moved 3-8% side by side, README "How long the main job takes")
+    # moved 3-8% side by side, docs/measurements.md "How long the main job takes")
     ncu_source_beside: bool = True
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
