@@ -175,3 +175,12 @@ SETTINGS_HELP = ("ncu settings come from the command-line flag, else the environ
                  + ", ".join(Settings.env_name(f.name) for f in fields(Settings))
                  + "), else the top level of ./inductor-prof.toml, else [tool.inductor-prof] in ./pyproject.toml, "
                  "else the default.")
+
+
+def user_cache_dir(env: dict | None = None) -> Path:
+    """The user cache root the attention tuning cache and the compile cache live under: $XDG_CACHE_HOME/inductor-prof,
+    else ~/.cache/inductor-prof (XDG: a relative XDG_CACHE_HOME is ignored)."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path(env.get("HOME") or Path.home()) / ".cache"
+    return base / "inductor-prof"
