@@ -12,7 +12,7 @@ import pandas as pd
 from .. import runfiles
 from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
-from ..cost import rates
+from ..cost import gemm_flops, rates
 from ..units import MS_PER_S
 from ..drivers.nvml import Telemetry
 from . import gemm_templates, link
@@ -57,7 +57,7 @@ def gemm_rates(model: list[dict]) -> list[dict]:
         a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         t = _timed_under_telemetry(lambda: a @ b, BACK_TO_BACK)
-        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": rates(2 * n**3, 0, t["ms"] / MS_PER_S)[0], **t})
+        out.append({"shape": f"{n}x{n}x{n} bf16", "tflops": rates(gemm_flops(n, n, n), 0, t["ms"] / MS_PER_S)[0], **t})
         del a, b
     for spec in model:   # op and dims as library_ops.csv has them: the report finds each call's best time by them
         t = _timed_under_telemetry(aten_launch(spec), BACK_TO_BACK)
