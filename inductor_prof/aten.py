@@ -7,11 +7,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class AttentionOp:
-    backend: str            # the SDPA backend that runs the same kernel (attention.library.SDPA_BACKENDS)
+    backend: str            # the SDPA backend that runs the same kernel (SDPA_BACKENDS)
     causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_forward)
     mask: int | None        # position of the attention-mask / bias tensor, None where the op takes none
     scale: int              # position of scale
 
+
+# the SDPA backends by name -> torch.nn.attention.SDPBackend's member: the benchmark forces each, the ncu replay
+# of an attention op the one that ran it
+SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
+                 "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 
 # positions as in each op's schema (tests check them against torch's own schemas)
 ATTENTION_OPS = {

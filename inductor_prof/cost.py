@@ -6,7 +6,7 @@ report prices, and the one conversion of (cost, time, ceiling) into TFLOP/s, GB/
 - any other library op (copies, indexing, sorts): the bytes it moves, no flops.
 - attention (contract B): 4 * D * B * Hq * (kept query-key pairs per batch and head), the two matmuls QK^T and PV
   over the pairs a kernel that skips masked pairs must compute; the pairs of each mask kind are counted in
-  attention/semantics/masks.py (dense Sq * Sk, causal the triangle, window, padding...).
+  mask_pairs.py (dense Sq * Sk, causal the triangle, window, padding...).
 - Inductor pointwise/reduction kernels: the flops Nsight Compute counts, per launch (inductor/metrics.py, the
   launch_metadata callable, which prices its mm and attention templates here).
 - collectives (NCCL): bytes moved, as nccl-tests prices them: algbw = message bytes / time, busbw = algbw times
@@ -20,7 +20,7 @@ import json
 import math
 from typing import Any
 
-from .attention.semantics.masks import CAUSAL, NONE, MaskSpec, call_mask, pairs
+from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
 from .aten import (ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
                    SCALAR_TYPES, attention_flags, flops_key_for_dtype)
 from .units import GB, TFLOP

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from inductor_prof import cost
-from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec
+from inductor_prof.mask_pairs import CAUSAL, NONE, MaskSpec
 from inductor_prof.attention.semantics.shapes import from_call
 from inductor_prof.cost import aten_op, conv_output, grouped_gemm
 from inductor_prof.drivers.torch_profiler import op_cost

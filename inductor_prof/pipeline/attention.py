@@ -200,11 +200,11 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
     """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
     there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
     if run_dir is None:
-        opts.peak_tflops = opts.peak_tflops or machine_peaks()["tflops"]["flops16"]
         if not shapes:
             raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
-        return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
+        # % of peak by the one rule (roofline.judge_attention), against this machine's peaks
+        return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too

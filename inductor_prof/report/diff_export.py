@@ -1,7 +1,7 @@
 """`diff --json`: the whole comparison as one JSON document, and the document `--html` and `--markdown` render.
 
 SCHEMA_VERSION is the document's version: it goes up when a field is removed, renamed or changes meaning (a
-reader checks it); new fields may appear without it changing. The README's "Regression gate in CI" lists the
+reader checks it); new fields may appear without it changing. docs/ci-gate.md ("Regression gate in CI") lists the
 fields."""
 from __future__ import annotations
 
