@@ -13,9 +13,10 @@ from .. import runfiles
 from ..errors import UserError
 from ..rundir import RankedRun
 from .collectives import collective_table, comm_calls, kernel_intervals
+from .headroom import headroom
 from .overlap import comm_compute
 from .sizes import size_names
-from .step_split import PARTS, split, wait_shares
+from .step_split import PARTS, proton_wait_ms, split, wait_shares
 from .straggler import straggler
 from .waits import match
 
@@ -124,6 +125,27 @@ def load_ranks(path) -> RanksView:
     return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
                      straggler(matched.calls, intervals) if matched.instances else None,
                      {i: wait_shares(own) for i, own in matched.calls.items()}, matched.instances)
+
+
+def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None:
+    """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
+    kernel table, each NCCL row times its kernel's waiting share in the torch.profiler step), that step's exposed
+    wait and transfer, the straggler and the step spread. None without that rank's trace."""
+    row = next((r for r in view.rows if r["rank"] == shown), None)
+    if row is None or row.get("span_ms") is None:
+        return None
+    return {"rank": shown, "proton_wait_ms": proton_wait_ms(kernels, view.wait_shares.get(shown, {})),
+            "wait_ms": row["wait_ms"], "transfer_ms": row["transfer_ms"], "straggler": view.straggler,
+            "spread": view.spread}
+
+
+def rank_advice(tables, view: RanksView, shown: int) -> None:
+    """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
+    without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
+    h = tables.summary.get("headroom")
+    comm = rank_comm(view, shown, tables.kernels) if h else None
+    if comm:
+        tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm)
 
 
 def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:

@@ -1,7 +1,6 @@
 """Waiting apart from moving across ranks (analysis/waits.py, step_split.py, straggler.py, and the collectives'
-busbw over transfer time), on two ranks' steps written here with every number worked by hand.
-
-The steps (us, one clock; all_reduce of 1 Mi bf16 = 2,097,152 B among ranks 0 and 1, process group "0"):
+busbw over transfer time), on two ranks' steps written by hand (tests/ranked_runs.STEPS), every number worked
+by hand. The steps (us, one clock; all_reduce of 1 Mi bf16 = 2,097,152 B among ranks 0 and 1, group "0"):
   rank 0: A [0,100]  all_reduce#1 [100,400]           B [400,500]  all_reduce#2 [500,800]
   rank 1: A [0,100]  (GPU idle)   all_reduce#1 [300,400]  B [400,650]  all_reduce#2 [650,800]
 Rank 1 arrives last at both: its first launch late (idle 200 us), its B 150 us slower."""
@@ -11,21 +10,7 @@ from inductor_prof.analysis import collectives as c
 from inductor_prof.analysis.step_split import proton_wait_ms, split, wait_shares
 from inductor_prof.analysis.straggler import straggler
 from inductor_prof.analysis.waits import match
-
-AR = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL"
-ARGS = {"Collective name": "allreduce", "In msg nelems": 1 << 20, "Out msg nelems": 1 << 20, "Group size": 2,
-        "dtype": "BFloat16", "Process Group Name": "0", "Process Group Ranks": "[0, 1]"}
-
-
-def _k(name, ts, end, **args):
-    return {"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": end - ts, "args": args}
-
-
-def _rank(b_end, ar1_start, ar2_start, args=ARGS):
-    return [_k("A", 0, 100), _k(AR, ar1_start, 400, **args), _k("B", 400, b_end), _k(AR, ar2_start, 800, **args)]
-
-
-STEPS = {0: _rank(500, 100, 500), 1: _rank(650, 300, 650)}
+from ranked_runs import AR, PG_ARGS as ARGS, STEPS, kernel as _k, rank_step as _rank
 
 
 def _matched(steps=STEPS, bases=None):
