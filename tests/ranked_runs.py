@@ -67,11 +67,13 @@ def make(root, rank1_step_ms=9.150):
     return root
 
 
-def make_matched(root, rank1_step_ms=9.150):
-    """RUN as `make`, each rank's trace its step of STEPS (one host clock: the same baseTimeNanoseconds)."""
+def make_matched(root, rank1_step_ms=9.150, steps=None):
+    """RUN as `make`, each rank's trace its step of `steps` (default STEPS), one host clock (the same
+    baseTimeNanoseconds)."""
     root.mkdir(parents=True)
     for i, step in ((0, None), (1, rank1_step_ms)):
-        _rank(root, i, step_ms=step, trace={"baseTimeNanoseconds": BASE_NS, "traceEvents": STEPS[i]}, link=10.48576)
+        _rank(root, i, step_ms=step, trace={"baseTimeNanoseconds": BASE_NS, "traceEvents": (steps or STEPS)[i]},
+              link=10.48576)
     ranks = [{"rank": i, "exit": 0, "status": "ok", "why": ""} for i in (0, 1)]
     (root / "ranks.json").write_text(json.dumps({"nproc": 2, "status": "ok", "failed_rank": None, "ranks": ranks}))
     return root
