@@ -66,3 +66,21 @@ def test_narrow_terminal_fits_80_columns(ranked, capsys):
     code, out, _ = run_main(["report", str(ranked), "--top", "3", "--width", "80"], capsys)
     assert code == 0
     assert max(len(ln) for ln in out.splitlines()) <= 80
+
+
+def test_html_page_has_the_ranks_section(ranked, tmp_path, capsys):
+    from html_page import Page
+
+    page = tmp_path / "r.html"
+    code, _, err = run_main(["report", str(ranked), "--html", str(page)], capsys)
+    assert code == 0, err
+    text = page.read_text()
+    doc = Page(text)
+    ranks = doc.tables["ranks-table"]
+    assert ranks["headers"][:10] == ["rank", "exit", "step ms", "under Proton ms", "compute ms", "transfer ms",
+                                     "wait ms", "unsplit comm ms", "idle ms", "span ms"]
+    # the JSON's numbers (test_json_split_of_each_rank_adds_up), written as the terminal writes them
+    assert ranks["rows"][0][4:10] == ["0.200", "0.250", "0.350", "0.000", "0.000", "0.800"]
+    (row,) = doc.tables["collectives-table"]["rows"]
+    assert row[9] == "16.8" and row[-1] == "transfer"
+    assert "rank 1 arrives last at 2 of 2 collectives" in text
