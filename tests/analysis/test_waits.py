@@ -140,3 +140,25 @@ def test_groups_are_matched_apart_and_only_among_their_ranks():
     m = _matched(steps)
     assert m.warning is None and m.instances == 3
     assert list(m.calls[0]["wait_us"]) == [200, 150, 0]
+
+
+def test_real_rank_alone_is_unsplit_and_adds_up():
+    # tests/data/nccl_trace: rank 0 of 2 alone (rank 1's trace was not kept): nothing to match it against, so its
+    # 21 NCCL kernels stay as measured: their exposed time (overlap.comm_compute: 46.876 ms of NCCL, 7.317 under
+    # compute) is all "unsplit", none of it called transfer or wait, and the parts add up to its 660.551 ms span
+    import gzip
+    import json
+
+    from inductor_prof.analysis.overlap import comm_compute
+    from recorded import data_path
+
+    with gzip.open(data_path("nccl_trace/rank0.json.gz"), "rt") as f:
+        events = json.load(f)["traceEvents"]
+    m = match({0: c.comm_calls(events)})
+    assert (m.instances, m.warning) == (0, None)
+    iv = c.kernel_intervals(events)
+    s, old = split(iv, m.calls[0]), comm_compute(iv)
+    assert s["unsplit_ms"] == pytest.approx(old["exposed_ms"]) == pytest.approx(39.5594658)
+    assert (s["transfer_ms"], s["wait_ms"]) == (0, 0) and s["compute_ms"] == pytest.approx(old["compute_ms"])
+    assert sum(v for k, v in s.items() if k != "span_ms") == pytest.approx(s["span_ms"]) == pytest.approx(660.551006)
+    assert set(c.collective_table(m.calls[0])["timed_on"]) == {"kernel (waiting included)"}
