@@ -64,13 +64,20 @@ def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict:
     return {**{k: v / US_PER_MS for k, v in parts.items()}, "span_ms": span / US_PER_MS}
 
 
+def _base(name: str) -> str:
+    """A kernel's name without its argument list: Proton's (mangled, demangled here) and the trace's (demangled by
+    CUPTI) agree on it even where two demanglers write the arguments differently."""
+    return demangle(str(name)).split("(")[0]
+
+
 def wait_shares(calls: pd.DataFrame) -> dict[str, float]:
-    """NCCL kernel name -> the share of its matched calls' time spent waiting (sum of waits / sum of times)."""
+    """NCCL kernel name (without its arguments) -> the share of its matched calls' time spent waiting (sum of
+    waits / sum of times)."""
     if calls is None or not len(calls) or "wait_us" not in calls:
         return {}
     known = calls[calls["wait_us"].notna()]
-    sums = known.groupby("kernel")[["wait_us", "dur_us"]].sum()
-    return {demangle(k): float(r["wait_us"] / r["dur_us"]) for k, r in sums.iterrows() if r["dur_us"] > 0}
+    sums = known.assign(base=known["kernel"].map(_base)).groupby("base")[["wait_us", "dur_us"]].sum()
+    return {k: float(r["wait_us"] / r["dur_us"]) for k, r in sums.iterrows() if r["dur_us"] > 0}
 
 
 def proton_wait_ms(kernels: pd.DataFrame, shares: dict[str, float]) -> float:
@@ -78,4 +85,4 @@ def proton_wait_ms(kernels: pd.DataFrame, shares: dict[str, float]) -> float:
     share in the torch.profiler step (same program, another execution of it)."""
     if not shares or not len(kernels):
         return 0.0
-    return float(sum(ms * shares.get(demangle(n), 0.0) for n, ms in zip(kernels["name"], kernels["step_ms"])))
+    return float(sum(ms * shares.get(_base(n), 0.0) for n, ms in zip(kernels["name"], kernels["step_ms"])))

@@ -99,7 +99,8 @@ def test_proton_nccl_time_less_its_waiting_share():
     # rank 0's all_reduce kernels: 350 us waiting of 600 us
     assert shares == {AR: pytest.approx(350 / 600)}
     import pandas as pd
-    proton = pd.DataFrame({"name": [AR, "A"], "step_ms": [1.2, 0.5]})
+    # Proton's row named with the kernel's argument list (as its demangler writes it): the same kernel
+    proton = pd.DataFrame({"name": [AR + "(ncclDevKernelArgsStorage<4096ul>)", "A"], "step_ms": [1.2, 0.5]})
     assert proton_wait_ms(proton, shares) == pytest.approx(0.7)   # 1.2 x 350/600; A has no share
     assert proton_wait_ms(proton, {}) == 0.0
 
