@@ -51,5 +51,6 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
     attention = attention or []
     return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_plain": step_ms_plain,
             "launch_gap_ms_per_step": gap, "kernels_without_sol": int((~known).sum()) if len(df) else 0,
-            "by_category": by_cat, "attention": attention, "next": advice.rank(df, gap, attention, comm=comm) if len(df) else [],
+            "by_category": by_cat, "attention": attention,
+            "next": advice.rank(df, gap, attention, comm=comm) if len(df) else [],
             **({"comm": comm} if comm else {})}

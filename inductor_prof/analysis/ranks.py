@@ -111,7 +111,8 @@ def load_ranks(path) -> RanksView:
         if trace is None:
             continue
         events = trace["traceEvents"]
-        intervals[i], calls[i], bases[i] = kernel_intervals(events), comm_calls(events), trace.get("baseTimeNanoseconds")
+        intervals[i], calls[i] = kernel_intervals(events), comm_calls(events)
+        bases[i] = trace.get("baseTimeNanoseconds")
         row.update(comm_compute(intervals[i]))
         link = (manifest.get("ceilings") or {}).get("link_busbw_gbps")
         links[i] = link if isinstance(link, (int, float)) else None
