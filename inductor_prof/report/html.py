@@ -137,6 +137,34 @@ def kernel_rows(df: pd.DataFrame) -> dict:
     return t
 
 
+RANK_COLUMNS = [
+    Col("rank", "rank", "{:.0f}"), Col("exit", "status"), Col("step ms", "plain_step_ms", "{:.3f}"),
+    Col("under Proton ms", "proton_step_ms", "{:.3f}"), Col("compute ms", "compute_ms", "{:.3f}"),
+    Col("transfer ms", "transfer_ms", "{:.3f}"), Col("wait ms", "wait_ms", "{:.3f}"),
+    Col("unsplit comm ms", "unsplit_ms", "{:.3f}"), Col("idle ms", "idle_ms", "{:.3f}"),
+    Col("span ms", "span_ms", "{:.3f}"), Col("NCCL kernel ms", "comm_ms", "{:.3f}"),
+    Col("hidden %", "hidden_pct", "{:.1f}"),
+]
+COLLECTIVE_COLUMNS = [
+    Col("collective", "collective"), Col("dtype", "dtype"), Col("message B", "bytes", "{:.0f}"),
+    Col("ranks", "group", "{:.0f}"), Col("calls", "calls", "{:.0f}"), Col("ms/step", "step_ms", "{:.3f}"),
+    Col("wait ms", "wait_ms", "{:.3f}"), Col("µs a call", "avg_us", "{:.1f}"),
+    Col("algbw GB/s", "algbw_gbps", "{:.1f}"), Col("busbw GB/s", "busbw_gbps", "{:.1f}"),
+    Col("% of link", "pct_of_link", "{:.1f}"), Col("busbw over", "timed_on"),
+]
+
+
+def ranks_view(view, shown: int) -> dict:
+    """A run of several ranks (analysis.ranks.RanksView): each rank's step cut into compute, transfer, wait and
+    idle, the spread and straggler lines, and rank `shown`'s collectives (report.ranks writes the lines)."""
+    from .ranks import spread_line, straggler_line
+
+    coll = view.collectives.get(shown)
+    return {"rows": table(pd.DataFrame(view.rows).astype(object), RANK_COLUMNS), "shown": shown,
+            "lines": [spread_line(view.spread), *([straggler_line(view.straggler)] if view.straggler else [])],
+            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None}
+
+
 def per_step_view(h: dict) -> dict:
     """summary["headroom"] (analysis.headroom) as labelled rows and its "where to look next" table."""
     rows = [("GPU busy, ms/step", num(h.get("gpu_busy_ms_per_step"), "{:.3f}")),
@@ -249,8 +277,9 @@ def sizes_view(tables: RunTables, df: pd.DataFrame) -> dict | None:
             "kernels": table(by_size, SIZE_KERNEL_COLUMNS)}
 
 
-def render(tables: RunTables, df: pd.DataFrame) -> str:
-    """The page for these tables (df: the kernel table, all rows, in the order to show)."""
+def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> str:
+    """The page for these tables (df: the kernel table, all rows, in the order to show); ranks: ranks_view of a
+    run of several ranks."""
     from jinja2 import Environment, PackageLoader, select_autoescape
     from markupsafe import Markup
 
@@ -268,13 +297,13 @@ def render(tables: RunTables, df: pd.DataFrame) -> str:
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom_view(df, tables.summary), sizes=sizes_view(tables, df), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
-        inspected=inspect_sections(tables), fmt=num,
+        inspected=inspect_sections(tables), fmt=num, ranks=ranks,
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 
 
-def write(tables: RunTables, df: pd.DataFrame, path) -> None:
+def write(tables: RunTables, df: pd.DataFrame, path, ranks: dict | None = None) -> None:
     path = Path(path)
-    page = render(tables, df)
+    page = render(tables, df, ranks)
     try:
         write_text(path, page)
     except OSError as e:
