@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from ..envinfo import require_gpu_extra
+from ..gpu_probe import require_gpu_device
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
@@ -19,6 +20,20 @@ from .options import EPILOG, WIDTH_OPTION, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
 
+
+
+def early_gpu_check(target: str, dtype: Optional[str]) -> bool:
+    """Whether `profile` may refuse for want of a GPU before the checks that import torch or the user's module:
+    not when one of those would say something else first (a dtype no FLUX run takes, a module not found)."""
+    from importlib.machinery import PathFinder
+
+    from ..targets.flux import DTYPE_NAMES, FLUX_PRESETS
+
+    if target in FLUX_PRESETS:
+        return dtype is None or dtype in DTYPE_NAMES
+    top = target.partition(":")[0].split(".")[0]
+    return bool(top) and (PathFinder.find_spec(top, [str(Path.cwd()), *sys.path]) is not None
+                          or top in sys.builtin_module_names)
 
 
 @command(epilog=EPILOG)
@@ -70,6 +85,8 @@ def profile(
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
     sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
+    if early_gpu_check(target, dtype):
+        require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
@@ -115,6 +132,7 @@ def ncu_command(
     from ..rundir import open_run
 
     run_dir = open_run(run)
+    require_gpu_device("`inductor-prof ncu`")   # before torch is imported: at once on a CPU machine
     failed = False
     if not source:
         with reporter(console) as bar:

@@ -16,6 +16,7 @@ import pandas as pd
 from ..drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
 from ..drivers.ncu.source import kernel_at, read_all as read_source_reports
 from ..errors import UserError, one_line
+from .cells import left_out
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
                     REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
@@ -179,10 +180,12 @@ class Reader:
                 self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
             return None
         try:
-            return read(path)
+            got = read(path)
         except Exception as e:  # any damage: the caller goes on without the file
             self.warnings.append(f"{path} is damaged ({what(e)}); {lacking}")
             return None
+        self.warnings.extend(left_out(got[0] if isinstance(got, tuple) and got else got))
+        return got
 
     def failed_stages(self) -> None:
         for name, entry in self.stages.items():
@@ -223,7 +226,7 @@ class Reader:
         read = self.optional(run.ncu_csv, ncu_rows, LACKING["ncu"], "ncu", expected)
         if read is None:
             return None
-        ncu, cut = read
+        ncu, cut, bad = read
         self.warnings.extend(f"{run.ncu_csv} line {i + 2} ({ncu['name'].iloc[i]}) is cut short; that kernel is "
                              "shown without Nsight Compute columns" for i in range(len(ncu)) if cut.iloc[i])
         if status and "stem" in ncu.columns:
@@ -231,4 +234,4 @@ class Reader:
             if newer:
                 self.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
                                      "lists as profiled (a call of the ncu stage did not finish; run it again)")
-        return ncu[~cut].reset_index(drop=True)
+        return ncu[~(cut | bad)].reset_index(drop=True)
