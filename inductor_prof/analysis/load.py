@@ -21,7 +21,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import advice, library_calls, older_runs
+from . import above_spec, advice, library_calls, older_runs
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -54,8 +54,10 @@ def load_run_tables(path) -> RunTables:
     if not len(steps):   # a tree with no timed kernel: nothing to report (was an AttributeError of pandas)
         raise UserError(f"{run.steps_hatchet} holds no kernel launches (Proton recorded none); the report needs "
                         "them")
-    n_steps = runfiles.n_steps(manifest)
     reader = runfiles.Reader(run, manifest)
+    reader.warnings.extend(runfiles.left_out(steps))
+    n_steps, disagree = runfiles.checked_steps(run, manifest, steps)
+    reader.warnings += [disagree] if disagree else []
     harvested = reader.kernels()
     inductor_names = steps.loc[steps["name"].str.startswith("triton_"), "name"].nunique()
     if harvested == {} and inductor_names:
@@ -72,9 +74,14 @@ def load_run_tables(path) -> RunTables:
     calls = reader.attention_calls()
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
+    measured = run_peaks_of(device, manifest)
+    # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
+    timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet
+    df, over = above_spec.kernels(df, measured.get("spec") or {}, timing)
+    attention, over_att = above_spec.attention(attention, measured.get("spec") or {}, run.attention_csv)
+    reader.warnings += over + over_att
     # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run;
     # what is compute-bound is decided at the spec roofs' ridge (reached_rates reads peaks["spec"])
-    measured = run_peaks_of(device, manifest)
     peaks = with_reached(measured, reached_rates(df, attention, measured))
     sizes = size_names(manifest)
     by_size = None

@@ -8,6 +8,7 @@ it (Reader), and the caller goes on. A file parsed whole but holding the wrong t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -29,17 +30,35 @@ if TYPE_CHECKING:
 
 # --- reading a file the caller needs, or may do without -------------------------------------------------------
 
+def present(path: Path) -> bool:
+    """Whether `path` is there to be read. A folder on the way that cannot be entered (no permission) counts as
+    there: reading it then says why, as any damage is said, instead of the look itself ending the command."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
+
+
+def trouble(path: Path, e: Exception, state: str = "damaged") -> str:
+    """`<path> is damaged (why)`, or `<path> cannot be read (why)` when the system refused it (a permission, a
+    folder where the file should be): the one wording of every file that cannot be used."""
+    if isinstance(e, OSError) and not isinstance(e, Damaged):
+        where = f" ({e.filename})" if e.filename and str(e.filename) != str(path) else ""
+        return f"{path} cannot be read ({e.strerror or type(e).__name__}{where})"
+    return f"{path} is {state} ({what(e)})"
+
+
 def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
-    """read(path); a damaged file is one line naming it (UserError), not a traceback."""
+    """read(path); a damaged or unreadable file is one line naming it (UserError), not a traceback."""
     try:
         return read(path)
     except Exception as e:  # any damage: one line naming the file
-        raise UserError(f"{path} is {state} ({what(e)}); {need}") from e
+        raise UserError(f"{trouble(path, e, state)}; {need}") from e
 
 
 def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = "damaged"):
     """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
-    return required(path, read, need, state) if path.exists() else None
+    return required(path, read, need, state) if present(path) else None
 
 
 def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
@@ -48,12 +67,37 @@ def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
 
 def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
-    if not run.steps_hatchet.exists():
+    if not present(run.steps_hatchet):
         stopped = [stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
                    if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
     return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
+
+
+_STEP = re.compile(r"(?:^|/)step_(\d+)(?=/|$)")
+
+
+def profiled_steps(rows: pd.DataFrame) -> int | None:
+    """The timed steps the Proton rows hold (step_<i> scopes; in a run of several sizes, those of the size with
+    the most); None when they carry no step scopes."""
+    found: dict[str, set[str]] = {}
+    for path in rows["path"].unique().tolist() if "path" in rows.columns else []:
+        m = _STEP.search(str(path))
+        if m:
+            found.setdefault(str(path)[:m.start()], set()).add(m.group(1))
+    return max(map(len, found.values())) if found else None
+
+
+def checked_steps(run: RunDir, manifest: dict, rows: pd.DataFrame) -> tuple[int, str | None]:
+    """The steps every per-step number divides by, and a warning when the manifest and the profile disagree on
+    them (a step cut out of the hatchet, the manifest edited): then the profile's own count, which its times
+    are the sum over."""
+    recorded, held = n_steps(manifest), profiled_steps(rows)
+    if held is None or held == recorded:
+        return recorded, None
+    return held, (f"{run.manifest_path} records {recorded} timed steps but {run.steps_hatchet} holds {held}: "
+                  f"one of them is not what the run wrote; per-step numbers are over the {held} steps profiled")
 
 
 def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
@@ -67,7 +111,7 @@ def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
 def kernel_records(run: RunDir) -> list[dict]:
     """kernels.json's records; none when it is missing or damaged (the report warned of it)."""
     try:
-        return kernel_list(run.kernels_json) if run.kernels_json.exists() else []
+        return kernel_list(run.kernels_json) if present(run.kernels_json) else []
     except (OSError, ValueError):
         return []
 
@@ -175,14 +219,14 @@ class Reader:
     def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
                  expected: bool = True):
         """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
-        if not path.exists():
+        if not present(path):
             if expected:
                 self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
             return None
         try:
             got = read(path)
         except Exception as e:  # any damage: the caller goes on without the file
-            self.warnings.append(f"{path} is damaged ({what(e)}); {lacking}")
+            self.warnings.append(f"{trouble(path, e)}; {lacking}")
             return None
         self.warnings.extend(left_out(got[0] if isinstance(got, tuple) and got else got))
         return got
@@ -220,7 +264,7 @@ class Reader:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""
         run = self.run
         status = None
-        if run.ncu_status_json.exists():
+        if present(run.ncu_status_json):
             status = self.optional(run.ncu_status_json, json_object, "the ncu table cannot be checked against it")
         expected = "ncu" in self.stages or bool(status)
         read = self.optional(run.ncu_csv, ncu_rows, LACKING["ncu"], "ncu", expected)

@@ -81,7 +81,7 @@ def bad_rows(df: pd.DataFrame, numeric: Iterable[str], nonneg: Iterable[str] = (
 
 
 def keep_good_rows(df: pd.DataFrame, path: Path, numeric: Iterable[str], nonneg: Iterable[str] = (),
-                   first_line: int = 2) -> pd.DataFrame:
+                   first_line: int = 2, unit: str = "line") -> pd.DataFrame:
     """`df` without the rows holding a bad number, its numeric columns numbers; what was left out is a line in
     attrs[LEFT_OUT]. An intact table comes back as it is. NoNumbers when a column has no number left at all."""
     numeric = [c for c in numeric if c in df.columns]
@@ -98,7 +98,7 @@ def keep_good_rows(df: pd.DataFrame, path: Path, numeric: Iterable[str], nonneg:
         kept = kept.assign(**{c: pd.to_numeric(kept[c].replace("", None))})
     if bad:
         kept = kept.reset_index(drop=True)
-        kept.attrs[LEFT_OUT] = [left_out_line(path, {i + first_line: w for i, w in bad.items()}, "line")]
+        kept.attrs[LEFT_OUT] = [left_out_line(path, {i + first_line: w for i, w in bad.items()}, unit)]
     return kept
 
 

@@ -10,7 +10,7 @@ from typing import Callable
 import pandas as pd
 
 from ..drivers.ncu.metrics import METRICS
-from ..drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
+from ..drivers.proton.hatchet import COLUMNS as HATCHET_COLUMNS, frame_of, kernel_columns, load_hatchet
 from ..drivers.proton.launches import from_table
 from ..errors import one_line
 from . import cells
@@ -87,17 +87,42 @@ def hatchet_rows(path: Path, table: Path) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of a .hatchet file: from its launches table when that was written from this
     hatchet (same size; a 2,000-kernel run's hatchet takes seconds to decode), else from the hatchet. The table
     is only a copy, so a damaged or stale one is passed over."""
-    if table.is_file():
-        try:
+    unread = None
+    try:
+        if table.is_file():
             data = json.loads(table.read_bytes())
             if data.get("source_bytes") == path.stat().st_size:
-                return from_table(data)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-            pass
+                rows, device = from_table(data)
+                with open(path, "rb"):   # the hatchet it copies is readable too: one wording whichever is read
+                    pass
+                if not cells.bad_rows(rows, _NUMBERS, _NUMBERS):
+                    return rows, device
+                unread = f"{table} holds values no run writes (a negative or infinite time or count)"
+    except PermissionError as e:
+        if e.filename and Path(e.filename) == Path(path):
+            raise
+        unread = f"{table} cannot be read ({e.strerror})"
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OSError):
+        pass
+    rows, device = _hatchet_rows(path)
+    if unread:   # only a copy: the hatchet's own rows stand, and the copy's trouble is said
+        rows.attrs[cells.LEFT_OUT] = [f"{unread}; read {path.name} instead"]
+    return rows, device
+
+
+_NUMBERS = HATCHET_COLUMNS[2:]   # calls, time, bytes, flops: never negative, never infinite
+
+
+def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict]:
+    """The hatchet's kernel rows; a row with a negative, infinite or NaN time or count is left out and said."""
     root, device = load_hatchet(path)
     if not isinstance(root, dict) or not isinstance(device, dict):
         raise Damaged("not a Proton hatchet (a tree of frames expected)")
-    return frame_of(kernel_columns(root)), device
+    rows = frame_of(kernel_columns(root))
+    try:
+        return cells.keep_good_rows(rows, path, _NUMBERS, _NUMBERS, first_line=1, unit="kernel row"), device
+    except cells.NoNumbers as e:
+        raise Damaged(str(e)) from None
 
 
 def kernel_list(path: Path) -> list[dict]:
