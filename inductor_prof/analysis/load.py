@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from .. import runfiles
+from ..runfiles import crosscheck
 from ..cost import with_flex_masks
 from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
@@ -66,14 +67,32 @@ def load_run_tables(path) -> RunTables:
     harvested = harvested or {}
     io_split = reader.io_split(harvested)
     annotated = reader.annotated()
+    recorded = crosscheck.recorded_rows(manifest)
     library_ops = reader.library_ops()
+    if library_ops is not None:
+        reader.warnings += filter(None, [crosscheck.row_count(run.library_ops_csv, len(library_ops),
+                                                              recorded.get("library_ops"), "rows",
+                                                              "stages.library_ops.library_launches")])
+    library_ops, short = crosscheck.library_calls_short(library_ops, steps, n_steps, run.library_ops_csv)
+    reader.warnings += [short] if short else []
     has_gemms = library_ops is not None and bool(library_ops["op"].isin(REPLAYABLE_GEMMS).any())
     old = older_runs.warning(str(run.manifest_path), older_runs.lacking(manifest, has_gemms))
     if old:
         reader.warnings.append(old)
-    calls = reader.attention_calls()
+    calls = reader.attention_calls(expected=bool(recorded.get("calls")))
+    off = None if calls is None else crosscheck.row_count(run.attention_shapes_json, len(calls), recorded.get("calls"),
+                                                          "calls", "stages.library_ops.attention_calls")
+    if off:   # FlexAttention prices and the attention savings come from these calls: none rather than some
+        reader.warnings.append(f"{off}; {runfiles.LACKING['calls']}")
+        calls = None
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
+    off = None if attention is None else crosscheck.row_count(run.attention_csv, len(attention),
+                                                              recorded.get("attention"), "rows",
+                                                              "stages.attention.last_line")
+    if off:   # the headroom's attention savings come from these rows: none rather than some
+        reader.warnings.append(f"{off}; {runfiles.LACKING['attention']}")
+        attention = None
     measured = run_peaks_of(device, manifest)
     # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
     timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet

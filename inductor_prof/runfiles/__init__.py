@@ -256,9 +256,11 @@ class Reader:
         return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
                              expected="attention" in self.stages)
 
-    def attention_calls(self) -> list[dict] | None:
-        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them)."""
-        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], expected=False)
+    def attention_calls(self, expected: bool = False) -> list[dict] | None:
+        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them);
+        `expected`: the manifest records calls written there."""
+        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",
+                             expected=expected)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""

@@ -61,31 +61,36 @@ def why_bad_json(value, nonneg: bool) -> str | None:
     return why_bad(value, nonneg)
 
 
-def bad_rows(df: pd.DataFrame, numeric: Iterable[str], nonneg: Iterable[str] = ()) -> dict[int, str]:
-    """Row position -> "'col' is 'value' (why)" for the first bad cell of each row with one."""
-    nonneg, out = set(nonneg), {}
+def bad_rows(df: pd.DataFrame, numeric: Iterable[str], nonneg: Iterable[str] = (),
+             needed: Iterable[str] = ()) -> dict[int, str]:
+    """Row position -> "'col' is 'value' (why)" for the first bad cell of each row with one; `needed`: columns
+    where an empty cell is bad too (a call's sizes)."""
+    nonneg, needed, out = set(nonneg), set(needed), {}
     for col in numeric:
         if col not in df.columns:
             continue
         values = df[col]
         if pd.api.types.is_numeric_dtype(values):   # the common, intact case: one vectorised look
             v = values.astype(float)
-            suspect = ~v.isna() & (v.abs() == math.inf) | ((v < 0) if col in nonneg else False)
+            suspect = (v.abs() == math.inf) | ((v < 0) if col in nonneg else False) | \
+                (v.isna() if col in needed else False)
             if not bool(suspect.any()):
                 continue
         for i, value in enumerate(values.tolist()):
             why = why_bad(value, col in nonneg)
+            if why is None and col in needed and (value is None or value != value or str(value).strip() == ""):
+                why = "missing"
             if why and i not in out:
                 out[i] = f"{col!r} is {value!r} ({why})"
     return out
 
 
 def keep_good_rows(df: pd.DataFrame, path: Path, numeric: Iterable[str], nonneg: Iterable[str] = (),
-                   first_line: int = 2, unit: str = "line") -> pd.DataFrame:
+                   first_line: int = 2, unit: str = "line", needed: Iterable[str] = ()) -> pd.DataFrame:
     """`df` without the rows holding a bad number, its numeric columns numbers; what was left out is a line in
     attrs[LEFT_OUT]. An intact table comes back as it is. NoNumbers when a column has no number left at all."""
     numeric = [c for c in numeric if c in df.columns]
-    bad = bad_rows(df, numeric, nonneg)
+    bad = bad_rows(df, numeric, nonneg, needed)
     text_cols = [c for c in numeric if not pd.api.types.is_numeric_dtype(df[c])]
     if not bad and not text_cols:
         return df

@@ -26,6 +26,7 @@ ATTENTION_COLUMNS = ("backend", "origin", "shape", "dtype", "available", "ms", "
 ATTENTION_NUMBERS = ("B", "H", "Hkv", "Sq", "Sk", "D", "window", "scale", "flops", "calls_per_step", "ms", "tflops",
                      "pct_of_peak", "rel_err", "lse_err", "speedup_vs_model")
 ATTENTION_SIGNED = ("window", "scale")
+ATTENTION_NEEDED = ("B", "H", "Sq", "Sk", "D", "flops")   # a call's sizes and cost: never empty
 LIBRARY_OPS_NUMBERS = ("dur_ns", "flops", "bytes")
 # the numbers of a kernel ncu profiled (status ok): what it measured and what derive() made of it
 NCU_NUMBERS = (*METRICS, "dram_bytes", "flops", "local_bytes")
@@ -171,7 +172,8 @@ def _cut_line(path: Path) -> int | None:
 
 
 def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows_ok: bool = False,
-               signed: tuple[str, ...] = (), **read_options) -> Callable[[Path], pd.DataFrame]:
+               signed: tuple[str, ...] = (), needed: tuple[str, ...] = (),
+               **read_options) -> Callable[[Path], pd.DataFrame]:
     """A reader of a CSV that must hold `columns`, the `numeric` ones numbers (never negative unless `signed`; a
     row with a bad one is left out and said, cells.py), and end its last line (a file cut mid-row would show the
     row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
@@ -188,18 +190,56 @@ def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows
         if cut_rows_ok:   # the caller sorts the rows out (ncu_rows)
             return df
         try:
-            return cells.keep_good_rows(df, path, numeric, [c for c in numeric if c not in signed])
+            return cells.keep_good_rows(df, path, numeric, [c for c in numeric if c not in signed], needed=needed)
         except cells.NoNumbers as e:
             raise Damaged(str(e)) from None
     return read
 
 
-attention_file = csv_reader(ATTENTION_COLUMNS, ATTENTION_NUMBERS, signed=ATTENTION_SIGNED)
+attention_file = csv_reader(ATTENTION_COLUMNS, ATTENTION_NUMBERS, signed=ATTENTION_SIGNED, needed=ATTENTION_NEEDED)
 _ncu_file = csv_reader(("name",), NCU_NUMBERS, cut_rows_ok=True)
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a size")
+
+
+def _int_lists(cell: str, nonneg: bool) -> bool:
+    """A cell holding a JSON list of each argument's sizes or strides (whole numbers, nested for a tensor list; []
+    for a scalar)."""
+    try:
+        value = json.loads(cell, parse_constant=_no_constant) if cell else []
+    except ValueError:
+        return False
+    return isinstance(value, list) and all(_sizes(arg, nonneg) for arg in value)
+
+
+def _sizes(value, nonneg: bool) -> bool:
+    """A whole number, or a list (of lists: a tensor list's sizes) of them."""
+    if isinstance(value, list):
+        return all(_sizes(v, nonneg) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and (value >= 0 or not nonneg)
+
+
+def _bad_shapes(df: pd.DataFrame) -> dict[int, str]:
+    """Row position -> what is wrong, for rows whose dims or strides are not lists of whole numbers."""
+    out = {}
+    for col, nonneg in (("dims", True), ("strides", False)):
+        for i, cell in enumerate(df[col].tolist() if col in df.columns else []):
+            if i not in out and not _int_lists(str(cell), nonneg):
+                out[i] = f"{col!r} is {str(cell)[:40]!r} (not a list of sizes)"
+    return out
+
+
 def library_ops_file(path: Path) -> pd.DataFrame:
+    """library_ops.csv: a row per library launch of one step; a row whose numbers, sizes or strides are not what
+    a run writes is left out and said (cells.py)."""
     df = csv_reader(LIBRARY_OPS_COLUMNS, LIBRARY_OPS_NUMBERS, keep_default_na=False)(path)
+    bad = _bad_shapes(df)
+    if bad:
+        said = cells.left_out(df)
+        df = df.drop(index=df.index[sorted(bad)]).reset_index(drop=True)
+        df.attrs[cells.LEFT_OUT] = said + [cells.left_out_line(path, {i + 2: w for i, w in bad.items()}, "line")]
     for i, cell in enumerate(df["modules"] if "modules" in df.columns else []):   # runs since provenance
         try:
             modules = json.loads(cell) if cell else []
