@@ -204,6 +204,7 @@ class Reader:
 
     def __init__(self, run: RunDir, manifest: dict):
         self.run, self.warnings = run, []
+        self.failed_checks: list[str] = []   # the warnings of files that failed a check (the diff gate's refusal)
         self.stages = manifest.get("stages") or {}
         self.said: set[str] = set()      # stages a file warning already named
 
@@ -226,10 +227,17 @@ class Reader:
         try:
             got = read(path)
         except Exception as e:  # any damage: the caller goes on without the file
-            self.warnings.append(f"{trouble(path, e)}; {lacking}")
+            self.failed(f"{trouble(path, e)}; {lacking}")
             return None
-        self.warnings.extend(left_out(got[0] if isinstance(got, tuple) and got else got))
+        for line in left_out(got[0] if isinstance(got, tuple) and got else got):
+            self.failed(line)
         return got
+
+    def failed(self, *lines: str | None) -> None:
+        """Warnings of a file that failed a check (damaged, cut, values no run writes, at odds with another)."""
+        for line in filter(None, lines):
+            self.warnings.append(line)
+            self.failed_checks.append(line)
 
     def failed_stages(self) -> None:
         for name, entry in self.stages.items():
