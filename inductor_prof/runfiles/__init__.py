@@ -17,7 +17,8 @@ import pandas as pd
 from ..drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
 from ..drivers.ncu.source import kernel_at, read_all as read_source_reports
 from ..errors import UserError, one_line
-from .cells import left_out
+from .cells import LEFT_OUT, left_out
+from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
                     REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
@@ -72,7 +73,17 @@ def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.Dat
                    if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
-    return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
+    return required(run.steps_hatchet, lambda p: checked_hatchet_rows(run, manifest, p, run.steps_launches), need)
+
+
+def checked_hatchet_rows(run: RunDir, manifest: dict, hatchet: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+    """hatchet_rows, passing over a launches table that changed since the run recorded it (said)."""
+    problem = changed(run, manifest, table)
+    if problem is None:
+        return hatchet_rows(hatchet, table)
+    rows, device = hatchet_rows(hatchet, None)
+    rows.attrs[LEFT_OUT] = left_out(rows) + [f"{problem}; read {hatchet.name} instead"]
+    return rows, device
 
 
 _STEP = re.compile(r"(?:^|/)step_(\d+)(?=/|$)")
@@ -205,7 +216,7 @@ class Reader:
     """Reads a run's optional files, collecting one warning per file that is missing or damaged."""
 
     def __init__(self, run: RunDir, manifest: dict):
-        self.run, self.warnings = run, []
+        self.run, self.manifest, self.warnings = run, manifest, []
         self.failed_checks: list[str] = []   # the warnings of files that failed a check (the diff gate's refusal)
         self.stages = manifest.get("stages") or {}
         self.said: set[str] = set()      # stages a file warning already named
@@ -225,6 +236,10 @@ class Reader:
         if not present(path):
             if expected:
                 self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
+            return None
+        problem = changed(self.run, self.manifest, path)
+        if problem:   # not what the stage wrote: its numbers are not the run's
+            self.failed(f"{problem}; {lacking}")
             return None
         try:
             got = read(path)
@@ -256,7 +271,8 @@ class Reader:
                 if rec.get("file") else None for name, rec in harvested.items()}
 
     def annotated(self) -> pd.DataFrame | None:
-        return self.optional(self.run.annotated_hatchet, lambda p: hatchet_rows(p, self.run.annotated_launches)[0],
+        return self.optional(self.run.annotated_hatchet,
+                             lambda p: checked_hatchet_rows(self.run, self.manifest, p, self.run.annotated_launches)[0],
                              LACKING["annotated"], "annotated_step")
 
     def library_ops(self) -> pd.DataFrame | None:

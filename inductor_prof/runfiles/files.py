@@ -84,13 +84,13 @@ def n_steps(manifest: dict) -> int:
     return max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
 
 
-def hatchet_rows(path: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+def hatchet_rows(path: Path, table: Path | None) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of a .hatchet file: from its launches table when that was written from this
     hatchet (same size; a 2,000-kernel run's hatchet takes seconds to decode), else from the hatchet. The table
     is only a copy, so a damaged or stale one is passed over."""
     unread = None
     try:
-        if table.is_file():
+        if table is not None and table.is_file():
             data = json.loads(table.read_bytes())
             if data.get("source_bytes") == path.stat().st_size:
                 rows, device = from_table(data)
