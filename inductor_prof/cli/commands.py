@@ -71,8 +71,6 @@ def profile(
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     require_gpu_extra("`inductor-prof profile`")   # the light install: one line, before anything imports torch
-    from ..drivers.ncu.locate import find_ncu
-    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
     from ..targets import FluxOptions, check_target_name, refuse_flux_options, resolution_options
 
     check_target_name(target)
@@ -87,6 +85,8 @@ def profile(
     sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
     if early_gpu_check(target, dtype):
         require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
+    from ..drivers.ncu.locate import find_ncu
+    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
@@ -127,12 +127,12 @@ def ncu_command(
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped), then
     the per-line counters of the kernels with the most headroom."""
     require_gpu_extra("`inductor-prof ncu`")   # the kernels ncu profiles are replayed with torch and triton
-    from ..pipeline import ncu_source
-    from ..pipeline.ncu import on_existing_run
     from ..rundir import open_run
 
     run_dir = open_run(run)
-    require_gpu_device("`inductor-prof ncu`")   # before torch is imported: at once on a CPU machine
+    require_gpu_device("`inductor-prof ncu`")   # before torch or pandas is imported: at once on a CPU machine
+    from ..pipeline import ncu_source
+    from ..pipeline.ncu import on_existing_run
     failed = False
     if not source:
         with reporter(console) as bar:

@@ -69,9 +69,10 @@ def test_probe_reasons(tmp_path):
     assert found in (None, f"no NVIDIA driver ({gpu_probe.DRIVER_LIBRARY} cannot be loaded)")
 
 
-# torch imported or not, said at exit (the command ends through SystemExit; atexit still runs)
-_PROBE = ("import atexit, sys; atexit.register(lambda: sys.stderr.write('torch imported: %s\\n' % "
-          "('torch' in sys.modules))); from inductor_prof.entry import main; main()")
+# torch, pandas or the pipeline imported or not, said at exit (the command ends through SystemExit; atexit still runs)
+_PROBE = ("import atexit, sys; atexit.register(lambda: sys.stderr.write('heavy imported: %s\\n' % "
+          "[m for m in ('torch', 'pandas', 'inductor_prof.pipeline') if m in sys.modules])); "
+          "from inductor_prof.entry import main; main()")
 
 
 @pytest.mark.gpu_probe
@@ -86,7 +87,7 @@ def test_no_gpu_is_refused_at_once_before_torch(tmp_path, args, command):
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
         f"error: `inductor-prof {command}` needs a CUDA GPU and none is usable here: CUDA_VISIBLE_DEVICES='-1' "
-        "hides every GPU; `inductor-prof report RUN` runs anywhere", "torch imported: False"]
+        "hides every GPU; `inductor-prof report RUN` runs anywhere", "heavy imported: []"]
     # what made it slow was importing torch and diffusers (12-34 s); 0.7 s measured on an idle 2-core machine,
     # the bound here leaves room for a loaded one
     assert seconds < 20
