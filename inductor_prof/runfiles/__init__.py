@@ -43,7 +43,7 @@ def present(path: Path) -> bool:
 def trouble(path: Path, e: Exception, state: str = "damaged") -> str:
     """`<path> is damaged (why)`, or `<path> cannot be read (why)` when the system refused it (a permission, a
     folder where the file should be): the one wording of every file that cannot be used."""
-    if isinstance(e, OSError) and not isinstance(e, Damaged):
+    if isinstance(e, OSError) and e.errno is not None:   # the system's refusal, not a format's (BadGzipFile)
         where = f" ({e.filename})" if e.filename and str(e.filename) != str(path) else ""
         return f"{path} cannot be read ({e.strerror or type(e).__name__}{where})"
     return f"{path} is {state} ({what(e)})"
