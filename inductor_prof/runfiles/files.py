@@ -121,9 +121,29 @@ def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict]:
         raise Damaged("not a Proton hatchet (a tree of frames expected)")
     rows = frame_of(kernel_columns(root))
     try:
-        return cells.keep_good_rows(rows, path, _NUMBERS, _NUMBERS, first_line=1, unit="kernel row"), device
+        kept = cells.keep_good_rows(rows, path, _NUMBERS, _NUMBERS, first_line=1, unit="kernel row")
     except cells.NoNumbers as e:
         raise Damaged(str(e)) from None
+    bad = _bad_metrics(root)
+    if bad:   # a frame the parser passes over (a negative time is no kernel) is said too, by its name
+        cells.left_out(kept)
+        kept.attrs[cells.LEFT_OUT] = [cells.left_out_line(path, bad, "frame")]
+    return kept, device
+
+
+def _bad_metrics(root: dict) -> dict[str, str]:
+    """Frame name -> its first metric no Proton run writes (negative, infinite or NaN), over the whole tree."""
+    bad, stack = {}, [root]
+    while stack:
+        node = stack.pop()
+        metrics = node.get("metrics")
+        for key, value in (metrics.items() if isinstance(metrics, dict) else ()):
+            why = cells.why_bad_json(value, True) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                else None
+            if why:
+                bad.setdefault(str((node.get("frame") or {}).get("name", "?"))[:80], f"{key!r} is {value!r} ({why})")
+        stack.extend(c for c in node.get("children") or () if isinstance(c, dict))
+    return bad
 
 
 def kernel_list(path: Path) -> list[dict]:

@@ -174,3 +174,51 @@ def test_unreadable_folder_is_a_warning_not_an_exit(run, capsys, monkeypatch):
     unreadable(monkeypatch, run / "ncu")
     code, out, err = run_main(["report", str(run)], capsys)
     assert code == 0 and f"{run / 'ncu' / 'ncu.csv'} cannot be read (Permission denied" in err
+
+
+def test_a_library_kernel_listed_more_often_than_it_ran_is_left_out(run):
+    path = run / "library_ops.csv"
+    lines = path.read_text().splitlines(keepends=True)
+    gemm = next(ln for ln in lines if ln.startswith(TOP_GEMM))
+    path.write_text("".join(lines) + gemm)   # one call too many: its flops would be 41/40 of the real ones
+    t = load_run_tables(run)
+    assert warned(t, str(path), f"{TOP_GEMM} (41 of 40)")
+    assert kernel(t, TOP_GEMM)[["flops", "tflops"]].tolist() == [0, 0]
+
+
+def test_attention_backend_above_the_spec_is_left_out(run):
+    path = run / "attention.csv"
+    df = pd.read_csv(path)
+    df.loc[0, "ms"] = df.loc[0, "ms"] / 4   # 1,357 TFLOP/s for bf16 attention
+    df.to_csv(path, index=False)
+    t = load_run_tables(run)
+    (line,) = warned(t, str(path), f"{df.loc[0, 'backend']} at ", "above the GPU's flops16 spec peak of 1,071")
+    assert pd.isna(t.attention.loc[0, "ms"]) and t.attention["ms"].notna().sum() == df["ms"].notna().sum() - 1
+
+
+def _first_kernel_time(hatchet, value) -> None:
+    tree = json.loads(hatchet.read_text())
+    node = tree[0]
+    while node["children"]:
+        node = node["children"][0]
+    node["metrics"]["time (ns)"] = value
+    hatchet.write_text(json.dumps(tree))
+
+
+@pytest.mark.parametrize("value", [-2400, float("inf")])
+def test_hatchet_kernel_with_a_negative_or_infinite_time_is_left_out(run, value):
+    (run / "proton" / "steps.launches.json").unlink()   # the hatchet itself is read
+    _first_kernel_time(run / "proton" / "steps.hatchet", value)
+    t = load_run_tables(run)
+    (line,) = warned(t, str(run / "proton" / "steps.hatchet"), f"'time (ns)' is {value!r}", "1 frame left out")
+    assert line.startswith(f"{run / 'proton' / 'steps.hatchet'} holds values no run writes (frame _ZN2at6native13")
+
+
+def test_launch_table_with_a_negative_time_is_passed_over_for_its_hatchet(run):
+    path = run / "proton" / "steps.launches.json"
+    table = json.loads(path.read_text())
+    table["columns"]["time_ns"][0] = -table["columns"]["time_ns"][0]
+    path.write_text(json.dumps(table))
+    t = load_run_tables(run)
+    assert warned(t, f"{path} holds values no run writes", "read steps.hatchet instead")
+    assert round(kernel(t, TOP_GEMM)["tflops"]) == 798
