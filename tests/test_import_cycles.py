@@ -6,13 +6,9 @@ import ast
 from pathlib import Path
 
 import inductor_prof
+from package_imports import modules_of, package_of, targets
 
 ROOT = Path(inductor_prof.__file__).parent
-
-
-def _name(root: Path, path: Path) -> str:
-    parts = (root.name, *path.relative_to(root).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _import_time_nodes(tree: ast.AST):
@@ -27,27 +23,12 @@ def _import_time_nodes(tree: ast.AST):
 
 def import_graph(root: Path) -> dict[str, set[str]]:
     """module -> the package's modules it imports at import time."""
-    modules = {_name(root, p): p for p in root.rglob("*.py")}
+    modules = modules_of(root)
     graph = {}
     for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        edges = set()
-        for node in _import_time_nodes(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = package
-                    for _ in range(node.level - 1):
-                        base = base.rpartition(".")[0]
-                    base = f"{base}.{node.module}" if node.module else base
-                # `from . import x`: the submodule x where there is one, else the package itself
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
-            else:
-                continue
-            edges.update(t for t in targets if t in modules and t != name)
-        graph[name] = edges
+        package = package_of(name, path)
+        graph[name] = {t for node in _import_time_nodes(ast.parse(path.read_text(), str(path)))
+                       for t in targets(node, package, modules) if t != name}
     return graph
 
 

@@ -9,6 +9,8 @@ A new top-level module or package must be given its floor here; an import that c
 import ast
 from pathlib import Path
 
+from package_imports import modules_of, package_of, targets
+
 import pytest
 
 import inductor_prof
@@ -33,11 +35,6 @@ LAYERS = (
 FLOOR = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 
 
-def _module(root: Path, path: Path) -> str:
-    parts = (root.name, *path.relative_to(root).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def unit(module: str) -> str:
     """The top-level module or package of the package a module is in ('' for the package itself)."""
     parts = module.split(".")
@@ -47,28 +44,16 @@ def unit(module: str) -> str:
 def imports(root: Path) -> list[tuple[str, str, str]]:
     """(importing module, imported module of the package, 'file:line') for every import in the package's source,
     function bodies included."""
-    modules = {_module(root, p): p for p in root.rglob("*.py")}
+    modules = modules_of(root)
     out = []
     for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = package
-                    for _ in range(node.level - 1):
-                        base = base.rpartition(".")[0]
-                    base = f"{base}.{node.module}" if node.module else base
-                # `from inductor_prof import __version__`: a constant of the package's __init__, which imports
-                # nothing when imported (its public API imports the pipeline inside its functions): not the API
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names
-                           if not (base == root.name and a.name == "__version__")]
-            else:
-                continue
-            where = f"{path.relative_to(root.parent)}:{node.lineno}"
-            out += [(name, t, where) for t in targets if t in modules and t != name]
+            # `from inductor_prof import __version__`: a constant of the package's __init__, which imports
+            # nothing when imported (its public API imports the pipeline inside its functions): not the API
+            found = targets(node, package_of(name, path), modules,
+                            skip=lambda base, a: base == root.name and a == "__version__")
+            where = f"{path.relative_to(root.parent)}:{getattr(node, 'lineno', 0)}"
+            out += [(name, t, where) for t in found if t != name]
     return out
 
 
@@ -106,7 +91,7 @@ def test_the_version_is_the_one_import_of_the_package_itself_let_through(tmp_pat
 
 
 def test_every_top_level_unit_has_a_floor():
-    units = {unit(_module(ROOT, p)) for p in ROOT.rglob("*.py")}
+    units = {unit(name) for name in modules_of(ROOT)}
     assert sorted(units - set(FLOOR)) == []
     assert sorted(set(FLOOR) - units) == []    # the table names only what exists
 
