@@ -320,6 +320,7 @@ def test_memory_ops_priced_by_the_bytes_they_move():
     ([[], []], ["Scalar", "Scalar"], "no tensor inputs recorded"),
     ([[4, 8], [8, 2]], ["c10::complex<float>", "c10::complex<float>"], "unknown dtype"),
     ([[4, 8, 3, 3]], ["float"], "aten::cudnn_convolution: "),       # a convolution without its weight
+    ([["s0", 8], ["s0", 2]], ["float", "float"], "no tensor inputs recorded"),   # symbolic sizes: no shape
 ])
 def test_an_op_without_a_price_says_why(dims, types, why):
     op = "aten::cudnn_convolution" if len(dims) == 1 else "aten::mm"
