@@ -189,7 +189,7 @@ def report(
     if html_out:
         from ..report import html
 
-        html.write(tables, df, html_out)
+        html.write(tables, df, html_out, (ranks, shown_rank) if ranks is not None else None)
         err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
     if csv_out:   # stdout holds the table alone; the warnings go to stderr
         print_warnings(tables.warnings)

@@ -1,0 +1,44 @@
+"""Measure a rendered HTML report in headless Chromium (headless.py), without the DevTools protocol: a copy of
+the page gets an inline script that, once the page has loaded, writes what it measured (each table's tallest
+row and widths, the page's scroll width, whether a cut name's text is still whole) into an attribute of <body>;
+Chromium's --dump-dom hands the DOM back and the test reads that attribute."""
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+from headless import open_page
+
+PROBE = """<script>
+window.addEventListener('load', () => setTimeout(() => {
+  const out = {page: document.documentElement.scrollWidth, tables: {}, cuts: []};
+  document.querySelectorAll('table[id]').forEach(t => {
+    if (!t.offsetParent) return;            // a table in a closed <details>: not laid out
+    const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows))
+      .filter(r => !r.classList.contains('sub') && r.offsetParent);
+    const tallest = rows.reduce((m, r) => r.offsetHeight > m[0] ? [r.offsetHeight, r.cells[0].textContent.trim()]
+                                                               : m, [0, '']);
+    out.tables[t.id] = {row: tallest[0], at: tallest[1], width: t.offsetWidth,
+                        room: t.parentElement.clientWidth, rows: rows.length};
+  });
+  document.querySelectorAll('[data-full]').forEach(e => {
+    if (e.innerText !== e.getAttribute('data-full')) out.cuts.push([e.getAttribute('data-full'), e.innerText]);
+  });
+  document.body.setAttribute('data-layout', JSON.stringify(out));
+}, 300));
+</script>"""
+
+
+def measure(page: Path, work: Path, width: int, extra_head: str = "") -> tuple[dict, Path]:
+    """What PROBE measured of `page` in a `width` px window (`extra_head`: markup put at the end of <head>, a
+    planted fault), and the screenshot's path."""
+    work.mkdir(parents=True, exist_ok=True)
+    probed = work / "probed.html"
+    probed.write_text(page.read_text().replace("</head>", extra_head + "</head>", 1)
+                      .replace("</body>", PROBE + "</body>"))
+    load = open_page(probed, work, width=width)
+    found = re.search(r'data-layout="([^"]*)"', load.dom)
+    assert found, "the layout probe wrote nothing (the page's scripts failed?)"
+    return json.loads(html.unescape(found.group(1))), load.screenshot
