@@ -13,6 +13,7 @@ from headless import open_page
 
 PROBE = """<script>
 window.addEventListener('load', () => setTimeout(() => {
+  if (OPEN) document.querySelectorAll('details[id]').forEach(d => { d.open = true; });
   const out = {page: document.documentElement.scrollWidth, tables: {}, cuts: []};
   document.querySelectorAll('table[id]').forEach(t => {
     if (!t.offsetParent) return;            // a table in a closed <details>: not laid out
@@ -31,14 +32,23 @@ window.addEventListener('load', () => setTimeout(() => {
 </script>"""
 
 
-def measure(page: Path, work: Path, width: int, extra_head: str = "") -> tuple[dict, Path]:
+def measure(page: Path, work: Path, width: int, extra_head: str = "", open_all: bool = False,
+            height: int = 3200) -> tuple[dict, Path]:
     """What PROBE measured of `page` in a `width` px window (`extra_head`: markup put at the end of <head>, a
-    planted fault), and the screenshot's path."""
+    planted fault; `open_all`: every <details> with an id opened first: the source views and per-line sections),
+    and the screenshot's path (the window's `height`)."""
     work.mkdir(parents=True, exist_ok=True)
     probed = work / "probed.html"
     probed.write_text(page.read_text().replace("</head>", extra_head + "</head>", 1)
-                      .replace("</body>", PROBE + "</body>"))
-    load = open_page(probed, work, width=width)
+                      .replace("</body>", PROBE.replace("OPEN", "true" if open_all else "false") + "</body>"))
+    load = open_page(probed, work, width=width, height=height)
     found = re.search(r'data-layout="([^"]*)"', load.dom)
     assert found, "the layout probe wrote nothing (the page's scripts failed?)"
     return json.loads(html.unescape(found.group(1))), load.screenshot
+
+
+def too_tall(layout: dict, limits: dict[str, int], default: int) -> dict[str, tuple[int, str]]:
+    """The tables whose tallest row is above its limit (by id prefix, else `default` px): id -> (px, its row)."""
+    def limit(table_id: str) -> int:
+        return next((px for prefix, px in limits.items() if table_id.startswith(prefix)), default)
+    return {t: (m["row"], m["at"]) for t, m in layout["tables"].items() if m["row"] > limit(t)}

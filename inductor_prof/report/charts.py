@@ -27,7 +27,8 @@ FRAME = (700, 520)   # the roofline's plotting area, px (the labels are placed i
 
 
 def _figure(**kw) -> figure:
-    kw.setdefault("width", WIDTH)
+    if "width" not in kw:   # as wide as the window up to WIDTH: a laptop's window holds it
+        kw.update(sizing_mode="stretch_width", max_width=WIDTH)
     p = figure( toolbar_location="right", tools="pan,wheel_zoom,box_zoom,reset,save", **kw)
     p.toolbar.logo = None     # the logo is a link to a web site: the page makes no request, even on a click
     return p
@@ -153,7 +154,7 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
                           text_font_size="11px", text_font_style="bold", text_align="center",
                           text_baseline="middle", source=ColumnDataSource(number_labels(pts, x_range, y_range))))
     p.legend.click_policy = "hide"
-    p.add_layout(p.legend[0], "right")   # beside the plot, not over the points
+    p.add_layout(p.legend[0], "below")   # under the plot, not over the points, nor widening the page
     return p
 
 

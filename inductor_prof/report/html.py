@@ -45,7 +45,7 @@ class Col:
 # where it does not fit, whole in the DOM (copy, find, title); "list" (comma-separated: ATen ops, modules) folded
 # to its first item, the rest in a <details>; "prose" wrapped at spaces only
 STYLES = ("token", "name", "list", "prose")
-NARROW = (1280, 1100)   # the window widths the page's CSS leaves columns out below (a Col's `narrow`)
+NARROW = (1400, 1100)   # the window widths the page's CSS leaves columns out below (a Col's `narrow`)
 
 
 def provenance_hover(row: pd.Series) -> str:
@@ -107,7 +107,7 @@ SIZE_COLUMNS = [
 ]
 SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1:]]
 HEADROOM_LIST_COLUMNS = [
-    Col("kernel", "display", style="name"), Col("kind", "kind"), Col("ms/step", "step_ms", "{:.3f}"),
+    Col("kernel", "display", style="name"), Col("kind", "kind", narrow=NARROW[1]), Col("ms/step", "step_ms", "{:.3f}"),
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
     Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why", style="prose"),
 ]

@@ -15,9 +15,8 @@ def ranks_view(view: RanksView, shown: int) -> dict:
     """The ranks' table, the spread line and rank `shown`'s collectives, as report/ranks.render prints them."""
     from .html import Col, table
 
-    rows = pd.DataFrame([{**r, "exit_text": _exit(r)} for r in view.rows])
-    ranks = table(rows, [
-        Col("rank", "rank", "{:.0f}"), Col("exit", "exit_text"),
+    ranks = table(pd.DataFrame(view.rows), [
+        Col("rank", "rank", "{:.0f}"), Col("exit", _exit),
         Col("step ms", "plain_step_ms", "{:.3f}"), Col("under Proton ms", "proton_step_ms", "{:.3f}"),
         Col("compute ms", "compute_ms", "{:.3f}"), Col("comm ms", "comm_ms", "{:.3f}"),
         Col("hidden %", "hidden_pct", "{:.1f}"), Col("exposed comm ms", "exposed_ms", "{:.3f}")])
@@ -31,8 +30,8 @@ def ranks_view(view: RanksView, shown: int) -> dict:
                                 "x (n-1)/n; % of the all_reduce busbw measured in the ceilings stage)"}
     coll = view.collectives.get(shown)
     if coll is not None and len(coll):
-        out["collectives"] = table(coll.assign(message=[_size(b) for b in coll["bytes"]]), [
-            Col("collective", "collective"), Col("dtype", "dtype"), Col("message", "message"),
+        out["collectives"] = table(coll, [
+            Col("collective", "collective"), Col("dtype", "dtype"), Col("message", lambda r: _size(r["bytes"])),
             Col("ranks", "group", "{:.0f}"), Col("calls", "calls", "{:.0f}"), Col("ms/step", "step_ms", "{:.3f}"),
             Col("µs a call", "avg_us", "{:.1f}"), Col("algbw GB/s", "algbw_gbps", "{:.1f}"),
             Col("busbw GB/s", "busbw_gbps", "{:.1f}"), Col("% of link", "pct_of_link", "{:.1f}")])
@@ -49,8 +48,9 @@ def ncu_missed(df: pd.DataFrame) -> tuple[dict | None, str]:
     if "ncu_status" not in df or not df["ncu_status"].notna().any():
         return None, ""
     missed = df[df["ncu_status"].notna() & (df["ncu_status"] != "ok")]
-    t = table(missed.assign(status_text=[NOT_PROFILED.get(s, str(s)) for s in missed["ncu_status"]]), [
-        Col("kernel", "display", style="name"), Col("kind", "kind"), Col("status", "status_text"),
+    t = table(missed, [
+        Col("kernel", "display", style="name"), Col("kind", "kind"),
+        Col("status", lambda r: NOT_PROFILED.get(r["ncu_status"], str(r["ncu_status"]))),
         Col("reason", "ncu_reason", style="prose")]) if len(missed) else None
     no_row = df[df["ncu_status"].isna()]
     counts = no_row["origin"].value_counts() if "origin" in no_row else pd.Series(dtype=int)

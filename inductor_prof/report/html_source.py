@@ -14,7 +14,7 @@ from ..rundir import RunDir
 from ..runfiles import kernel_records, kernel_source
 from ..units import MB
 from .format import num
-from .inspect import EXCESS_SHOWN, excess_note, stalls_text
+from .inspect import EXCESS_SHOWN, excess_note, modules_text, stalls_text
 
 HOT, L2 = (214, 39, 40), (31, 119, 180)   # the heat columns' colours: samples red, L2 traffic blue
 STALLS_WIDTH = 48                          # characters of a line's top stall reasons
@@ -82,6 +82,7 @@ def kernel_sources(run: RunDir, df: pd.DataFrame, views: dict[str, dict], rows: 
             files.append({"file": rec.get("file") or "(no file recorded)", "source": text,
                           "heat": heat_rows(sc, text) if sc is not None and text is not None else None})
         first = by_name[name][0]
+        prov = provenance.get(name) if isinstance(provenance.get(name), dict) else first.get("provenance") or {}
         out.append({"id": f"src-{i}", "name": name, "kind": first.get("kind"),
                     "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else
                     "not launched in the timed steps",
@@ -89,5 +90,5 @@ def kernel_sources(run: RunDir, df: pd.DataFrame, views: dict[str, dict], rows: 
                     "launch_config": first.get("launch_config") or {}, "files": files,
                     "heat": any(f["heat"] for f in files), "row": rows.get(name), "inspect": inspect_ids.get(name),
                     "collect": collect_command(str(run.root), name) if name in step_ms else None,
-                    "provenance": provenance.get(name) or first.get("provenance") or {}})
+                    "provenance": prov, "modules": modules_text(prov.get("modules") or [], prov.get("block"))})
     return out
