@@ -45,3 +45,43 @@ def test_the_check_catches_wrapping_names(page, tmp_path):
     layout, _ = measure(page, tmp_path / "chromium", 1400, extra_head=WRAPPING_NAMES)
     tall = too_tall(layout, LIMITS, PROSE)
     assert "kernel-table" in tall, tall         # 61 px rows: each name over two or more lines
+
+
+# Run in the page after its own scripts: the kernel table's ms/step column before and after its box in the
+# column chooser is ticked, and a folded ATen op list before and after its summary is clicked.
+CHOOSER_PROBE = """<script>
+var table = document.getElementById("kernel-table");
+var col = Array.prototype.findIndex.call(table.tHead.rows[0].cells, function (th) { return th.textContent === "ms/step"; });
+var cell = table.tBodies[0].rows[0].cells[col];
+var probe = {before: getComputedStyle(cell).display};
+var box = document.querySelector('details.columns[data-table="kernel-table"] input[data-col="' + col + '"]');
+box.checked = true;
+box.dispatchEvent(new Event("change"));
+probe.after = getComputedStyle(cell).display;
+var fold = table.querySelector(":scope > tbody > tr:not(.sub) details.fold");
+var rest = fold.querySelector("div");
+probe.folded = rest.checkVisibility();
+fold.querySelector("summary").click();
+probe.unfolded = rest.checkVisibility();
+var pre = document.createElement("pre");
+pre.id = "probe";
+pre.textContent = JSON.stringify(probe);
+document.body.appendChild(pre);
+</script>
+"""
+
+
+def test_column_chooser_and_folded_lists_open(page, tmp_path):
+    import html
+    import json
+    import re
+
+    from headless import open_page
+
+    probed = tmp_path / "probed.html"
+    probed.write_text(page.read_text().replace("</body>", CHOOSER_PROBE + "</body>"))
+    load = open_page(probed, tmp_path / "chromium")
+    assert load.console == []
+    probe = json.loads(html.unescape(re.search(r'<pre id="probe">(.*?)</pre>', load.dom).group(1)))
+    assert (probe["before"], probe["after"]) == ("none", "table-cell")   # hidden until chosen
+    assert (probe["folded"], probe["unfolded"]) == (False, True)
