@@ -1,7 +1,10 @@
 """`report RUN --html FILE`: one self-contained page (Bokeh's JavaScript inlined, no request to the network)
-with the summary, the charts of charts.py, the kernel and ncu tables (sortable, filterable by kind), the
-attention comparison, the headroom list where the run's tables have it, and each Inductor kernel's source.
-Every piece of user text goes through Jinja2's autoescape."""
+with the terminal report's sections in its order (a multi-rank run's ranks, the kernels with their calls by
+shape, ncu and what it did not profile, attention, sizes, where to look next, the summary), the charts of
+charts.py (a roofline whose largest points are numbered, a table naming them), `inspect`'s per-line sections
+and each Inductor kernel's source view (html_source.py). Tables are sortable and filterable by kind; every cell
+naming a column of the tables carries its value as --json writes it (data-k, data-v). Every piece of user text
+goes through Jinja2's autoescape."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -111,7 +111,8 @@ def test_library_kernels_expand_to_their_calls_by_shape(flux):
     modules = ["transformer_blocks.*.attn.to_q", "transformer_blocks.*.attn.to_k", "transformer_blocks.*.attn.to_v",
                "transformer_blocks.*.attn.to_out.0"]
     assert first["modules"] == f"{modules[0]} +3{''.join(modules[1:])}"
-    assert page.values(f"kernel-table-shapes-{i}")[0]["modules"] == "transformer_blocks.*.attn.to_q, to_k, to_v, to_out.0"
+    assert page.values(f"kernel-table-shapes-{i}")[0]["modules"] == \
+        "transformer_blocks.*.attn.to_q, to_k, to_v, to_out.0"
 
 
 def test_ncu_table_as_the_readme_shows_it(flux):

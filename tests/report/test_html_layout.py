@@ -51,7 +51,8 @@ def test_the_check_catches_wrapping_names(page, tmp_path):
 # column chooser is ticked, and a folded ATen op list before and after its summary is clicked.
 CHOOSER_PROBE = """<script>
 var table = document.getElementById("kernel-table");
-var col = Array.prototype.findIndex.call(table.tHead.rows[0].cells, function (th) { return th.textContent === "ms/step"; });
+var col = Array.prototype.findIndex.call(table.tHead.rows[0].cells, function (th) {
+  return th.textContent === "ms/step"; });
 var cell = table.tBodies[0].rows[0].cells[col];
 var probe = {before: getComputedStyle(cell).display};
 var box = document.querySelector('details.columns[data-table="kernel-table"] input[data-col="' + col + '"]');
