@@ -22,7 +22,8 @@ window.addEventListener('load', () => setTimeout(() => {
     const tallest = rows.reduce((m, r) => r.offsetHeight > m[0] ? [r.offsetHeight, r.cells[0].textContent.trim()]
                                                                : m, [0, '']);
     out.tables[t.id] = {row: tallest[0], at: tallest[1], width: t.offsetWidth,
-                        room: t.parentElement.clientWidth, rows: rows.length};
+                        room: t.parentElement.clientWidth, rows: rows.length,
+                        header: t.tHead ? getComputedStyle(t.tHead.rows[0].cells[0]).position : ''};
   });
   document.querySelectorAll('[data-full]').forEach(e => {
     if (e.innerText !== e.getAttribute('data-full')) out.cuts.push([e.getAttribute('data-full'), e.innerText]);

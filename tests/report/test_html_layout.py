@@ -34,6 +34,7 @@ def test_rows_stay_one_line_and_tables_fit(page, tmp_path, width):
     assert len(layout["tables"]) >= 12          # kernels, roofline, ncu, attention, advice, per-line, sources
     assert too_tall(layout, LIMITS, PROSE) == {}
     assert layout["tables"]["kernel-table"]["row"] <= 30 and layout["tables"]["kernel-table"]["rows"] == 57
+    assert layout["tables"]["kernel-table"]["header"] == layout["tables"]["ncu-table"]["header"] == "sticky"
     assert layout["page"] <= width
     wide = {t: (m["width"], m["room"]) for t, m in layout["tables"].items()
             if m["width"] > m["room"] and not t.startswith("src-")}   # a source's long lines scroll in its box
