@@ -7,11 +7,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class AttentionOp:
-    backend: str            # the SDPA backend that runs the same kernel (attention.library.SDPA_BACKENDS)
+    backend: str            # the SDPA backend that runs the same kernel (SDPA_BACKENDS)
     causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_forward)
     mask: int | None        # position of the attention-mask / bias tensor, None where the op takes none
     scale: int              # position of scale
 
+
+# the SDPA backends by name -> torch.nn.attention.SDPBackend's member: the benchmark forces each, the ncu replay
+# of an attention op the one that ran it
+SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
+                 "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 
 # positions as in each op's schema (tests check them against torch's own schemas)
 ATTENTION_OPS = {
@@ -27,7 +32,35 @@ MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 no
 
 # GEMM ops -> how many leading arguments are tensor inputs (the trace lists `out=` tensors after them)
 GEMM_OPS = {"aten::mm": 2, "aten::addmm": 3, "aten::bmm": 2, "aten::baddbmm": 3, "aten::linear": 3,
-            "aten::matmul": 2, "aten::_scaled_mm": 6}
+            "aten::matmul": 2, "aten::_scaled_mm": 6, "aten::_int_mm": 2, "aten::_grouped_mm": 4,
+            "aten::_scaled_grouped_mm": 7}
+# position of the output dtype (a ScalarType code) among a GEMM's recorded scalars, where the op takes one
+GEMM_OUT_DTYPE = {"aten::_scaled_mm": 6, "aten::_grouped_mm": 4, "aten::_scaled_grouped_mm": 7}
+# c10::ScalarType codes (c10/core/ScalarType.h) -> torch dtype name, as torch.profiler records an out_dtype
+SCALAR_TYPES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16", 6: "float32", 7: "float64",
+                11: "bool", 15: "bfloat16", 23: "float8_e5m2", 24: "float8_e4m3fn"}
+
+
+@dataclass(frozen=True)
+class ConvOp:
+    """Positions of a convolution op's arguments; `transposed`: a position, or the op's fixed answer."""
+    stride: int
+    padding: int
+    dilation: int | None
+    groups: int
+    transposed: int | bool
+    output_padding: int | None = None
+
+
+# positions as in each op's schema (aten/src/ATen/native/native_functions.yaml)
+CONV_OPS = {
+    "aten::convolution": ConvOp(3, 4, 5, 8, 6, 7),
+    "aten::_convolution": ConvOp(3, 4, 5, 8, 6, 7),
+    "aten::cudnn_convolution": ConvOp(3, 2, 4, 5, False),
+    "aten::cudnn_convolution_transpose": ConvOp(4, 2, 5, 6, True, 3),
+    **{f"aten::conv{n}d": ConvOp(3, 4, 5, 6, False) for n in (1, 2, 3)},
+    **{f"aten::conv_transpose{n}d": ConvOp(3, 4, 7, 6, True, 5) for n in (1, 2, 3)},
+}
 REPLAYABLE_GEMMS = ("aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm")
 # ops the ncu stage can replay on their own (CPU attention runs no CUDA kernel)
 REPLAYABLE_OPS = REPLAYABLE_GEMMS + tuple(op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math")
@@ -36,7 +69,8 @@ REPLAYABLE_OPS = REPLAYABLE_GEMMS + tuple(op for op, a in ATTENTION_OPS.items() 
 PROFILER_DTYPES = {
     "float": ("float32", 4), "c10::BFloat16": ("bfloat16", 2), "c10::Half": ("float16", 2),
     "double": ("float64", 8), "c10::Float8_e4m3fn": ("float8_e4m3fn", 1), "c10::Float8_e5m2": ("float8_e5m2", 1),
-    "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1),
+    "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1), "signed char": ("int8", 1),
+    "unsigned char": ("uint8", 1), "short int": ("int16", 2),
 }
 INDEX_DTYPES = ("long int", "int", "bool")
 # dtype names of torch.profiler's collective records (record_param_comms "dtype": c10::toString(ScalarType)) ->
@@ -49,9 +83,10 @@ DTYPE_BYTES = {**{name: size for name, size in PROFILER_DTYPES.values()}, "int8"
 
 
 def flops_key_for_dtype(dtype) -> str:
-    """Proton's metric key for the operand width of a computation: flops8/16/32/64."""
+    """Proton's metric key for the operand width of a computation: flops8/16/32/64 (int8 operations count as
+    8-bit work: the tensor cores run int8 and fp8 at one rate)."""
     name = str(dtype).replace("torch.", "")
-    if "float8" in name or name.startswith("fp8"):
+    if "float8" in name or name.startswith("fp8") or name in ("int8", "uint8"):   # 8-bit tensor-core operands
         return "flops8"
     if name in ("bfloat16", "float16", "bf16", "fp16", "half"):
         return "flops16"

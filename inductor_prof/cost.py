@@ -1,10 +1,12 @@
 """The one cost model: the flops (keyed by operand width, Proton's flops8/16/32/64) and the bytes of every op the
 report prices, and the one conversion of (cost, time, ceiling) into TFLOP/s, GB/s and % of peak.
 
-- GEMM: 2 * batch * M * N * K.
+- GEMM: 2 * batch * M * N * K (grouped GEMMs: the grouped dim counted once); fp8 and int8 operands are 8-bit work.
+- convolution: 2 * N * C_out * output pixels * (C_in / groups) * kernel window (transposed: by its input).
+- any other library op (copies, indexing, sorts): the bytes it moves, no flops.
 - attention (contract B): 4 * D * B * Hq * (kept query-key pairs per batch and head), the two matmuls QK^T and PV
   over the pairs a kernel that skips masked pairs must compute; the pairs of each mask kind are counted in
-  attention/semantics/masks.py (dense Sq * Sk, causal the triangle, window, padding...).
+  mask_pairs.py (dense Sq * Sk, causal the triangle, window, padding...).
 - Inductor pointwise/reduction kernels: the flops Nsight Compute counts, per launch (inductor/metrics.py, the
   launch_metadata callable, which prices its mm and attention templates here).
 - collectives (NCCL): bytes moved, as nccl-tests prices them: algbw = message bytes / time, busbw = algbw times
@@ -14,11 +16,13 @@ Pure: numbers (or pandas Series, elementwise) in and out.
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
-from .attention.semantics.masks import CAUSAL, NONE, MaskSpec, call_mask, pairs
-from .aten import ATTENTION_OPS, GEMM_OPS, INDEX_DTYPES, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
+from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
+from .aten import (ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
+                   SCALAR_TYPES, attention_flags, flops_key_for_dtype)
 from .units import GB, TFLOP
 
 # Proton's flops metrics by operand width (a kernel's flops sit under one of them)
@@ -46,47 +50,187 @@ def _numel(dims) -> int:
     return math.prod(dims) if dims else 1
 
 
-NO_COST = {"flops_key": "", "flops": 0, "bytes": 0, "dtype": ""}
+def conv_output(spatial: list[int], kernel: list[int], stride: list[int], padding: list[int], dilation: list[int],
+                transposed: bool = False, output_padding: list[int] | None = None) -> list[int]:
+    """A convolution's output size per spatial dim (torch's formula: floor((in + 2p - d(k-1) - 1) / s) + 1; a
+    transposed one inverts it: (in - 1)s - 2p + d(k-1) + output_padding + 1)."""
+    out_pad = output_padding or [0] * len(spatial)
+    if transposed:
+        return [(i - 1) * s - 2 * p + d * (k - 1) + op + 1
+                for i, k, s, p, d, op in zip(spatial, kernel, stride, padding, dilation, out_pad)]
+    return [(i + 2 * p - d * (k - 1) - 1) // s + 1 for i, k, s, p, d in zip(spatial, kernel, stride, padding, dilation)]
+
+
+def conv_flops(n: int, c_in: int, c_out: int, groups: int, kernel: list[int], out_spatial: list[int],
+               in_spatial: list[int], transposed: bool = False) -> int:
+    """2 flops (a multiply-add) per output element per (c_in / groups) x kernel-window input: a forward
+    convolution's output is N x C_out x out; a transposed one scatters each of its N x C_in x in inputs to
+    c_out / groups x kernel outputs (the same count as the forward convolution it is the gradient of)."""
+    if transposed:
+        return 2 * n * c_in * _numel(in_spatial) * (c_out // groups) * _numel(kernel)
+    return 2 * n * c_out * _numel(out_spatial) * (c_in // groups) * _numel(kernel)
+
+
+def grouped_gemm(a: list[int], b: list[int]) -> tuple[int, list[int]]:
+    """(flops, output shape) of a grouped GEMM (torch._grouped_mm): with offsets, a 2-D operand is split into
+    groups along its M (or K, or N) dim, so its size counts once, not once per group: A (M, K) x B (G, K, N)
+    -> (M, N); A (G, M, K) x B (G, K, N) -> (G, M, N); A (M, K) x B (K, N), offsets over K -> (G, M, N);
+    A (G, M, K) x B (K, N), offsets over N -> (M, N)."""
+    if len(a) == 2 and len(b) == 3:
+        return gemm_flops(a[0], b[2], a[1]), [a[0], b[2]]
+    if len(a) == 3 and len(b) == 3:
+        return gemm_flops(a[1], b[2], a[2], a[0]), [a[0], a[1], b[2]]
+    if len(a) == 2 and len(b) == 2:   # the groups' count is the offsets' length, not known here: out (M, N) each
+        return gemm_flops(a[0], b[1], a[1]), [a[0], b[1]]
+    if len(a) == 3 and len(b) == 2:
+        return gemm_flops(a[1], b[1], a[2]), [a[1], b[1]]
+    raise ValueError(f"grouped GEMM of a {len(a)}-D and a {len(b)}-D operand")
+
+
+NO_COST = {"flops_key": "", "flops": 0, "bytes": 0, "dtype": "", "unpriced": ""}
+
+
+def _tensors(dims: list, types: list, n: int) -> list[tuple[list[int], str, int]]:
+    """The first `n` recorded arguments that are tensors of a known dtype: (shape, dtype name, element size).
+    A tensor argument is a flat int list with a dtype (a 0-d tensor is [] with one; a tensor list such as cat's
+    inputs is nested and skipped); an unknown dtype name raises (the op is then said unpriced, never 0)."""
+    out = []
+    for d, t in zip(dims[:n], types[:n]):
+        if not isinstance(d, list) or not all(isinstance(x, int) for x in d) or t in ("", "Scalar", "ScalarList"):
+            continue
+        if t not in PROFILER_DTYPES:
+            raise ValueError(f"unknown dtype {t!r}")
+        out.append((d, *PROFILER_DTYPES[t]))
+    return out
+
+
+def _type_names(dims: list, types: list, inputs: list) -> list[str]:
+    """The profiler's type names of the tensor inputs `_tensors` found, in order."""
+    names = [t for d, t in zip(dims, types) if isinstance(d, list) and all(isinstance(x, int) for x in d)
+             and t not in ("", "Scalar", "ScalarList")]
+    return names[:len(inputs)]
+
+
+def _ints(scalars: list, i: int | None, n: int, default: int) -> list[int]:
+    """An int-list argument as torch.profiler records it ("[1, 1]", or one int for every dim), n long."""
+    text = scalars[i] if i is not None and i < len(scalars) else ""
+    if text in ("", "None"):
+        return [default] * n
+    value = json.loads(text)
+    value = value if isinstance(value, list) else [value]
+    return value * n if len(value) == 1 else value
+
+
+def _conv(op: str, inputs: list, scalars: list) -> tuple[int, int, str]:
+    """(flops, output elements, operand dtype) of a convolution op from its input and weight and recorded
+    stride, padding, dilation, groups, transposed and output padding."""
+    spec = CONV_OPS[op]
+    (x, dtype, _), (w, _, _) = inputs[0], inputs[1]
+    nd = len(w) - 2
+    transposed = spec.transposed if isinstance(spec.transposed, bool) else scalars[spec.transposed] == "True"
+    groups = int(scalars[spec.groups]) if spec.groups < len(scalars) and scalars[spec.groups] else 1
+    padding_text = scalars[spec.padding] if spec.padding < len(scalars) else ""
+    batched = len(x) == nd + 2
+    n, c_in, spatial = (x[0], x[1], x[2:]) if batched else (1, x[0], x[1:])
+    kernel = w[2:]
+    stride, dilation = _ints(scalars, spec.stride, nd, 1), _ints(scalars, spec.dilation, nd, 1)
+    if padding_text in ('"same"', "same"):
+        padding = [d * (k - 1) // 2 for d, k in zip(dilation, kernel)]
+    elif padding_text in ('"valid"', "valid"):
+        padding = [0] * nd
+    else:
+        padding = _ints(scalars, spec.padding, nd, 0)
+    out_pad = _ints(scalars, spec.output_padding, nd, 0)
+    c_out = w[1] * groups if transposed else w[0]
+    out = conv_output(spatial, kernel, stride, padding, dilation, transposed, out_pad)
+    if min(out, default=1) <= 0:
+        raise ValueError(f"output size {out}")
+    return conv_flops(n, c_in, c_out, groups, kernel, out, spatial, transposed), n * c_out * _numel(out), dtype
+
+
+def _out_size(op: str, scalars: list, operand_size: int) -> int:
+    """Bytes of a GEMM's output element: the out_dtype the op was given, an `out=` tensor's dtype, int32 for
+    torch._int_mm, else the operands' width."""
+    pos = GEMM_OUT_DTYPE.get(op)
+    code = scalars[pos] if pos is not None and pos < len(scalars) else ""
+    if code not in ("", "None"):
+        return DTYPE_BYTES[SCALAR_TYPES[int(code)]]
+    if op == "aten::_int_mm":
+        return DTYPE_BYTES["int32"]
+    return operand_size
+
+
+def _gemm(op: str, inputs: list, scalars: list, operand_size: int) -> tuple[int, int, int]:
+    """(flops, output elements, output element bytes) of a GEMM op's recorded inputs."""
+    name = op.split("::")[-1]
+    mats = [s for s, _, _ in inputs]
+    if name in ("mm", "_int_mm", "_scaled_mm", "matmul") or (name == "addmm" and len(mats) >= 3):
+        a, b = (mats[1], mats[2]) if name == "addmm" else (mats[0], mats[1])
+        (m, k), n = a[-2:], b[-1]
+        flops, out = gemm_flops(m, n, k), [m, n]
+    elif name in ("bmm", "baddbmm"):
+        a, b = (mats[0], mats[1]) if name == "bmm" else (mats[1], mats[2])
+        flops, out = gemm_flops(a[1], b[2], a[2], a[0]), [a[0], a[1], b[2]]
+    elif name == "linear":
+        x, w = mats[0], mats[1]
+        flops, out = gemm_flops(_numel(x[:-1]), w[0], w[1]), [*x[:-1], w[0]]
+    elif name in ("_grouped_mm", "_scaled_grouped_mm"):
+        flops, out = grouped_gemm(mats[0], mats[1])
+    else:
+        raise ValueError(f"no GEMM formula for {op}")
+    return flops, _numel(out), _out_size(op, scalars, operand_size)
+
+
+def _memory_op(name: str, inputs: list) -> int:
+    """Bytes of an op priced by the data it moves (no flops formula: copies, fills, indexing, sorts...): every
+    tensor input read once and an output as large as the largest input written once; a copy into `self` reads
+    only its source; a fill only writes. A documented estimate, not a count: ncu's DRAM bytes say how close."""
+    sizes = [_numel(s) * size for s, _, size in inputs]
+    if name in ("fill_", "zero_", "normal_", "uniform_", "random_"):
+        return sizes[0]
+    if name in ("copy_", "_copy_from", "_copy_from_and_resize"):
+        return sum(sizes[:2])
+    return sum(sizes) + max(sizes)
 
 
 def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> dict[str, Any]:
     """flops (with width key) and minimal bytes of an ATen op whose kernels come from libraries, from the
-    torch.profiler record of its inputs (dims, types, concrete scalars). Attention: the causal triangle when the
-    op's recorded is_causal is set, else every pair (an explicit mask: library_ops applies what the eager
-    capture saw). Bytes: the inputs read and the output written once; 0 for an op not priced."""
-    dt = next((t for t in types if t in PROFILER_DTYPES and t not in INDEX_DTYPES), "float")
-    dtype, size = PROFILER_DTYPES[dt]
-    # input tensors only: flat int lists (tensor lists such as cat's inputs are nested and skipped), and for a
-    # GEMM its leading inputs (an `out=` tensor listed after them is the output, counted once below)
-    shapes = [d for d in dims[:GEMM_OPS.get(op, len(dims))]
-              if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
-    flops = out_numel = 0
+    torch.profiler record of its inputs (dims, types, concrete scalars): GEMMs (dense, batched, grouped; bf16,
+    fp8 with any scaling, int8), convolutions (any dims, groups, stride, dilation, transposed), attention (the
+    causal triangle when the op's recorded is_causal is set, else every pair: an explicit mask is applied by
+    library_ops from the eager capture), and every other op by the bytes it moves (_memory_op). Bytes: each
+    input read and the output written once, each at its own dtype's width. `unpriced`: why an op has no cost
+    (no tensor inputs recorded, an unknown dtype, a shape no formula fits), "" when priced."""
+    scalars = scalars or []
     name = op.split("::")[-1]
+    op = "aten::mm" if name == "_mm" else f"aten::{name}"   # the name after the last '::' is the op
     try:
-        if name in ("mm", "_mm") and len(shapes) >= 2:
-            (m, k), (_, n) = shapes[0][-2:], shapes[1][-2:]
-            flops, out_numel = gemm_flops(m, n, k), m * n
-        elif name == "addmm" and len(shapes) >= 3:
-            (m, k), (_, n) = shapes[1][-2:], shapes[2][-2:]
-            flops, out_numel = gemm_flops(m, n, k), m * n
-        elif name in ("bmm", "baddbmm"):
-            a, b = (shapes[0], shapes[1]) if name == "bmm" else (shapes[1], shapes[2])
-            flops, out_numel = gemm_flops(a[1], b[2], a[2], a[0]), a[0] * a[1] * b[2]
-        elif name == "linear" and len(shapes) >= 2:
-            x, w = shapes[0], shapes[1]
-            m = _numel(x[:-1])
-            flops, out_numel = gemm_flops(m, w[0], w[1]), m * w[0]
-        elif op in ATTENTION_OPS and len(shapes) >= 3:
-            (b, h, sq, d), sk = shapes[0], shapes[1][2]
-            mask = CAUSAL if attention_flags(op, scalars or [])["is_causal"] else NONE
-            flops, out_numel = attention_flops(mask, b, h, sq, sk, d), b * h * sq * d
-    except (ValueError, IndexError, TypeError):
+        inputs = _tensors(dims, types, GEMM_OPS.get(op, len(dims)))
+        if not inputs:
+            return {**NO_COST, "unpriced": f"{op or 'no ATen op'}: no tensor inputs recorded"}
+        # the op's dtype: its first operand that is not an index (a GEMM of int8 operands is int8 work)
+        operand_dtype = next((t for (_, t, _), name in zip(inputs, _type_names(dims, types, inputs))
+                              if name not in INDEX_DTYPES), inputs[0][1])
         flops = 0
-    if not flops:
-        return {**NO_COST, "dtype": dtype}
-    in_bytes = sum(_numel(s) for s in shapes) * size
-    return {"flops_key": flops_key_for_dtype(dtype), "flops": flops, "bytes": in_bytes + out_numel * size,
-            "dtype": dtype}
+        if op in CONV_OPS:
+            flops, out_numel, operand_dtype = _conv(op, inputs, scalars)
+            nbytes = sum(_numel(s) * size for s, _, size in inputs[:2]) + out_numel * inputs[0][2]
+        elif op in GEMM_OPS:
+            flops, out_numel, out_size = _gemm(op, inputs, scalars, DTYPE_BYTES[operand_dtype])
+            nbytes = sum(_numel(s) * size for s, _, size in inputs) + out_numel * out_size
+        elif op in ATTENTION_OPS and len(inputs) >= 3:
+            (b, h, sq, d), sk, size = inputs[0][0], inputs[1][0][2], inputs[0][2]
+            mask = CAUSAL if attention_flags(op, scalars)["is_causal"] else NONE
+            flops = attention_flops(mask, b, h, sq, sk, d)
+            nbytes = sum(_numel(s) * sz for s, _, sz in inputs) + b * h * sq * d * size
+        else:
+            nbytes = _memory_op(name, inputs)
+    except (ValueError, IndexError, TypeError, KeyError) as e:
+        return {**NO_COST, "unpriced": f"{op}: {e}" if str(e) else f"{op}: its recorded shapes fit no formula"}
+    if not flops and not nbytes:
+        return {**NO_COST, "dtype": operand_dtype, "unpriced": f"{op}: empty tensors"}
+    return {"flops_key": flops_key_for_dtype(operand_dtype) if flops else "", "flops": flops, "bytes": nbytes,
+            "dtype": operand_dtype, "unpriced": ""}
 
 
 def flex_kept_fraction(dense_flops: float, calls: list[dict]) -> float | None:

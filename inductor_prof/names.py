@@ -41,12 +41,53 @@ def demangle(name: str) -> str:
         ctypes.CDLL(None).free(ctypes.c_void_p(ptr))
 
 
+_LENGTH = re.compile(r"\d+")
+
+
+def _mangled_idents(name: str) -> list[tuple[str, int, int]]:
+    """The <length><identifier> pieces of an Itanium mangled name, (identifier, start, end), skipping the
+    substitutions (S_, S5_, T_) and literals (Li4E) whose digits are no lengths."""
+    out, i = [], 2
+    while i < len(name):
+        c = name[i]
+        if c in "ST" and i + 1 < len(name) and (name[i + 1].isdigit() or name[i + 1] == "_"):
+            i = name.find("_", i + 1) + 1 or len(name)
+        elif c == "L":
+            i = name.find("E", i + 1) + 1 or len(name)
+        elif c.isdigit():
+            m = _LENGTH.match(name, i)
+            n = int(m.group())
+            out.append((name[m.end():m.end() + n], i, m.end() + n))
+            i = m.end() + n
+        else:
+            i += 1
+    return out
+
+
+def _words_of_mangled(name: str) -> str:
+    """A mangled name that cannot be demangled, in short: its nested name (`cutlass::device_kernel`) and the
+    first three CamelCase names of its template arguments (`GemmUniversal`...)."""
+    idents = _mangled_idents(name)
+    if not idents:
+        return name[:64]
+    head = [idents[0]]
+    for piece in idents[1:]:   # the nested name: pieces one right after the other (template arguments follow)
+        if piece[1] != head[-1][2]:
+            break
+        head.append(piece)
+    words = [w for w, _, _ in idents[len(head):] if w[:1].isupper() and any(c.islower() for c in w)]
+    text = "::".join(w for w, _, _ in head)
+    return f"{text}<{','.join(list(dict.fromkeys(words))[:3])}>" if words else text
+
+
 def short_name(name: str) -> str:
     """A demangled C++ kernel name for tables: the function's name (without PyTorch's `at::native::`) and the
     identifying words of its template arguments, e.g. `vectorized_elementwise_kernel<cos,double>` for
     `void at::native::vectorized_elementwise_kernel<2, at::native::cos_kernel_cuda(...)::{lambda(double)#1},
     std::array<char*, 2ul> >(...)`. The full name stays in the JSON and CSV."""
     text = demangle(name).replace("(anonymous namespace)::", "")
+    if text.startswith("_Z"):   # cut short by the profiler (CUPTI keeps ~1,000 characters): not demangled
+        return _words_of_mangled(text)
     if text.startswith("void "):
         text = text[5:]
     head, args = _split(text)

@@ -70,18 +70,19 @@ def published(facts: DeviceFacts) -> dict | None:
 def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str = "") -> dict:
     """The peaks a run is judged against: measured ceilings where the run measured them, else the computed spec.
 
-    {"tflops": {key: TFLOP/s}, "dram_gbps", "l2_gbps" (measured or None), "source": {key: measured|spec|none},
+    {"tflops": {key: TFLOP/s}, "dram_gbps", "l2_gbps" and "kernel_floor_us" (measured or None), "source": {key:
+     measured|spec|none},
      "spec": {...}, "published": {...} or None, "gpu": name}.
     """
     spec = spec_peaks(facts) if facts else {k: None for k in (*FLOP_KEYS, "dram_gbps")}
     peaks = dict(spec)
     source = {k: "spec" if v else "none" for k, v in spec.items()}
     measured = measured or {}
-    for key, name in (("flops16", "flops16_tflops"), ("dram_gbps", "dram_gbps")):
+    for key, name in (("flops8", "flops8_tflops"), ("flops16", "flops16_tflops"), ("dram_gbps", "dram_gbps")):
         if measured.get(name):
             peaks[key], source[key] = float(measured[name]), "measured"
     return {"tflops": {k: peaks[k] for k in FLOP_KEYS}, "dram_gbps": peaks["dram_gbps"],
-            "l2_gbps": measured.get("l2_gbps"), "source": source, "spec": spec,
+            "l2_gbps": measured.get("l2_gbps"), "kernel_floor_us": measured.get("kernel_floor_us"), "source": source, "spec": spec,
             "published": published(facts) if facts else None, "gpu": gpu}
 
 

@@ -1,6 +1,6 @@
 """Every child process of the package starts here. Each gets an argument list (never a shell string), the
 environment given whole (childenv.child_env builds it), a timeout, and a process group of its own; the whole
-group is ended on the timeout, on Ctrl-C and on SIGTERM (cli/signals.py turns SIGTERM into an interrupt), so
+group is ended on the timeout, on Ctrl-C and on SIGTERM (signals.py turns SIGTERM into an interrupt), so
 no grandchild (ncu's target, a compile worker) is left behind. `run_logged` keeps the output in a log file
 (long children), `run` returns it (short ones), `Background` starts one now and waits for it later (work that
 overlaps the caller's); `Finished.why` says how a failed one ended, its output's end included."""

@@ -43,7 +43,7 @@ class Settings:
     ncu_source_kernels: int = 3
     # `profile --ncu` runs the source pass in a process beside the metric pass (ncu serialises their kernels; about
     # 10 s less on FLUX.1-dev); false: after it, the metric pass alone on the GPU (a few small kernels' durations
-    # moved 3-8% side by side, README "How long the main job takes")
+    # moved 3-8% side by side, docs/measurements.md "How long the main job takes")
     ncu_source_beside: bool = True
     # the attention stage and command: where the own kernels' tuned tile configs are kept (None:
     # $XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof), tuning again over them, the teaching backends
@@ -175,3 +175,12 @@ SETTINGS_HELP = ("ncu settings come from the command-line flag, else the environ
                  + ", ".join(Settings.env_name(f.name) for f in fields(Settings))
                  + "), else the top level of ./inductor-prof.toml, else [tool.inductor-prof] in ./pyproject.toml, "
                  "else the default.")
+
+
+def user_cache_dir(env: dict | None = None) -> Path:
+    """The user cache root the attention tuning cache and the compile cache live under: $XDG_CACHE_HOME/inductor-prof,
+    else ~/.cache/inductor-prof (XDG: a relative XDG_CACHE_HOME is ignored)."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path(env.get("HOME") or Path.home()) / ".cache"
+    return base / "inductor-prof"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The metric pass's metrics, the source pass's sections, and both in one ncu process, over the same 10 kernels
 (Triton, cuBLAS and ATen ones): passes per kernel, seconds, report size, and the metrics' values side by side.
-Why the source pass stays a process of its own (README, stage ncu_source). Not a test.
+Why the source pass stays a process of its own (docs/architecture.md, stage ncu_source). Not a test.
 
     python3 scripts/ncu_pass_union.py OUT_DIR
 

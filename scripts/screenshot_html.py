@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's picture of the HTML report: `report RUN --html` of a run (default the FLUX example), opened in
+"""The picture of the HTML report: `report RUN --html` of a run (default the FLUX example), opened in
 headless Chromium, the top of the page saved as a palette PNG (small enough to keep in the repository).
 
     python3 scripts/screenshot_html.py [RUN] [--out docs/report-html.png] [--height 2150]
@@ -19,7 +19,7 @@ from headless import CHROMIUM, open_page  # noqa: E402  (the tests' Chromium dri
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run", nargs="?", default="examples/runs/flux-h100")   # as the README names it
+    ap.add_argument("run", nargs="?", default="examples/runs/flux-h100")   # as docs/usage.md names it
     ap.add_argument("--out", default=str(ROOT / "docs" / "report-html.png"))
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=2150)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's pictures of `inductor-prof trace`: the trace of a run (default the FLUX example) opened in
+"""The pictures of `inductor-prof trace`: the trace of a run (default the FLUX example) opened in
 Perfetto's UI, offline, in headless Chromium. Two PNGs: one transformer block of the step (docs/trace-perfetto.png)
 and the same view with a kernel slice selected, its args in the details panel (docs/trace-perfetto-args.png).
 It also asks Perfetto's own trace processor (the UI's WebAssembly engine) what it imported, and fails (exit 1)
@@ -192,7 +192,7 @@ def shoot(url: str, trace: Path, chromium: str, block: str, out_dir: Path) -> in
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run", nargs="?", default="examples/runs/flux-h100")   # as the README names it
+    ap.add_argument("run", nargs="?", default="examples/runs/flux-h100")   # as docs/usage.md names it
     ap.add_argument("--block", default="double_3", help="the Proton block scope to zoom on")
     ap.add_argument("--out-dir", default=str(ROOT / "docs"))
     ap.add_argument("--chromium", default=shutil.which("chromium"))

@@ -72,3 +72,30 @@ def tensor_parallel(spec, rank, local_rank, root):
         json.dump({"max_err": float((got - want).abs().max()), "heads": model.layers[0].self_attn.q_proj.weight
                    .to_local().shape[0] // 16, "compiled_err": float((first - ref).abs().max())}, f)
     dist.destroy_process_group()
+
+
+def fsdp(spec, rank, local_rank, root):
+    """examples/models/llama_fsdp.py on the CPU over gloo, tiny: each rank stores half of each weight, its token
+    ids its own, and its output the whole (unsharded) model's on the same ids."""
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.tensor import DTensor
+
+    from examples.models.llama_decoder import build
+    from examples.models.llama_fsdp import build_fsdp
+
+    dist.init_process_group("gloo")
+    tiny = dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
+                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+    model, kwargs = build_fsdp(**tiny)
+    torch.manual_seed(0)
+    whole, _ = build(**tiny)
+    with torch.no_grad():
+        got, want = model(**kwargs).last_hidden_state, whole(**kwargs).last_hidden_state
+    q = model.layers[0].self_attn.q_proj.weight
+    ids = [None, None]
+    dist.all_gather_object(ids, kwargs["input_ids"].tolist())
+    with open(os.path.join(root, f"fsdp{rank}.json"), "w") as f:
+        json.dump({"max_err": float((got - want).abs().max()), "dtensor": isinstance(q, DTensor),
+                   "local_rows": q.to_local().shape[0], "rows": q.shape[0], "own_ids": ids[0] != ids[1]}, f)
+    dist.destroy_process_group()

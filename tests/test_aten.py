@@ -2,7 +2,8 @@
 import pytest
 import torch
 
-from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attention_flags, flops_key_for_dtype
+from inductor_prof.aten import (ATTENTION_OPS, CONV_OPS, GEMM_OPS, GEMM_OUT_DTYPE, PROFILER_DTYPES, SCALAR_TYPES,
+                              attention_flags, flops_key_for_dtype)
 
 
 @pytest.mark.parametrize("op", sorted(ATTENTION_OPS))
@@ -50,3 +51,41 @@ def test_flops_key_by_width():
     assert [flops_key_for_dtype(d) for d in (torch.float8_e4m3fn, torch.bfloat16, torch.float16, torch.float32,
                                              torch.float64, "fp8")] == \
         ["flops8", "flops16", "flops16", "flops32", "flops64", "flops8"]
+
+
+def _positions(op):
+    """Argument names by position of an op's schema (conv_transpose{n}d has only its `input` overload)."""
+    packet = getattr(torch.ops.aten, op.split("::")[1])
+    overload = packet.default if "default" in packet.overloads() else getattr(packet, packet.overloads()[0])
+    return [a.name for a in overload._schema.arguments]
+
+
+@pytest.mark.parametrize("op", sorted(CONV_OPS))
+def test_convolution_argument_positions_match_the_schema(op):
+    names, spec = _positions(op), CONV_OPS[op]
+    assert (names[spec.stride], names[spec.padding], names[spec.groups]) == ("stride", "padding", "groups")
+    assert spec.dilation is None or names[spec.dilation] == "dilation"
+    assert isinstance(spec.transposed, bool) or names[spec.transposed] == "transposed"
+    assert spec.output_padding is None or names[spec.output_padding] == "output_padding"
+
+
+@pytest.mark.parametrize("op", sorted(GEMM_OUT_DTYPE))
+def test_gemm_out_dtype_position_matches_the_schema(op):
+    assert _positions(op)[GEMM_OUT_DTYPE[op]] == "out_dtype"
+
+
+def test_scalar_type_codes_match_torch():
+    # torch.profiler records a ScalarType argument (an op's dtype=, out_dtype=) as its c10 code: record each
+    # dtype of the table as torch's profiler writes it, the way a model's _scaled_mm(out_dtype=...) is recorded
+    from torch.profiler import profile
+
+    x = torch.ones(2)
+    with profile(record_shapes=True) as p:
+        for name in SCALAR_TYPES.values():
+            torch.ops.aten._to_copy(x, dtype=getattr(torch, name))
+    recorded = [int(e.concrete_inputs[1]) for e in p.events() if e.name == "aten::_to_copy"]
+    assert recorded == list(SCALAR_TYPES)
+
+
+def test_int8_and_fp8_are_8_bit_work():
+    assert {flops_key_for_dtype(d) for d in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")} == {"flops8"}

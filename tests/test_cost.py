@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 
 from inductor_prof import cost
-from inductor_prof.attention.semantics.masks import CAUSAL, NONE, MaskSpec
+from inductor_prof.mask_pairs import CAUSAL, NONE, MaskSpec
 from inductor_prof.attention.semantics.shapes import from_call
+from inductor_prof.cost import aten_op, conv_output, grouped_gemm
 from inductor_prof.drivers.torch_profiler import op_cost
 
 BF16 = "c10::BFloat16"
@@ -199,3 +200,128 @@ def test_collective_rates_as_nccl_tests(collective, group, busbw):
 def test_collective_without_a_bus_factor_has_no_busbw():
     algbw, bus = cost.collective_rates("barrier", 0, 2, 1e-5)
     assert algbw == 0 and bus != bus
+
+
+# ---- library ops of other families: rows as torch.profiler recorded them on an H200 (2026-11-28, torch 2.11,
+# examples/models: fp8_mlp, moe, convnet; the runs under examples/runs/) -------------------------------------------
+
+def test_fp8_scaled_mm_is_8_bit_work_with_its_own_widths():
+    # fp8_mlp's gate projection: (8192 x 4096) e4m3 @ (4096 x 14336) e4m3, fp32 scalar scales, bf16 out (code 15)
+    dims = [[8192, 4096], [4096, 14336], [], [], [], [], [], [], [8192, 14336]]
+    types = ["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "Scalar", "Scalar",
+             "c10::BFloat16"]
+    scalars = ["", "", "", "", "", "", "15", "False", ""]
+    c = aten_op("aten::_scaled_mm", dims, types, scalars)
+    assert c["flops_key"] == "flops8" and c["flops"] == 2 * 8192 * 4096 * 14336
+    # A and B one byte an element, the two 0-d fp32 scales 4 bytes each, the bf16 output 2 bytes an element
+    assert c["bytes"] == 8192 * 4096 + 4096 * 14336 + 4 + 4 + 2 * 8192 * 14336
+    assert c["unpriced"] == ""
+
+
+def test_row_wise_scales_are_read_too():
+    # the down projection: scale_a one per token (8192 x 1), scale_b one per output channel (1 x 4096)
+    dims = [[8192, 14336], [14336, 4096], [8192, 1], [1, 4096], [], [], [], []]
+    types = ["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "Scalar", "Scalar"]
+    c = aten_op("aten::_scaled_mm", dims, types, ["", "", "", "", "", "", "15", "False"])
+    assert c["bytes"] == 8192 * 14336 + 14336 * 4096 + 4 * 8192 + 4 * 4096 + 2 * 8192 * 4096
+
+
+def test_int8_gemm_writes_int32():
+    c = aten_op("aten::_int_mm", [[8192, 4096], [4096, 14336], [8192, 14336]],
+                ["signed char", "signed char", "int"], ["", "", ""])
+    assert (c["flops_key"], c["dtype"]) == ("flops8", "int8")
+    # operands a byte an element; the output is int32: 4 bytes (an out= tensor is the output, counted once)
+    assert c["bytes"] == 8192 * 4096 + 4096 * 14336 + 4 * 8192 * 14336
+
+
+def test_grouped_gemm_counts_its_tokens_once():
+    # moe's gate/up projection: 8192 tokens x top-2 = 16384 rows split over 8 experts by the offsets
+    c = aten_op("aten::_grouped_mm", [[16384, 2048], [8, 2048, 11264], [8], [], []],
+                ["c10::BFloat16", "c10::BFloat16", "int", "", ""], ["", "", "", "", ""])
+    # each row goes through one expert: 2 * 16384 * 2048 * 11264, not 8 times that
+    assert c["flops"] == 2 * 16384 * 2048 * 11264 and c["flops_key"] == "flops16"
+    # x and the 8 experts' weights (bf16), the int32 offsets, the (16384 x 11264) bf16 output
+    assert c["bytes"] == 2 * 16384 * 2048 + 2 * 8 * 2048 * 11264 + 4 * 8 + 2 * 16384 * 11264
+
+
+@pytest.mark.parametrize("a, b, flops, out", [
+    ([6, 32, 16], [6, 16, 8], 2 * 6 * 32 * 16 * 8, [6, 32, 8]),      # batched: every group its own M
+    ([32, 48], [48, 8], 2 * 32 * 48 * 8, [32, 8]),                   # K split into groups (a weight gradient)
+    ([6, 32, 16], [16, 40], 2 * 32 * 16 * 40, [32, 40]),             # N split into groups
+])
+def test_grouped_gemm_forms(a, b, flops, out):
+    assert grouped_gemm(a, b) == (flops, out)
+
+
+def test_convolution_flops_from_its_output_size():
+    # convnet's conv_in as recorded: x (8, 4, 64, 64), w (128, 4, 3, 3), padding 1, stride 1, dilation 1, groups 1
+    dims = [[8, 4, 64, 64], [128, 4, 3, 3], [], [], [], [], [], [], []]
+    types = ["c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "Scalar", "Scalar",
+             "Scalar", "Scalar"]
+    scalars = ["", "", "[1, 1]", "[1, 1]", "[1, 1]", "1", "False", "False", "True"]
+    c = aten_op("aten::cudnn_convolution", dims, types, scalars)
+    # output 8 x 128 x 64 x 64 (padding 1 keeps 64); each output: 4 channels x 9 taps, 2 flops each
+    assert c["flops"] == 2 * (8 * 128 * 64 * 64) * 4 * 9 and c["flops_key"] == "flops16"
+    assert c["bytes"] == 2 * (8 * 4 * 64 * 64 + 128 * 4 * 9 + 8 * 128 * 64 * 64)
+
+
+def test_strided_dilated_grouped_convolution():
+    # stride 2 halves 64 -> 32: (64 + 2 - 2 - 1) // 2 + 1 = 32; dilation 2 with padding 2 keeps 32;
+    # 32 groups: each output sees 256 / 32 = 8 input channels
+    scal = lambda pad, stride, dil, groups: ["", "", pad, stride, dil, groups, "False", "False", "True"]  # noqa: E731
+    types = ["c10::BFloat16"] * 2 + ["ScalarList"] * 3 + ["Scalar"] * 4
+    down = aten_op("aten::cudnn_convolution", [[8, 128, 64, 64], [128, 128, 3, 3]] + [[]] * 7, types,
+                   scal("[1, 1]", "[2, 2]", "[1, 1]", "1"))
+    assert down["flops"] == 2 * (8 * 128 * 32 * 32) * 128 * 9
+    dilated = aten_op("aten::cudnn_convolution", [[8, 256, 32, 32], [512, 256, 3, 3]] + [[]] * 7, types,
+                      scal("[2, 2]", "[1, 1]", "[2, 2]", "1"))
+    assert dilated["flops"] == 2 * (8 * 512 * 32 * 32) * 256 * 9
+    grouped = aten_op("aten::cudnn_convolution", [[8, 512, 16, 16], [512, 16, 3, 3]] + [[]] * 7, types,
+                      scal("[1, 1]", "[1, 1]", "[1, 1]", "32"))
+    assert grouped["flops"] == 2 * (8 * 512 * 16 * 16) * 16 * 9
+
+
+def test_transposed_convolution_doubles_its_input():
+    # convnet's up1 as recorded: x (8, 512, 16, 16), w (512, 256, 4, 4), padding 1, output_padding 0, stride 2:
+    # output (16 - 1) * 2 - 2 + 3 + 0 + 1 = 32 a side, 256 channels; each input scattered to 256 x 16 outputs
+    dims = [[8, 512, 16, 16], [512, 256, 4, 4]] + [[]] * 8
+    types = ["c10::BFloat16"] * 2 + ["ScalarList"] * 4 + ["Scalar"] * 4
+    scalars = ["", "", "[1, 1]", "[0, 0]", "[2, 2]", "[1, 1]", "1", "False", "False", "True"]
+    c = aten_op("aten::cudnn_convolution_transpose", dims, types, scalars)
+    assert c["flops"] == 2 * (8 * 512 * 16 * 16) * 256 * 16
+    assert c["bytes"] == 2 * (8 * 512 * 16 * 16 + 512 * 256 * 16 + 8 * 256 * 32 * 32)
+
+
+def test_convolution_output_size_is_torchs():
+    torch = pytest.importorskip("torch")
+    x = torch.zeros(1, 3, 17, 23)
+    for stride, pad, dil in ((1, 0, 1), (2, 1, 1), (3, 2, 2)):
+        conv = torch.nn.functional.conv2d(x, torch.zeros(5, 3, 3, 4), stride=stride, padding=pad, dilation=dil)
+        assert conv_output([17, 23], [3, 4], [stride] * 2, [pad] * 2, [dil] * 2) == list(conv.shape[2:])
+        up = torch.nn.functional.conv_transpose2d(x, torch.zeros(3, 5, 3, 4), stride=stride, padding=pad,
+                                                  output_padding=stride - 1, dilation=dil)
+        assert conv_output([17, 23], [3, 4], [stride] * 2, [pad] * 2, [dil] * 2, True, [stride - 1] * 2) \
+            == list(up.shape[2:])
+
+
+def test_memory_ops_priced_by_the_bytes_they_move():
+    # moe's index_add as recorded: self (8192 x 2048) bf16, index (16384) int64, source (16384 x 2048) bf16:
+    # each input read once, and an output as large as the largest input (source) written once
+    c = aten_op("aten::index_add", [[8192, 2048], [], [16384], [16384, 2048], []],
+                ["c10::BFloat16", "Scalar", "long int", "c10::BFloat16", "Scalar"], ["", "0", "", "", "1"])
+    assert (c["flops"], c["flops_key"]) == (0, "")
+    assert c["bytes"] == 2 * 8192 * 2048 + 8 * 16384 + 2 * 16384 * 2048 + 2 * 16384 * 2048
+    # a copy reads its source and writes self; a fill only writes
+    assert aten_op("aten::copy_", [[4, 8], [4, 8], []], ["float", "c10::BFloat16", "Scalar"])["bytes"] == 4 * 32 + 2 * 32
+    assert aten_op("aten::fill_", [[4, 8], []], ["float", "Scalar"])["bytes"] == 4 * 32
+
+
+@pytest.mark.parametrize("dims, types, why", [
+    ([[], []], ["Scalar", "Scalar"], "no tensor inputs recorded"),
+    ([[4, 8], [8, 2]], ["c10::complex<float>", "c10::complex<float>"], "unknown dtype"),
+    ([[4, 8, 3, 3]], ["float"], "aten::cudnn_convolution: "),       # a convolution without its weight
+])
+def test_an_op_without_a_price_says_why(dims, types, why):
+    op = "aten::cudnn_convolution" if len(dims) == 1 else "aten::mm"
+    c = aten_op(op, dims, types)
+    assert (c["flops"], c["bytes"]) == (0, 0) and why in c["unpriced"]

@@ -69,3 +69,19 @@ def test_fit_names_numbers_what_shortening_made_equal():
     assert shorten(a, 30) == shorten(b, 30)
     out = fit_names([a, "x", b], 30)
     assert out[:2] == [shorten(a, 30), "x"] and out[2].endswith(" #2") and len(out[2]) == 30
+
+
+# torch._grouped_mm's CUTLASS kernel on an H200 (2026-11-28, examples/runs/moe-*): the profiler cut its
+# mangled name at about 1,270 characters, so the C++ runtime cannot demangle it; its first 400 here
+CUT_SHORT = ("_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5"
+             "_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaINS5_39MainloopSm90ArrayTmaGmm"
+             "aWarpSpecializedILi4ENSA_IJNS9_1CILi2EEENSG_ILi1EEESI_EEENS5_43KernelPtrArrayTmaWarpSpecializedCooperati"
+             "veEEENSA_IJNSG_ILi128EEENSG_ILi256EEENSG_ILi64EEEEEENS_10bfloat16_tEPNSA_IJlSI_NSG_ILi0")
+
+
+def test_a_mangled_name_cut_short_reads_by_its_pieces():
+    # the nested name (7cutlass 13device_kernel), then the template arguments' first CamelCase names; the
+    # substitutions (S5_) and literals (Li4E) carry digits that are no lengths
+    assert short_name(CUT_SHORT) == "cutlass::device_kernel<GemmUniversal,GroupProblemShape,CollectiveMma>"
+    assert short_name("_ZN2at4cuda6detail25prepare_grouped_gemm_dataIN7cutlass10bfloat16_tES4_") == \
+        "at::cuda::detail::prepare_grouped_gemm_data"

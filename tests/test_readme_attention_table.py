@@ -1,6 +1,6 @@
-"""The README's attention table against the rows of examples/sweeps/attention-h100.csv it is made from: each
-backend's TFLOP/s to the unit and each own kernel's speed over cuDNN (cuDNN's time over the kernel's, from the
-times, not from the recorded speed-up column) to two decimals."""
+"""The attention table (docs/attention.md, moved from the README) against the rows of
+examples/sweeps/attention-h100.csv it is made from: each backend's TFLOP/s to the unit and each own kernel's speed
+over cuDNN (cuDNN's time over the kernel's, from the times, not from the recorded speed-up column) to two decimals."""
 import csv
 from recorded import REPO
 
@@ -11,7 +11,7 @@ DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
 
 def _table() -> list[list[str]]:
     head = "| shape (B,H,S,D) | dtype | gluon_fa3 | triton_fa2 | sdpa_cudnn | sdpa_flash |"
-    lines = (ROOT / "README.md").read_text().splitlines()
+    lines = (ROOT / "docs" / "attention.md").read_text().splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(head)) + 2  # past the header and the rule
     rows = []
     for ln in lines[start:]:

@@ -1,6 +1,7 @@
-"""The README's masks table and the ranges quoted beside it (and in examples/sweeps/README.md) against
-examples/sweeps/masks-h100.csv: each time to the microsecond, each ratio recomputed from the two times (not from
-the recorded ratio columns) to two decimals, each range from every row of the file."""
+"""The masks table (docs/attention.md, moved from the README) and the ranges quoted beside it (and in
+examples/sweeps/README.md) against examples/sweeps/masks-h100.csv: each time to the microsecond, each ratio
+recomputed from the two times (not from the recorded ratio columns) to two decimals, each range from every row of
+the file."""
 import csv
 import re
 
@@ -34,7 +35,7 @@ def _range(values) -> str:
 
 
 def test_every_readme_masks_row_matches_the_sweep():
-    lines = (REPO / "README.md").read_text().splitlines()
+    lines = (REPO / "docs" / "attention.md").read_text().splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(HEAD)) + 2
     sweep = {_key(r): r for r in _csv()}
     n = 0
@@ -53,7 +54,7 @@ def test_every_readme_masks_row_matches_the_sweep():
 
 def test_quoted_ranges_are_the_whole_sweep():
     rows = _csv()
-    readme = " ".join((REPO / "README.md").read_text().split())
+    readme = " ".join((REPO / "docs" / "attention.md").read_text().split())
     gluon, tl = _range(_ratios(rows, "flex_ms", "gluon_ms")), _range(_ratios(rows, "flex_ms", "tl_ms"))
     assert f"{len(rows)} rows, 1,024-16,384 tokens): gluon_fa3 {gluon} of flex_compiled at every row" in readme
     assert f"triton_fa2 (untuned) {tl}" in readme

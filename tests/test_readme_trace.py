@@ -1,7 +1,9 @@
-"""The README's trace section against the trace `inductor-prof trace` writes of examples/runs/flux-h100: the counts
-and the selected GEMM's numbers it quotes under the Perfetto screenshots (scripts/screenshot_trace.py made them;
-Perfetto itself is not run here), and the pictures it shows are in docs/ and small."""
+"""The trace section (docs/usage.md, moved from the README) against the trace `inductor-prof trace` writes of
+examples/runs/flux-h100: the counts and the selected GEMM's numbers it quotes under the Perfetto screenshots
+(scripts/screenshot_trace.py made them; Perfetto itself is not run here), and the pictures it shows are in docs/
+and small."""
 import json
+from pathlib import Path
 from collections import Counter
 
 import pytest
@@ -15,7 +17,7 @@ PICTURES = ("docs/trace-perfetto.png", "docs/trace-perfetto-args.png")
 
 @pytest.fixture(scope="module")
 def section() -> str:
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "usage.md").read_text()
     start = text.index("## A trace of the step")
     return " ".join(text[start:text.index("\n## ", start + 1)].split())
 
@@ -50,5 +52,5 @@ def test_selected_gemm_quoted(events, section):
 
 @pytest.mark.parametrize("picture", PICTURES)
 def test_pictures_shown_and_small(picture, section):
-    assert f"]({picture})" in section
+    assert f"]({Path(picture).relative_to('docs')})" in section   # the link beside docs/usage.md
     assert (REPO / picture).stat().st_size < 400_000

@@ -4,7 +4,7 @@
 #
 #   examples/ci/gate.sh BASELINE_RUN PR_RUN OUT_DIR
 #
-# OUT_DIR/diff.json    `diff --json`: the whole comparison; "gate" holds the verdict (schema: README)
+# OUT_DIR/diff.json    `diff --json`: the whole comparison; "gate" holds the verdict (schema: docs/ci-gate.md)
 # OUT_DIR/diff.html    `diff --html`: one self-contained page
 # OUT_DIR/summary.md   `diff --markdown`: the verdict, the step, the kernels that moved (a pull-request comment);
 #                      when diff refused to gate, that one error line instead

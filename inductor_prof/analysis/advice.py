@@ -8,6 +8,10 @@ is measured against.
   that passed its check, timed side by side with the model's). The kernel and a better backend for its calls
   are then one item, with both figures said.
 - The launch/idle gap: the plain (unprofiled) step minus the GPU-busy time, so Proton's own cost is not counted.
+- A rank of several (`comm`): of that gap, the time its NCCL kernels waited for the last rank (its torch.profiler
+  step's exposed wait, at most the gap) is an item of its own, naming the rank waited for; the rest stays the
+  launch/idle item. Data moving with no compute beside it (exposed transfer) and the ranks' step imbalance
+  (slowest plain step minus fastest) are items too.
 """
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ from .library_calls import call_label
 
 TOP = 10
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
-DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)"}
+DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
+      "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
 def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, str] | None:
@@ -83,6 +88,11 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df["headroom_vs"] = [f"{p:.0f}% of {c}" if c and k else "" for p, c, k in
                          zip(df["pct_of_peak"], df["ceiling"], known)]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
+    floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
+    if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
+        df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
+                                        zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
+        df.loc[floor, "do"] = DO["floor"]
     by_kernel = {} if gemm_shapes is None or gemm_shapes.empty else dict(tuple(gemm_shapes.groupby("kernel")))
     savings: dict[str, list[dict]] = {}
     for a in attention or []:
@@ -100,15 +110,48 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     return df
 
 
-def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP) -> list[dict]:
+def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | None]:
+    """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it)."""
+    items = []
+    s = comm.get("straggler")
+    wait = min(comm.get("wait_ms") or 0.0, max(gap_ms or 0.0, 0.0))
+    if wait > 0:
+        other = s is not None and s["rank"] != comm["rank"]
+        who = f"rank {s['rank']}" if other else "the other ranks"
+        late = "its launches come late: host work" if other and s["cause"] == "host" else "its kernels are slower"
+        items.append({"what": f"waiting for {who} at collectives", "category": "ranks", "headroom_ms_per_step": wait,
+                      "why": "NCCL kernels waiting for the last rank to arrive (torch.profiler step), within the "
+                             "plain step minus GPU busy",
+                      "do": f"make {who} arrive sooner ({late})" if other else "balance the ranks' work"})
+        gap_ms = gap_ms - wait
+    if (comm.get("transfer_ms") or 0) > 0:
+        items.append({"what": "communication with no compute beside it", "category": "ranks",
+                      "headroom_ms_per_step": comm["transfer_ms"],
+                      "why": "NCCL moving data after every rank arrived, nothing else on the GPU (torch.profiler "
+                             "step)",
+                      "do": "overlap it with compute (async collectives, prefetch), or move fewer bytes"})
+    spread = comm.get("spread")
+    if spread and spread["max_ms"] > spread["min_ms"]:
+        items.append({"what": f"imbalance: rank {spread['slowest_rank']}'s step vs rank {spread['fastest_rank']}'s",
+                      "category": "ranks", "headroom_ms_per_step": spread["max_ms"] - spread["min_ms"],
+                      "why": "slowest rank's plain step minus the fastest's (every rank waits for the slowest)",
+                      "do": "give the ranks equal work; see the straggler line"})
+    return items, gap_ms
+
+
+def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
+         comm: dict | None = None) -> list[dict]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
-    their calls."""
+    their calls; comm: a rank of several (comm_items)."""
     kernels = {demangle(n) for n in df["name"]}
-    items = [{"what": r["display"], "category": r["category"], "headroom_ms_per_step": float(r["headroom_ms_per_step"]),
-              "why": r["headroom_vs"], "do": r["do"]}
-             for _, r in df[df["sol_ms_per_step"].notna()].iterrows() if r["headroom_ms_per_step"] > 0]
+    extra: list[dict] = []
+    if comm:
+        extra, gap_ms = comm_items(gap_ms, comm)
+    items = extra + [{"what": r["display"], "category": r["category"],
+                      "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
+                     for _, r in df[df["sol_ms_per_step"].notna()].iterrows() if r["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",
@@ -118,7 +161,9 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
                           "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
-                      "why": "plain step (no profiler) minus GPU-busy time",
+                      "why": "plain step (no profiler) minus GPU-busy time" +
+                             (" and the waiting at collectives" if comm and extra and
+                              extra[0]["what"].startswith("waiting") else ""),
                       "do": "CUDA graphs, fewer launches"})
     items.sort(key=lambda i: i["headroom_ms_per_step"], reverse=True)
     return items[:top]

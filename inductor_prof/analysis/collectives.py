@@ -16,14 +16,18 @@ from ..units import US_PER_MS
 NCCL_KERNEL = re.compile(r"^nccl(Dev)?Kernel")
 COMMS_OP = "record_param_comms"
 NAME, IN, OUT, GROUP, DTYPE = "Collective name", "In msg nelems", "Out msg nelems", "Group size", "dtype"
+PG, PG_RANKS = "Process Group Name", "Process Group Ranks"
 # (text in the lower-cased name without underscores, the collective): torch's names (allreduce, _allgather_base,
 # reduce_scatter_tensor_coalesced...) and NCCL's kernel names (ncclDevKernel_AllReduce_Sum_bf16_RING_LL...);
 # the longer names first, as "reduce" is in three of them
 _KINDS = (("allreduce", "all_reduce"), ("reducescatter", "reduce_scatter"), ("allgather", "all_gather"),
           ("alltoall", "all_to_all"), ("broadcast", "broadcast"), ("sendrecv", "send_recv"), ("send", "send_recv"),
           ("recv", "send_recv"), ("reduce", "reduce"))
+# what a row's busbw is over: (all its calls matched, any matched)
+TIMED_ON = {(True, True): "transfer", (False, False): "kernel (waiting included)",
+            (False, True): "transfer where matched, else kernel"}
 CALL_COLUMNS = ["kernel", "collective", "dtype", "in_elems", "out_elems", "group", "bytes", "start_us", "dur_us",
-                "source"]
+                "source", "pg", "pg_ranks"]
 
 
 def is_nccl(name: str) -> bool:
@@ -56,7 +60,16 @@ def _call(kernel: dict, args: dict, source: str) -> dict:
     nbytes = collective_bytes(in_elems, out_elems, size) if size and in_elems is not None else None
     return {"kernel": name, "collective": collective_kind(args.get(NAME) or name), "dtype": args.get(DTYPE),
             "in_elems": in_elems, "out_elems": out_elems, "group": group, "bytes": nbytes,
-            "start_us": float(kernel.get("ts", 0)), "dur_us": float(kernel.get("dur", 0)), "source": source}
+            "start_us": float(kernel.get("ts", 0)), "dur_us": float(kernel.get("dur", 0)), "source": source,
+            "pg": None if args.get(PG) is None else str(args[PG]), "pg_ranks": _ranks(args.get(PG_RANKS))}
+
+
+def _ranks(text) -> tuple[int, ...] | None:
+    """'[0, 1]' (torch writes the group's global ranks as text) -> (0, 1); None when absent or unreadable."""
+    try:
+        return tuple(int(r) for r in str(text).strip("[] ").split(",") if r.strip()) if text is not None else None
+    except ValueError:
+        return None
 
 
 def comm_calls(events: list[dict]) -> pd.DataFrame:
@@ -88,24 +101,33 @@ def comm_calls(events: list[dict]) -> pd.DataFrame:
 
 
 def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, n_steps: int = 1) -> pd.DataFrame:
-    """Calls grouped by collective, dtype, message bytes and group size: calls and ms per step, µs a call, algbw
-    and busbw (GB/s, over the group's summed time), % of the link's measured busbw; the most time first."""
-    columns = ["collective", "dtype", "bytes", "group", "calls", "step_ms", "avg_us", "algbw_gbps", "busbw_gbps",
-               "pct_of_link"]
+    """Calls grouped by collective, dtype, message bytes and group size: calls and ms per step (kernel time), of
+    it ms waiting for other ranks, µs a call, algbw and busbw (GB/s, over the group's summed transfer time where
+    its calls were matched across ranks (waits.match), else over its kernel time, waiting included: `timed_on`
+    says which), % of the link's measured busbw; the most time first."""
+    columns = ["collective", "dtype", "bytes", "group", "calls", "step_ms", "wait_ms", "avg_us", "algbw_gbps",
+               "busbw_gbps", "pct_of_link", "timed_on"]
     if calls is None or not len(calls):
         return pd.DataFrame(columns=columns)
     keyed = calls.assign(bytes=calls["bytes"].fillna(-1), group=calls["group"].fillna(-1),
                          dtype=calls["dtype"].fillna(""))
+    if "transfer_us" not in keyed:
+        keyed = keyed.assign(transfer_us=float("nan"), wait_us=float("nan"))
     rows = []
     for (coll, dtype, nbytes, group), g in keyed.groupby(["collective", "dtype", "bytes", "group"], sort=False):
         total_us = float(g["dur_us"].sum())
-        known = nbytes >= 0 and group >= 1 and total_us > 0
-        algbw, busbw = collective_rates(coll, nbytes * len(g), int(group), total_us / 1e6) if known else (None, None)
+        split = g["transfer_us"].notna()
+        moving_us = float(g["transfer_us"].where(split, g["dur_us"]).sum())
+        timed_on = TIMED_ON[(bool(split.all()), bool(split.any()))]
+        known = nbytes >= 0 and group >= 1 and moving_us > 0
+        algbw, busbw = collective_rates(coll, nbytes * len(g), int(group), moving_us / 1e6) if known else (None, None)
         pct = 100 * busbw / link_busbw_gbps if busbw is not None and busbw == busbw and link_busbw_gbps else None
         rows.append({"collective": coll, "dtype": dtype or None, "bytes": int(nbytes) if nbytes >= 0 else None,
                      "group": int(group) if group >= 1 else None, "calls": len(g) / n_steps,
-                     "step_ms": total_us / US_PER_MS / n_steps, "avg_us": total_us / len(g),
-                     "algbw_gbps": algbw, "busbw_gbps": busbw, "pct_of_link": pct})
+                     "step_ms": total_us / US_PER_MS / n_steps,
+                     "wait_ms": float(g["wait_us"].sum()) / US_PER_MS / n_steps if split.any() else None,
+                     "avg_us": total_us / len(g), "algbw_gbps": algbw, "busbw_gbps": busbw, "pct_of_link": pct,
+                     "timed_on": timed_on})
     return pd.DataFrame(rows, columns=columns).sort_values("step_ms", ascending=False, kind="stable") \
         .reset_index(drop=True)
 

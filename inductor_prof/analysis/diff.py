@@ -15,6 +15,7 @@ from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
 from .noise import GPU_ROW, NAN, change_pct, change_row, spread_pct, spreads_by_name
+from .rank_gate import rank_failures
 
 ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
 _SETTING_SKIP = {"out", "force"}
@@ -135,10 +136,18 @@ class Diff:
     gaps: list[str] = field(default_factory=list)   # what the gate needs and the runs lack (diff_gate.gaps)
     runs: dict = field(default_factory=dict)        # "a", "b": path, target, GPU, tool version (diff_gate.run_facts)
     allow_different: bool = False                   # --allow-different: the gate judged despite `gaps`
+    ranks: dict | None = None                       # runs of several ranks: rank_gate.ranks_change
+    fail_above_spread: float | None = None          # --fail-above-spread: points of step spread
+    fail_above_comm: float | None = None            # --fail-above-comm: % more exposed communication
+
+    @property
+    def gated(self) -> bool:
+        return self.fail_above is not None or self.fail_above_spread is not None or self.fail_above_comm is not None
 
     def failures(self) -> list[Failure]:
-        """What fails the gate (empty without --fail-above)."""
-        return failures(self.steps, self.kernels, self.fail_above, self.min_share)
+        """What fails the gate (empty without a --fail-above flag)."""
+        return failures(self.steps, self.kernels, self.fail_above, self.min_share) + \
+            rank_failures(self.ranks, self.fail_above_spread, self.fail_above_comm)
 
     def regressions(self) -> list[str]:
         """What fails the gate, one line each (empty without --fail-above)."""
@@ -163,7 +172,9 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
 
 
 def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None,
-            allow_different: bool = False) -> Diff:
+            allow_different: bool = False, ranks: dict | None = None, fail_above_spread: float | None = None,
+            fail_above_comm: float | None = None) -> Diff:
+    """ranks: runs of several ranks, rank_gate.ranks_change (gated by fail_above_spread, fail_above_comm)."""
     missing = a.missing + b.missing
     for side in (a, b):
         if not any(stage_steps(side.manifest, s) for s, _ in TIMING_STAGES):
@@ -187,4 +198,5 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
                 warnings=run_warnings(a.manifest, b.manifest) + only, missing=missing,
                 changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None,
                 gaps=gaps(a, b, steps, kernels, min_share), runs={"a": run_facts(a), "b": run_facts(b)},
-                allow_different=allow_different)
+                allow_different=allow_different, ranks=ranks, fail_above_spread=fail_above_spread,
+                fail_above_comm=fail_above_comm)

@@ -60,6 +60,16 @@ def failures(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: floa
     return out
 
 
+def scopes(fail_above: float | None, min_share: float, spread_points: float | None = None,
+           comm_pct: float | None = None) -> list[str]:
+    """What each given threshold gates, one phrase each (the terminal and HTML say them in the gate's line)."""
+    out = [f"--fail-above {fail_above:g}% beyond noise, step and kernels >= {min_share:g}% of the step"] \
+        if fail_above is not None else []
+    out += [f"--fail-above-spread {spread_points:g} points of step spread"] if spread_points is not None else []
+    out += [f"--fail-above-comm {comm_pct:g}% more exposed communication"] if comm_pct is not None else []
+    return out
+
+
 def regressions(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: float | None,
                 min_share: float) -> list[str]:
     """One line per failure (`failures`). Empty without a gate."""

@@ -32,11 +32,16 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
     return out
 
 
-def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None) -> dict:
+def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None,
+             comm: dict | None = None) -> dict:
     """Speed-of-light step time, headroom by category, the launch/idle gap (the plain step, unprofiled, minus
     GPU-busy time: Proton's own cost is not the model's), and where to look next. df: the kernel table after
-    advice.per_shape; attention: attention_saving rows."""
+    advice.per_shape; attention: attention_saving rows; comm: a rank of several (ranks.rank_comm): its NCCL
+    kernels' waiting (`proton_wait_ms`) is not GPU-busy time, and the waits, exposed transfer and imbalance
+    join the list."""
     busy = float(df["step_ms"].sum()) if len(df) else 0.0
+    if comm:
+        busy -= comm["proton_wait_ms"]
     known = df["sol_ms_per_step"].notna() if len(df) else pd.Series(dtype=bool)
     # kernels with neither flops nor bytes have no speed of light: counted at their measured time
     sol = float(df.loc[known, "sol_ms_per_step"].sum() + df.loc[~known, "step_ms"].sum()) if len(df) else 0.0
@@ -46,4 +51,6 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
     attention = attention or []
     return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_plain": step_ms_plain,
             "launch_gap_ms_per_step": gap, "kernels_without_sol": int((~known).sum()) if len(df) else 0,
-            "by_category": by_cat, "attention": attention, "next": advice.rank(df, gap, attention) if len(df) else []}
+            "by_category": by_cat, "attention": attention,
+            "next": advice.rank(df, gap, attention, comm=comm) if len(df) else [],
+            **({"comm": comm} if comm else {})}

@@ -42,7 +42,21 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
     if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel
         costs["modules"] = ops.groupby("kernel")["modules"].agg(union_modules).reindex(costs.index)
+    costs["unpriced"] = ops.groupby("kernel")["unpriced"].agg(unpriced_reason).reindex(costs.index) \
+        if "unpriced" in ops.columns else OLD_LIBRARY_OPS
     return costs
+
+
+# runs recorded before library_ops.csv said why an op had no price
+OLD_LIBRARY_OPS = "library_ops.csv of this run records no price for its op (recorded before it said why)"
+NO_METADATA = "no flops or bytes: its launches carried no launch metadata (not in the annotated step)"
+NOT_TRACED = "not in the torch.profiler step (library_ops.csv): no ATen op known"
+
+
+def unpriced_reason(reasons) -> str:
+    """Why a library kernel has no price: its rows' reasons, each once ("" when every row is priced, or counted
+    on its op's main kernel: a split-K GEMM's reduction)."""
+    return "; ".join(dict.fromkeys(r for r in reasons if isinstance(r, str) and r))
 
 
 def library_provenance(modules: list[str] | None) -> dict | None:
@@ -140,6 +154,10 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             annotated_ok = nbytes > 0
         kind = rec["kind"] if rec else (kind_from_name(name) if origin == "inductor" else None)
         io = io_split.get(name)
+        unpriced = ""
+        if not annotated_ok and not is_nccl(name):   # collectives are priced by the bytes they move (collectives.py)
+            unpriced = (NO_METADATA if origin == "inductor" else
+                        library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,
             "kind": kind or classify(name, origin, None, op).lower(), "category": classify(name, origin, kind, op),
@@ -148,7 +166,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             "bytes": nbytes, **flops, "flops": sum(flops.values()), "annotated": annotated_ok,
             "read_bytes_per_call": io["read"] if io else float("nan"),
             "write_bytes_per_call": io["write"] if io else float("nan"),
-            "module": module_label(provenance, blocks), "provenance": provenance,
+            "module": module_label(provenance, blocks), "provenance": provenance, "unpriced": unpriced,
         })
     df = pd.DataFrame(rows)
     if len(df):     # library kernels that share a short name are numbered by time, the longest first

@@ -11,7 +11,7 @@ from itertools import groupby
 import pandas as pd
 
 from ..aten import GEMM_OPS
-from ..inductor.module_paths import block_of, listed, short_pattern
+from ..inductor.module_paths import block_of, folded, short_pattern
 from ..names import demangle
 from ..units import NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_MS
 from .roofline import judge
@@ -183,11 +183,12 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks:
 
 
 def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
-    """The modules of one shape in short (a block's prefix as `*`, siblings after the first from where they
-    part); "-" for calls no compiled module made, "" where the run has no provenance."""
+    """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
+    `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
+    has no provenance."""
     if modules is None:
         return ""
-    return listed(short_pattern(m, block_of(m, blocks)) or m for m in modules) or "-"
+    return folded(modules, lambda m: short_pattern(m, block_of(m, blocks))) or "-"
 
 
 def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict]]:

@@ -13,8 +13,12 @@ from .. import runfiles
 from ..errors import UserError
 from ..rundir import RankedRun
 from .collectives import collective_table, comm_calls, kernel_intervals
+from .headroom import headroom
 from .overlap import comm_compute
 from .sizes import size_names
+from .step_split import PARTS, proton_wait_ms, split, wait_shares
+from .straggler import straggler
+from .waits import match
 
 STEP_KEYS = {"plain_step_ms": "plain_step_ms", "proton_step_ms": "proton_step_ms"}
 TRACE_LACKING = "its compute and communication times and collectives are not shown"
@@ -29,6 +33,9 @@ class RanksView:
     collectives: dict[int, pd.DataFrame] = field(default_factory=dict)   # rank -> collective_table
     intact: list[int] = field(default_factory=list)   # ranks whose run folder reads
     warnings: list[str] = field(default_factory=list)
+    straggler: dict | None = None          # straggler.straggler: the rank the others wait for, and why
+    wait_shares: dict[int, dict] = field(default_factory=dict)   # rank -> NCCL kernel -> share spent waiting
+    matched: int = 0                       # collective instances matched across the ranks
 
 
 def step_spread(steps: dict[int, float | None]) -> dict | None:
@@ -72,11 +79,13 @@ def load_ranks(path) -> RanksView:
     if top and top.get("status") not in ("ok", None):
         warnings.append(f"the profile {top['status']}: {top.get('why') or 'see ' + str(ranked.ranks_json)}")
     rows, collectives, intact = [], {}, []
+    calls, intervals, bases, links = {}, {}, {}, {}
     for i in expected:
         run, record = ranked.rank(i), records.get(i)
         row = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
                "why": (record or {}).get("why"), **{k: None for k in STEP_KEYS},
-               "compute_ms": None, "comm_ms": None, "hidden_ms": None, "exposed_ms": None, "hidden_pct": None}
+               "compute_ms": None, "comm_ms": None, "hidden_ms": None, "exposed_ms": None, "hidden_pct": None,
+               **{p: None for p in PARTS}, "span_ms": None}
         rows.append(row)
         if not run.root.is_dir():
             warnings.append(f"{run.root} is missing{_exit_line(record)}; rank {i} is left out")
@@ -102,11 +111,42 @@ def load_ranks(path) -> RanksView:
         if trace is None:
             continue
         events = trace["traceEvents"]
-        row.update(comm_compute(kernel_intervals(events)))
+        intervals[i], calls[i] = kernel_intervals(events), comm_calls(events)
+        bases[i] = trace.get("baseTimeNanoseconds")
+        row.update(comm_compute(intervals[i]))
         link = (manifest.get("ceilings") or {}).get("link_busbw_gbps")
-        collectives[i] = collective_table(comm_calls(events), link if isinstance(link, (int, float)) else None)
+        links[i] = link if isinstance(link, (int, float)) else None
+    matched = match(calls, bases)
+    warnings += [matched.warning] if matched.warning else []
+    by_rank = {r["rank"]: r for r in rows}
+    for i, own in matched.calls.items():
+        by_rank[i].update(split(intervals[i], own))
+        collectives[i] = collective_table(own, links[i])
     spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
-    return RanksView(ranked, top, rows, spread, collectives, intact, warnings)
+    return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
+                     straggler(matched.calls, intervals) if matched.instances else None,
+                     {i: wait_shares(own) for i, own in matched.calls.items()}, matched.instances)
+
+
+def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None:
+    """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
+    kernel table, each NCCL row times its kernel's waiting share in the torch.profiler step), that step's exposed
+    wait and transfer, the straggler and the step spread. None without that rank's trace."""
+    row = next((r for r in view.rows if r["rank"] == shown), None)
+    if row is None or row.get("span_ms") is None:
+        return None
+    return {"rank": shown, "proton_wait_ms": proton_wait_ms(kernels, view.wait_shares.get(shown, {})),
+            "wait_ms": row["wait_ms"], "transfer_ms": row["transfer_ms"], "straggler": view.straggler,
+            "spread": view.spread}
+
+
+def rank_advice(tables, view: RanksView, shown: int) -> None:
+    """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
+    without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
+    h = tables.summary.get("headroom")
+    comm = rank_comm(view, shown, tables.kernels) if h else None
+    if comm:
+        tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm)
 
 
 def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:

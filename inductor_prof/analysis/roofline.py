@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
-from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US
+from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
 
 NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
@@ -96,6 +96,13 @@ def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
         df[column] = judged[column]
     # speed of light: the time at the ceilings (flops at the compute roof, bytes at the memory roof), per step
     sol_s = seconds_at_roofs(df["flops"], df["bytes"], judged["compute_roof"], judged["memory_roof"])
+    # ... and never below the shortest time a kernel takes here (ceilings' kernel_floor_us) a call: a call that
+    # moves a few KB is bound by its launch, not by DRAM
+    floor_us = peaks.get("kernel_floor_us") or 0.0
+    floor_s = df["calls"] * floor_us / US_PER_S
+    df["at_floor"] = floor_s > sol_s
+    df["floor_us"] = floor_us or NAN
+    sol_s = sol_s.clip(lower=floor_s)
     known = (df["bytes"] > 0) | (df["flops"] > 0)
     df["sol_ms_per_step"] = (sol_s * MS_PER_S / n_steps).where(known)
     df["headroom_ms_per_step"] = (df["step_ms"] - df["sol_ms_per_step"]).clip(lower=0)
@@ -122,4 +129,4 @@ def judge_attention(att: pd.DataFrame | None, peaks: dict) -> pd.DataFrame | Non
     return att
 
 
-_WIDTH = {"flops8": "fp8 tensor", "flops16": "bf16/fp16 tensor", "flops32": "fp32", "flops64": "fp64", "": ""}
+_WIDTH = {"flops8": "8-bit tensor", "flops16": "bf16/fp16 tensor", "flops32": "fp32", "flops64": "fp64", "": ""}

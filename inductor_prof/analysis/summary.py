@@ -18,6 +18,21 @@ def work(df: pd.DataFrame, n_steps: int) -> dict[str, float]:
             "overall_tflops": rates(flops, 0.0, ns / NS_PER_S)[0] if ns else 0.0}
 
 
+def unpriced(df: pd.DataFrame, n_steps: int) -> dict[str, Any]:
+    """The GPU time without a price (neither flops nor bytes: no TFLOP/s, no roofline, no headroom), and the
+    kernels that make it up, the longest first, each with why: {"pct_of_gpu_time", "ms_per_step", "kernels":
+    [{"name", "display", "pct_of_gpu_time", "ms_per_step", "reason"}]}."""
+    total = float(df["total_ns"].sum()) if len(df) else 0.0
+    if not total or "unpriced" not in df.columns:
+        return {"pct_of_gpu_time": 0.0, "ms_per_step": 0.0, "kernels": []}
+    rows = df[df["unpriced"].astype(str) != ""].sort_values("total_ns", ascending=False)
+    ns = float(rows["total_ns"].sum())
+    return {"pct_of_gpu_time": 100 * ns / total, "ms_per_step": ns / n_steps / NS_PER_MS,
+            "kernels": [{"name": r.name, "display": r.display, "pct_of_gpu_time": 100 * r.total_ns / total,
+                         "ms_per_step": r.total_ns / n_steps / NS_PER_MS, "reason": r.unpriced}
+                        for r in rows.itertuples()]}
+
+
 def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> dict[str, Any]:
     """n_steps: the run's timed steps (runfiles.n_steps)."""
     prof = manifest.get("profile", {})
@@ -43,5 +58,5 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> di
         **work(df, n_steps),
         "kernels": int(len(df)), "inductor_kernels": int(len(inductor)),
         "inductor_annotated": int(inductor["annotated"].sum()) if len(inductor) else 0,
-        "by_category": by_cat, "peaks": peaks,
+        "by_category": by_cat, "unpriced": unpriced(df, n_steps), "peaks": peaks,
     }

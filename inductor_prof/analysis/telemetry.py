@@ -19,16 +19,21 @@ NEAR_LIMIT = 0.9            # ... while drawing 90% of the limit at the median: 
                             # sets the power-cap reason at 300 of 700 W too, so the bit alone says nothing)
 
 
-def summarize(samples: list, power_limit_w: float | None, max_sm_mhz: float | None, error: str = "") -> dict:
-    """{"samples", "sm_mhz" (median), "max_sm_mhz", "power_w" (median), "power_w_max", "power_limit_w",
-    "power_capped_pct", "thermal_pct"}; {"error": why} when nothing was sampled."""
+def summarize(samples: list, power_limit_w: float | None, max_sm_mhz: float | None, error: str = "",
+              energy_w: float | None = None) -> dict:
+    """{"samples", "sm_mhz" (median), "max_sm_mhz", "power_w", "power_source", "power_w_max", "power_limit_w",
+    "power_capped_pct", "thermal_pct"}; {"error": why} when nothing was sampled. power_w: the window's average
+    from the energy counter (`energy_w`) where there is one ("energy"), else the median reading ("readings": NVML's
+    power reading trails by about a second, so over a short window it may be the idle GPU's)."""
     if not samples:
         return {"error": error or "no samples (the work was shorter than one NVML reading)"}
     clocks = [s[1] for s in samples]
     watts = [s[2] for s in samples]
     bits = [int(s[3]) for s in samples]
     return {"samples": len(samples), "sm_mhz": statistics.median(clocks), "max_sm_mhz": max_sm_mhz,
-            "power_w": statistics.median(watts), "power_w_max": max(watts), "power_limit_w": power_limit_w,
+            "power_w": energy_w if energy_w is not None else statistics.median(watts),
+            "power_source": "energy" if energy_w is not None else "readings",
+            "power_w_max": max(watts), "power_limit_w": power_limit_w,
             "power_capped_pct": 100 * sum(1 for b in bits if b & POWER_BITS) / len(bits),
             "thermal_pct": 100 * sum(1 for b in bits if b & THERMAL_BITS) / len(bits)}
 

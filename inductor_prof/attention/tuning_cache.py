@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from pathlib import Path
 
 from .. import rundir
+from ..settings import user_cache_dir
 
 FILE = "attention-tuning.json"
 FORMAT = "inductor-prof attention tuning cache"
@@ -22,17 +22,9 @@ VERSION = 1
 KERNELS_DIR = Path(__file__).parent / "kernels"
 
 
-def default_dir(env: dict | None = None) -> Path:
-    """$XDG_CACHE_HOME/inductor-prof, else ~/.cache/inductor-prof (XDG: a relative XDG_CACHE_HOME is ignored)."""
-    env = os.environ if env is None else env
-    xdg = env.get("XDG_CACHE_HOME", "")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path(env.get("HOME") or Path.home()) / ".cache"
-    return base / "inductor-prof"
-
-
 def folder(setting: str | None, env: dict | None = None) -> Path:
-    """The cache folder: the `tuning_cache` setting where given, else default_dir."""
-    return Path(setting).expanduser() if setting else default_dir(env)
+    """The cache folder: the `tuning_cache` setting where given, else the user cache root (settings)."""
+    return Path(setting).expanduser() if setting else user_cache_dir(env)
 
 
 def kernels_fingerprint() -> str:

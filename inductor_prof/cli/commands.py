@@ -168,7 +168,7 @@ def report(
         check_output(html_out, "--html")
     ranks, shown_rank = None, None
     if is_ranked(run):   # RUN/rank<i>/: the ranks' table, then one rank's report as for any run
-        from ..analysis.ranks import load_ranks, pick_rank
+        from ..analysis.ranks import load_ranks, pick_rank, rank_advice
 
         ranks = load_ranks(run)
         shown_rank, note = pick_rank(ranks, rank)
@@ -180,6 +180,7 @@ def report(
         tables = load_run_tables(run)
     if ranks is not None:
         tables.warnings[:0] = ranks.warnings
+        rank_advice(tables, ranks, shown_rank)
     df = tables.kernels
     if len(df):
         col, ascending = SORT_COLUMNS[sort]
@@ -189,7 +190,7 @@ def report(
     if html_out:
         from ..report import html
 
-        html.write(tables, df, html_out, (ranks, shown_rank) if ranks is not None else None)
+        html.write(tables, df, html_out, html.ranks_view(ranks, shown_rank) if ranks is not None else None)
         err.print(f"HTML report written to {html_out}", markup=False, highlight=False, soft_wrap=True)
     if csv_out:   # stdout holds the table alone; the warnings go to stderr
         print_warnings(tables.warnings)

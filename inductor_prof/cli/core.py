@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from ..errors import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USER, StepFailed, UserError
 from .options import NCU_OPTIONS
-from .signals import Terminated, sigterm_as_interrupt
+from ..signals import Terminated, sigterm_as_interrupt
 
 def _flags_without_metavar() -> None:
     """typer >= 0.29's help shows the metavar `<bool>` beside every flag (--json, --help): a flag takes no

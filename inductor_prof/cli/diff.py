@@ -35,6 +35,12 @@ def diff(
     width: Optional[int] = width_option(80),
     rank: Optional[int] = typer.Option(None, "--rank", help="runs of several ranks (profile --nproc): the rank "
                                        "of each to compare (default 0)"),
+    fail_above_spread: Optional[float] = typer.Option(None, "--fail-above-spread", help="runs of several ranks: "
+                                                      "exit 1 when the step spread (slowest rank's plain step over "
+                                                      "the fastest's) grew by more than this many % points"),
+    fail_above_comm: Optional[float] = typer.Option(None, "--fail-above-comm", help="runs of several ranks: exit 1 "
+                                                    "when the compared rank's exposed communication (NCCL with no "
+                                                    "compute beside it, waiting included) grew by more than this %"),
 ):
     """Compare two runs: step and GPU time, kernels paired across the runs (Inductor renumbers them) and library
     calls by op and shapes, new and removed ones, time by category, attention backends; each change judged
@@ -49,6 +55,9 @@ def diff(
     # `not 0 <= x < inf`: a nan compares false with every change, so it passed every gate
     if fail_above is not None and not 0 <= fail_above < math.inf:
         raise UserError(f"--fail-above must be a number, 0 or more (percent), not {fail_above}")
+    for flag, value in (("--fail-above-spread", fail_above_spread), ("--fail-above-comm", fail_above_comm)):
+        if value is not None and not 0 <= value < math.inf:
+            raise UserError(f"{flag} must be a number, 0 or more, not {value}")
     if not 0 <= min_share < math.inf:
         raise UserError(f"--min-share must be a number, 0 or more (percent of the step), not {min_share}")
     if top < 0:
@@ -61,10 +70,14 @@ def diff(
     if markdown is not None and not markdown_out:
         check_output(markdown, "--markdown")
     run_a, run_b, ranks = _ranks_compared(run_a, run_b, rank)
+    if ranks is None and (fail_above_spread is not None or fail_above_comm is not None):
+        flag = "--fail-above-spread" if fail_above_spread is not None else "--fail-above-comm"
+        raise UserError(f"{flag}: neither run is of several ranks (profile --nproc)")
     open_run(run_a), open_run(run_b)   # both folders exist before either is read
     side_a, side_b = load_side(run_a, "A"), load_side(run_b, "B")
     result = compare(side_a, side_b, min_share=min_share, fail_above=fail_above,
-                     allow_different=allow_different)
+                     allow_different=allow_different, ranks=ranks["change"] if ranks else None,
+                     fail_above_spread=fail_above_spread, fail_above_comm=fail_above_comm)
     # what each run's report would warn of (a damaged or missing file), then the comparison's own warnings
     read = [f"run {s.label}: {w}" for s in (side_a, side_b) if s.tables is not None for w in s.tables.warnings]
     if fail_above is not None and result.gaps and not allow_different:
@@ -85,13 +98,11 @@ def diff(
             write_text(markdown, text)
     if json_out:
         doc = diff_export.to_dict(result)
-        if ranks:
-            doc["ranks"] = {"rank": ranks["rank"], "spread": ranks["spread"]}
         sys.stdout.write(json_text(doc) + "\n")
     elif not markdown_out:
         console = diff_terminal.make_console(width)
         if ranks:
-            console.print(spread_diff_line(ranks["spread"], ranks["rank"]), soft_wrap=True)
+            console.print(spread_diff_line(ranks["change"]["spread"], ranks["change"]["rank"]), soft_wrap=True)
         diff_terminal.render(result, console, top=top)
         if html is not None:
             print(f"HTML written to {html}")
@@ -103,8 +114,10 @@ def diff(
 
 def _ranks_compared(run_a: Path, run_b: Path, rank: Optional[int]) -> tuple[Path, Path, dict | None]:
     """A run of several ranks is compared by one rank's folder (`--rank`, default 0), and two of them by their
-    step spread too: (folder A, folder B, {"rank", "spread", "warnings"} or None for two ordinary runs)."""
-    from ..analysis.ranks import load_ranks, pick_rank, spread_change
+    step spread and the rank's exposed communication too: (folder A, folder B, {"change" (rank_gate.ranks_change),
+    "warnings"} or None for two ordinary runs)."""
+    from ..analysis.rank_gate import ranks_change
+    from ..analysis.ranks import load_ranks, pick_rank
     from ..rundir import is_ranked
 
     ranked = [is_ranked(run_a), is_ranked(run_b)]
@@ -112,16 +125,16 @@ def _ranks_compared(run_a: Path, run_b: Path, rank: Optional[int]) -> tuple[Path
         if rank is not None:
             raise UserError(f"--rank {rank}: neither run is of several ranks (profile --nproc)")
         return run_a, run_b, None
-    folders, spreads, warnings, shown = [], [], [], None
+    folders, views, warnings, shown = [], [], [], None
     for label, run, is_multi in (("A", run_a, ranked[0]), ("B", run_b, ranked[1])):
         if not is_multi:
             folders.append(run)
-            spreads.append(None)
+            views.append(None)
             continue
         view = load_ranks(run)
         shown, note = pick_rank(view, rank)
         folders.append(view.ranked.rank(shown).root)
-        spreads.append(view.spread)
+        views.append(view)
         warnings += [f"run {label}: {w}" for w in view.warnings + ([note] if note else [])]
-    return folders[0], folders[1], {"rank": rank if rank is not None else shown,
-                                    "spread": spread_change(*spreads), "warnings": warnings}
+    return folders[0], folders[1], {"change": ranks_change(*views, rank if rank is not None else shown),
+                                    "warnings": warnings}

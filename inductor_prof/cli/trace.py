@@ -26,7 +26,8 @@ def trace(
 ):
     """One step as a Chrome/Perfetto trace: every kernel at its start time (torch.profiler's step) with the
     report's flops, bytes, TFLOP/s and % of ceiling, inside the step's Proton scopes (size, step, blocks)."""
-    from .. import load_report, runfiles
+    from .. import runfiles
+    from ..analysis import load_run_tables
     from ..analysis.sizes import size_names
     from ..analysis.timeline import build, steps_of
     from ..rundir import check_output, open_run, refuse_inside_run, write_gzip, write_text
@@ -42,7 +43,7 @@ def trace(
                                                "the run has one input size"))
     size = size or (sizes[0] if sizes else None)
     data = runfiles.torch_trace(run_dir, size, NEED)   # before the report: a missing trace fails fast
-    tables = load_report(run)
+    tables = load_run_tables(run)
     steps = steps_of(tables.launches, size)
     if f"step_{step}" not in steps:
         raise UserError(f"--step {step}: the run's Proton steps are {steps[0]}..{steps[-1]}" if steps else

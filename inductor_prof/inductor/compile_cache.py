@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 
 from .. import rundir
+from ..settings import user_cache_dir
 
 FORMAT = "inductor-prof compile cache"
 VERSION = 1
@@ -35,11 +36,9 @@ _SKIP = ("locks", "*.lock", MARK, PROVENANCE, SEEDED)   # Inductor's lock files 
 def folder(setting: str | None, env: dict | None = None) -> Path | None:
     """The compile cache folder: the `compile_cache` setting (a path; `off` for none), else
     $XDG_CACHE_HOME/inductor-prof/compile (~/.cache/inductor-prof/compile)."""
-    from ..attention.tuning_cache import default_dir
-
     if setting and setting.strip().lower() in OFF:
         return None
-    return Path(setting).expanduser() if setting else default_dir(env) / "compile"
+    return Path(setting).expanduser() if setting else user_cache_dir(env) / "compile"
 
 
 def entry_key(facts: dict) -> str:

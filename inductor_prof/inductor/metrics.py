@@ -25,7 +25,7 @@ import re
 from typing import Any, Mapping
 
 from ..aten import flops_key_for_dtype
-from ..attention.semantics.masks import NONE
+from ..mask_pairs import NONE
 from ..cost import attention_flops, gemm_flops
 from .ops import OpCounts, count_ops
 

@@ -8,7 +8,7 @@ where they all live (`layers.*.mlp.*`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 _ROOT = re.compile(r"^L\['[^']*'\]\.?")
 _INDEX = re.compile(r"\[(\d+)\]")
@@ -92,6 +92,23 @@ def listed(paths: Iterable[str]) -> str:
         at = next((i for i, (a, b) in enumerate(zip(first, parts)) if a != b), 0)
         out.append(".".join(parts[at:]))
     return ", ".join(out)
+
+
+def folded(paths: Iterable[str], shorten: Callable[[str], str] = lambda p: p) -> str:
+    """Module paths in short, repeats folded: paths that differ only in list indices shown once, the indices
+    as `*`, with how many paths they stand for (`a.0.attn1.to_q`, `a.1.attn1.to_q`, `a.0.attn1.to_k`,
+    `a.1.attn1.to_k` -> `a.*.attn1.to_q, to_k ×2`: one count after the list when every group has it, else after
+    each); a path alone keeps its indices. `shorten`: applied to each shown path (a block's prefix as `*`)."""
+    groups: dict[str, list[str]] = {}
+    for p in dict.fromkeys(paths):
+        groups.setdefault(".".join("*" if part.isdigit() else part for part in p.split(".")), []).append(p)
+    if not groups:
+        return ""
+    shown = [shorten(pattern if len(members) > 1 else members[0]) or pattern for pattern, members in groups.items()]
+    counts = [len(members) for members in groups.values()]
+    if len(set(counts)) == 1:
+        return listed(shown) + (f" ×{counts[0]}" if counts[0] > 1 else "")
+    return ", ".join(p + (f" ×{n}" if n > 1 else "") for p, n in zip(listed(shown).split(", "), counts))
 
 
 def frames(stack_trace: str | None) -> list[dict]:

@@ -59,10 +59,24 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
                             run_dir.attention_build_log, BUILD_TIMEOUT_S)
 
 
+NO_CALLS = "no attention calls captured: skipped"
+
+
+def no_calls(run_dir: rundir.RunDir) -> bool:
+    """Whether the model ran no attention call: attention_shapes.json there and empty (missing or damaged: the
+    stage runs and says why it cannot)."""
+    try:
+        return runfiles.attention_calls_file(run_dir.attention_shapes_json) == []
+    except Exception:  # noqa: BLE001  the stage's own run says what is wrong with the file
+        return False
+
+
 def start_precompile(ctx) -> dict:
     """Stage `attention_precompile` (with --ncu): the attention stage's process started now, `main --precompile
     --go FILE`: it compiles the own kernels' tile configs (benchmark/precompile.py: nothing runs on the GPU)
     while ncu measures, then waits for the attention stage, after ncu, to make FILE."""
+    if no_calls(ctx.run):
+        return {"skipped": NO_CALLS}
     ctx.run.attention_go.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--precompile", "--go", str(ctx.run.attention_go),
            *stage_args(ctx.opts.settings)]
@@ -72,6 +86,9 @@ def start_precompile(ctx) -> dict:
 
 
 def run(ctx) -> dict:
+    if no_calls(ctx.run):   # a model without attention (a convolutional net, an MLP stack): nothing to time
+        ctx.log(f"attention: {NO_CALLS}")
+        return {"skipped": NO_CALLS}
     info = {}
     if ctx.attention_build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
         done = ctx.attention_build.wait()
@@ -183,11 +200,11 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
     """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
     there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
     if run_dir is None:
-        opts.peak_tflops = opts.peak_tflops or machine_peaks()["tflops"]["flops16"]
         if not shapes:
             raise UserError("give a run folder (its captured shapes) or at least one --shape B,H,S,D")
         result = run_bench([(s, 0, model_op) for s in shapes], opts, on_backend)
-        return pd.DataFrame(result.rows), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
+        # % of peak by the one rule (roofline.judge_attention), against this machine's peaks
+        return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too

@@ -17,7 +17,7 @@ from dataclasses import asdict
 
 from .. import procs, rundir, runfiles
 from ..childenv import child_env
-from ..cli.signals import sigterm_as_interrupt
+from ..signals import sigterm_as_interrupt
 from ..errors import EXIT_USER, UserError
 from ..settings import Settings
 from . import ncu_source

@@ -72,7 +72,7 @@ def _body(name: str):
 
 def run(spec_path: Path) -> int:
     """Runs this rank's body; returns its exit code after writing its exit record."""
-    from ..cli.signals import Terminated, sigterm_as_interrupt
+    from ..signals import Terminated, sigterm_as_interrupt
 
     ranked = rundir.RankedRun(spec_path.parent.parent)
     rank, local_rank = int(os.environ["RANK"]), int(os.environ.get("LOCAL_RANK", os.environ["RANK"]))

@@ -1,7 +1,7 @@
 """`diff --json`: the whole comparison as one JSON document, and the document `--html` and `--markdown` render.
 
 SCHEMA_VERSION is the document's version: it goes up when a field is removed, renamed or changes meaning (a
-reader checks it); new fields may appear without it changing. The README's "Regression gate in CI" lists the
+reader checks it); new fields may appear without it changing. docs/ci-gate.md ("Regression gate in CI") lists the
 fields."""
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _flagged(df: pd.DataFrame | None, failing: set[int]) -> pd.DataFrame | None:
 
 
 def verdict(diff: Diff, fails: list[Failure]) -> str:
-    if diff.fail_above is None:
+    if not diff.gated:
         return NOT_GATED
     return FAILED if fails else PASSED
 
@@ -42,6 +42,8 @@ def gate(diff: Diff, fails: list[Failure]) -> dict:
                     for f in fails],
         "regressions": [f.line for f in fails], "gaps": diff.gaps,
         "allow_different": diff.allow_different,
+        **({"fail_above_spread_points": diff.fail_above_spread, "fail_above_comm_pct": diff.fail_above_comm}
+           if diff.ranks is not None else {}),
     }
 
 
@@ -58,7 +60,7 @@ def to_dict(diff: Diff) -> dict:
         "categories": _rows(diff.categories),
         "kernels": _rows(by_status["matched"]), "new_kernels": _rows(by_status["new"]),
         "removed_kernels": _rows(by_status["removed"]), "attention": _rows(diff.attention),
-        "gate": gate(diff, fails),
+        "gate": gate(diff, fails), **({"ranks": diff.ranks} if diff.ranks is not None else {}),
     }
 
 

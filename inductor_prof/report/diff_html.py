@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import jinja2
 
 from ..analysis.diff import Diff
-from .diff_export import to_dict
+from ..analysis.diff_gate import scopes
+from .diff_export import NOT_GATED, to_dict
 
 _TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>inductor-prof diff</title>
@@ -106,10 +107,11 @@ def sections(d: dict) -> list[Section]:
 
 def _gate(d: dict) -> list[str]:
     g = d["gate"]
-    if g["fail_above_pct"] is None:
+    if g["verdict"] == NOT_GATED:
         return []
-    head = (f"gate (--fail-above {g['fail_above_pct']:g}% beyond noise, step and kernels >= "
-            f"{g['min_share_pct']:g}% of the step): {'FAILED' if g['failed'] else 'passed'}")
+    said = scopes(g["fail_above_pct"], g["min_share_pct"], g.get("fail_above_spread_points"),
+                  g.get("fail_above_comm_pct"))
+    head = f"gate ({'; '.join(said)}): {'FAILED' if g['failed'] else 'passed'}"
     return [head, *g["regressions"]]
 
 

@@ -66,9 +66,16 @@ def gate_lines(d: dict) -> list[str]:
     if g["verdict"] == NOT_GATED:
         return ["**Not gated** (exit 0): `--fail-above` was not given, so nothing fails; the changes below are "
                 "judged against noise only."]
-    scope = (f"`--fail-above {g['fail_above_pct']:g}`: the gated step, and each kernel or library call holding "
-             f"≥ {g['min_share_pct']:g}% of the step, fails when slower by more than its noise + "
-             f"{g['fail_above_pct']:g}%, or when only in one run")
+    said = [f"`--fail-above {g['fail_above_pct']:g}`: the gated step, and each kernel or library call holding "
+            f"≥ {g['min_share_pct']:g}% of the step, fails when slower by more than its noise + "
+            f"{g['fail_above_pct']:g}%, or when only in one run"] if g["fail_above_pct"] is not None else []
+    if g.get("fail_above_spread_points") is not None:
+        said.append(f"`--fail-above-spread {g['fail_above_spread_points']:g}`: the ranks' step spread fails when it "
+                    f"grew by more than {g['fail_above_spread_points']:g} points")
+    if g.get("fail_above_comm_pct") is not None:
+        said.append(f"`--fail-above-comm {g['fail_above_comm_pct']:g}`: the compared rank's exposed communication "
+                    f"fails when it grew by more than {g['fail_above_comm_pct']:g}%")
+    scope = "; ".join(said)
     if g["verdict"] == PASSED:
         out = [f"**Gate passed** (exit 0): no regression ({scope})."]
     else:
@@ -150,6 +157,23 @@ def kernels_section(d: dict, top: int) -> list[str]:
     return out + ([""] + missing if missing else [])
 
 
+def ranks_section(d: dict) -> list[str]:
+    """Runs of several ranks: the step spread and the compared rank's exposed communication, A against B."""
+    r = d.get("ranks")
+    if not r:
+        return []
+    s, e = r.get("spread") or {}, r["exposed_comm"]
+    side = lambda v: num((v or {}).get("spread_pct"), "{:.1f}")   # noqa: E731
+    slow = lambda v: f" (rank {v['slowest_rank']} slowest)" if v else ""   # noqa: E731
+    rows = [["step spread, % (slowest plain step over the fastest)", side(s.get("a")) + slow(s.get("a")),
+             side(s.get("b")) + slow(s.get("b")), num(s.get("delta_points"), "{:+.1f} points"), ""],
+            [f"rank {r['rank']} exposed communication, ms (NCCL with no compute beside it, waiting included)",
+             num(e["a"], "{:.3f}"), num(e["b"], "{:.3f}"), num(e["delta_ms"], "{:+.3f}"),
+             num(e["change_pct"], "{:+.1f}")]]
+    rows = [[(text(c) if i == 0 else c) for i, c in enumerate(row)] for row in rows]
+    return ["### Ranks", "", *table(["", "A", "B", "Δ", "Δ %"], "lrrrr", rows)]
+
+
 def _folded(summary: str, body: list[str]) -> list[str]:
     return ["<details>", f"<summary>{summary}</summary>", "", *body, "", "</details>", ""]
 
@@ -175,6 +199,7 @@ def render_markdown(d: dict, top: int = 10) -> str:
     """The document `diff --json` prints (diff_export.to_dict, or that JSON read back) as Markdown; `top`:
     matched kernels and calls to list (0: all), beside every one the gate failed on."""
     parts = [[MARKER, f"## inductor-prof diff: {HEADLINE[d['gate']['verdict']]}"], gate_lines(d), _runs(d),
-             [f"- **warning:** {text(w)}" for w in d["warnings"]], steps_section(d), kernels_section(d, top),
+             [f"- **warning:** {text(w)}" for w in d["warnings"]], steps_section(d), ranks_section(d),
+             kernels_section(d, top),
              details_section(d), [f"<sub>{EXIT_CODES}. {text(d['noise_rule'])}</sub>"]]
     return "\n\n".join("\n".join(p).strip("\n") for p in parts if p) + "\n"

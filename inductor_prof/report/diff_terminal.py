@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.diff import Diff
+from ..analysis.diff_gate import scopes
 from ..analysis.diff_kernels import MATCH_NOTES
 from ..analysis.noise import NOISE_RULE
 from ..names import distinct
@@ -148,9 +149,9 @@ def attention_table(df: pd.DataFrame) -> Table:
 
 
 def gate_lines(diff: Diff) -> list[Text]:
-    if diff.fail_above is None:
+    if not diff.gated:
         return []
-    scope = f"--fail-above {diff.fail_above:g}% beyond noise, step and kernels >= {diff.min_share:g}% of the step"
+    scope = "; ".join(scopes(diff.fail_above, diff.min_share, diff.fail_above_spread, diff.fail_above_comm))
     bad = diff.regressions()
     if not bad:
         return [Text(f"gate ({scope}): passed", style="green")]

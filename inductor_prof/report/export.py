@@ -18,7 +18,7 @@ from ..rundir import write_csv
 
 JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls", "total_ns", "avg_us", "step_ms",
                        "pct_of_gpu_time", "flops", "flops_key", "bytes", "tflops", "gbps", "intensity", "bound",
-                       "pct_of_peak", "annotated", "module", "provenance", "calls_by_shape"]
+                       "pct_of_peak", "annotated", "unpriced", "module", "provenance", "calls_by_shape"]
 
 
 def _clean(v: Any) -> Any:

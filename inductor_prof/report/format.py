@@ -66,12 +66,25 @@ def _roof_rows(peaks: dict) -> list[tuple[str, str]]:
             text += f"; spec {rate(spec)} at the maximum clock" + (f", published {rate(published)}" if published
                                                                   else "")
         return text
-    rows = [("compute roofs", compute("flops16", "bf16") + "; " + compute("flops32", "fp32"))]
+    eight_bit = peaks["source"].get("flops8") in ("measured", "reached")   # the run has 8-bit work, or measured it
+    rows = [("compute roofs", "; ".join(([compute("flops8", "8-bit")] if eight_bit else []) +
+                                        [compute("flops16", "bf16"), compute("flops32", "fp32")]))]
     memory = f"DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s ({peaks['source']['dram_gbps']})"
     if peaks.get("l2_gbps"):
         memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s (measured)"
     rows.append(("memory roofs", memory))
     return rows
+
+
+def unpriced_line(unpriced: dict | None) -> str:
+    """'none: every kernel has flops or bytes', or the share of GPU time without a price and its longest
+    kernel with why (the rest in --json)."""
+    if not unpriced or not unpriced["kernels"]:
+        return "none: every kernel has flops or bytes"
+    first, n = unpriced["kernels"][0], len(unpriced["kernels"])
+    more = f" and {n - 1} more (--json)" if n > 1 else ""
+    return (f"{unpriced['pct_of_gpu_time']:.1f}% of GPU time ({unpriced['ms_per_step']:.2f} ms/step): "
+            f"{first['display']} ({first['pct_of_gpu_time']:.1f}%: {first['reason']}){more}")
 
 
 def _ms_or_s(ms: float) -> str:
@@ -109,6 +122,7 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
          f"{rate(summary['overall_tflops'])} TFLOP/s over kernel time"),
         ("kernels", f"{summary['kernels']} ({summary['inductor_kernels']} Inductor, "
          f"{summary['inductor_annotated']} annotated)"),
+        ("unpriced", unpriced_line(summary.get("unpriced"))),
         *_roof_rows(peaks),
     ]
     if summary.get("sizes"):   # a run of several input sizes: what its "step" is

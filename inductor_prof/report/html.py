@@ -188,6 +188,34 @@ def kernel_rows(df: pd.DataFrame) -> dict:
     return t
 
 
+RANK_COLUMNS = [
+    Col("rank", "rank", "{:.0f}"), Col("exit", "status"), Col("step ms", "plain_step_ms", "{:.3f}"),
+    Col("under Proton ms", "proton_step_ms", "{:.3f}"), Col("compute ms", "compute_ms", "{:.3f}"),
+    Col("transfer ms", "transfer_ms", "{:.3f}"), Col("wait ms", "wait_ms", "{:.3f}"),
+    Col("unsplit comm ms", "unsplit_ms", "{:.3f}"), Col("idle ms", "idle_ms", "{:.3f}"),
+    Col("span ms", "span_ms", "{:.3f}"), Col("NCCL kernel ms", "comm_ms", "{:.3f}"),
+    Col("hidden %", "hidden_pct", "{:.1f}"),
+]
+COLLECTIVE_COLUMNS = [
+    Col("collective", "collective"), Col("dtype", "dtype"), Col("message B", "bytes", "{:.0f}"),
+    Col("ranks", "group", "{:.0f}"), Col("calls", "calls", "{:.0f}"), Col("ms/step", "step_ms", "{:.3f}"),
+    Col("wait ms", "wait_ms", "{:.3f}"), Col("µs a call", "avg_us", "{:.1f}"),
+    Col("algbw GB/s", "algbw_gbps", "{:.1f}"), Col("busbw GB/s", "busbw_gbps", "{:.1f}"),
+    Col("% of link", "pct_of_link", "{:.1f}"), Col("busbw over", "timed_on"),
+]
+
+
+def ranks_view(view, shown: int) -> dict:
+    """A run of several ranks (analysis.ranks.RanksView): each rank's step cut into compute, transfer, wait and
+    idle, the spread and straggler lines, and rank `shown`'s collectives (report.ranks writes the lines)."""
+    from .ranks import spread_line, straggler_line
+
+    coll = view.collectives.get(shown)
+    return {"rows": table(pd.DataFrame(view.rows).astype(object), RANK_COLUMNS), "shown": shown,
+            "lines": [spread_line(view.spread), *([straggler_line(view.straggler)] if view.straggler else [])],
+            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None}
+
+
 def per_step_view(h: dict) -> dict:
     """summary["headroom"] (analysis.headroom) as labelled rows and its "where to look next" table."""
     rows = [("GPU busy, ms/step", num(h.get("gpu_busy_ms_per_step"), "{:.3f}")),
@@ -301,14 +329,14 @@ def _link_rows(t: dict, ids: dict[str, str] | None = None, names: dict[str, str]
     return t
 
 
-def render(tables: RunTables, df: pd.DataFrame, ranks: tuple | None = None) -> str:
-    """The page for these tables (df: the kernel table, all rows, in the order to show); `ranks`: a multi-rank
-    run's (RanksView, the shown rank)."""
+def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> str:
+    """The page for these tables (df: the kernel table, all rows, in the order to show); ranks: ranks_view of a
+    run of several ranks."""
     from jinja2 import Environment, PackageLoader, select_autoescape
     from markupsafe import Markup
 
     from . import charts
-    from .html_sections import ncu_missed, ranks_view, roofline_legend
+    from .html_sections import ncu_missed, roofline_legend
     from .html_source import kernel_sources
 
     divs, missing, bokeh_js, plot_script = _charts(tables, df)
@@ -329,7 +357,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: tuple | None = None) -> s
     return env.get_template("report.html.j2").render(
         run=str(tables.run.root), summary=summary_rows(tables.summary), plot=lambda k: Markup(divs[k]),
         has_plot=divs.__contains__, missing=missing, bokeh_js=Markup(bokeh_js), plot_script=Markup(plot_script),
-        ranks=ranks_view(*ranks) if ranks else None,
+        ranks=ranks,
         kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=_link_rows(kernel_rows(df), row_ids),
         roofline=roofline_legend(charts.numbered_points(df), row_ids) if "roofline" in divs else [],
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, ncu_missed=missed, ncu_no_row=no_row,
@@ -340,7 +368,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: tuple | None = None) -> s
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 
 
-def write(tables: RunTables, df: pd.DataFrame, path, ranks: tuple | None = None) -> None:
+def write(tables: RunTables, df: pd.DataFrame, path, ranks: dict | None = None) -> None:
     path = Path(path)
     page = render(tables, df, ranks)
     try:

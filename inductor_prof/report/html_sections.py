@@ -1,43 +1,11 @@
-"""The HTML report's sections that the terminal prints from its own tables: a multi-rank run's ranks and the
-shown rank's collectives (report/ranks.py), what Nsight Compute did not profile (terminal.ncu_left_out), and
-the roofline's numbered points. The same numbers, as html.table() rows."""
+"""The HTML report's sections that the terminal prints from its own tables: what Nsight Compute did not profile
+(terminal.ncu_left_out), and the roofline's numbered points. The same numbers, as html.table() rows."""
 from __future__ import annotations
 
 import pandas as pd
 
-from ..analysis.ranks import RanksView
 from .format import num, rate, text
-from .ranks import _exit, _size, spread_line
 from .terminal import NO_ROW, NOT_PROFILED
-
-
-def ranks_view(view: RanksView, shown: int) -> dict:
-    """The ranks' table, the spread line and rank `shown`'s collectives, as report/ranks.render prints them."""
-    from .html import Col, table
-
-    ranks = table(pd.DataFrame(view.rows), [
-        Col("rank", "rank", "{:.0f}"), Col("exit", _exit),
-        Col("step ms", "plain_step_ms", "{:.3f}"), Col("under Proton ms", "proton_step_ms", "{:.3f}"),
-        Col("compute ms", "compute_ms", "{:.3f}"), Col("comm ms", "comm_ms", "{:.3f}"),
-        Col("hidden %", "hidden_pct", "{:.1f}"), Col("exposed comm ms", "exposed_ms", "{:.3f}")])
-    n = view.top.get("nproc") if view.top else len(view.rows)
-    out = {"title": f"Ranks of {view.ranked.root} ({n} ranks; compute and communication: GPU time in one "
-                    "torch.profiler step, hidden: NCCL time with compute running beside it)",
-           "table": ranks, "spread": spread_line(view.spread), "shown": shown, "collectives": None,
-           "no_collectives": None,
-           "collectives_title": f"Collectives of rank {shown} (NCCL kernels in one torch.profiler step; busbw as "
-                                "nccl-tests: all_reduce algbw x 2(n-1)/n, all_gather, reduce_scatter, all_to_all "
-                                "x (n-1)/n; % of the all_reduce busbw measured in the ceilings stage)"}
-    coll = view.collectives.get(shown)
-    if coll is not None and len(coll):
-        out["collectives"] = table(coll, [
-            Col("collective", "collective"), Col("dtype", "dtype"), Col("message", lambda r: _size(r["bytes"])),
-            Col("ranks", "group", "{:.0f}"), Col("calls", "calls", "{:.0f}"), Col("ms/step", "step_ms", "{:.3f}"),
-            Col("µs a call", "avg_us", "{:.1f}"), Col("algbw GB/s", "algbw_gbps", "{:.1f}"),
-            Col("busbw GB/s", "busbw_gbps", "{:.1f}"), Col("% of link", "pct_of_link", "{:.1f}")])
-    elif shown in view.collectives:
-        out["no_collectives"] = f"rank {shown}'s torch.profiler step ran no NCCL kernel"
-    return out
 
 
 def ncu_missed(df: pd.DataFrame) -> tuple[dict | None, str]:

@@ -34,19 +34,39 @@ def _exit(row: dict) -> str:
 def ranks_table(view: RanksView, width: int) -> Table:
     rows = view.rows
     ms = lambda key: [num(r[key], "{:.3f}") for r in rows]   # noqa: E731
+    unsplit = any(r.get("unsplit_ms") for r in rows)
     columns = [
         Col("rank", [str(r["rank"]) for r in rows], 0, right=True),
         Col("exit", [_exit(r) for r in rows], 6),
         Col("step ms", ms("plain_step_ms"), 1, right=True),
-        Col("under Proton ms", ms("proton_step_ms"), 7, right=True),
+        Col("under Proton ms", ms("proton_step_ms"), 8, right=True),
         Col("compute ms", ms("compute_ms"), 3, right=True),
-        Col("comm ms", ms("comm_ms"), 2, right=True),
-        Col("hidden %", [num(r["hidden_pct"]) for r in rows], 2.5, right=True),
-        Col("exposed comm ms", ms("exposed_ms"), 4, right=True),
+        Col("transfer ms", ms("transfer_ms"), 2, right=True),
+        Col("wait ms", ms("wait_ms"), 2.2, right=True),
+        *([Col("unsplit comm ms", ms("unsplit_ms"), 2.4, right=True)] if unsplit else []),
+        Col("idle ms", ms("idle_ms"), 4, right=True),
+        Col("NCCL kernel ms", ms("comm_ms"), 5, right=True),
+        Col("hidden %", [num(r["hidden_pct"]) for r in rows], 7, right=True),
     ]
     n = view.top.get("nproc") if view.top else len(rows)
-    return fit(columns, width, f"Ranks of {view.ranked.root} ({n} ranks; compute and communication: "
-                               "GPU time in one torch.profiler step, hidden: NCCL time with compute running beside it)")
+    return fit(columns, width, f"Ranks of {view.ranked.root} ({n} ranks; one torch.profiler step on each GPU cut "
+                               "into compute, transfer (NCCL moving data), wait (NCCL waiting for the last rank to "
+                               "arrive)" + (", unsplit (NCCL not matched across ranks)" if unsplit else "") +
+                               " and idle, each not under the ones before; NCCL kernel: their whole time, hidden: "
+                               "its share with compute beside it)")
+
+
+def straggler_line(s: dict | None) -> str | None:
+    """'rank 1 arrives last at 2 of 2 collectives: the others wait 0.350 ms for it; before them its GPU sat idle
+    +0.200 ms and computed +0.150 ms against rank 0's (most in B: +0.150 ms): its launches came late (host work or
+    launch gaps)'."""
+    if s is None:
+        return None
+    why = "its launches came late (host work or launch gaps)" if s["cause"] == "host" else "slower kernels"
+    kernel = f" (most in {s['kernel']}: +{s['kernel_extra_ms']:.3f} ms)" if s["kernel"] else ""
+    return (f"rank {s['rank']} arrives last at {s['last_at']} of {s['matched']} collectives: the others wait "
+            f"{s['caused_wait_ms']:.3f} ms for it; before them its GPU sat idle {s['extra_idle_ms']:+.3f} ms and "
+            f"computed {s['extra_compute_ms']:+.3f} ms against rank {s['waiter']}'s{kernel}: {why}")
 
 
 def _size(nbytes) -> str:
@@ -64,20 +84,26 @@ def collectives_table(df: pd.DataFrame, rank: int, width: int) -> Table:
         Col("ranks", [num(r["group"], "{:.0f}") for r in rs], 5, right=True),
         Col("calls", [num(r["calls"], "{:.0f}") for r in rs], 4, right=True),
         Col("ms/step", [num(r["step_ms"], "{:.3f}") for r in rs], 1, right=True),
+        Col("wait ms", [num(r.get("wait_ms"), "{:.3f}") for r in rs], 2.2, right=True),
         Col("µs a call", [num(r["avg_us"], "{:.1f}") for r in rs], 7, right=True),
         Col("algbw GB/s", [num(r["algbw_gbps"]) for r in rs], 3, right=True),
         Col("busbw GB/s", [num(r["busbw_gbps"]) for r in rs], 2, right=True),
         Col("% of link", [num(r["pct_of_link"]) for r in rs], 2.5, right=True),
+        Col("busbw over", [text(r.get("timed_on")) for r in rs], 8),
     ]
-    return fit(columns, width, f"Collectives of rank {rank} (NCCL kernels in one torch.profiler step; busbw as "
-                               "nccl-tests: all_reduce algbw x 2(n-1)/n, all_gather, reduce_scatter, all_to_all "
-                               "x (n-1)/n; % of the all_reduce busbw measured in the ceilings stage)")
+    return fit(columns, width, f"Collectives of rank {rank} (NCCL kernels in one torch.profiler step; wait: the "
+                               "time they waited for the last rank to arrive; algbw and busbw over the transfer "
+                               "time, from that arrival to the end; busbw as nccl-tests: all_reduce algbw x "
+                               "2(n-1)/n, all_gather, reduce_scatter, all_to_all x (n-1)/n; % of the all_reduce "
+                               "busbw measured in the ceilings stage)")
 
 
 def render(view: RanksView, shown: int, console: Console) -> None:
     """The ranks' table, the spread, and the collectives of rank `shown` (whose kernel tables follow)."""
     console.print(ranks_table(view, console.width))
     console.print(Text(spread_line(view.spread)))
+    if view.straggler is not None:
+        console.print(Text(straggler_line(view.straggler)))
     table = view.collectives.get(shown)
     if table is not None and len(table):
         console.print(collectives_table(table, shown, console.width))
@@ -93,7 +119,7 @@ def to_json(view: RanksView, shown: int) -> dict:
     top = view.top or {}
     return {"nproc": top.get("nproc", len(view.rows)), "status": top.get("status"),
             "failed_rank": top.get("failed_rank"), "shown_rank": shown, "ranks": view.rows,
-            "spread": view.spread,
+            "spread": view.spread, "straggler": view.straggler, "matched_collectives": view.matched,
             "collectives": records(view.collectives[shown], []) if shown in view.collectives else []}
 
 

@@ -27,6 +27,12 @@ NAME_WIDTH = (32, 64)   # kernel names: fewest and most cells
 SHAPE_ROWS_WIDTH = 100
 SHAPE_ROWS_MIN_PCT = 1.0
 SHAPE_ROWS_TOP = 3
+MODULE_LINE = 2 * NAME_WIDTH[0] - 2   # a shape's modules: two lines of the narrowest kernel column at most
+
+
+def module_text(text: str) -> str:
+    """A shape's modules within MODULE_LINE characters (all of them: --json, --csv)."""
+    return text if len(text) <= MODULE_LINE else text[:MODULE_LINE - 10] + "… (--json)"
 
 
 def shape_lines(r) -> list[dict]:
@@ -39,7 +45,7 @@ def shape_lines(r) -> list[dict]:
     # the modules on a line of their own under the shape: the kernel column is the one wide enough for them
     # (and the op only where it is not the kernel's own: most of a GEMM kernel's calls are of one op)
     lines = [{**s, "label": f"↳ {s['shape']} {s['calls_per_step']:.0f}/step" +
-              (f"\n  {s['module']}" if s["module"] not in ("", "-") else ""),
+              (f"\n  {module_text(s['module'])}" if s["module"] not in ("", "-") else ""),
               "other_op": s["op"] if s["op"] != r["aten_ops"] else ""} for s in shown]
     if rest:
         lines.append({"label": f"↳ {rest['shapes']} more shapes, {rest['step_ms']:.2f} ms/step",

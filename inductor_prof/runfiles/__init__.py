@@ -175,7 +175,8 @@ class Reader:
                  expected: bool = True):
         """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
         if not path.exists():
-            if expected:
+            entry = self.stages.get(stage) if stage else None
+            if expected and not (isinstance(entry, dict) and entry.get("skipped")):   # a stage with nothing to do
                 self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
             return None
         try:

@@ -13,5 +13,5 @@ for f in $(find tests -name 'test_*.py' -not -path 'tests/gpu/*' -not -path 'tes
 done
 export EXTRA_SELECTION="$ign"
 export DST=${DST:-/tmp/mutmut-issue11}
-export MODULES="inductor_prof/attention/semantics/masks.py inductor_prof/attention/semantics/join.py inductor_prof/attention/semantics/shapes.py inductor_prof/inductor/kernel_provenance.py inductor_prof/inductor/module_paths.py inductor_prof/analysis/sizes.py inductor_prof/analysis/diff_sizes.py inductor_prof/targets/inputs.py"
+export MODULES="inductor_prof/mask_pairs.py inductor_prof/attention/semantics/masks.py inductor_prof/attention/semantics/join.py inductor_prof/attention/semantics/shapes.py inductor_prof/inductor/kernel_provenance.py inductor_prof/inductor/module_paths.py inductor_prof/analysis/sizes.py inductor_prof/analysis/diff_sizes.py inductor_prof/targets/inputs.py"
 exec bash scripts/mutation/run_mutmut.sh "$@"

@@ -104,8 +104,8 @@ cat >> "$DST/pyproject.toml" <<EOF
 source_paths = ["inductor_prof/"]
 only_mutate = [
 $(printf "$only")]
-# tests read recorded data (examples/) and the README outside tests/ via recorded.REPO
-also_copy = ["examples/", "README.md", "mutmut_pytest_plugin.py"]
+# tests read recorded data (examples/), the README and docs/ outside tests/ via recorded.REPO
+also_copy = ["examples/", "README.md", "docs/", "mutmut_pytest_plugin.py"]
 # the fast CPU tests (tests/ and pyproject.toml are copied by default)
 pytest_add_cli_args_test_selection = [
     "tests/",

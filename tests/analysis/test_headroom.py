@@ -183,3 +183,32 @@ def test_headroom_of_no_kernels_and_of_no_plain_step(df):
     assert h["launch_gap_ms_per_step"] is None and all(r["category"] != "host" for r in h["next"])
     assert sorted(h["by_category"]) == ["GEMM", "Inductor pointwise", "other"]
     assert h["attention"] == saving
+
+
+def _comm(wait_ms, straggler_rank=1):
+    from inductor_prof.analysis.ranks import step_spread
+
+    return {"rank": 0, "proton_wait_ms": 1.0, "wait_ms": wait_ms, "transfer_ms": 0.2,
+            "straggler": {"rank": straggler_rank, "cause": "host"}, "spread": step_spread({0: 6.0, 1: 6.3})}
+
+
+def test_a_rank_of_several_gpu_busy_without_waiting_and_its_items(df):
+    # say 1.0 ms/step of Proton's kernel time was NCCL waiting: GPU busy 5.5 - 1.0 = 4.5, plain 6.0: 1.5 off the
+    # GPU; of it 0.9 waiting (the trace's exposed wait), 0.6 host; exposed transfer 0.2; imbalance 6.3 - 6.0 = 0.3
+    h = headroom(df.reset_index(drop=True), step_ms_plain=6.0, comm=_comm(0.9))
+    assert h["gpu_busy_ms_per_step"] == pytest.approx(4.5) and h["launch_gap_ms_per_step"] == pytest.approx(1.5)
+    got = [(r["what"], round(r["headroom_ms_per_step"], 6)) for r in h["next"]]
+    assert got == [("gemm", 1.2), ("waiting for rank 1 at collectives", 0.9), ("launch overhead and idle", 0.6),
+                   ("pointwise", 0.5), ("imbalance: rank 1's step vs rank 0's", 0.3), ("from_l2", 0.25),
+                   ("communication with no compute beside it", 0.2)]
+    wait = h["next"][1]
+    assert (wait["category"], wait["do"]) == ("ranks", "make rank 1 arrive sooner (its launches come late: host work)")
+    assert h["next"][2]["why"] == "plain step (no profiler) minus GPU-busy time and the waiting at collectives"
+
+
+def test_waiting_is_never_more_than_the_time_off_the_gpu(df):
+    # the trace's wait 2.0 ms, but only 1.5 of the plain step is off the GPU: 1.5 waiting, no host item left
+    h = headroom(df.reset_index(drop=True), step_ms_plain=6.0, comm=_comm(2.0, straggler_rank=0))
+    items = {r["what"]: r["headroom_ms_per_step"] for r in h["next"]}
+    assert items["waiting for the other ranks at collectives"] == pytest.approx(1.5)
+    assert "launch overhead and idle" not in items

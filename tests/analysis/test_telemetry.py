@@ -87,3 +87,23 @@ def test_nothing_sampled():
     assert telemetry.power_limited(None) is False and telemetry.power_limited({"error": "x"}) is False
     assert telemetry.power_limited({}) is False
     assert telemetry.line({"power_w": 1}) == "not measured: unknown"
+
+
+def test_the_energy_counter_gives_the_windows_power():
+    from inductor_prof.drivers.nvml import energy_watts
+
+    # the counter steps at 0.02 s (to 1,013,860 mJ) and at 0.12 s (to 1,083,160): 69,300 mJ in 0.1 s = 693 W,
+    # where the trailing power reading said 216 W; the readings before the first step and after the last one
+    # are not counted (a step's energy belongs to the time before it)
+    readings = [(0.0, 1_000_000), (0.01, 1_000_000), (0.02, 1_013_860), (0.07, 1_013_860), (0.12, 1_083_160),
+                (0.13, 1_083_160)]
+    assert energy_watts(readings) == pytest.approx(693.0)
+    assert energy_watts(readings[:3]) is None          # one step: no span to divide by
+    assert energy_watts([]) is None
+    t = telemetry.summarize(CAPPED, power_limit_w=700, max_sm_mhz=1980, energy_w=693.0)
+    assert (t["power_w"], t["power_source"]) == (693.0, "energy")
+    # the energy's 693 W is >= 90% of 700 with the cap set in 75% of samples: power-limited, as the clock says
+    assert telemetry.power_limited(t)
+    stale = [(s, mhz, 216.0, bits) for s, mhz, _, bits in CAPPED]
+    assert not telemetry.power_limited(telemetry.summarize(stale, 700, 1980))           # the readings alone: not
+    assert telemetry.summarize(stale, 700, 1980)["power_source"] == "readings"

@@ -11,7 +11,7 @@ import pytest
 from cli_main import run_main
 from recorded import data_path, without_age_warning
 from inductor_prof import rundir
-from inductor_prof.cli.signals import Terminated
+from inductor_prof.signals import Terminated
 from inductor_prof.errors import StepFailed, UserError
 
 RUN = str(data_path("flux_small"))

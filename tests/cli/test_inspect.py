@@ -218,6 +218,6 @@ def test_the_readme_example_is_what_inspect_prints(tmp_path, monkeypatch, capsys
     source_run(tmp_path / "runs" / "flux")
     code, out, err = run_main(["inspect", "runs/flux", "rms_norm__scaled", "--width", "80"], capsys)
     assert code == 0, err
-    readme = (REPO / "README.md").read_text()
+    readme = (REPO / "docs" / "usage.md").read_text()
     start = readme.index("```\n", readme.index("`inductor-prof inspect runs/flux rms_norm__scaled --width 80`")) + 4
     assert readme[start:readme.index("```", start)] == out

@@ -1,7 +1,7 @@
 """inductor/module_paths.py: module paths, block patterns and source frames shortened, on small constructed
 records (every expected value read off the input by hand)."""
-from inductor_prof.inductor.module_paths import (block_of, block_pattern, common_pattern, frames, listed, relative_path,
-                                                 short_files, short_pattern)
+from inductor_prof.inductor.module_paths import (block_of, block_pattern, common_pattern, folded, frames, listed,
+                                                 relative_path, short_files, short_pattern)
 
 
 # ---- module_paths.py ----------------------------------------------------------------------------------------
@@ -55,3 +55,16 @@ def test_listed_writes_siblings_from_where_they_part():
     assert listed(["*.norm1.linear", "*.norm1_context.linear"]) == "*.norm1.linear, norm1_context.linear"
     assert listed(["a.b", "a.b.c"]) == "a.b, a.b.c" and listed(["a.b.c", "a.b"]) == "a.b.c, a.b"   # no "c" alone
     assert listed(["x.a", "y.a", "x.a"]) == "x.a, y.a" and listed([]) == ""
+
+
+def test_folded_counts_the_paths_a_pattern_stands_for():
+    # an SD-style UNet: 3 down blocks x 5 attentions, q/k/v each: 45 paths, 3 patterns of 15
+    paths = [f"down_blocks.{i}.attentions.{j}.transformer_blocks.0.attn1.{x}"
+             for i in range(3) for j in range(5) for x in ("to_q", "to_k", "to_v")]
+    assert folded(paths) == "down_blocks.*.attentions.*.transformer_blocks.*.attn1.to_q, to_k, to_v ×15"
+    # counts that differ are said each; a path alone keeps its indices
+    assert folded(["a.0.x", "a.1.x", "b.2.y"]) == "a.*.x ×2, b.2.y"
+    assert folded(["blocks.3.attn.to_q"]) == "blocks.3.attn.to_q"
+    assert folded([]) == ""
+    # a regional block's prefix shown as `*` after folding (the count still of the paths)
+    assert folded(["tb.0.attn.to_q", "tb.1.attn.to_q"], lambda p: short_pattern(p, "tb.*")) == "*.attn.to_q ×2"

@@ -253,3 +253,24 @@ def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
                                                        "--retune"]
     done = ctx.attention_precompile.wait()
     assert done.returncode == 2 and "needs a CUDA GPU" in run.attention_log.read_text()
+
+
+def test_a_model_without_attention_skips_the_stage(run):
+    # the library_ops stage found no attention call: the stage (and its precompile) have nothing to time
+    rundir.write_json(run.attention_shapes_json, [])
+    logged = []
+    ctx = type("Ctx", (), {"run": run, "log": logged.append, "attention_build": None})()
+    assert attention.run(ctx) == {"skipped": attention.NO_CALLS}
+    assert attention.start_precompile(ctx) == {"skipped": attention.NO_CALLS}
+    assert logged == [f"attention: {attention.NO_CALLS}"]
+    # a missing file is not "no calls": the stage runs and says what is wrong
+    run.attention_shapes_json.unlink()
+    assert not attention.no_calls(run)
+
+
+def test_a_skipped_stage_leaves_no_warning_for_its_missing_file(run):
+    manifest = {"stages": {"attention": {"status": "ok", "skipped": attention.NO_CALLS}}}
+    reader = runfiles.Reader(run, manifest)
+    assert reader.attention() is None and reader.warnings == []
+    reader = runfiles.Reader(run, {"stages": {"attention": {"status": "ok"}}})
+    assert reader.attention() is None and len(reader.warnings) == 1    # an attention.csv that should be there

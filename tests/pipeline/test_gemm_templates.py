@@ -30,3 +30,13 @@ def test_template_times_join_the_gemm_row_of_the_same_call_only():
     rows = ceilings.with_templates(gemms, templates)
     assert rows[0] == gemms[0] and rows[2] == gemms[2]
     assert rows[1] == {**gemms[1], "template_ms": 0.15, "template_kernel": "triton_tem_fused_addmm_0"}
+
+
+def test_best_rates_by_width():
+    # the ceilings stage's GEMM rows: bf16 squares and the model's own (rows recorded before flops_key: bf16),
+    # an fp8 and an int8 8192^3 (one 8-bit roof: the higher), a failed int8 row without a rate
+    gemms = [{"shape": "8192 bf16", "flops_key": "flops16", "tflops": 702.5}, {"shape": "model", "tflops": 731.0},
+             {"shape": "8192 fp8", "flops_key": "flops8", "tflops": 1410.2},
+             {"shape": "8192 int8", "flops_key": "flops8", "tflops": 905.0},
+             {"shape": "8192 int8", "error": "no int8 kernel"}]
+    assert ceilings.best_rates(gemms) == {"flops16_tflops": 731.0, "flops8_tflops": 1410.2}

@@ -145,3 +145,19 @@ def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path,
     for i in (0, 1):
         seen = json.loads((tmp_path / "tp" / f"tp{i}.json").read_text())
         assert seen["heads"] == 2 and seen["max_err"] < 1e-4 and seen["compiled_err"] < 1e-5
+
+
+def test_the_fsdp_example_shards_each_weight_and_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
+    # examples/models/llama_fsdp.py over 2 CPU ranks: q_proj's 64 rows stored 32 a rank, each rank its own token
+    # ids, its output the unsharded model's on them (the GPU run itself was not made here)
+    from recorded import REPO
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
+    opts = ProfileOptions(target="fsdp", out=str(tmp_path / "fsdp"), nproc=2, settings=Settings(ranks_timeout=300))
+    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:fsdp",
+                                 check=lambda *a: None)
+    assert result.why == "", (tmp_path / "fsdp" / "logs" / "rank0.log").read_text()[-3000:]
+    for i in (0, 1):
+        seen = json.loads((tmp_path / "fsdp" / f"fsdp{i}.json").read_text())
+        assert seen["dtensor"] and (seen["rows"], seen["local_rows"]) == (64, 32)
+        assert seen["own_ids"] and seen["max_err"] < 1e-4

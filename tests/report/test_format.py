@@ -58,6 +58,7 @@ def test_every_row_of_a_one_size_run():
         ("GPU kernel time per step", "131.73 ms"),
         ("work per step / overall", "74.5 TFLOP, 566 TFLOP/s over kernel time"),
         ("kernels", "57 (18 Inductor, 17 annotated)"),
+        ("unpriced", "none: every kernel has flops or bytes"),
         ("compute roofs", "bf16 757 TFLOP/s reached by nvjet_a (above the 726 the ceilings stage measured); "
                           "spec 989 at the maximum clock, published 989; fp32 67 TFLOP/s (spec)"),
         ("memory roofs", "DRAM 3265 GB/s (measured), L2 9876 GB/s (measured)"),
@@ -89,3 +90,23 @@ def test_a_run_of_several_sizes_says_what_a_step_is():
     rows = dict(summary_rows(summary(sizes=sizes, ncu_at_size=None)))
     assert rows["input sizes"] == "1024x1024, 512x512 (a step: one call at each size)"
     assert "input sizes" not in dict(summary_rows(summary()))
+
+
+def test_unpriced_line_names_the_longest_and_counts_the_rest():
+    unpriced = {"pct_of_gpu_time": 3.456, "ms_per_step": 0.4567,
+                "kernels": [{"display": "k1", "pct_of_gpu_time": 2.04, "reason": "aten::foo: unknown dtype 'x'"},
+                            {"display": "k2", "pct_of_gpu_time": 1.416, "reason": "r"}]}
+    # shares one decimal (3.456 -> 3.5, 2.04 -> 2.0), ms two (0.4567 -> 0.46); the second kernel only counted
+    assert dict(summary_rows(summary(unpriced=unpriced)))["unpriced"] == \
+        "3.5% of GPU time (0.46 ms/step): k1 (2.0%: aten::foo: unknown dtype 'x') and 1 more (--json)"
+
+
+def test_an_8_bit_roof_is_said_where_the_run_has_one():
+    peaks = {**RUN_PEAKS, "tflops": {**RUN_PEAKS["tflops"], "flops8": 1410.4},
+             "source": {**RUN_PEAKS["source"], "flops8": "measured"},
+             "spec": {**RUN_PEAKS["spec"], "flops8": 2141.2}}
+    assert dict(summary_rows(summary(peaks=peaks)))["compute roofs"].startswith(
+        "8-bit 1410 TFLOP/s (measured); spec 2141 at the maximum clock; bf16 757 TFLOP/s reached by nvjet_a")
+    # only the spec: not said (a bf16 model has no 8-bit roof to read)
+    spec_only = {**peaks, "source": {**peaks["source"], "flops8": "spec"}}
+    assert "8-bit" not in dict(summary_rows(summary(peaks=spec_only)))["compute roofs"]

@@ -11,10 +11,9 @@ import importlib
 import re
 from functools import lru_cache
 
+from ...aten import SDPA_BACKENDS
 from ...errors import one_line
 
-SDPA_BACKENDS = {"sdpa_flash": "FLASH_ATTENTION", "sdpa_efficient": "EFFICIENT_ATTENTION",
-                 "sdpa_cudnn": "CUDNN_ATTENTION", "sdpa_math": "MATH"}
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)")
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ...cost import attention_flops
-from .masks import CAUSAL, NONE, MaskSpec, call_mask
+from ...mask_pairs import CAUSAL, NONE, MaskSpec, call_mask
 
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16"}
 SWEEP_SEQ = (512, 1024, 2048, 4096, 8192, 16384)

@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, attention_flags
+from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, SDPA_BACKENDS, attention_flags
 from inductor_prof.errors import one_line
 
 SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
@@ -117,8 +117,6 @@ def aten_launch(spec: dict, device: str = "cuda"):
     op = spec["op"]
     if op in ATTENTION_OPS:
         from torch.nn.attention import SDPBackend, sdpa_kernel
-
-        from inductor_prof.attention.benchmark.library import SDPA_BACKENDS
 
         attn = ATTENTION_OPS[op]
         q, k, v = (tensor_at(i) for i in range(3))

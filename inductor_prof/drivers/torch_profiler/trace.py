@@ -70,7 +70,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         args = (op or {}).get("args", {}) or {}
         dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
         scalars = args.get("Concrete Inputs", []) or []
-        cost = op_cost(op_name, dims, types, scalars) if op else NO_COST
+        cost = op_cost(op_name, dims, types, scalars) if op else {**NO_COST, "unpriced": "no ATen op launched it"}
         rows.append({"kernel": name, "op": op_name, "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
                      "scalars": json.dumps(scalars if op else []),
@@ -86,6 +86,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         main = max(launched, key=lambda r: r["dur_ns"])
         for r in launched:
             if r is not main:
-                r.update(flops_key="", flops=0, bytes=0)
-    columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]
+                r.update(flops_key="", flops=0, bytes=0, unpriced="")   # priced: on the op's main kernel
+    columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
+               "unpriced"]
     return pd.DataFrame(rows, columns=columns), attention

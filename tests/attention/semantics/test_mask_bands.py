@@ -137,7 +137,7 @@ def test_what_no_band_and_key_range_rebuild_is_arbitrary(rows, why):
 # ---- where the recognised window travels: the captured call's fields, FlexAttention's mask_mod -----------------
 
 def test_call_mask_reads_the_right_bound():
-    from inductor_prof.attention.semantics.masks import call_mask
+    from inductor_prof.mask_pairs import call_mask
 
     c = {"mask_kind": "window_padding", "window": 3, "window_right": 2, "key_lengths": [4], "padding_left": True}
     assert call_mask(c) == MaskSpec("window_padding", window=3, right=2, key_lengths=(4,), left=True)

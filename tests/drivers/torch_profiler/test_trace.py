@@ -41,13 +41,13 @@ BF16, F32, F64, FP8 = "c10::BFloat16", "float", "double", "c10::Float8_e4m3fn"
 def test_mm():
     c = op_cost("aten::mm", [[3, 5], [5, 7]], [F32, F32])
     # 2*M*N*K = 2*3*7*5 = 210; bytes: A 15 + B 35 + out 21 = 71 floats x 4 B = 284
-    assert c == {"flops_key": "flops32", "flops": 210, "bytes": 284, "dtype": "float32"}
+    assert c == {"flops_key": "flops32", "flops": 210, "bytes": 284, "dtype": "float32", "unpriced": ""}
 
 
 def test_addmm_bias_comes_first():
     c = op_cost("aten::addmm", [[7], [3, 5], [5, 7], [], []], [BF16, BF16, BF16, "Scalar", "Scalar"])
     # flops 2*3*7*5 = 210; bytes: bias 7 + mat1 15 + mat2 35 + out 21 = 78 x 2 B = 156 (scalars count nothing)
-    assert c == {"flops_key": "flops16", "flops": 210, "bytes": 156, "dtype": "bfloat16"}
+    assert c == {"flops_key": "flops16", "flops": 210, "bytes": 156, "dtype": "bfloat16", "unpriced": ""}
 
 
 def test_addmm_full_bias():
@@ -59,7 +59,7 @@ def test_addmm_full_bias():
 def test_bmm():
     c = op_cost("aten::bmm", [[2, 3, 5], [2, 5, 7]], [F64, F64])
     # 2*B*M*N*K = 2*2*3*7*5 = 420; bytes: 30 + 70 + out 2*3*7 = 42 -> 142 doubles x 8 B = 1,136
-    assert c == {"flops_key": "flops64", "flops": 420, "bytes": 1136, "dtype": "float64"}
+    assert c == {"flops_key": "flops64", "flops": 420, "bytes": 1136, "dtype": "float64", "unpriced": ""}
 
 
 def test_baddbmm_self_comes_first():
@@ -85,18 +85,20 @@ def test_linear_weight_is_out_by_in():
 def test_flops_key_and_element_size_by_dtype(dtype, key, size, name):
     c = op_cost("aten::mm", [[3, 5], [5, 7]], [dtype, dtype])
     # 71 elements (15 + 35 + 21) of `size` bytes each
-    assert c == {"flops_key": key, "flops": 210, "bytes": 71 * size, "dtype": name}
+    assert c == {"flops_key": key, "flops": 210, "bytes": 71 * size, "dtype": name, "unpriced": ""}
 
 
 def test_integer_arguments_do_not_set_the_dtype():
-    # the first floating type decides: "long int" (8 B) and "int" are skipped
+    # the first operand that is not an index decides: "long int" and "int" are skipped; each tensor is read at
+    # its own width: A 15 x 8 B + B 35 x 2 B + out 21 x 2 B (the op's dtype) = 232
     c = op_cost("aten::mm", [[3, 5], [5, 7]], ["long int", BF16])
-    assert (c["flops_key"], c["bytes"]) == ("flops16", 142)
+    assert (c["flops_key"], c["bytes"]) == ("flops16", 232)
 
 
-def test_ops_without_a_formula_cost_nothing():
+def test_ops_without_a_flops_formula_cost_their_bytes():
+    # no flops; each input read (16 + 16 floats) and an output the size of the largest (16) written: 48 x 4 B
     assert op_cost("aten::mul", [[4, 4], [4, 4]], [F32, F32]) == \
-        {"flops_key": "", "flops": 0, "bytes": 0, "dtype": "float32"}
+        {"flops_key": "", "flops": 0, "bytes": 192, "dtype": "float32", "unpriced": ""}
     # a malformed call (one operand) costs nothing rather than raising
     assert op_cost("aten::bmm", [[2, 3, 5]], [F32])["flops"] == 0
 
@@ -290,7 +292,7 @@ def test_trace_cudnn_attention(trace):
 
 def test_op_cost_private_mm_and_bare_name():
     # aten::_mm is a mm: 2*M*N*K = 2*2*4*3 = 48; bytes (6 + 12 + out 8) x 4 = 104
-    want = {"flops_key": "flops32", "flops": 48, "bytes": 104, "dtype": "float32"}
+    want = {"flops_key": "flops32", "flops": 48, "bytes": 104, "dtype": "float32", "unpriced": ""}
     assert op_cost("aten::_mm", [[2, 3], [3, 4]], [F32, F32]) == want
     # the name after the last '::' counts (none at all: the whole name)
     assert op_cost("mm", [[2, 3], [3, 4]], [F32, F32]) == want
@@ -301,7 +303,7 @@ def test_op_cost_mm_uses_last_two_dims():
     # batched-looking [1, 2, 3] x [1, 3, 4]: M, K = 2, 3 and N = 4 from the last two dims -> 48 flops;
     # bytes (6 + 12 + out 8) x 2 B (bf16) = 52
     c = op_cost("aten::mm", [[1, 2, 3], [1, 3, 4]], [BF16, BF16])
-    assert c == {"flops_key": "flops16", "flops": 48, "bytes": 52, "dtype": "bfloat16"}
+    assert c == {"flops_key": "flops16", "flops": 48, "bytes": 52, "dtype": "bfloat16", "unpriced": ""}
     # addmm: mat1/mat2 are the 2nd and 3rd inputs; bias [4]: bytes (4 + 6 + 12 + 8) x 4 = 120
     c = op_cost("aten::addmm", [[4], [1, 2, 3], [1, 3, 4]], [F32, F32, F32])
     assert (c["flops"], c["bytes"]) == (48, 120)
@@ -313,9 +315,10 @@ def test_op_cost_linear_1d_input():
     assert (c["flops"], c["bytes"]) == (30, 92)
 
 
-def test_op_cost_unknown_op_with_three_4d_inputs_has_no_cost():
+def test_op_cost_three_4d_inputs_are_not_attention_unless_the_op_is():
+    # add of three (1, 2, 3, 4) tensors: no flops; the bytes it moves, 3 x 24 read + 24 written, x 4 B = 384
     c = op_cost("aten::add", [[1, 2, 3, 4]] * 3, [F32] * 3)
-    assert c == {"flops_key": "", "flops": 0, "bytes": 0, "dtype": "float32"}
+    assert c == {"flops_key": "", "flops": 0, "bytes": 384, "dtype": "float32", "unpriced": ""}
 
 
 def test_attention_call_mask_position_past_the_args():
@@ -340,7 +343,8 @@ def test_attention_call_layout_from_q_strides():
 
 # ==== torch.profiler trace: parse_trace =====================================================================
 
-COLUMNS = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype"]
+COLUMNS = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
+           "unpriced"]
 
 
 def _write(tmp_path, events, key="traceEvents"):
@@ -393,7 +397,7 @@ def test_parse_trace_row_fields(tmp_path):
     # the op's args serialised as JSON; 2.5 us = 2500 ns; mm cost: 48 flops, (6+12+8) x 4 = 104 B
     assert row == {"kernel": "gemm", "op": "aten::mm", "dims": "[[2, 3], [3, 4]]", "strides": "[[3, 1], [4, 1]]",
                    "types": '["float", "float"]', "scalars": '["", ""]', "dur_ns": 2500.0,
-                   "flops_key": "flops32", "flops": 48, "bytes": 104, "dtype": "float32"}
+                   "flops_key": "flops32", "flops": 48, "bytes": 104, "dtype": "float32", "unpriced": ""}
 
 
 def test_parse_trace_kernel_without_launch_or_name(tmp_path):
@@ -401,7 +405,8 @@ def test_parse_trace_kernel_without_launch_or_name(tmp_path):
     df, _ = parse_trace(_write(tmp_path, [_op("aten::mm", 0, 10), _k(None, 99)]))
     (row,) = df.to_dict("records")
     assert row == {"kernel": "", "op": "", "dims": "[]", "strides": "[]", "types": "[]", "scalars": "[]",
-                   "dur_ns": 0, "flops_key": "", "flops": 0, "bytes": 0, "dtype": ""}
+                   "dur_ns": 0, "flops_key": "", "flops": 0, "bytes": 0, "dtype": "",
+                   "unpriced": "no ATen op launched it"}
 
 
 def test_parse_trace_launch_on_thread_without_ops(tmp_path):
@@ -411,11 +416,12 @@ def test_parse_trace_launch_on_thread_without_ops(tmp_path):
 
 
 def test_parse_trace_op_args_missing(tmp_path):
-    # an op with no args: its cost is op_cost's for no inputs (default dtype float32, no flops)
+    # an op with no args: no price, and why (no dtype is guessed)
     df, _ = parse_trace(_write(tmp_path, [{"cat": "cpu_op", "name": "aten::mm", "ts": 0, "dur": 50, "tid": 1},
                                           _rt(5, 1, dur=1), _k("g", 1)]))
     (row,) = df.to_dict("records")
-    assert (row["op"], row["dims"], row["dtype"], row["flops"]) == ("aten::mm", "[]", "float32", 0)
+    assert (row["op"], row["dims"], row["dtype"], row["flops"]) == ("aten::mm", "[]", "", 0)
+    assert row["unpriced"] == "aten::mm: no tensor inputs recorded"
 
 
 def test_parse_trace_enclosure_boundaries(tmp_path):

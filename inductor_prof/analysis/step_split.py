@@ -1,0 +1,88 @@
+"""One rank's step on its GPU cut into what filled it (pure): compute, data moving (transfer), waiting for
+other ranks, and nothing at all, adding up to the step's span; and the share of each NCCL kernel's time spent
+waiting, to take the waiting out of Proton's kernel time ("GPU busy" never counts a rank waiting).
+
+Each instant of the span is counted once, in the first of: compute (any non-NCCL kernel running), transfer (an
+NCCL kernel moving data), unsplit (an NCCL kernel not matched across ranks: waiting and moving unknown),
+wait (an NCCL kernel waiting for the last rank), idle. So transfer and wait are what compute did not hide."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..names import demangle
+from ..units import US_PER_MS
+from .overlap import Interval, length, merged
+
+PARTS = ("compute_ms", "transfer_ms", "unsplit_ms", "wait_ms", "idle_ms")
+
+
+def _minus(a: list[Interval], b: list[Interval]) -> list[Interval]:
+    """The union of `a` less the union of `b`."""
+    out, b = [], merged(b)
+    for s, e in merged(a):
+        for bs, be in b:
+            if be <= s or bs >= e:
+                continue
+            if bs > s:
+                out.append((s, bs))
+            s = max(s, be)
+            if s >= e:
+                break
+        if s < e:
+            out.append((s, e))
+    return out
+
+
+def comm_parts(calls: pd.DataFrame) -> tuple[list[Interval], list[Interval], list[Interval]]:
+    """(wait, transfer, unsplit) intervals of a rank's NCCL calls (waits.match): [start, arrival) waits,
+    [arrival, end) moves; a call with no arrival (not matched) is unsplit."""
+    wait, move, unsplit = [], [], []
+    for start, dur, w in zip(calls["start_us"], calls["dur_us"], calls.get("wait_us", [float("nan")] * len(calls))):
+        if w != w:   # NaN: not matched
+            unsplit.append((start, start + dur))
+        else:
+            wait.append((start, start + w))
+            move.append((start + w, start + dur))
+    return wait, move, unsplit
+
+
+def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict:
+    """kernels: collectives.kernel_intervals of the rank's step; calls: its calls after waits.match. ms of each
+    part (PARTS) and span_ms (first kernel start to last kernel end), the parts adding up to the span."""
+    if not len(kernels):
+        return {**{p: 0.0 for p in PARTS}, "span_ms": 0.0}
+    compute = kernels[~kernels["comm"].astype(bool)]
+    busy = list(zip(compute["start_us"], compute["end_us"]))
+    wait, move, unsplit = comm_parts(calls) if calls is not None and len(calls) else ([], [], [])
+    span = float(kernels["end_us"].max() - kernels["start_us"].min())
+    parts = {"compute_ms": length(busy)}
+    for name, ivs in (("transfer_ms", move), ("unsplit_ms", unsplit), ("wait_ms", wait)):
+        shown = _minus(ivs, busy)
+        parts[name] = length(shown)
+        busy = busy + shown
+    parts["idle_ms"] = span - length(busy)
+    return {**{k: v / US_PER_MS for k, v in parts.items()}, "span_ms": span / US_PER_MS}
+
+
+def _base(name: str) -> str:
+    """A kernel's name without its argument list: Proton's (mangled, demangled here) and the trace's (demangled by
+    CUPTI) agree on it even where two demanglers write the arguments differently."""
+    return demangle(str(name)).split("(")[0]
+
+
+def wait_shares(calls: pd.DataFrame) -> dict[str, float]:
+    """NCCL kernel name (without its arguments) -> the share of its matched calls' time spent waiting (sum of
+    waits / sum of times)."""
+    if calls is None or not len(calls) or "wait_us" not in calls:
+        return {}
+    known = calls[calls["wait_us"].notna()]
+    sums = known.assign(base=known["kernel"].map(_base)).groupby("base")[["wait_us", "dur_us"]].sum()
+    return {k: float(r["wait_us"] / r["dur_us"]) for k, r in sums.iterrows() if r["dur_us"] > 0}
+
+
+def proton_wait_ms(kernels: pd.DataFrame, shares: dict[str, float]) -> float:
+    """ms per step of Proton's NCCL kernel time that was waiting: each NCCL row's step_ms times its kernel's wait
+    share in the torch.profiler step (same program, another execution of it)."""
+    if not shares or not len(kernels):
+        return 0.0
+    return float(sum(ms * shares.get(_base(n), 0.0) for n, ms in zip(kernels["name"], kernels["step_ms"])))
