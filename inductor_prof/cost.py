@@ -207,7 +207,9 @@ def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> di
     try:
         inputs = _tensors(dims, types, GEMM_OPS.get(op, len(dims)))
         if not inputs:
-            return {**NO_COST, "unpriced": f"{op or 'no ATen op'}: no tensor inputs recorded"}
+            listed = "TensorList" in types   # cat's inputs: shapes recorded, their dtype not
+            return {**NO_COST, "unpriced": f"{op}: " + ("a tensor list, recorded without its dtype" if listed else
+                                                        "no tensor inputs recorded")}
         # the op's dtype: its first operand that is not an index (a GEMM of int8 operands is int8 work)
         operand_dtype = next((t for (_, t, _), name in zip(inputs, _type_names(dims, types, inputs))
                               if name not in INDEX_DTYPES), inputs[0][1])
@@ -228,7 +230,8 @@ def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> di
     except (ValueError, IndexError, TypeError, KeyError) as e:
         return {**NO_COST, "unpriced": f"{op}: {e}" if str(e) else f"{op}: its recorded shapes fit no formula"}
     if not flops and not nbytes:
-        return {**NO_COST, "dtype": operand_dtype, "unpriced": f"{op}: empty tensors"}
+        return {**NO_COST, "dtype": operand_dtype, "unpriced": f"{op}: its recorded tensors are empty (an out= the "
+                                                                  "op resizes)"}
     return {"flops_key": flops_key_for_dtype(operand_dtype) if flops else "", "flops": flops, "bytes": nbytes,
             "dtype": operand_dtype, "unpriced": ""}
 

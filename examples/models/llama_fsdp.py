@@ -24,6 +24,8 @@ def shard(model, device_type: str = "cuda"):
     for layer in model.layers:
         fully_shard(layer, mesh=mesh)
     fully_shard(model, mesh=mesh)
+    # fully_shard swaps each layer's class for FSDP<name>: regional compile finds the blocks by that name
+    model._repeated_blocks = [type(model.layers[0]).__name__]
     return model
 
 

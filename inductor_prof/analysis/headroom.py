@@ -43,8 +43,11 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
     if comm:
         busy -= comm["proton_wait_ms"]
     known = df["sol_ms_per_step"].notna() if len(df) else pd.Series(dtype=bool)
-    # kernels with neither flops nor bytes have no speed of light: counted at their measured time
+    # kernels with neither flops nor bytes have no speed of light: counted at their measured time (an NCCL
+    # kernel's without its waiting: not work, and already an item of its own)
     sol = float(df.loc[known, "sol_ms_per_step"].sum() + df.loc[~known, "step_ms"].sum()) if len(df) else 0.0
+    if comm:
+        sol -= comm["proton_wait_ms"]
     by_cat = {cat: float(df.loc[df["category"] == cat, "headroom_ms_per_step"].sum()) for cat in CATEGORIES
               if len(df) and (df["category"] == cat).any()}
     gap = (step_ms_plain - busy) if step_ms_plain else None

@@ -100,7 +100,7 @@ def classify(name: str, origin: str, kind: str | None, op: str) -> str:
         if kind == "template_mm":
             return "Inductor template"
         return "other"
-    if is_nccl(name):
+    if is_nccl(demangle(name)):   # Proton names them mangled (_Z40ncclDevKernel_...)
         return "communication"
     if "scaled_dot_product" in op or "attention" in op:
         return "attention"
@@ -148,6 +148,8 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
         if origin == "library" and lib_name in library:
             lib = library[lib_name]
             op = lib["op"]
+            if is_nccl(lib_name):   # a collective's bytes and time are collectives.py's (its kernel time waits)
+                lib = {**lib, "lib_bytes": 0.0, **{f"lib_{k}": 0.0 for k in FLOP_KEYS}}
             provenance = library_provenance(lib.get("modules"))
             flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
             nbytes = lib["lib_bytes"] * n_steps
@@ -155,7 +157,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
         kind = rec["kind"] if rec else (kind_from_name(name) if origin == "inductor" else None)
         io = io_split.get(name)
         unpriced = ""
-        if not annotated_ok and not is_nccl(name):   # collectives are priced by the bytes they move (collectives.py)
+        if not annotated_ok and not is_nccl(lib_name):   # collectives: priced by the bytes they move (collectives.py)
             unpriced = (NO_METADATA if origin == "inductor" else
                         library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({

@@ -16,7 +16,7 @@ from .collectives import collective_table, comm_calls, kernel_intervals
 from .headroom import headroom
 from .overlap import comm_compute
 from .sizes import size_names
-from .step_split import PARTS, proton_wait_ms, split, wait_shares
+from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
 from .waits import match
 
@@ -34,7 +34,7 @@ class RanksView:
     intact: list[int] = field(default_factory=list)   # ranks whose run folder reads
     warnings: list[str] = field(default_factory=list)
     straggler: dict | None = None          # straggler.straggler: the rank the others wait for, and why
-    wait_shares: dict[int, dict] = field(default_factory=dict)   # rank -> NCCL kernel -> share spent waiting
+    transfer_us: dict[int, dict] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
 
 
@@ -125,17 +125,17 @@ def load_ranks(path) -> RanksView:
     spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
     return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
                      straggler(matched.calls, intervals) if matched.instances else None,
-                     {i: wait_shares(own) for i, own in matched.calls.items()}, matched.instances)
+                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances)
 
 
 def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None:
     """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
-    kernel table, each NCCL row times its kernel's waiting share in the torch.profiler step), that step's exposed
+    kernel table, each NCCL row beyond its calls at their transfer time in the torch.profiler step), that step's exposed
     wait and transfer, the straggler and the step spread. None without that rank's trace."""
     row = next((r for r in view.rows if r["rank"] == shown), None)
     if row is None or row.get("span_ms") is None:
         return None
-    return {"rank": shown, "proton_wait_ms": proton_wait_ms(kernels, view.wait_shares.get(shown, {})),
+    return {"rank": shown, "proton_wait_ms": proton_wait_ms(kernels, view.transfer_us.get(shown, {})),
             "wait_ms": row["wait_ms"], "transfer_ms": row["transfer_ms"], "straggler": view.straggler,
             "spread": view.spread}
 

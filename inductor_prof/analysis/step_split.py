@@ -70,19 +70,22 @@ def _base(name: str) -> str:
     return demangle(str(name)).split("(")[0]
 
 
-def wait_shares(calls: pd.DataFrame) -> dict[str, float]:
-    """NCCL kernel name (without its arguments) -> the share of its matched calls' time spent waiting (sum of
-    waits / sum of times)."""
-    if calls is None or not len(calls) or "wait_us" not in calls:
+def transfer_per_call(calls: pd.DataFrame) -> dict[str, float]:
+    """NCCL kernel name (without its arguments) -> µs a matched call spent moving data (its time less its wait)
+    in the torch.profiler step, on average."""
+    if calls is None or not len(calls) or "transfer_us" not in calls:
         return {}
-    known = calls[calls["wait_us"].notna()]
-    sums = known.assign(base=known["kernel"].map(_base)).groupby("base")[["wait_us", "dur_us"]].sum()
-    return {k: float(r["wait_us"] / r["dur_us"]) for k, r in sums.iterrows() if r["dur_us"] > 0}
+    known = calls[calls["transfer_us"].notna()]
+    means = known.assign(base=known["kernel"].map(_base)).groupby("base")["transfer_us"].mean()
+    return {k: float(v) for k, v in means.items()}
 
 
-def proton_wait_ms(kernels: pd.DataFrame, shares: dict[str, float]) -> float:
-    """ms per step of Proton's NCCL kernel time that was waiting: each NCCL row's step_ms times its kernel's wait
-    share in the torch.profiler step (same program, another execution of it)."""
-    if not shares or not len(kernels):
+def proton_wait_ms(kernels: pd.DataFrame, transfer_us: dict[str, float]) -> float:
+    """ms per step of Proton's NCCL kernel time that was waiting: each NCCL row's time beyond its calls at the
+    transfer time a call took in the torch.profiler step. Who waits changes from step to step (an FSDP rank that
+    arrived last in the traced step waited 25 ms a step under Proton), the time moving data does not."""
+    if not transfer_us or not len(kernels):
         return 0.0
-    return float(sum(ms * shares.get(_base(n), 0.0) for n, ms in zip(kernels["name"], kernels["step_ms"])))
+    return float(sum(max(0.0, ms - calls * transfer_us[_base(n)] / US_PER_MS)
+                     for n, ms, calls in zip(kernels["name"], kernels["step_ms"], kernels["calls_per_step"])
+                     if _base(n) in transfer_us))

@@ -197,6 +197,9 @@ def test_a_rank_of_several_gpu_busy_without_waiting_and_its_items(df):
     # GPU; of it 0.9 waiting (the trace's exposed wait), 0.6 host; exposed transfer 0.2; imbalance 6.3 - 6.0 = 0.3
     h = headroom(df.reset_index(drop=True), step_ms_plain=6.0, comm=_comm(0.9))
     assert h["gpu_busy_ms_per_step"] == pytest.approx(4.5) and h["launch_gap_ms_per_step"] == pytest.approx(1.5)
+    # the speed of light leaves the waiting out too (3.55 without ranks, the test above): 3.55 - 1.0 = 2.55, never
+    # above GPU busy (an H200 TP run read 17.0 ms of light speed in 5.3 ms of GPU busy)
+    assert h["sol_step_ms"] == pytest.approx(2.55)
     got = [(r["what"], round(r["headroom_ms_per_step"], 6)) for r in h["next"]]
     assert got == [("gemm", 1.2), ("waiting for rank 1 at collectives", 0.9), ("launch overhead and idle", 0.6),
                    ("pointwise", 0.5), ("imbalance: rank 1's step vs rank 0's", 0.3), ("from_l2", 0.25),

@@ -29,7 +29,10 @@ STEPS = _launches([("gemm", 600, 1, 0, 0), ("conv_helper", 100, 1, 0, 0), ("weir
 ANNOTATED = _launches([("triton_poi_a", 50, 1, 400, 0)])      # triton_poi_b has no launch metadata
 OPS = _ops([("gemm", "aten::mm", 2e9, 1e6, ""),
             ("conv_helper", "aten::cudnn_convolution", 0, 0, ""),          # priced on its op's main kernel
-            ("weird", "aten::foo", 0, 0, "aten::foo: unknown dtype 'c10::complex<float>'")])
+            ("weird", "aten::foo", 0, 0, "aten::foo: unknown dtype 'c10::complex<float>'"),
+            # the collective's op as the trace records it: its buffers priced as bytes moved, which the kernel
+            # table must not take (its time waits; collectives.py prices it by busbw)
+            ("ncclDevKernel_AllReduce", "aten::record_param_comms", 0, 4e6, "")])
 
 
 def _table(ops=OPS):
@@ -42,6 +45,12 @@ def test_each_kernel_without_a_price_says_why():
     assert why == {"gemm": "", "conv_helper": "", "weird": "aten::foo: unknown dtype 'c10::complex<float>'",
                    "triton_poi_a": "", "triton_poi_b": NO_METADATA, "untraced": NOT_TRACED,
                    "ncclDevKernel_AllReduce": ""}   # a collective is priced by the bytes it moves, elsewhere
+
+
+def test_a_collective_takes_no_bytes_from_its_op():
+    t = _table().set_index("name")
+    assert t.at["ncclDevKernel_AllReduce", "bytes"] == 0 and t.at["ncclDevKernel_AllReduce", "category"] == \
+        "communication"
 
 
 def test_the_unpriced_share_of_gpu_time():

@@ -7,7 +7,7 @@ Rank 1 arrives last at both: its first launch late (idle 200 us), its B 150 us s
 import pytest
 
 from inductor_prof.analysis import collectives as c
-from inductor_prof.analysis.step_split import proton_wait_ms, split, wait_shares
+from inductor_prof.analysis.step_split import proton_wait_ms, split, transfer_per_call
 from inductor_prof.analysis.straggler import straggler
 from inductor_prof.analysis.waits import match
 from ranked_runs import AR, PG_ARGS as ARGS, STEPS, kernel as _k, rank_step as _rank
@@ -94,14 +94,18 @@ def test_balanced_ranks_have_no_straggler():
     assert m.instances == 2 and straggler(m.calls, {r: c.kernel_intervals(e) for r, e in steps.items()}) is None
 
 
-def test_proton_nccl_time_less_its_waiting_share():
-    shares = wait_shares(_matched().calls[0])
-    # rank 0's all_reduce kernels: 350 us waiting of 600 us
-    assert shares == {AR: pytest.approx(350 / 600)}
+def test_proton_nccl_time_beyond_its_transfer_is_waiting():
+    transfer = transfer_per_call(_matched().calls[0])
+    # rank 0's all_reduce calls moved data 100 and 150 us (the rest of their 300 us each was waiting): 125 a call
+    assert transfer == {AR: pytest.approx(125.0)}
     import pandas as pd
-    # Proton's row named with the kernel's argument list (as its demangler writes it): the same kernel
-    proton = pd.DataFrame({"name": [AR + "(ncclDevKernelArgsStorage<4096ul>)", "A"], "step_ms": [1.2, 0.5]})
-    assert proton_wait_ms(proton, shares) == pytest.approx(0.7)   # 1.2 x 350/600; A has no share
+    # Proton's row named with the kernel's argument list (as its demangler writes it): the same kernel, 2 calls a
+    # step in 1.2 ms: 1.2 - 2 x 0.125 = 0.95 ms waiting; A is no collective
+    proton = pd.DataFrame({"name": [AR + "(ncclDevKernelArgsStorage<4096ul>)", "A"], "step_ms": [1.2, 0.5],
+                           "calls_per_step": [2, 4]})
+    assert proton_wait_ms(proton, transfer) == pytest.approx(0.95)
+    # a step where it waited less than the traced one: never below 0
+    assert proton_wait_ms(proton.assign(step_ms=[0.2, 0.5]), transfer) == 0.0
     assert proton_wait_ms(proton, {}) == 0.0
 
 
