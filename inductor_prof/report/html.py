@@ -135,6 +135,7 @@ def _present(df: pd.DataFrame, cols: list[Col]) -> list[Col]:
 
 
 TAIL = 14   # characters a cut name keeps of its end (an Inductor kernel's index, a cuBLAS kernel's layout)
+LONG_PROSE, PROSE_SHOWN = 160, 110   # prose longer than this is folded after about this many characters
 
 
 def _missing(v) -> bool:
@@ -166,7 +167,15 @@ def _cell(row: pd.Series, col: Col) -> dict:
             "key": key, "value": t}
     if col.style == "name":
         cut = max(len(t) - TAIL, 0) if len(t) > 2 * TAIL else 0
+        while 0 < cut < len(t) and (t[cut - 1].isspace() or t[cut].isspace()):
+            cut += 1    # a space at the cut would collapse at the inline-block's edge: the text read would lose it
+        cut = cut if cut < len(t) else 0
         cell.update(head=t[:cut] if cut else t, tail=t[cut:] if cut else "", title=title or t)
+    elif col.style == "prose" and len(t) > LONG_PROSE:
+        # a long reason (an exception's message) folded after its first words, the rest on a click
+        at = t.rfind(" ", 0, PROSE_SHOWN)
+        at = at if at > 0 else PROSE_SHOWN
+        cell.update(style="longprose", head=t[:at], rest=t[at:])
     return cell
 
 
@@ -324,6 +333,8 @@ def _link_rows(t: dict, ids: dict[str, str] | None = None, names: dict[str, str]
     for r in t["rows"]:
         if names is not None:
             r["name"] = names.get(r["cells"][0]["text"], "")
+            if not r["name"]:   # "launch overhead and idle", "waiting for rank 1 ...": prose, wrapped, never cut
+                r["cells"][0].update(style="prose", head="", tail="")
         if ids is not None:
             r["id"] = ids.get(r["name"])
     return t

@@ -87,3 +87,22 @@ def test_column_chooser_and_folded_lists_open(page, tmp_path):
     probe = json.loads(html.unescape(re.search(r'<pre id="probe">(.*?)</pre>', load.dom).group(1)))
     assert (probe["before"], probe["after"]) == ("none", "table-cell")   # hidden until chosen
     assert (probe["folded"], probe["unfolded"]) == (False, True)
+
+
+def test_a_multi_rank_decoder_run_reads_too(tmp_path):
+    """The TP decoder run on two H200s: its advice names waits and the launch gap in words (prose, never cut:
+    a space at a cut was lost from the text read), and attention backends that could not run give exceptions'
+    messages of 300 characters (folded after their first words; a row of 123 px before)."""
+    from typer.testing import CliRunner
+
+    from recorded import REPO
+    from inductor_prof.cli import app
+
+    pytest.importorskip("bokeh")
+    page = tmp_path / "tp.html"
+    r = CliRunner().invoke(app, ["report", str(REPO / "examples" / "runs" / "llama-tp-h200x2"), "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    layout, shot = measure(page, tmp_path / "chromium", 1400, open_all=True)
+    shutil.copy(shot, tmp_path / "llama-tp-1400px.png")
+    assert {"ranks-table", "kernel-table", "next-table", "attention-table"} <= set(layout["tables"])
+    assert too_tall(layout, LIMITS, PROSE) == {} and layout["cuts"] == [] and layout["page"] <= 1400
