@@ -62,8 +62,11 @@ CONV_OPS = {
     **{f"aten::conv_transpose{n}d": ConvOp(3, 4, 7, 6, True, 5) for n in (1, 2, 3)},
 }
 REPLAYABLE_GEMMS = ("aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm")
-# ops the ncu stage can replay on their own (CPU attention runs no CUDA kernel)
-REPLAYABLE_OPS = REPLAYABLE_GEMMS + tuple(op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math")
+GROUPED_GEMMS = ("aten::_grouped_mm", "aten::_scaled_grouped_mm")
+# ops the ncu stage can replay on their own from their recorded arguments (CPU attention runs no CUDA kernel)
+REPLAYABLE_OPS = REPLAYABLE_GEMMS + ("aten::_scaled_mm", "aten::_int_mm", *GROUPED_GEMMS) + tuple(
+    op for op in CONV_OPS if "cudnn" in op or op.endswith("convolution")) + tuple(
+    op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math")
 
 # torch.profiler's "Input type" -> (torch dtype name, bytes per element)
 PROFILER_DTYPES = {

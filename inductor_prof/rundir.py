@@ -1,12 +1,15 @@
 """The run folder: the contract between `profile` (writes) and `report` (reads)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import stat
 import tempfile
 import time
+import uuid
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,8 @@ from typing import Any, Iterator
 from .errors import UserError, one_line
 
 MANIFEST = "manifest.json"
+FILES = "files"     # manifest key: each file a stage wrote through this module -> file_record() of it
+RUN_ID = "run_id"   # manifest key: this run's id
 RANKS = "ranks.json"   # the top of a multi-rank run (`profile --nproc N`): each rank's exit; rank<i>/ are runs
 
 
@@ -273,6 +278,30 @@ def atomic_path(path: Path) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    _record(path)
+
+
+def file_record(path: Path) -> dict[str, Any]:
+    """What a reader checks a run file against (runfiles/integrity.py): its size, lines and SHA-256."""
+    data = Path(path).read_bytes()
+    return {"bytes": len(data), "lines": data.count(b"\n"), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+# the manifests this process keeps up to date, by run folder: a file written into one is recorded in it. A process
+# without its run's Manifest (a stage's own process) records nothing, so nothing it rewrites reads as changed.
+_LIVE: "weakref.WeakValueDictionary[Path, Manifest]" = weakref.WeakValueDictionary()
+
+
+def _record(path: Path) -> None:
+    if not _LIVE:
+        return
+    path = Path(os.path.abspath(path))
+    for folder in path.parents:
+        manifest = _LIVE.get(folder)
+        if manifest is not None:
+            if path != manifest.run.manifest_path.absolute():
+                manifest.record(path)
+            return
 
 
 def write_text(path: Path, text: str) -> None:
@@ -305,7 +334,8 @@ class Manifest:
 
     def __init__(self, run: RunDir, initial: dict[str, Any]):
         self.run = run
-        self.data = {**initial, "stages": {}}
+        self.data = {**initial, RUN_ID: uuid.uuid4().hex, "stages": {}}
+        _LIVE[Path(os.path.abspath(run.root))] = self
         self.save()
 
     @classmethod
@@ -315,7 +345,14 @@ class Manifest:
         self = cls.__new__(cls)
         self.run, self.data = run, data
         self.data.setdefault("stages", {})
+        _LIVE[Path(os.path.abspath(run.root))] = self
         return self
+
+    def record(self, path: Path) -> None:
+        """Records a file just written into the run (file_record), so that `report` can tell it changed since."""
+        rel = Path(path).relative_to(os.path.abspath(self.run.root)).as_posix()
+        self.data.setdefault(FILES, {})[rel] = file_record(path)
+        self.save()
 
     def save(self) -> None:
         write_json(self.run.manifest_path, self.data)

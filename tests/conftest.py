@@ -26,3 +26,25 @@ def ctrl_c_raises():
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture(autouse=True)
+def gpu_seen(request, monkeypatch):
+    """`profile` and `ncu` past their early GPU check (gpu_probe.py), which asks the machine: the tests fake the
+    GPU work on machines without one. A test of the check itself is marked `gpu_probe`."""
+    if request.node.get_closest_marker("gpu_probe") is None:
+        monkeypatch.setattr("inductor_prof.gpu_probe.no_gpu_reason", lambda *a, **k: None)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Every skip said with its reason at the end of the run, counted (the browser tests skipped without Chromium,
+    the GPU tests without a GPU): pytest's own summary lists them only under -rs."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        terminalreporter.section("skipped, by reason")
+        for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
+            terminalreporter.write_line(f"{count:4d}  {reason}")

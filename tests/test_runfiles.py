@@ -385,3 +385,48 @@ def test_ncu_table_damaged_status_is_said_and_the_csv_still_read(tmp_path):
     assert df["name"].tolist() == ["triton_a"]
     assert r.warnings == [f"{tmp_path / 'status.json'} is damaged (a JSON object expected, found a list); "
                           "the ncu table cannot be checked against it"]
+
+
+# ---- issue 52: the numbers in a file's cells (runfiles/cells.py) ------------------------------------------------
+
+def test_why_a_cell_is_bad():
+    from inductor_prof.runfiles.cells import why_bad, why_bad_json
+
+    assert [why_bad(v, True) for v in ("1.5", 2, "", None, float("nan"))] == [None] * 5   # numbers, or empty
+    assert [why_bad(v, True) for v in ("abc", "nan", "inf", -1, "-2", True)] == [
+        "not a number", "NaN", "infinite", "negative", "negative", "not a number"]
+    assert why_bad(-1, False) is None                                      # a signed column (a window)
+    assert [why_bad_json(v, True) for v in (None, 3, float("nan"), "3", -0.5)] == [
+        None, None, "NaN", "not a number", "negative"]
+
+
+def test_an_intact_table_comes_back_untouched_and_a_bad_row_is_said(tmp_path):
+    import pandas as pd
+
+    from inductor_prof.runfiles import cells
+
+    df = pd.DataFrame({"k": ["a", "b"], "ms": [1.0, 2.0], "n": [1, 2]})
+    assert cells.keep_good_rows(df, tmp_path / "t.csv", ("ms", "n"), ("ms", "n")) is df   # no copy, no new dtype
+    bad = pd.DataFrame({"k": list("abcde"), "ms": ["1", "x", "-3", "inf", "nan"], "n": [1, 2, 3, 4, 5]})
+    kept = cells.keep_good_rows(bad, tmp_path / "t.csv", ("ms", "n"), ("ms", "n"))
+    assert kept["k"].tolist() == ["a"] and kept["ms"].tolist() == [1]
+    assert cells.left_out(kept) == [f"{tmp_path / 't.csv'} holds values no run writes (line 3: 'ms' is 'x' (not a "
+                                    "number); line 4: 'ms' is '-3' (negative); line 5: 'ms' is 'inf' (infinite); and "
+                                    "1 more); 4 rows left out"]
+    assert cells.left_out(kept) == []   # said once
+    with pytest.raises(cells.NoNumbers, match="column 'ms' is not numeric"):
+        cells.keep_good_rows(pd.DataFrame({"ms": ["x", "y"]}), tmp_path / "t.csv", ("ms",))
+
+
+def test_an_unreadable_look_counts_as_there_and_is_said_as_unreadable(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    target = tmp_path / "ncu" / "ncu.csv"
+
+    def refuse(self, *a, **k):
+        raise PermissionError(13, "Permission denied", str(self))
+    monkeypatch.setattr(Path, "stat", refuse)
+    assert runfiles.present(target)
+    assert runfiles.trouble(target, PermissionError(13, "Permission denied", str(target))) == \
+        f"{target} cannot be read (Permission denied)"
+    assert runfiles.trouble(target, ValueError("bad")) == f"{target} is damaged (ValueError: bad)"

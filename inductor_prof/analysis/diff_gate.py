@@ -126,6 +126,8 @@ def gaps(a: RunSide, b: RunSide, steps: pd.DataFrame, kernels: pd.DataFrame | No
         if s.tables is None:
             out.append(f"run {s.label} has no {s.run.steps_hatchet} (each kernel's time per step)")
             continue
+        # a file that failed its check (runfiles): what it would judge is not what the run measured
+        out += [f"run {s.label}: {line}" for line in s.tables.failed_checks]
         if s.tables.library_ops is None and _gated(kernels, min_share, library=True):
             out.append(f"run {s.label} has no readable {s.run.library_ops_csv} (library calls are paired by op "
                        "and shape from it)")

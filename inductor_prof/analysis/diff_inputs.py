@@ -53,7 +53,7 @@ def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:
 
 def load_side(path, label: str) -> RunSide:
     run = open_run(path)
-    tables = load_run_tables(path) if run.steps_hatchet.is_file() else None   # names a damaged file, if any
+    tables = load_run_tables(path) if runfiles.present(run.steps_hatchet) else None   # names a damaged file
     manifest = tables.manifest if tables is not None else runfiles.manifest(run, "diff needs it")
     side = RunSide(label=label, run=run, manifest=manifest, tables=None, fingerprints=None, step_kernel_ns=None,
                     attention=None)

@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from .. import runfiles
+from ..runfiles import crosscheck
 from ..cost import with_flex_masks
 from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
@@ -21,7 +22,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import advice, library_calls, older_runs
+from . import above_spec, advice, library_calls, older_runs
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -38,6 +39,7 @@ class RunTables:
     launches: pd.DataFrame | None = None   # the timed steps' kernel rows (name, scope path, calls, time...)
     by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
     library_ops: pd.DataFrame | None = None   # library_ops.csv as read (None: missing or damaged, warned)
+    failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
 
 
 def run_peaks_of(device: dict, manifest: dict) -> dict:
@@ -54,8 +56,10 @@ def load_run_tables(path) -> RunTables:
     if not len(steps):   # a tree with no timed kernel: nothing to report (was an AttributeError of pandas)
         raise UserError(f"{run.steps_hatchet} holds no kernel launches (Proton recorded none); the report needs "
                         "them")
-    n_steps = runfiles.n_steps(manifest)
     reader = runfiles.Reader(run, manifest)
+    reader.failed(*runfiles.left_out(steps))
+    n_steps, disagree = runfiles.checked_steps(run, manifest, steps)
+    reader.failed(disagree)
     harvested = reader.kernels()
     inductor_names = steps.loc[steps["name"].str.startswith("triton_"), "name"].nunique()
     if harvested == {} and inductor_names:
@@ -64,17 +68,39 @@ def load_run_tables(path) -> RunTables:
     harvested = harvested or {}
     io_split = reader.io_split(harvested)
     annotated = reader.annotated()
+    recorded = crosscheck.recorded_rows(manifest)
     library_ops = reader.library_ops()
+    if library_ops is not None:
+        reader.failed(crosscheck.row_count(run.library_ops_csv, len(library_ops), recorded.get("library_ops"),
+                                           "rows", "stages.library_ops.library_launches"))
+    library_ops, short = crosscheck.library_calls_short(library_ops, steps, n_steps, run.library_ops_csv)
+    reader.failed(short)
     has_gemms = library_ops is not None and bool(library_ops["op"].isin(REPLAYABLE_GEMMS).any())
     old = older_runs.warning(str(run.manifest_path), older_runs.lacking(manifest, has_gemms))
     if old:
         reader.warnings.append(old)
-    calls = reader.attention_calls()
+    calls = reader.attention_calls(expected=bool(recorded.get("calls")))
+    off = None if calls is None else crosscheck.row_count(run.attention_shapes_json, len(calls), recorded.get("calls"),
+                                                          "calls", "stages.library_ops.attention_calls")
+    if off:   # FlexAttention prices and the attention savings come from these calls: none rather than some
+        reader.failed(f"{off}; {runfiles.LACKING['calls']}")
+        calls = None
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
+    off = None if attention is None else crosscheck.row_count(run.attention_csv, len(attention),
+                                                              recorded.get("attention"), "rows",
+                                                              "stages.attention.last_line")
+    if off:   # the headroom's attention savings come from these rows: none rather than some
+        reader.failed(f"{off}; {runfiles.LACKING['attention']}")
+        attention = None
+    measured = run_peaks_of(device, manifest)
+    # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
+    timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet
+    df, over = above_spec.kernels(df, measured.get("spec") or {}, timing)
+    attention, over_att = above_spec.attention(attention, measured.get("spec") or {}, run.attention_csv)
+    reader.failed(*over, *over_att)
     # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run;
     # what is compute-bound is decided at the spec roofs' ridge (reached_rates reads peaks["spec"])
-    measured = run_peaks_of(device, manifest)
     peaks = with_reached(measured, reached_rates(df, attention, measured))
     sizes = size_names(manifest)
     by_size = None
@@ -102,4 +128,5 @@ def load_run_tables(path) -> RunTables:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
-                     warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops)
+                     warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops,
+                     failed_checks=reader.failed_checks)

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from ..envinfo import require_gpu_extra
+from ..gpu_probe import require_gpu_device
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
 from .core import command, console, err
@@ -19,6 +20,20 @@ from .options import EPILOG, WIDTH_OPTION, with_ncu_options
 from .progress import reporter
 from .streams import library_output, stdout_to_stderr
 
+
+
+def early_gpu_check(target: str, dtype: Optional[str]) -> bool:
+    """Whether `profile` may refuse for want of a GPU before the checks that import torch or the user's module:
+    not when one of those would say something else first (a dtype no FLUX run takes, a module not found)."""
+    from importlib.machinery import PathFinder
+
+    from ..targets.flux import DTYPE_NAMES, FLUX_PRESETS
+
+    if target in FLUX_PRESETS:
+        return dtype is None or dtype in DTYPE_NAMES
+    top = target.partition(":")[0].split(".")[0]
+    return bool(top) and (PathFinder.find_spec(top, [str(Path.cwd()), *sys.path]) is not None
+                          or top in sys.builtin_module_names)
 
 
 @command(epilog=EPILOG)
@@ -56,8 +71,6 @@ def profile(
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     require_gpu_extra("`inductor-prof profile`")   # the light install: one line, before anything imports torch
-    from ..drivers.ncu.locate import find_ncu
-    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
     from ..targets import FluxOptions, check_target_name, refuse_flux_options, resolution_options
 
     check_target_name(target)
@@ -70,6 +83,10 @@ def profile(
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
     sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
+    if early_gpu_check(target, dtype):
+        require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
+    from ..drivers.ncu.locate import find_ncu
+    from ..pipeline import CompileOptions, ProfileOptions, profile as run_profile
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
@@ -110,11 +127,12 @@ def ncu_command(
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped), then
     the per-line counters of the kernels with the most headroom."""
     require_gpu_extra("`inductor-prof ncu`")   # the kernels ncu profiles are replayed with torch and triton
-    from ..pipeline import ncu_source
-    from ..pipeline.ncu import on_existing_run
     from ..rundir import open_run
 
     run_dir = open_run(run)
+    require_gpu_device("`inductor-prof ncu`")   # before torch or pandas is imported: at once on a CPU machine
+    from ..pipeline import ncu_source
+    from ..pipeline.ncu import on_existing_run
     failed = False
     if not source:
         with reporter(console) as bar:

@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from ..errors import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USER, StepFailed, UserError
 from .options import NCU_OPTIONS
+from .pipes import reader_gone
 from ..signals import Terminated, sigterm_as_interrupt
 
 def _flags_without_metavar() -> None:
@@ -82,10 +83,12 @@ def cli_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             with sigterm_as_interrupt():
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
         except (UserError, StepFailed, KeyboardInterrupt) as e:
             raise _fail(e) from None
         except typer.Exit:
+            if reader_gone():   # `diff --fail-above --json | head`: the reader's leaving is what is said
+                raise _reader_gone() from None
             raise
         except BrokenPipeError:
             raise _reader_gone() from None
@@ -93,6 +96,9 @@ def cli_errors(fn):
             if os.environ.get("INDUCTOR_PROF_DEBUG"):
                 raise
             raise _fail(e) from None
+        if reader_gone():   # its output was cut short without an error (pipes.py): not a success
+            raise _reader_gone()
+        return result
     return wrapper
 
 

@@ -38,12 +38,12 @@ def time_one(spec: dict) -> dict:
     from torch._inductor import config
     from torch._inductor.utils import run_and_get_code
 
-    from ..drivers.ncu.replay import aten_call
+    from ..drivers.ncu.replay import recorded_args
     from .gpu_timing import BACK_TO_BACK, bench_ms
 
     out = {"op": spec["op"], "dims": spec["dims_key"]}
     try:
-        op, inputs = aten_call(spec)
+        op, inputs = recorded_args(spec)
         torch._dynamo.reset()
         compiled = torch.compile(lambda *a: op(*a), mode=MODE, dynamic=False, fullgraph=True)
         with config.patch(max_autotune_gemm_backends="TRITON"):

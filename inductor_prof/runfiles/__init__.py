@@ -8,6 +8,7 @@ it (Reader), and the caller goes on. A file parsed whole but holding the wrong t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -16,6 +17,8 @@ import pandas as pd
 from ..drivers.ncu.locate import NCU_EXTRA, READER_MISSING, reader_found
 from ..drivers.ncu.source import kernel_at, read_all as read_source_reports
 from ..errors import UserError, one_line
+from .cells import LEFT_OUT, left_out
+from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
                     REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
@@ -28,17 +31,35 @@ if TYPE_CHECKING:
 
 # --- reading a file the caller needs, or may do without -------------------------------------------------------
 
+def present(path: Path) -> bool:
+    """Whether `path` is there to be read. A folder on the way that cannot be entered (no permission) counts as
+    there: reading it then says why, as any damage is said, instead of the look itself ending the command."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
+
+
+def trouble(path: Path, e: Exception, state: str = "damaged") -> str:
+    """`<path> is damaged (why)`, or `<path> cannot be read (why)` when the system refused it (a permission, a
+    folder where the file should be): the one wording of every file that cannot be used."""
+    if isinstance(e, OSError) and e.errno is not None:   # the system's refusal, not a format's (BadGzipFile)
+        where = f" ({e.filename})" if e.filename and str(e.filename) != str(path) else ""
+        return f"{path} cannot be read ({e.strerror or type(e).__name__}{where})"
+    return f"{path} is {state} ({what(e)})"
+
+
 def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
-    """read(path); a damaged file is one line naming it (UserError), not a traceback."""
+    """read(path); a damaged or unreadable file is one line naming it (UserError), not a traceback."""
     try:
         return read(path)
     except Exception as e:  # any damage: one line naming the file
-        raise UserError(f"{path} is {state} ({what(e)}); {need}") from e
+        raise UserError(f"{trouble(path, e, state)}; {need}") from e
 
 
 def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = "damaged"):
     """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
-    return required(path, read, need, state) if path.exists() else None
+    return required(path, read, need, state) if present(path) else None
 
 
 def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
@@ -47,12 +68,49 @@ def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
 
 def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
-    if not run.steps_hatchet.exists():
+    if not present(run.steps_hatchet):
         stopped = [stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
                    if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
-    return required(run.steps_hatchet, lambda p: hatchet_rows(p, run.steps_launches), need)
+    return required(run.steps_hatchet, lambda p: checked_hatchet_rows(run, manifest, p, run.steps_launches), need)
+
+
+def checked_hatchet_rows(run: RunDir, manifest: dict, hatchet: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+    """hatchet_rows, passing over a launches table that changed since the run recorded it (said)."""
+    problem = changed(run, manifest, table)
+    if problem is None:
+        return hatchet_rows(hatchet, table)
+    rows, device = hatchet_rows(hatchet, None)
+    rows.attrs[LEFT_OUT] = left_out(rows) + [f"{problem}; read {hatchet.name} instead"]
+    return rows, device
+
+
+_STEP = re.compile(r"(?:^|/)step_(\d+)(?=/|$)")
+
+
+def profiled_steps(rows: pd.DataFrame) -> int | None:
+    """The timed steps the Proton rows hold (step_<i> scopes; in a run of several sizes, those of the size with
+    the most); None when they carry no step scopes."""
+    found: dict[str, set[str]] = {}
+    for path in rows["path"].unique().tolist() if "path" in rows.columns else []:
+        m = _STEP.search(str(path))
+        if m:
+            found.setdefault(str(path)[:m.start()], set()).add(m.group(1))
+    return max(map(len, found.values())) if found else None
+
+
+def checked_steps(run: RunDir, manifest: dict, rows: pd.DataFrame) -> tuple[int, str | None]:
+    """The steps every per-step number divides by, and a warning when the manifest and the profile disagree on
+    them (a step cut out of the hatchet, the manifest edited): then the profile's own count, which its times
+    are the sum over."""
+    recorded, held = n_steps(manifest), profiled_steps(rows)
+    if held is None or held == recorded:
+        return recorded, None
+    if "steps" not in (manifest.get("profile") or {}):   # not recorded: nothing to disagree with
+        return held, None
+    return held, (f"{run.manifest_path} records {recorded} timed steps but {run.steps_hatchet} holds {held}: "
+                  f"one of them is not what the run wrote; per-step numbers are over the {held} steps profiled")
 
 
 def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
@@ -66,7 +124,7 @@ def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
 def kernel_records(run: RunDir) -> list[dict]:
     """kernels.json's records; none when it is missing or damaged (the report warned of it)."""
     try:
-        return kernel_list(run.kernels_json) if run.kernels_json.exists() else []
+        return kernel_list(run.kernels_json) if present(run.kernels_json) else []
     except (OSError, ValueError):
         return []
 
@@ -158,7 +216,8 @@ class Reader:
     """Reads a run's optional files, collecting one warning per file that is missing or damaged."""
 
     def __init__(self, run: RunDir, manifest: dict):
-        self.run, self.warnings = run, []
+        self.run, self.manifest, self.warnings = run, manifest, []
+        self.failed_checks: list[str] = []   # the warnings of files that failed a check (the diff gate's refusal)
         self.stages = manifest.get("stages") or {}
         self.said: set[str] = set()      # stages a file warning already named
 
@@ -174,16 +233,29 @@ class Reader:
     def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
                  expected: bool = True):
         """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
-        if not path.exists():
+        if not present(path):
             entry = self.stages.get(stage) if stage else None
             if expected and not (isinstance(entry, dict) and entry.get("skipped")):   # a stage with nothing to do
                 self.warnings.append(f"{path} is missing{self._cause(stage)}; {lacking}")
             return None
-        try:
-            return read(path)
-        except Exception as e:  # any damage: the caller goes on without the file
-            self.warnings.append(f"{path} is damaged ({what(e)}); {lacking}")
+        problem = changed(self.run, self.manifest, path)
+        if problem:   # not what the stage wrote: its numbers are not the run's
+            self.failed(f"{problem}; {lacking}")
             return None
+        try:
+            got = read(path)
+        except Exception as e:  # any damage: the caller goes on without the file
+            self.failed(f"{trouble(path, e)}; {lacking}")
+            return None
+        for line in left_out(got[0] if isinstance(got, tuple) and got else got):
+            self.failed(line)
+        return got
+
+    def failed(self, *lines: str | None) -> None:
+        """Warnings of a file that failed a check (damaged, cut, values no run writes, at odds with another)."""
+        for line in filter(None, lines):
+            self.warnings.append(line)
+            self.failed_checks.append(line)
 
     def failed_stages(self) -> None:
         for name, entry in self.stages.items():
@@ -200,7 +272,8 @@ class Reader:
                 if rec.get("file") else None for name, rec in harvested.items()}
 
     def annotated(self) -> pd.DataFrame | None:
-        return self.optional(self.run.annotated_hatchet, lambda p: hatchet_rows(p, self.run.annotated_launches)[0],
+        return self.optional(self.run.annotated_hatchet,
+                             lambda p: checked_hatchet_rows(self.run, self.manifest, p, self.run.annotated_launches)[0],
                              LACKING["annotated"], "annotated_step")
 
     def library_ops(self) -> pd.DataFrame | None:
@@ -210,21 +283,23 @@ class Reader:
         return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
                              expected="attention" in self.stages)
 
-    def attention_calls(self) -> list[dict] | None:
-        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them)."""
-        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], expected=False)
+    def attention_calls(self, expected: bool = False) -> list[dict] | None:
+        """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them);
+        `expected`: the manifest records calls written there."""
+        return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",
+                             expected=expected)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""
         run = self.run
         status = None
-        if run.ncu_status_json.exists():
+        if present(run.ncu_status_json):
             status = self.optional(run.ncu_status_json, json_object, "the ncu table cannot be checked against it")
         expected = "ncu" in self.stages or bool(status)
         read = self.optional(run.ncu_csv, ncu_rows, LACKING["ncu"], "ncu", expected)
         if read is None:
             return None
-        ncu, cut = read
+        ncu, cut, bad = read
         self.warnings.extend(f"{run.ncu_csv} line {i + 2} ({ncu['name'].iloc[i]}) is cut short; that kernel is "
                              "shown without Nsight Compute columns" for i in range(len(ncu)) if cut.iloc[i])
         if status and "stem" in ncu.columns:
@@ -232,4 +307,4 @@ class Reader:
             if newer:
                 self.warnings.append(f"{run.ncu_csv} lacks {len(newer)} kernels that {run.ncu_status_json.name} "
                                      "lists as profiled (a call of the ncu stage did not finish; run it again)")
-        return ncu[~cut].reset_index(drop=True)
+        return ncu[~(cut | bad)].reset_index(drop=True)

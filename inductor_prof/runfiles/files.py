@@ -10,9 +10,10 @@ from typing import Callable
 import pandas as pd
 
 from ..drivers.ncu.metrics import METRICS
-from ..drivers.proton.hatchet import frame_of, kernel_columns, load_hatchet
+from ..drivers.proton.hatchet import COLUMNS as HATCHET_COLUMNS, frame_of, kernel_columns, load_hatchet
 from ..drivers.proton.launches import from_table
 from ..errors import one_line
+from . import cells
 from ..inductor.kernel_files import io_bytes
 from ..inductor.kernel_provenance import merge as merge_provenance
 
@@ -20,6 +21,13 @@ MANIFEST_SECTIONS = ("profile", "env", "target", "settings", "ceilings", "stages
 LIBRARY_OPS_COLUMNS = ("kernel", "op", "flops", "flops_key", "bytes")
 ATTENTION_COLUMNS = ("backend", "origin", "shape", "dtype", "available", "ms", "tflops", "pct_of_peak",
                      "speedup_vs_model", "rel_err", "ok")
+# the numbers of each table (a cell that holds something else leaves its row out, cells.py); all but the
+# attention call's window and scale are times, sizes, counts or rates: never negative
+ATTENTION_NUMBERS = ("B", "H", "Hkv", "Sq", "Sk", "D", "window", "scale", "flops", "calls_per_step", "ms", "tflops",
+                     "pct_of_peak", "rel_err", "lse_err", "speedup_vs_model")
+ATTENTION_SIGNED = ("window", "scale")
+ATTENTION_NEEDED = ("B", "H", "Sq", "Sk", "D", "flops")   # a call's sizes and cost: never empty
+LIBRARY_OPS_NUMBERS = ("dur_ns", "flops", "bytes")
 # the numbers of a kernel ncu profiled (status ok): what it measured and what derive() made of it
 NCU_NUMBERS = (*METRICS, "dram_bytes", "flops", "local_bytes")
 # what the report lacks without each optional file
@@ -76,21 +84,66 @@ def n_steps(manifest: dict) -> int:
     return max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
 
 
-def hatchet_rows(path: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+def hatchet_rows(path: Path, table: Path | None) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of a .hatchet file: from its launches table when that was written from this
     hatchet (same size; a 2,000-kernel run's hatchet takes seconds to decode), else from the hatchet. The table
     is only a copy, so a damaged or stale one is passed over."""
-    if table.is_file():
-        try:
+    unread = None
+    try:
+        if table is not None and table.is_file():
             data = json.loads(table.read_bytes())
             if data.get("source_bytes") == path.stat().st_size:
-                return from_table(data)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-            pass
+                rows, device = from_table(data)
+                with open(path, "rb"):   # the hatchet it copies is readable too: one wording whichever is read
+                    pass
+                if not cells.bad_rows(rows, _NUMBERS, _NUMBERS):
+                    return rows, device
+                unread = f"{table} holds values no run writes (a negative or infinite time or count)"
+    except PermissionError as e:
+        if e.filename and Path(e.filename) == Path(path):
+            raise
+        unread = f"{table} cannot be read ({e.strerror})"
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OSError):
+        pass
+    rows, device = _hatchet_rows(path)
+    if unread:   # only a copy: the hatchet's own rows stand, and the copy's trouble is said
+        rows.attrs[cells.LEFT_OUT] = [f"{unread}; read {path.name} instead"]
+    return rows, device
+
+
+_NUMBERS = HATCHET_COLUMNS[2:]   # calls, time, bytes, flops: never negative, never infinite
+
+
+def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict]:
+    """The hatchet's kernel rows; a row with a negative, infinite or NaN time or count is left out and said."""
     root, device = load_hatchet(path)
     if not isinstance(root, dict) or not isinstance(device, dict):
         raise Damaged("not a Proton hatchet (a tree of frames expected)")
-    return frame_of(kernel_columns(root)), device
+    rows = frame_of(kernel_columns(root))
+    try:
+        kept = cells.keep_good_rows(rows, path, _NUMBERS, _NUMBERS, first_line=1, unit="kernel row")
+    except cells.NoNumbers as e:
+        raise Damaged(str(e)) from None
+    bad = _bad_metrics(root)
+    if bad:   # a frame the parser passes over (a negative time is no kernel) is said too, by its name
+        cells.left_out(kept)
+        kept.attrs[cells.LEFT_OUT] = [cells.left_out_line(path, bad, "frame")]
+    return kept, device
+
+
+def _bad_metrics(root: dict) -> dict[str, str]:
+    """Frame name -> its first metric no Proton run writes (negative, infinite or NaN), over the whole tree."""
+    bad, stack = {}, [root]
+    while stack:
+        node = stack.pop()
+        metrics = node.get("metrics")
+        for key, value in (metrics.items() if isinstance(metrics, dict) else ()):
+            why = cells.why_bad_json(value, True) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                else None
+            if why:
+                bad.setdefault(str((node.get("frame") or {}).get("name", "?"))[:80], f"{key!r} is {value!r} ({why})")
+        stack.extend(c for c in node.get("children") or () if isinstance(c, dict))
+    return bad
 
 
 def kernel_list(path: Path) -> list[dict]:
@@ -139,9 +192,11 @@ def _cut_line(path: Path) -> int | None:
 
 
 def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows_ok: bool = False,
+               signed: tuple[str, ...] = (), needed: tuple[str, ...] = (),
                **read_options) -> Callable[[Path], pd.DataFrame]:
-    """A reader of a CSV that must hold `columns`, the `numeric` ones numbers, and end its last line (a file cut
-    mid-row would show the row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
+    """A reader of a CSV that must hold `columns`, the `numeric` ones numbers (never negative unless `signed`; a
+    row with a bad one is left out and said, cells.py), and end its last line (a file cut mid-row would show the
+    row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
     def read(path: Path) -> pd.DataFrame:
         cut = None if cut_rows_ok else _cut_line(path)
         if cut:   # before parsing: a cut inside a quoted cell is a parser error that would not say so
@@ -152,19 +207,59 @@ def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows
             raise Damaged(f"no column {', '.join(map(repr, missing))}")
         if not len(df):   # a header and no rows (nothing to list) is a table, not damage: its columns read as text
             return df.astype({c: float for c in numeric if c in df.columns})
-        for c in numeric:
-            if c in df.columns and not pd.api.types.is_numeric_dtype(df[c]):
-                raise Damaged(f"column {c!r} is not numeric")
-        return df
+        if cut_rows_ok:   # the caller sorts the rows out (ncu_rows)
+            return df
+        try:
+            return cells.keep_good_rows(df, path, numeric, [c for c in numeric if c not in signed], needed=needed)
+        except cells.NoNumbers as e:
+            raise Damaged(str(e)) from None
     return read
 
 
-attention_file = csv_reader(ATTENTION_COLUMNS)
+attention_file = csv_reader(ATTENTION_COLUMNS, ATTENTION_NUMBERS, signed=ATTENTION_SIGNED, needed=ATTENTION_NEEDED)
 _ncu_file = csv_reader(("name",), NCU_NUMBERS, cut_rows_ok=True)
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a size")
+
+
+def _int_lists(cell: str, nonneg: bool) -> bool:
+    """A cell holding a JSON list of each argument's sizes or strides (whole numbers, nested for a tensor list; []
+    for a scalar)."""
+    try:
+        value = json.loads(cell, parse_constant=_no_constant) if cell else []
+    except ValueError:
+        return False
+    return isinstance(value, list) and all(_sizes(arg, nonneg) for arg in value)
+
+
+def _sizes(value, nonneg: bool) -> bool:
+    """A whole number, or a list (of lists: a tensor list's sizes) of them."""
+    if isinstance(value, list):
+        return all(_sizes(v, nonneg) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and (value >= 0 or not nonneg)
+
+
+def _bad_shapes(df: pd.DataFrame) -> dict[int, str]:
+    """Row position -> what is wrong, for rows whose dims or strides are not lists of whole numbers."""
+    out = {}
+    for col, nonneg in (("dims", True), ("strides", False)):
+        for i, cell in enumerate(df[col].tolist() if col in df.columns else []):
+            if i not in out and not _int_lists(str(cell), nonneg):
+                out[i] = f"{col!r} is {str(cell)[:40]!r} (not a list of sizes)"
+    return out
+
+
 def library_ops_file(path: Path) -> pd.DataFrame:
-    df = csv_reader(LIBRARY_OPS_COLUMNS, ("flops", "bytes"), keep_default_na=False)(path)
+    """library_ops.csv: a row per library launch of one step; a row whose numbers, sizes or strides are not what
+    a run writes is left out and said (cells.py)."""
+    df = csv_reader(LIBRARY_OPS_COLUMNS, LIBRARY_OPS_NUMBERS, keep_default_na=False)(path)
+    bad = _bad_shapes(df)
+    if bad:
+        said = cells.left_out(df)
+        df = df.drop(index=df.index[sorted(bad)]).reset_index(drop=True)
+        df.attrs[cells.LEFT_OUT] = said + [cells.left_out_line(path, {i + 2: w for i, w in bad.items()}, "line")]
     for i, cell in enumerate(df["modules"] if "modules" in df.columns else []):   # runs since provenance
         try:
             modules = json.loads(cell) if cell else []
@@ -175,17 +270,27 @@ def library_ops_file(path: Path) -> pd.DataFrame:
     return df
 
 
-def ncu_rows(path: Path) -> tuple[pd.DataFrame, pd.Series]:
-    """ncu.csv's rows and which are cut short: a profiled kernel without all its numbers, or a last line with
-    no end (the file was cut mid-row; to_csv ends every line)."""
+def ncu_rows(path: Path) -> tuple[pd.DataFrame, pd.Series, pd.Series]:
+    """ncu.csv's rows, which are cut short (a profiled kernel without all its numbers, or a last line with no
+    end: the file was cut mid-row; to_csv ends every line) and which hold a value ncu never writes (text, NaN,
+    inf or a negative number: their numbers blanked, said in attrs as cells.py does)."""
     df = _ncu_file(path)
     numbers = [c for c in NCU_NUMBERS if c in df.columns]
+    bad = cells.bad_rows(df, numbers, numbers)
+    bad_mask = pd.Series([i in bad for i in range(len(df))], index=df.index, dtype=bool)
+    if bad or any(not pd.api.types.is_numeric_dtype(df[c]) for c in numbers):
+        df = df.copy()
+        df.loc[bad_mask, numbers] = float("nan")
+        for c in numbers:
+            df[c] = pd.to_numeric(df[c].replace("", None), errors="coerce")
+        if bad:
+            df.attrs[cells.LEFT_OUT] = [cells.left_out_line(path, {i + 2: w for i, w in bad.items()}, "line")]
     cut = df[numbers].isna().any(axis=1) if numbers else pd.Series(False, index=df.index)
     if "status" in df.columns:   # a failed kernel has no numbers, its reason says why
         cut = df["status"].isna() | ((df["status"] == "ok") & cut)
     if len(df) and _cut_line(path):
         cut.iloc[-1] = True
-    return df, cut
+    return df, cut & ~bad_mask, bad_mask
 
 
 def ncu_status_file(path: Path) -> dict:
@@ -238,10 +343,25 @@ def source_counters_file(path: Path, report: Path, index: int = 0) -> dict:
     return counters
 
 
+CALL_NUMBERS = ("B", "H", "Hkv", "Sq", "Sk", "D", "window", "scale", "dropout", "mask_pairs", "row")
+CALL_SIGNED = ("window", "scale")
+
+
 def attention_calls_file(path: Path) -> list[dict]:
+    """attention_shapes.json: the model's attention calls; a call holding a value no run writes (NaN, text where
+    a size belongs, a negative size) is left out and said (cells.py), not priced."""
     calls = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
         raise Damaged(f"a list of attention calls expected, found {_kind(calls)}")
+    bad = {}
+    for i, c in enumerate(calls):
+        for key in CALL_NUMBERS:
+            why = cells.why_bad_json(c.get(key), key not in CALL_SIGNED)
+            if why:
+                bad.setdefault(i, f"{key!r} is {c.get(key)!r} ({why})")
+    if bad:
+        calls = cells.Noted(c for i, c in enumerate(calls) if i not in bad)
+        calls.attrs[cells.LEFT_OUT] = [cells.left_out_line(path, {i: w for i, w in bad.items()}, "call")]
     for c in calls:   # a saved mask's path is relative to the run folder
         if c.get("mask_file"):
             c["mask_file"] = str(path.parent / c["mask_file"])

@@ -38,11 +38,14 @@ class FluxOptions:
     resolutions: tuple[str, ...] = ()  # several input sizes, "WIDTHxHEIGHT" each (parse_resolutions)
 
 
+DTYPE_NAMES = ("bfloat16", "bf16", "float16", "fp16", "float32", "fp32")   # --dtype, checked without torch too
+
+
 def torch_dtype(name: str):
     import torch
 
-    table = {"bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16,
-             "fp16": torch.float16, "float32": torch.float32, "fp32": torch.float32}
+    table = dict(zip(DTYPE_NAMES, (torch.bfloat16, torch.bfloat16, torch.float16, torch.float16, torch.float32,
+                                   torch.float32)))
     if name not in table:
         raise UserError(f"unknown dtype {name!r}; use one of {', '.join(table)}")
     return table[name]

@@ -71,6 +71,12 @@ def test_sudo_password_prompt_then_report(run, tmp_path):
     assert len(_report_works(run)) == 1
 
 
+# `python -m inductor_prof` past its early GPU check (the fake ncu needs no GPU; tests/conftest.py does the same
+# inside this process)
+PAST_GPU_CHECK = ("import inductor_prof.gpu_probe as probe; probe.no_gpu_reason = lambda *a, **k: None; "
+                  "from inductor_prof.entry import main; main()")
+
+
 def _ncu_process(run: Path, exe: str, *flags: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("INDUCTOR_PROF_")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
@@ -79,7 +85,7 @@ def _ncu_process(run: Path, exe: str, *flags: str) -> subprocess.Popen:
     # terminal's Ctrl-C does (exec resets a handled signal to the default)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return subprocess.Popen([sys.executable, "-m", "inductor_prof", "ncu", str(run), "--ncu-path", exe, *flags],
+        return subprocess.Popen([sys.executable, "-c", PAST_GPU_CHECK, "ncu", str(run), "--ncu-path", exe, *flags],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                 cwd=run.parent)
     finally:

@@ -14,7 +14,8 @@ import json
 import sys
 import time
 
-from inductor_prof.aten import ATTENTION_OPS, GEMM_OPS, PROFILER_DTYPES, SDPA_BACKENDS, attention_flags
+from inductor_prof.aten import (ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES, SCALAR_TYPES, SDPA_BACKENDS,
+                                attention_flags)
 from inductor_prof.errors import one_line
 
 SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
@@ -95,11 +96,61 @@ def _tensor(dims, strides, type_name, device):
     dtype = getattr(torch, PROFILER_DTYPES.get(type_name, ("float32", 4))[0])
     t = torch.empty_strided(dims, strides, dtype=dtype, device=device) if strides else \
         torch.empty(dims, dtype=dtype, device=device)
-    if t.is_floating_point():
+    if dtype.itemsize == 1 and dtype.is_floating_point:   # fp8: no normal_ of its own
+        t.copy_(torch.randn(t.shape, device=device))
+    elif t.is_floating_point():
         t.normal_()
     else:
         t.zero_()
     return t
+
+
+def _scalar(text: str, schema_type: str):
+    """A recorded non-tensor argument (torch.profiler's Concrete Inputs text) as the op's schema types it."""
+    if text in ("", "None"):
+        return None
+    if "ScalarType" in schema_type:
+        import torch
+
+        return getattr(torch, SCALAR_TYPES[int(text)])
+    if "List[" in schema_type:
+        return json.loads(text)
+    if "bool" in schema_type:
+        return text == "True"
+    if "int" in schema_type.lower():
+        return int(text)
+    return float(text) if any(c in text for c in ".e") else int(text)
+
+
+def recorded_args(spec: dict, device: str = "cuda") -> tuple:
+    """(the ATen op, its positional arguments) of a recorded call: fresh tensors of the recorded shapes, strides
+    and dtypes (0-d ones: 1, the scales of a scaled GEMM), the recorded scalars as its schema types them, absent
+    optionals None; `out=` tensors (kwarg-only) left out. A grouped GEMM's offsets split its grouped dim evenly
+    (fresh zeros would put every row in one group)."""
+    import torch
+
+    dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
+    scalars = spec.get("scalars") or []
+    fn = getattr(torch.ops.aten, spec["op"].split("::")[-1]).default
+    params = [a for a in fn._schema.arguments if not a.kwarg_only]
+    args = []
+    for i, param in enumerate(params[:len(dims)]):
+        kind = str(param.real_type)   # ScalarType, not the int the JIT's `type` says
+        if "Tensor" in kind and isinstance(dims[i], list) and types[i] in PROFILER_DTYPES:
+            t = _tensor(dims[i], strides[i] if i < len(strides) and strides[i] else None, types[i], device)
+            if not dims[i]:
+                t.fill_(1)
+            args.append(t)
+        else:
+            text = scalars[i] if i < len(scalars) else ""
+            args.append(param.default_value if text == "" and param.has_default_value() else _scalar(text, kind))
+    if spec["op"] in GROUPED_GEMMS and "offs" in [p.name for p in params]:
+        k = [p.name for p in params].index("offs")
+        groups, total = args[k].numel(), args[0].shape[0] if args[0].dim() == 2 else args[1].shape[-1]
+        args[k] = (torch.arange(1, groups + 1, device=device) * (total // groups)).clamp(max=total) \
+            .to(torch.int32)
+        args[k][-1] = total
+    return fn, args
 
 
 def aten_launch(spec: dict, device: str = "cuda"):
@@ -133,20 +184,8 @@ def aten_launch(spec: dict, device: str = "cuda"):
             with sdpa_kernel([backend]):
                 return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, **flags)
         return run
-    fn, inputs = aten_call(spec, device)
-    return lambda: fn(*inputs)
-
-
-def aten_call(spec: dict, device: str = "cuda"):
-    """(the ATen op, its input tensors) of a recorded call that is not attention: fresh tensors of the recorded
-    shapes, strides and dtypes (the trace lists `out=` tensors after the inputs: they are left out)."""
-    import torch
-
-    dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
-    n_inputs = GEMM_OPS.get(spec["op"], len(dims))
-    inputs = [_tensor(dims[i], strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float",
-                      device) for i in range(min(n_inputs, len(dims))) if _is_shape(dims[i])]
-    return getattr(torch.ops.aten, spec["op"].split("::")[-1]), inputs
+    fn, args = recorded_args(spec, device)
+    return lambda: fn(*args)
 
 
 def main(argv: list[str]) -> int:
