@@ -12,7 +12,7 @@ from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
 
 from ..cost import ridge
-from .layout import fit_names
+from .labels import place
 
 WIDTH = 1100
 # Roof lines: one dark colour per flops width (none of the kinds' Category10 colours); the spec roof dashed,
@@ -22,11 +22,13 @@ WIDTH_NAMES = {"flops8": "8-bit", "flops16": "bf16/fp16", "flops32": "fp32", "fl
 # the model's own attention backend in orange: a colour no roof and no other bar uses
 MODEL_BACKEND, OTHER_BACKEND, INACCURATE = "#d95f02", "#1f77b4", "#bbbbbb"
 CATEGORY_BAR = "#4c72b0"
-LABELLED, LABEL_CELLS = 5, 30   # the roofline names its 5 largest points by time, each in 30 characters at most
+NUMBERED = 15   # the roofline numbers its 15 largest points by time; the table under it names them
+FRAME = (700, 520)   # the roofline's plotting area, px (the labels are placed in it)
 
 
 def _figure(**kw) -> figure:
-    kw.setdefault("width", WIDTH)
+    if "width" not in kw:   # as wide as the window up to WIDTH: a laptop's window holds it
+        kw.update(sizing_mode="stretch_width", max_width=WIDTH)
     p = figure( toolbar_location="right", tools="pan,wheel_zoom,box_zoom,reset,save", **kw)
     p.toolbar.logo = None     # the logo is a link to a web site: the page makes no request, even on a click
     return p
@@ -60,25 +62,71 @@ def _roof(p: figure, x_lo: float, x_hi: float, tflops: float, gbps: float, label
            legend_label=label)
 
 
+def plotted(df: pd.DataFrame) -> pd.DataFrame:
+    """The kernels the roofline draws (flops, bytes and a rate), the largest by time numbered 1..NUMBERED in
+    column `n` (0: not numbered), with their diameter in px (`size`: area ~ time)."""
+    pts = df[(df["flops"] > 0) & (df["bytes"] > 0) & (df["tflops"] > 0)].copy() if len(df) else df.iloc[0:0]
+    if not len(pts):
+        return pts.assign(n=[], size=[])
+    pts["size"] = 6 + 40 * (pts["step_ms"] / pts["step_ms"].max()) ** 0.5
+    pts["n"] = 0
+    top = pts.sort_values("step_ms", ascending=False, kind="stable").index[:NUMBERED]
+    pts.loc[top, "n"] = range(1, len(top) + 1)
+    return pts
+
+
+def numbered_points(df: pd.DataFrame) -> pd.DataFrame:
+    """The roofline's numbered points, in their numbers' order."""
+    pts = plotted(df)
+    return pts[pts["n"] > 0].sort_values("n")
+
+
+def _decades(lo: float, hi: float) -> tuple[float, float]:
+    return 10 ** math.floor(math.log10(lo)), 10 ** math.ceil(math.log10(hi))
+
+
+def _px(v, lo: float, hi: float, size: float):
+    """A log axis's value in px from the frame's edge."""
+    return (pd.Series(v).map(math.log10) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * size
+
+
+def number_labels(pts: pd.DataFrame, x_range: tuple[float, float], y_range: tuple[float, float]) -> pd.DataFrame:
+    """Each numbered point's label: its number at a place beside it that overlaps no other label and no point
+    (labels.place), as offsets in px from the point (x_offset, y_offset: what Bokeh's LabelSet takes)."""
+    order = pd.concat([pts[pts["n"] > 0].sort_values("n"), pts[pts["n"] == 0]])
+    xs, ys = _px(order["intensity"], *x_range, FRAME[0]), _px(order["tflops"], *y_range, FRAME[1])
+    discs = list(zip(xs, ys, order["size"] / 2))
+    numbered = order[order["n"] > 0]
+    boxes = place(discs, [str(n) for n in numbered["n"]], FRAME)
+    return pd.DataFrame({"intensity": numbered["intensity"].tolist(), "tflops": numbered["tflops"].tolist(),
+                         "label": [str(n) for n in numbered["n"]],
+                         "x_offset": [(b.x0 + b.x1) / 2 - x for b, x in zip(boxes, xs)],
+                         "y_offset": [(b.y0 + b.y1) / 2 - y for b, y in zip(boxes, ys)]})
+
+
 def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
-    """Each kernel with flops and bytes at (flop/B, TFLOP/s), its area proportional to its time; the roofs of
-    each flops width the plotted kernels use: spec (dashed) and the ones this run is judged against (solid)."""
+    """Each kernel with flops and bytes at (flop/B, TFLOP/s), its area proportional to its time, the largest
+    numbered (numbered_points: the page's table under the chart names them); the roofs of each flops width the
+    plotted kernels use: spec (dashed) and the ones this run is judged against (solid)."""
     if not len(df):
         return "no kernels in this run"
-    pts = df[(df["flops"] > 0) & (df["bytes"] > 0) & (df["tflops"] > 0)].copy()
+    pts = plotted(df)
     if not len(pts):
         return "no kernel has both flops and bytes (annotation or library-op table missing)"
-    pts["size"] = 6 + 40 * (pts["step_ms"] / pts["step_ms"].max()) ** 0.5   # diameter: area ~ time
     kinds = sorted(pts["kind"].astype(str).unique())
     pts["kind"] = pts["kind"].astype(str)
     widths = [k for k in ROOF_COLOURS if (pts["flops_key"] == k).any()]
     spec = peaks.get("spec") or {}
     ridges = [ridge(peaks["tflops"][k], peaks["dram_gbps"]) for k in widths
               if peaks["tflops"].get(k) and peaks.get("dram_gbps")]
-    x_lo = 10 ** math.floor(math.log10(pts["intensity"].min() / 2))
-    x_hi = 10 ** math.ceil(math.log10(max([pts["intensity"].max() * 2, *(4 * r for r in ridges)])))
-    p = _figure(width=None, frame_width=700, frame_height=520, x_axis_type="log", y_axis_type="log",
-                x_range=(x_lo, x_hi), x_axis_label="arithmetic intensity (flop/B)", y_axis_label="TFLOP/s")
+    x_range = _decades(pts["intensity"].min() / 2, max([pts["intensity"].max() * 2, *(4 * r for r in ridges)]))
+    # a fixed y range (the decades around the points and the roofs): the labels are placed in px against it
+    roofs = [v for k in widths for v in ((peaks.get("tflops") or {}).get(k), spec.get(k)) if v]
+    y_range = _decades(pts["tflops"].min() / 2, max([pts["tflops"].max() * 1.5, *(1.2 * r for r in roofs)]))
+    p = _figure(width=None, frame_width=FRAME[0], frame_height=FRAME[1], x_axis_type="log", y_axis_type="log",
+                x_range=x_range, y_range=y_range, x_axis_label="arithmetic intensity (flop/B)",
+                y_axis_label="TFLOP/s")
+    x_lo, x_hi = x_range
     for k in widths:
         if spec.get(k) and spec.get("dram_gbps"):
             _roof(p, x_lo, x_hi, spec[k], spec["dram_gbps"],
@@ -94,20 +142,19 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
         _roof(p, x_lo, x_hi, peaks["tflops"][widths[0]], peaks["l2_gbps"],
               f"L2: {peaks['l2_gbps']:.0f} GB/s (measured)", L2_ROOF_COLOUR, "dotted")
     src = ColumnDataSource(pts[["display", "kind", "intensity", "tflops", "gbps", "step_ms", "pct_of_peak",
-                                "bound", "size"]])
+                                "bound", "size", "n"]])
     dots = p.scatter(x="intensity", y="tflops", size="size", source=src, fill_alpha=0.6, line_color="black",
                      color=factor_cmap("kind", Category10_10, kinds), legend_group="kind")
     p.add_tools(HoverTool(renderers=[dots], tooltips=[
-        ("kernel", "@display"), ("kind", "@kind"), ("flop/B", "@intensity{0.00}"), ("TFLOP/s", "@tflops{0.0}"),
-        ("GB/s", "@gbps{0}"), ("ms per step", "@step_ms{0.000}"), ("% of peak", "@pct_of_peak{0.0}"),
-        ("bound", "@bound")]))
-    top = pts.nlargest(LABELLED, "step_ms")   # the points that matter most, named without a hover
-    p.add_layout(LabelSet(x="intensity", y="tflops", text="label", x_offset=6, y_offset=4, text_font_size="11px",
-                          source=ColumnDataSource({"intensity": top["intensity"].tolist(),
-                                                   "tflops": top["tflops"].tolist(),
-                                                   "label": fit_names(top["display"].tolist(), LABEL_CELLS)})))
+        ("#", "@n"), ("kernel", "@display"), ("kind", "@kind"), ("flop/B", "@intensity{0.00}"),
+        ("TFLOP/s", "@tflops{0.0}"), ("GB/s", "@gbps{0}"), ("ms per step", "@step_ms{0.000}"),
+        ("% of peak", "@pct_of_peak{0.0}"), ("bound", "@bound")]))
+    # the numbers: readable in print, where no hover is (the table under the chart names each)
+    p.add_layout(LabelSet(x="intensity", y="tflops", text="label", x_offset="x_offset", y_offset="y_offset",
+                          text_font_size="11px", text_font_style="bold", text_align="center",
+                          text_baseline="middle", source=ColumnDataSource(number_labels(pts, x_range, y_range))))
     p.legend.click_policy = "hide"
-    p.add_layout(p.legend[0], "right")   # beside the plot, not over the points
+    p.add_layout(p.legend[0], "below")   # under the plot, not over the points, nor widening the page
     return p
 
 

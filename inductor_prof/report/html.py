@@ -1,7 +1,10 @@
 """`report RUN --html FILE`: one self-contained page (Bokeh's JavaScript inlined, no request to the network)
-with the summary, the charts of charts.py, the kernel and ncu tables (sortable, filterable by kind), the
-attention comparison, the headroom list where the run's tables have it, and each Inductor kernel's source.
-Every piece of user text goes through Jinja2's autoescape."""
+with the terminal report's sections in its order (a multi-rank run's ranks, the kernels with their calls by
+shape, ncu and what it did not profile, attention, sizes, where to look next, the summary), the charts of
+charts.py (a roofline whose largest points are numbered, a table naming them), `inspect`'s per-line sections
+and each Inductor kernel's source view (html_source.py). Tables are sortable and filterable by kind; every cell
+naming a column of the tables carries its value as --json writes it (data-k, data-v). Every piece of user text
+goes through Jinja2's autoescape."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,11 +16,11 @@ import pandas as pd
 from ..analysis import RunTables
 from ..errors import UserError
 from ..inductor.module_paths import listed
-from ..rundir import RunDir, write_text
+from ..rundir import write_text
 from .. import runfiles
-from ..runfiles import kernel_records, kernel_source
 from ..units import MB, NS_PER_MS, NS_PER_US
-from .format import num, off_flag, rate, summary_rows, text
+from .format import num, rate, summary_rows, text
+from .terminal import _ncu_flag as ncu_flag
 
 HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
 
@@ -26,8 +29,9 @@ HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceili
 class Col:
     """A table column: header, the DataFrame column (or a function of the row), its number format (None: text;
     a function of the number: format.rate), a scale applied before formatting, the column that must be > 0 for
-    the value to be shown, the text shown on hover, and whether a text column is left out when no row has a
-    value."""
+    the value to be shown, the text shown on hover, whether a text column is left out when no row has a value,
+    how a text cell is laid out (STYLES), and the window width in px below which the column is left out (as
+    the terminal leaves its least important columns out at a narrow width; 0: always shown)."""
     header: str
     key: str | Callable[[pd.Series], Any]
     fmt: str | Callable[[float], str] | None = None
@@ -35,6 +39,16 @@ class Col:
     only_if: str | None = None
     hover: Callable[[pd.Series], str] | None = None
     optional: bool = False
+    style: str = "token"
+    narrow: int = 0
+    off: bool = False    # not among the terminal's columns: hidden until chosen (the page's column chooser)
+
+
+# how a text cell is laid out: "token" on one line, never broken (kind, bound, a shape); "name" cut in the middle
+# where it does not fit, whole in the DOM (copy, find, title); "list" (comma-separated: ATen ops, modules) folded
+# to its first item, the rest in a <details>; "prose" wrapped at spaces only
+STYLES = ("token", "name", "list", "prose")
+NARROW = (1400, 1100)   # the window widths the page's CSS leaves columns out below (a Col's `narrow`)
 
 
 def provenance_hover(row: pd.Series) -> str:
@@ -46,16 +60,22 @@ def provenance_hover(row: pd.Series) -> str:
                       *p.get("source_lines", []), *([f"({p['source']})"] if p.get("source") else [])])
 
 
+# `narrow` follows the terminal's ranks (terminal.kernel_table): its least important columns go first
+# the terminal's columns (terminal.kernel_table) shown, the others chosen on the page; `narrow` follows the
+# terminal's ranks: its least important columns go first
 KERNEL_COLUMNS = [
-    Col("kernel", "display"), Col("kind", "kind"), Col("category", "category"), Col("fused ATen ops", "aten_ops"),
-    Col("calls", "calls", "{:.0f}"), Col("total ms", "total_ns", "{:.2f}", 1 / NS_PER_MS),
-    Col("ms/step", "step_ms", "{:.3f}"), Col("avg µs", "avg_us", "{:.1f}"), Col("% GPU", "pct_of_gpu_time", "{:.1f}"),
-    Col("TFLOP/s", "tflops", rate, only_if="flops"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes"),
-    Col("flop/B", "intensity", "{:.2f}"), Col("bound", "bound"), Col("% of peak", "pct_of_peak", "{:.1f}"),
+    Col("kernel", "display", style="name"), Col("kind", "kind", narrow=NARROW[1]),
+    Col("category", "category", off=True), Col("fused ATen ops", "aten_ops", style="list", narrow=NARROW[0]),
+    Col("calls", "calls", "{:.0f}", narrow=NARROW[0]),
+    Col("total ms", "total_ns", "{:.2f}", 1 / NS_PER_MS, narrow=NARROW[0]),
+    Col("ms/step", "step_ms", "{:.3f}", off=True), Col("avg µs", "avg_us", "{:.1f}"),
+    Col("% GPU", "pct_of_gpu_time", "{:.1f}"), Col("TFLOP/s", "tflops", rate, only_if="flops"),
+    Col("GB/s", "gbps", "{:.0f}", only_if="bytes"), Col("flop/B", "intensity", "{:.2f}", off=True),
+    Col("bound", "bound", narrow=NARROW[1]), Col("% of peak", "pct_of_peak", "{:.1f}"),
     # from the ceilings analysis, shown when the run's tables carry them
-    Col("ceiling", "ceiling"), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"),
-    Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
-    Col("module", "module", hover=provenance_hover, optional=True),
+    Col("ceiling", "ceiling", off=True), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}", off=True),
+    Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}", off=True),
+    Col("module", "module", hover=provenance_hover, optional=True, style="name", narrow=NARROW[0]),
 ]
 # a library kernel's calls by shape (analysis/library_calls.shape_rows), in the expandable row under it
 SHAPE_COLUMNS = [
@@ -64,20 +84,23 @@ SHAPE_COLUMNS = [
     Col("TFLOP/s", "tflops", rate, only_if="flops_per_call"), Col("GB/s", "gbps", "{:.0f}", only_if="bytes_per_call"),
     Col("bound", "bound"), Col("% of peak", "pct_of_peak", "{:.1f}"),
     Col("best µs/call (replay)", "best_us", "{:.1f}"),
-    Col("modules", lambda r: listed(r["modules"] or []), hover=lambda r: "\n".join(r["modules"] or [])),
+    # every module, the first in full and the others folded under it (listed(): from where they part from it)
+    Col("modules", "modules", hover=lambda r: "\n".join(r["modules"] or []), style="list"),
 ]
 NCU_COLUMNS = [
-    Col("kernel", "display"), Col("kind", "kind"), Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1 / NS_PER_US),
-    Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1 / MB),
-    Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1 / MB), Col("read ratio", "dram_read_ratio", "{:.2f}"),
-    Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1 / MB),
-    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1 / MB),
+    Col("kernel", "display", style="name"), Col("kind", "kind", off=True),
+    Col("ncu µs", "ncu_duration_ns", "{:.1f}", 1 / NS_PER_US), Col("read MB", "ncu_dram_read_bytes", "{:.1f}", 1 / MB),
+    Col("read MB annotated", "read_bytes_per_call", "{:.1f}", 1 / MB, off=True),
+    Col("read ratio", "dram_read_ratio", "{:.2f}"),
+    Col("write MB", "ncu_dram_write_bytes", "{:.1f}", 1 / MB, narrow=NARROW[0]),
+    Col("write MB annotated", "write_bytes_per_call", "{:.1f}", 1 / MB, off=True),
     Col("write ratio", "dram_write_ratio", "{:.2f}"),
-    Col("total ratio", "dram_ratio", "{:.2f}"), Col("flops ratio", "flops_ratio", "{:.2f}"),
+    Col("total ratio", "dram_ratio", "{:.2f}", narrow=NARROW[1]), Col("flops ratio", "flops_ratio", "{:.2f}", off=True),
     Col("SOL mem %", "sol_memory_pct", "{:.1f}"), Col("SOL SM %", "sol_compute_pct", "{:.1f}"),
-    Col("tensor %", "tensor_pipe_pct", "{:.1f}"), Col("occup. %", "occupancy_pct", "{:.1f}"),
-    Col("regs", "registers", "{:.0f}"),
-    Col("flag", off_flag),
+    Col("tensor %", "tensor_pipe_pct", "{:.1f}", narrow=NARROW[1]),
+    Col("occup. %", "occupancy_pct", "{:.1f}", narrow=NARROW[1]), Col("regs", "registers", "{:.0f}", narrow=NARROW[1]),
+    Col("replayed call", "ncu_shape", style="prose", narrow=NARROW[0]),
+    Col("flag", ncu_flag, style="prose"),
 ]
 # a run of several input sizes: its sizes, then each kernel at each size
 SIZE_COLUMNS = [
@@ -87,21 +110,22 @@ SIZE_COLUMNS = [
 ]
 SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1:]]
 HEADROOM_LIST_COLUMNS = [
-    Col("kernel", "display"), Col("kind", "kind"), Col("ms/step", "step_ms", "{:.3f}"),
+    Col("kernel", "display", style="name"), Col("kind", "kind", narrow=NARROW[1]), Col("ms/step", "step_ms", "{:.3f}"),
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
-    Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why"),
+    Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why", style="prose"),
 ]
 # the per-step headroom's "where to look next" list (analysis.headroom: kernels, launch gap, attention backends)
 NEXT_COLUMNS = [
-    Col("what", "what"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("do", "do"),
-    Col("measured against", "why"), Col("category", "category"),
+    Col("what", "what", style="name"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
+    Col("do", "do", style="prose"), Col("measured against", "why", style="prose"), Col("category", "category"),
 ]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
     Col("TFLOP/s", "tflops", rate), Col("% peak", "pct_of_peak", "{:.1f}"),
     Col("vs model", "speedup_vs_model", "{:.2f}x"), Col("rel err", "rel_err", "{:.1e}"),
     Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
-    Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason"))),
+    Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason")),
+        style="prose"),
 ]
 
 
@@ -110,21 +134,57 @@ def _present(df: pd.DataFrame, cols: list[Col]) -> list[Col]:
         c.optional and not df[c.key].astype(bool).any()))]
 
 
+TAIL = 14   # characters a cut name keeps of its end (an Inductor kernel's index, a cuBLAS kernel's layout)
+LONG_PROSE, PROSE_SHOWN = 160, 110   # prose longer than this is folded after about this many characters
+
+
+def _missing(v) -> bool:
+    return v is None or (not isinstance(v, (list, tuple, dict)) and pd.isna(v))
+
+
 def _cell(row: pd.Series, col: Col) -> dict:
-    """{"text": shown, "sort": a number to sort by (None: sort by the text)}."""
+    """A cell: "text" shown, "sort" a number to sort by (None: sort by the text), "title" shown on hover,
+    "key" and "value": the table's column and its value as --json writes it (data-k, data-v: a test reads the
+    page's numbers back), and the parts its style lays out ("head"/"tail" of a name, "items" of a list)."""
     v = col.key(row) if callable(col.key) else row.get(col.key)
-    if col.fmt is None:
-        return {"text": text(v), "sort": None, "title": col.hover(row) if col.hover else ""}
-    if col.only_if and not row.get(col.only_if, 0) > 0:
-        v = None
-    v = None if v is None or pd.isna(v) else float(v) * col.scale
-    return {"text": col.fmt(v) if callable(col.fmt) else num(v, col.fmt), "sort": v}
+    key = col.key if isinstance(col.key, str) else ""
+    if col.fmt is not None:
+        raw = None if _missing(v) else float(v)
+        shown = None if raw is None or (col.only_if and not row.get(col.only_if, 0) > 0) else raw * col.scale
+        return {"text": col.fmt(shown) if callable(col.fmt) else num(shown, col.fmt), "sort": shown, "style": "num",
+                "key": key, "value": "" if raw is None else repr(raw)}
+    title = col.hover(row) if col.hover else ""
+    if col.style == "list":
+        items = [text(i) for i in v] if isinstance(v, (list, tuple)) else \
+            [i for i in text(v).split(", ") if i] if not _missing(v) else []
+        shown = listed(items) if col.key == "modules" else ", ".join(items)
+        if len(items) > 1:
+            return {"text": shown, "sort": None, "style": "list", "title": title or "\n".join(items),
+                    "items": items, "key": key, "value": shown}
+        v = shown
+    t = text(v) if not _missing(v) else ""
+    cell = {"text": t, "sort": None, "style": col.style if col.style != "list" else "token", "title": title,
+            "key": key, "value": t}
+    if col.style == "name":
+        cut = max(len(t) - TAIL, 0) if len(t) > 2 * TAIL else 0
+        while 0 < cut < len(t) and (t[cut - 1].isspace() or t[cut].isspace()):
+            cut += 1    # a space at the cut would collapse at the inline-block's edge: the text read would lose it
+        cut = cut if cut < len(t) else 0
+        cell.update(head=t[:cut] if cut else t, tail=t[cut:] if cut else "", title=title or t)
+    elif col.style == "prose" and len(t) > LONG_PROSE:
+        # a long reason (an exception's message) folded after its first words, the rest on a click
+        at = t.rfind(" ", 0, PROSE_SHOWN)
+        at = at if at > 0 else PROSE_SHOWN
+        cell.update(style="longprose", head=t[:at], rest=t[at:])
+    return cell
 
 
 def table(df: pd.DataFrame, cols: list[Col]) -> dict:
-    """Headers, and per row its kind (for the filter), Inductor kernel name (for the source link) and cells."""
+    """Headers, the columns' layout (numeric or the text style, the width below which each is left out), and per
+    row its kind (for the filter), kernel name (for the links) and cells."""
     cols = _present(df, cols)
     return {"headers": [c.header for c in cols], "numeric": [c.fmt is not None for c in cols],
+            "narrow": [c.narrow for c in cols], "off": [c.off for c in cols],
             "rows": [{"kind": text(r.get("kind")), "name": text(r.get("name")),
                       "cells": [_cell(r, c) for c in cols]} for _, r in df.iterrows()]}
 
@@ -188,48 +248,30 @@ def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
             "ranked": ranked, "summary": per_step_view(summary["headroom"]) if summary.get("headroom") else None}
 
 
-def kernel_sources(run: RunDir, df: pd.DataFrame) -> list[dict]:
-    """Each harvested Inductor kernel (in the table's order, then those never launched): its fused ATen ops,
-    launch config and source file(s); a name Inductor gave two kernels shows both files."""
-    by_name: dict[str, list[dict]] = {}
-    for rec in kernel_records(run):
-        by_name.setdefault(rec["name"], []).append(rec)
-    order = [n for n in df.get("name", []) if n in by_name] + sorted(set(by_name) - set(df.get("name", [])))
-    step_ms = dict(zip(df["name"], df["step_ms"])) if len(df) else {}
-    provenance = dict(zip(df["name"], df["provenance"])) if "provenance" in df.columns else {}
-    out = []
-    for i, name in enumerate(order):
-        files = []
-        for rec in by_name[name]:
-            files.append({"file": rec.get("file") or "(no file recorded)", "source": kernel_source(run, rec)})
-        first = by_name[name][0]
-        out.append({"id": f"src-{i}", "name": name, "kind": first.get("kind"),
-                    "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else
-                    "not launched in the timed steps",
-                    "aten_ops": first.get("aten_ops") or [], "source_nodes": first.get("source_nodes") or [],
-                    "launch_config": first.get("launch_config") or {}, "files": files,
-                    "provenance": provenance.get(name) or first.get("provenance") or {}})
-    return out
-
-
 SHOWN_ROWS = 25   # source lines (or SASS regions) of an inspected kernel on the page
 
 
-def inspect_sections(tables: RunTables) -> list[dict]:
-    """A section per kernel with source counters (`inspect`'s view): its facts and its top rows."""
+def inspect_views(tables: RunTables) -> dict[str, dict]:
+    """Kernel name -> `inspect`'s view (analysis/inspect.py), for each kernel of the table the source pass
+    recorded; their counters read once for the ranked sections and the source views."""
     from ..analysis.inspect import inspect_kernel, inspected
-    from .inspect import excess_note, fact_rows, stalls_text
 
     names = inspected(tables)
     if not names:
-        return []
+        return {}
     status = runfiles.source_status(tables.run, "the report's per-line sections need it")
     counters = runfiles.source_counters(tables.run, [s for s, e in status.items()
                                                      if e.get("name") in names and e.get("status") == "ok"],
                                         status, tables.warnings)   # warnings printed after the page is written
+    return {name: inspect_kernel(tables, name, counters) for name in names}
+
+
+def inspect_sections(views: dict[str, dict]) -> list[dict]:
+    """A section per kernel with source counters (`inspect`'s view): its facts and its top rows."""
+    from .inspect import excess_note, fact_rows, stalls_text
+
     out = []
-    for i, name in enumerate(names):
-        view = inspect_kernel(tables, name, counters)
+    for i, (name, view) in enumerate(views.items()):
         reports = []
         for sc in view["source_counters"]:
             if "error" in sc:
@@ -241,7 +283,7 @@ def inspect_sections(tables: RunTables) -> list[dict]:
                             "warps": ", ".join(f"{st['reason']} {st['pct']:.1f}%" for st in sc["stalls"][:5]),
                             "note": (excess_note(sc) or "").removeprefix("* ")})
         out.append({"id": f"inspect-{i}", "name": name, "display": view["display"], "facts": fact_rows(view),
-                    "reports": reports})
+                    "reports": reports, "source": None})
     return out
 
 
@@ -277,27 +319,63 @@ def sizes_view(tables: RunTables, df: pd.DataFrame) -> dict | None:
             "kernels": table(by_size, SIZE_KERNEL_COLUMNS)}
 
 
+def _targets(df: pd.DataFrame, sources: list[dict], inspected: list[dict]) -> dict[str, str]:
+    """Kernel name -> where its name links: its source view (an Inductor kernel), else its ranked per-line
+    section (a library kernel the source pass recorded)."""
+    out = {k["name"]: k["id"] for k in inspected}
+    out.update({k["name"]: k["id"] for k in sources})
+    return out
+
+
+def _link_rows(t: dict, ids: dict[str, str] | None = None, names: dict[str, str] | None = None) -> dict:
+    """A table's rows given their kernel row's id (`ids`: name -> id) and, where a row names a kernel by its
+    display name in its first cell (the advice), that kernel's name (`names`: display -> name)."""
+    for r in t["rows"]:
+        if names is not None:
+            r["name"] = names.get(r["cells"][0]["text"], "")
+            if not r["name"]:   # "launch overhead and idle", "waiting for rank 1 ...": prose, wrapped, never cut
+                r["cells"][0].update(style="prose", head="", tail="")
+        if ids is not None:
+            r["id"] = ids.get(r["name"])
+    return t
+
+
 def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> str:
     """The page for these tables (df: the kernel table, all rows, in the order to show); ranks: ranks_view of a
     run of several ranks."""
     from jinja2 import Environment, PackageLoader, select_autoescape
     from markupsafe import Markup
 
+    from . import charts
+    from .html_sections import ncu_missed, roofline_legend
+    from .html_source import kernel_sources
+
     divs, missing, bokeh_js, plot_script = _charts(tables, df)
     env = Environment(loader=PackageLoader("inductor_prof.report", "templates"), autoescape=select_autoescape(
         ["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
     ncu_rows = df[df["ncu_duration_ns"].notna()] if "ncu_duration_ns" in df.columns else df.iloc[0:0]
     att = tables.attention
-    sources = kernel_sources(tables.run, df)
+    row_ids = {name: f"kernel-{i}" for i, name in enumerate(df.get("name", []))}
+    views = inspect_views(tables)
+    inspected = inspect_sections(views)
+    sources = kernel_sources(tables.run, df, views, row_ids, {k["name"]: k["id"] for k in inspected})
+    for k in inspected:
+        k["source"] = next((s["id"] for s in sources if s["name"] == k["name"] and s["heat"]), None)
+    headroom = headroom_view(df, tables.summary)
+    if headroom["summary"] and headroom["summary"]["next"]:
+        _link_rows(headroom["summary"]["next"], names=dict(zip(df["display"], df["name"])) if len(df) else {})
+    missed, no_row = ncu_missed(df)
     return env.get_template("report.html.j2").render(
         run=str(tables.run.root), summary=summary_rows(tables.summary), plot=lambda k: Markup(divs[k]),
         has_plot=divs.__contains__, missing=missing, bokeh_js=Markup(bokeh_js), plot_script=Markup(plot_script),
-        kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=kernel_rows(df),
-        ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None,
+        ranks=ranks,
+        kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=_link_rows(kernel_rows(df), row_ids),
+        roofline=roofline_legend(charts.numbered_points(df), row_ids) if "roofline" in divs else [],
+        ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, ncu_missed=missed, ncu_no_row=no_row,
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
-        headroom=headroom_view(df, tables.summary), sizes=sizes_view(tables, df), sources=sources, source_ids={k["name"]: k["id"] for k in sources},
-        inspected=inspect_sections(tables), fmt=num, ranks=ranks,
+        headroom=headroom, sizes=sizes_view(tables, df), sources=sources,
+        targets=_targets(df, sources, inspected), inspected=inspected, fmt=num,
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 
 
