@@ -90,25 +90,19 @@ def grouped_gemm(a: list[int], b: list[int]) -> tuple[int, list[int]]:
 NO_COST = {"flops_key": "", "flops": 0, "bytes": 0, "dtype": "", "unpriced": ""}
 
 
-def _tensors(dims: list, types: list, n: int) -> list[tuple[list[int], str, int]]:
-    """The first `n` recorded arguments that are tensors of a known dtype: (shape, dtype name, element size).
-    A tensor argument is a flat int list with a dtype (a 0-d tensor is [] with one; a tensor list such as cat's
-    inputs is nested and skipped); an unknown dtype name raises (the op is then said unpriced, never 0)."""
+def _tensors(dims: list, types: list, n: int) -> list[tuple[list[int], str, int, str]]:
+    """The first `n` recorded arguments that are tensors of a known dtype: (shape, dtype name, element size, the
+    profiler's type name). A tensor argument is a flat int list with a dtype (a 0-d tensor is [] with one; a
+    tensor list such as cat's inputs is nested and skipped); an unknown dtype name raises (the op is then said
+    unpriced, never 0)."""
     out = []
     for d, t in zip(dims[:n], types[:n]):
         if not isinstance(d, list) or not all(isinstance(x, int) for x in d) or t in ("", "Scalar", "ScalarList"):
             continue
         if t not in PROFILER_DTYPES:
             raise ValueError(f"unknown dtype {t!r}")
-        out.append((d, *PROFILER_DTYPES[t]))
+        out.append((d, *PROFILER_DTYPES[t], t))
     return out
-
-
-def _type_names(dims: list, types: list, inputs: list) -> list[str]:
-    """The profiler's type names of the tensor inputs `_tensors` found, in order."""
-    names = [t for d, t in zip(dims, types) if isinstance(d, list) and all(isinstance(x, int) for x in d)
-             and t not in ("", "Scalar", "ScalarList")]
-    return names[:len(inputs)]
 
 
 def _ints(scalars: list, i: int | None, n: int, default: int) -> list[int]:
@@ -125,7 +119,7 @@ def _conv(op: str, inputs: list, scalars: list) -> tuple[int, int, str]:
     """(flops, output elements, operand dtype) of a convolution op from its input and weight and recorded
     stride, padding, dilation, groups, transposed and output padding."""
     spec = CONV_OPS[op]
-    (x, dtype, _), (w, _, _) = inputs[0], inputs[1]
+    (x, dtype, _, _), (w, _, _, _) = inputs[0], inputs[1]
     nd = len(w) - 2
     transposed = spec.transposed if isinstance(spec.transposed, bool) else scalars[spec.transposed] == "True"
     groups = int(scalars[spec.groups]) if spec.groups < len(scalars) and scalars[spec.groups] else 1
@@ -149,8 +143,8 @@ def _conv(op: str, inputs: list, scalars: list) -> tuple[int, int, str]:
 
 
 def _out_size(op: str, scalars: list, operand_size: int) -> int:
-    """Bytes of a GEMM's output element: the out_dtype the op was given, an `out=` tensor's dtype, int32 for
-    torch._int_mm, else the operands' width."""
+    """Bytes of a GEMM's output element: the out_dtype the op was given, int32 for torch._int_mm, else the
+    operands' width."""
     pos = GEMM_OUT_DTYPE.get(op)
     code = scalars[pos] if pos is not None and pos < len(scalars) else ""
     if code not in ("", "None"):
@@ -163,7 +157,7 @@ def _out_size(op: str, scalars: list, operand_size: int) -> int:
 def _gemm(op: str, inputs: list, scalars: list, operand_size: int) -> tuple[int, int, int]:
     """(flops, output elements, output element bytes) of a GEMM op's recorded inputs."""
     name = op.split("::")[-1]
-    mats = [s for s, _, _ in inputs]
+    mats = [s for s, _, _, _ in inputs]
     if name in ("mm", "_int_mm", "_scaled_mm", "matmul") or (name == "addmm" and len(mats) >= 3):
         a, b = (mats[1], mats[2]) if name == "addmm" else (mats[0], mats[1])
         (m, k), n = a[-2:], b[-1]
@@ -185,7 +179,7 @@ def _memory_op(name: str, inputs: list) -> int:
     """Bytes of an op priced by the data it moves (no flops formula: copies, fills, indexing, sorts...): every
     tensor input read once and an output as large as the largest input written once; a copy into `self` reads
     only its source; a fill only writes. A documented estimate, not a count: ncu's DRAM bytes say how close."""
-    sizes = [_numel(s) * size for s, _, size in inputs]
+    sizes = [_numel(s) * size for s, _, size, _ in inputs]
     if name in ("fill_", "zero_", "normal_", "uniform_", "random_"):
         return sizes[0]
     if name in ("copy_", "_copy_from", "_copy_from_and_resize"):
@@ -211,20 +205,19 @@ def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> di
             return {**NO_COST, "unpriced": f"{op}: " + ("a tensor list, recorded without its dtype" if listed else
                                                         "no tensor inputs recorded")}
         # the op's dtype: its first operand that is not an index (a GEMM of int8 operands is int8 work)
-        operand_dtype = next((t for (_, t, _), name in zip(inputs, _type_names(dims, types, inputs))
-                              if name not in INDEX_DTYPES), inputs[0][1])
+        operand_dtype = next((dt for _, dt, _, profiled in inputs if profiled not in INDEX_DTYPES), inputs[0][1])
         flops = 0
         if op in CONV_OPS:
             flops, out_numel, operand_dtype = _conv(op, inputs, scalars)
-            nbytes = sum(_numel(s) * size for s, _, size in inputs[:2]) + out_numel * inputs[0][2]
+            nbytes = sum(_numel(s) * size for s, _, size, _ in inputs[:2]) + out_numel * inputs[0][2]
         elif op in GEMM_OPS:
             flops, out_numel, out_size = _gemm(op, inputs, scalars, DTYPE_BYTES[operand_dtype])
-            nbytes = sum(_numel(s) * size for s, _, size in inputs) + out_numel * out_size
+            nbytes = sum(_numel(s) * size for s, _, size, _ in inputs) + out_numel * out_size
         elif op in ATTENTION_OPS and len(inputs) >= 3:
             (b, h, sq, d), sk, size = inputs[0][0], inputs[1][0][2], inputs[0][2]
             mask = CAUSAL if attention_flags(op, scalars)["is_causal"] else NONE
             flops = attention_flops(mask, b, h, sq, sk, d)
-            nbytes = sum(_numel(s) * sz for s, _, sz in inputs) + b * h * sq * d * size
+            nbytes = sum(_numel(s) * sz for s, _, sz, _ in inputs) + b * h * sq * d * size
         else:
             nbytes = _memory_op(name, inputs)
     except (ValueError, IndexError, TypeError, KeyError) as e:
