@@ -20,6 +20,8 @@ DISAGREE_POINTS = 20.0
 DRAM, L2, L1 = "DRAM", "L2", "L1/shared"
 SM, TENSOR = "SM instructions", "tensor pipes"
 LATENCY, NONE = "latency (low occupancy)", "none: below 60% everywhere"
+# the kernel table's cell: a word each, so the column costs 12 cells (the whole name: --json, docs)
+SHORT = {DRAM: "DRAM", L2: "L2", L1: "L1/shared", SM: "SM", TENSOR: "tensor", LATENCY: "latency", NONE: "none"}
 MEMORY_UNITS = (DRAM, L2, L1)
 COMPUTE_UNITS = (SM, TENSOR)
 

@@ -141,7 +141,8 @@ def test_the_kernel_table_shows_the_unit_where_there_is_room():
                                             pct_of_gpu_time=50.0, flops=0.0, tflops=NAN, bytes=1e9, gbps=1000.0,
                                             pct_of_peak=40.0)
     wide = kernel_table(d, "t", width=200)
-    assert [str(c) for c in {str(c.header): c._cells for c in wide.columns}["ncu binds"]] == [SM]
+    # the unit in a word ("SM instructions": SM), the whole name in --json
+    assert [str(c) for c in {str(c.header): c._cells for c in wide.columns}["ncu binds"]] == ["SM"]
     # a minor column: at 80 a real kernel name leaves no room for it, and the caption says it was left out
     d["display"] = "triton_red_fused__scaled_mm__to_copy_abs_amax_clamp_div_mul_silu_3"
     narrow = kernel_table(d, "t", width=80)
