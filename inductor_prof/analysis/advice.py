@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..names import demangle
 from ..units import US_PER_MS
+from . import binding as bind
 from .library_calls import call_label
 
 TOP = 10
@@ -77,6 +78,13 @@ def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str,
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
+def _other_roofs(r: dict) -> str:
+    """'; 102% of measured, 66% of spec' for a compute-bound kernel (roofline.roof_shares), '' otherwise."""
+    said = [f"{r[c]:.0f}% of {what}" for c, what in (("pct_of_measured_ceiling", "measured"), ("pct_of_spec", "spec"))
+            if isinstance(r.get(c), float) and not math.isnan(r[c])]
+    return "; " + ", ".join(said) if said else ""
+
+
 def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict] | None = None) -> pd.DataFrame:
     """The kernel table with each kernel's headroom said (`headroom_vs`: what it is measured against, `do`), and
     where the run measured a kernel's exact calls another way, its headroom and speed of light against the best
@@ -85,8 +93,8 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     Every table and the advice then carry one headroom per kernel."""
     df = df.copy()
     known = df["sol_ms_per_step"].notna()
-    df["headroom_vs"] = [f"{p:.0f}% of {c}" if c and k else "" for p, c, k in
-                         zip(df["pct_of_peak"], df["ceiling"], known)]
+    df["headroom_vs"] = [f"{p:.0f}% of {c}" + _other_roofs(r) if c and k else "" for p, c, k, r in
+                         zip(df["pct_of_peak"], df["ceiling"], known, df.to_dict("records"))]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
     floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
     if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
@@ -107,6 +115,32 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         if judged:
             df.loc[i, "headroom_ms_per_step"], df.loc[i, "headroom_vs"], df.loc[i, "do"] = judged
             df.loc[i, "sol_ms_per_step"] = float(r["step_ms"]) - judged[0]
+    return df
+
+
+# what to do where ncu contradicts the roofline: the unit that was busy, not the roof the flops and bytes imply
+DO_BINDING = {bind.SM: "fewer instructions a byte (SM {sm:.0f}% busy: the math per element, conversions)",
+              bind.TENSOR: "fewer or cheaper MMAs (tensor pipes {tensor:.0f}% busy)",
+              bind.DRAM: "fewer bytes (DRAM busy, memory SOL {mem:.0f}%: fuse, layout)",
+              bind.L2: "fewer bytes through L2 (memory SOL {mem:.0f}%: reuse in shared memory, tile order)",
+              bind.L1: "fewer L1/shared accesses (memory SOL {mem:.0f}%: wider loads, bank conflicts)"}
+
+
+def with_counters(df: pd.DataFrame) -> pd.DataFrame:
+    """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), its `do`
+    names the unit that binds and `headroom_vs` says both, keeping the roofline's headroom (its number is still
+    the distance to the roof its bytes and flops imply). Items judged another way (a replay, a benchmark, the
+    launch floor) keep theirs: they were measured, not inferred."""
+    if "binding_disagrees" not in df.columns:
+        return df
+    df = df.copy()
+    roofline_said = df["do"] == df["bound"].map(DO).fillna("")
+    for i, r in df[df["binding_disagrees"].astype(bool) & roofline_said].iterrows():
+        unit = r["binding_unit"]
+        df.loc[i, "do"] = DO_BINDING[unit].format(sm=r["sol_compute_pct"], mem=r["sol_memory_pct"],
+                                                  tensor=r.get("tensor_pipe_pct", float("nan")))
+        df.loc[i, "headroom_vs"] = (f"{r['headroom_vs']} on the roofline ({r['bound']}-bound by its bytes and "
+                                    f"flops); ncu finds {unit} busier: {r['binding_evidence']}")
     return df
 
 

@@ -23,6 +23,7 @@ from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
 from . import above_spec, advice, library_calls, older_runs
+from .binding import add_binding
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -117,6 +118,8 @@ def load_run_tables(path) -> RunTables:
         shapes = library_calls.with_best(library_calls.calls_by_shape(library_ops),
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
+        # what ncu found busy, and the advice that follows it where it contradicts the roofline
+        df = advice.with_counters(add_binding(df, peaks))
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)

@@ -82,6 +82,22 @@ def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd
     return out
 
 
+ROOF_SHARES = ["pct_of_reached_roof", "pct_of_measured_ceiling", "pct_of_spec"]
+
+
+def roof_shares(tflops: pd.Series, flops_key: pd.Series, bound: pd.Series, pct: pd.Series,
+                peaks: dict) -> pd.DataFrame:
+    """A compute-bound op's rate as % of three roofs of its width: the run's roof (`pct`, its % of peak: the
+    higher of the measured ceiling and the best rate reached), the ceiling the ceilings stage measured, and the
+    spec at the maximum clock; NaN where the op is not compute-bound or the roof is not known. A GEMM at the
+    reached roof is then above the measured ceiling and below the spec, and a reader sees by how much."""
+    cmp = bound == "compute"
+    measured = flops_key.map(lambda k: (peaks.get("measured_tflops") or {}).get(k) or NAN if k else NAN)
+    spec = flops_key.map(lambda k: (peaks.get("spec") or {}).get(k) or NAN if k else NAN)
+    return pd.DataFrame({"pct_of_reached_roof": pct.where(cmp), "pct_of_measured_ceiling": (100 * tflops / measured)
+                         .where(cmp), "pct_of_spec": (100 * tflops / spec).where(cmp)}, index=tflops.index)
+
+
 def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
     """avg time, share, TFLOP/s, GB/s, arithmetic intensity, roofline bound and % of the bounding peak."""
     df = df.copy()
@@ -94,6 +110,9 @@ def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
     df["tflops"], df["gbps"], df["flops_key"] = judged["tflops"], judged["gbps"], flops_key
     for column in JUDGED[2:]:
         df[column] = judged[column]
+    shares = roof_shares(df["tflops"], flops_key, df["bound"], df["pct_of_peak"], peaks)
+    for column in ROOF_SHARES:
+        df[column] = shares[column]
     # speed of light: the time at the ceilings (flops at the compute roof, bytes at the memory roof), per step
     sol_s = seconds_at_roofs(df["flops"], df["bytes"], judged["compute_roof"], judged["memory_roof"])
     # ... and never below the shortest time a kernel takes here (ceilings' kernel_floor_us) a call: a call that

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
+from ..analysis.binding import SHORT
 from ..analysis.library_calls import top_shapes
 from ..units import MB, NS_PER_MS, NS_PER_US
 from .format import num as _num, off_flag, rate, short as _short, summary_rows, text as _text
@@ -65,6 +66,8 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH, shapes: 
         return Col(header, cells, rank, **kw)
     # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
     module = [col("module", lambda r: str(r.get("module") or ""), 5.6, flex=(14, 40))]
+    # the unit ncu found busy (analysis/binding.py): runs with ncu rows; the least column, left out first
+    binds = [col("ncu binds", lambda r: SHORT.get(_text(r.get("binding_unit")), ""), 10.5)]
     return fit([
         # a sub-row's label is Text: prose, never shortened or numbered as a kernel name
         col("kernel", lambda r: r["display"], 0, lambda s: Text(s["label"]), flex=NAME_WIDTH, names=True,
@@ -82,6 +85,7 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH, shapes: 
             lambda s: _num(s["gbps"] if s["bytes_per_call"] > 0 else None, "{:.0f}"), right=True),
         col("bound", lambda r: str(r["bound"] or "-"), 6, lambda s: str(s["bound"] or "-")),
         col("% of peak", lambda r: _num(r["pct_of_peak"]), 5, lambda s: _num(s["pct_of_peak"]), right=True),
+        *(binds if any(r.get("binding_unit") for r, _ in rows) else []),
     ], width, title)
 
 

@@ -91,8 +91,33 @@ def test_speed_of_light_and_headroom_per_step(df):
     assert df.at["from_l2", "headroom_ms_per_step"] == pytest.approx(0.25)
     assert pd.isna(df.at["opaque", "sol_ms_per_step"]) and pd.isna(df.at["opaque", "headroom_ms_per_step"])
     # no replay or attention benchmark measured these calls: each is said against its roof
-    assert df.at["gemm", "headroom_vs"] == "40% of bf16/fp16 tensor (reached)"
+    # ... and a compute-bound one against the measured ceiling and the spec too (test_three_roofs_...)
+    assert df.at["gemm", "headroom_vs"] == "40% of bf16/fp16 tensor (reached); 50% of measured, 33% of spec"
+    assert df.at["pointwise", "headroom_vs"] == "50% of DRAM (measured)"
     assert df.at["pointwise", "do"] == "fewer bytes (fuse, layout)" and df.at["opaque", "headroom_vs"] == ""
+
+
+def test_three_roofs_of_a_compute_bound_kernel(df):
+    # gemm: 500 TFLOP/s; the run's roof 1250 (reached by fast_gemm) -> 40%, the measured ceiling 1000 -> 50%,
+    # the spec 1500 -> 33.3%
+    assert df.at["gemm", "pct_of_reached_roof"] == pytest.approx(40.0)
+    assert df.at["gemm", "pct_of_measured_ceiling"] == pytest.approx(50.0)
+    assert df.at["gemm", "pct_of_spec"] == pytest.approx(100 / 3)
+    # fast_gemm set the roof: 100% of it, 1250 / 1000 = 125% of the measured ceiling, 1250 / 1500 = 83.3% of spec
+    assert df.at["fast_gemm", "pct_of_reached_roof"] == pytest.approx(100.0)
+    assert df.at["fast_gemm", "pct_of_measured_ceiling"] == pytest.approx(125.0)
+    assert df.at["fast_gemm", "pct_of_spec"] == pytest.approx(250 / 3)
+    # memory-bound kernels have no compute roofs to be judged against: NaN, and their % of peak as it was
+    for name in ("pointwise", "from_l2", "opaque"):
+        assert df.loc[name, ["pct_of_reached_roof", "pct_of_measured_ceiling", "pct_of_spec"]].isna().all()
+
+
+def test_a_roof_not_measured_is_not_a_share():
+    # only the spec known (no ceilings stage): % of spec, no % of a measured ceiling
+    d = add_derived(pd.DataFrame([_k("gemm", 4_000_000, 2e9, flops16=2e12)]),
+                    {**PEAKS, "tflops": {**PEAKS["tflops"], "flops16": 1500.0}, "measured_tflops": {}}, 2)
+    assert pd.isna(d.at[0, "pct_of_measured_ceiling"])
+    assert d.at[0, "pct_of_spec"] == pytest.approx(100 / 3) == pytest.approx(d.at[0, "pct_of_reached_roof"])
 
 
 def test_step_headroom_by_category_and_the_launch_gap(df):
@@ -110,7 +135,8 @@ def test_step_headroom_by_category_and_the_launch_gap(df):
     assert got == [("gemm", 1.2), ("pointwise", 0.5), ("launch overhead and idle", 0.5), ("from_l2", 0.25)]
     gemm = next(r for r in h["next"] if r["what"] == "gemm")
     assert gemm == {"what": "gemm", "category": "GEMM", "headroom_ms_per_step": pytest.approx(1.2),
-                    "why": "40% of bf16/fp16 tensor (reached)", "do": "a faster kernel, or less work"}
+                    "why": "40% of bf16/fp16 tensor (reached); 50% of measured, 33% of spec",
+                    "do": "a faster kernel, or less work"}
     gap = next(r for r in h["next"] if r["what"] == "launch overhead and idle")
     assert (gap["category"], gap["why"], gap["do"]) == \
         ("host", "plain step (no profiler) minus GPU-busy time", "CUDA graphs, fewer launches")

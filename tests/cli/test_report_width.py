@@ -98,7 +98,7 @@ KERNEL_COLUMNS = {
     80: ["kernel", "avg µs", "% GPU", "TFLOP/s", "GB/s", "% of peak"],
     120: ["kernel", "module", "avg µs", "% GPU", "TFLOP/s", "GB/s", "bound", "% of peak"],
     200: ["kernel", "module", "kind", "fused ATen ops", "calls", "total ms", "avg µs", "% GPU", "TFLOP/s", "GB/s",
-          "bound", "% of peak"],
+          "bound", "% of peak", "ncu binds"],
 }
 
 
