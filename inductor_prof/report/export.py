@@ -41,10 +41,11 @@ def _clean(v: Any) -> Any:
     return v
 
 
-def json_text(obj: Any) -> str:
+def json_text(obj: Any, cleaned: tuple[str, ...] = ()) -> str:
     """obj as a JSON document that every JSON reader takes (allow_nan=False: a value left unclean raises
-    here rather than writing NaN or Infinity)."""
-    clean = _clean(obj)
+    here rather than writing NaN or Infinity); `cleaned`: keys of obj whose values are clean already (records:
+    not walked twice)."""
+    clean = {k: v if k in cleaned else _clean(v) for k, v in obj.items()} if cleaned else _clean(obj)
     try:
         return _indented(clean)
     except _NotPlain:   # json's own writer says what is wrong, or writes what it knows and this one does not
@@ -123,7 +124,7 @@ def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks
            "attention": records(tables.attention, []) if tables.attention is not None else []}
     if tables.by_size is not None:
         obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
-    return json_text(obj)
+    return json_text(obj, cleaned=("kernels", "attention", "kernels_by_size"))
 
 
 ALL_SIZES = ALL_SHAPES = "all"

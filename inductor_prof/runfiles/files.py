@@ -260,7 +260,7 @@ def library_ops_file(path: Path) -> pd.DataFrame:
         df = df.drop(index=df.index[sorted(bad)]).reset_index(drop=True)
         df.attrs[cells.LEFT_OUT] = said + [cells.left_out_line(path, {i + 2: w for i, w in bad.items()}, "line")]
     checked = set()   # each distinct cell once (a large run repeats them)
-    for i, cell in enumerate(df["modules"] if "modules" in df.columns else []):   # runs since provenance
+    for i, cell in enumerate(df["modules"].tolist() if "modules" in df.columns else []):   # since provenance
         if cell in checked:
             continue
         try:

@@ -73,6 +73,13 @@ def test_json_text_leaves_other_values_to_json_dumps():
         export.json_text({"s": {1, 2}})
 
 
+def test_json_text_passes_over_what_is_clean_already():
+    doc = {"rows": export.records(pd.DataFrame({"x": [1.5, math.nan], "n": ["a", "b"]}), []), "s": {"y": math.inf}}
+    assert export.json_text(doc, cleaned=("rows",)) == export.json_text(doc)
+    assert _strict(export.json_text(doc, cleaned=("rows",))) == {"rows": [{"x": 1.5, "n": "a"}, {"x": None, "n": "b"}],
+                                                                 "s": {"y": None}}
+
+
 def test_json_text_of_a_whole_report_is_json_dumps_of_it(flux):
     doc = _strict(export.to_json(flux, flux.kernels))
     assert export.to_json(flux, flux.kernels) == json.dumps(doc, indent=1, allow_nan=False)
