@@ -142,7 +142,9 @@ def one_report(run: Path, code: Path) -> tuple[float, float]:
     cmd, env = report_cmd(run, code)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=600)
+    # cwd: the code's own folder (`python -m` puts the working folder first on sys.path, before PYTHONPATH)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=600,
+                   cwd=code)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
