@@ -15,7 +15,11 @@ Each report is `python -m inductor_prof report RUN --json --top 0` in a fresh pr
 user runs it); the median of --repeat runs is printed, wall time and the process's CPU time (user + system,
 which other load on a shared machine disturbs less), and the ratio to the example.
 
-usage: python scripts/bench_report.py [--copies 35] [--repeat 5] [--keep DIR]
+--baseline REF also times the code of a git commit (its inductor_prof, from `git archive`) on the same folders,
+side by side: each repetition runs every (code, folder) report once, in turn, so a change of load on a shared
+machine falls on both; then each line says after/before and each code its synthetic/example ratio.
+
+usage: python scripts/bench_report.py [--copies 35] [--repeat 5] [--keep DIR] [--baseline REF]
 """
 from __future__ import annotations
 
@@ -128,19 +132,40 @@ def build_synthetic(dst: Path, copies: int) -> dict:
             "mb": run.steps_hatchet.stat().st_size / 1e6}
 
 
-def report_seconds(run: Path, repeat: int) -> tuple[float, float]:
-    """Median (wall s, CPU s) of `repeat` reports of `run`, each in a fresh process."""
+def report_cmd(run: Path, code: Path) -> tuple[list[str], dict]:
     cmd = [sys.executable, "-m", "inductor_prof", "report", str(run), "--json", "--top", "0"]
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(Path.home())}
-    walls, cpus = [], []
+    return cmd, {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(code), "HOME": str(Path.home())}
+
+
+def one_report(run: Path, code: Path) -> tuple[float, float]:
+    """(wall s, CPU s) of one report of `run` by the inductor_prof under `code`, in a fresh process."""
+    cmd, env = report_cmd(run, code)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    # cwd: the code's own folder (`python -m` puts the working folder first on sys.path, before PYTHONPATH)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=600,
+                   cwd=code)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def medians(jobs: list[tuple[Path, Path]], repeat: int) -> list[tuple[float, float]]:
+    """Median (wall s, CPU s) of `repeat` reports of each (run, code) job, the jobs taking turns each repetition."""
+    times: list[list[tuple[float, float]]] = [[] for _ in jobs]
     for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, timeout=600)
-        walls.append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-    return statistics.median(walls), statistics.median(cpus)
+        for i, (run, code) in enumerate(jobs):
+            times[i].append(one_report(run, code))
+    return [(statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for t in times]
+
+
+def checkout(ref: str, dst: Path) -> Path:
+    """The inductor_prof package of git commit `ref`, written under dst (a folder for PYTHONPATH)."""
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "inductor_prof"], check=True,
+                             capture_output=True).stdout
+    dst.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(dst)], input=archive, check=True)
+    return dst
 
 
 def main() -> int:
@@ -148,24 +173,41 @@ def main() -> int:
     ap.add_argument("--copies", type=int, default=35, help="renamed copies of each kernel (default 35)")
     ap.add_argument("--repeat", type=int, default=5, help="report runs per folder (median shown)")
     ap.add_argument("--keep", type=Path, help="build the synthetic run here and keep it")
+    ap.add_argument("--baseline", metavar="REF", help="also time this git commit's code, side by side")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_report_") as tmp:
+        codes = [("this tree", REPO)]
+        if a.baseline:
+            sha = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", a.baseline], check=True,
+                                 capture_output=True, text=True).stdout.strip()
+            codes.insert(0, (f"{a.baseline} ({sha})", checkout(a.baseline, Path(tmp) / "baseline")))
         dst = a.keep or Path(tmp) / "synthetic-run"
         facts = build_synthetic(dst, a.copies)
         print(f"SYNTHETIC run (not a profile): {EXAMPLE.relative_to(REPO)} with every kernel repeated "
               f"{a.copies} more times under new names, at {dst}")
         print(f"  {facts['kernels']:,} kernel names, {facts['frames']:,} kernel frames, {facts['launches']:,} "
               f"launches in steps.hatchet ({facts['mb']:.0f} MB)")
-        rows = [("example (recorded)", report_seconds(EXAMPLE, a.repeat)),
-                ("synthetic, hatchets only", report_seconds(dst, a.repeat))]
+        # rows[label][code] = (wall, cpu); the example is timed in both phases, beside each synthetic state
+        rows: dict[str, list[tuple[float, float]]] = {}
+        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, dst)], a.repeat)
+        rows["example (recorded)"] = got[0::2]
+        rows["synthetic, hatchets only"] = got[1::2]
         run = RunDir(dst)
         launches.write(run.steps_hatchet, run.steps_launches)
         launches.write(run.annotated_hatchet, run.annotated_launches)
-        rows.append(("synthetic, launches tables", report_seconds(dst, a.repeat)))
-    print(f"report --json --top 0, median of {a.repeat}, each a fresh process:")
-    print(f"  {'':28s} {'wall s':>7s} {'CPU s':>7s} {'wall / example':>15s}")
-    for label, (wall, cpu) in rows:
-        print(f"  {label:28s} {wall:7.2f} {cpu:7.2f} {wall / rows[0][1][0]:15.2f}")
+        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, dst)], a.repeat)
+        rows["example (again)"] = got[0::2]
+        rows["synthetic, launches tables"] = got[1::2]
+    print(f"report --json --top 0, median of {a.repeat}, each a fresh process; wall s / CPU s "
+          f"(x example: wall over the example's beside it)")
+    print(f"  {'':28s}" + "".join(f"{label:>32s}" for label, _ in codes) +
+          (f"{'after / before (wall, CPU)':>30s}" if len(codes) > 1 else ""))
+    for label, per_code in rows.items():
+        example = rows["example (again)" if "launches" in label else "example (recorded)"]
+        cells = "".join(f"{f'{w:.2f} / {c:.2f}  (x{w / ex[0]:.2f})':>32s}" for (w, c), ex in zip(per_code, example))
+        ratio = (f"{per_code[-1][0] / per_code[0][0]:>22.2f}, {per_code[-1][1] / per_code[0][1]:.2f}"
+                 if len(codes) > 1 else "")
+        print(f"  {label:28s}{cells}{ratio}")
     return 0
 
 

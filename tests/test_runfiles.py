@@ -430,3 +430,22 @@ def test_an_unreadable_look_counts_as_there_and_is_said_as_unreadable(tmp_path, 
     assert runfiles.trouble(target, PermissionError(13, "Permission denied", str(target))) == \
         f"{target} cannot be read (Permission denied)"
     assert runfiles.trouble(target, ValueError("bad")) == f"{target} is damaged (ValueError: bad)"
+
+
+@pytest.mark.parametrize("cell, nonneg, ok", [
+    ("[[2, 3], [], [[4], [5, 6]]]", True, True), ("", True, True), ("[[1, -1]]", False, True),
+    ("[[1, -1]]", True, False), ("[[NaN]]", True, False), ("[[Infinity]]", False, False), ("[[1.5]]", True, False),
+    ("[[true]]", True, False), ("[1", True, False), ('{"a": 1}', True, False)])
+def test_a_sizes_cell_is_whole_numbers_only(cell, nonneg, ok):
+    # NaN and Infinity decode (json.loads) to floats, which are no size: rejected as before, when they raised
+    from inductor_prof.runfiles.files import _int_lists
+    assert _int_lists(cell, nonneg) is ok
+
+
+def test_a_json_cell_is_decoded_once_and_shared():
+    from inductor_prof.runfiles.cells import canonical_cell, json_cell
+    text = '[[7, 11], [11, 13]]'
+    assert json_cell(text) == [[7, 11], [11, 13]] and json_cell(text) is json_cell(text)
+    assert canonical_cell("[[7,11],[11,13]]") == json.dumps([[7, 11], [11, 13]])
+    with pytest.raises(ValueError):
+        json_cell("[7,")

@@ -101,20 +101,33 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
                                         zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
         df.loc[floor, "do"] = DO["floor"]
-    by_kernel = {} if gemm_shapes is None or gemm_shapes.empty else dict(tuple(gemm_shapes.groupby("kernel")))
+    shaped = set() if gemm_shapes is None or gemm_shapes.empty else set(gemm_shapes["kernel"])
+    # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
+    # large run, a DataFrame each)
+    measured = set() if not shaped else set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
+    by_kernel = dict(tuple(gemm_shapes[gemm_shapes["kernel"].isin(measured)].groupby("kernel"))) if measured else {}
     savings: dict[str, list[dict]] = {}
     for a in attention or []:
         for k in a.get("kernels") or []:
             savings.setdefault(demangle(k), []).append(a)
-    for i, r in df[known].iterrows():
+    names = df["name"].map(demangle)
+    gemm = (df["category"] == "GEMM") & (df["origin"] == "library") & names.isin(shaped)
+    # the rows a branch below judges (iterrows of every known row cost more than the judging)
+    some = known & (gemm | names.isin(list(savings)))
+    judged_rows = {}
+    for i, r in df[some].iterrows():
         judged = None
-        if r["category"] == "GEMM" and r["origin"] == "library" and demangle(r["name"]) in by_kernel:
-            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[demangle(r["name"])])
-        elif demangle(r["name"]) in savings:
-            judged = _attention_judgement(r, savings[demangle(r["name"])])
+        name = demangle(r["name"])
+        if gemm.at[i]:
+            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name]) if name in by_kernel else None
+        elif name in savings:
+            judged = _attention_judgement(r, savings[name])
         if judged:
-            df.loc[i, "headroom_ms_per_step"], df.loc[i, "headroom_vs"], df.loc[i, "do"] = judged
-            df.loc[i, "sol_ms_per_step"] = float(r["step_ms"]) - judged[0]
+            judged_rows[i] = (*judged, float(r["step_ms"]) - judged[0])
+    if judged_rows:   # written at once: a .loc write per row cost milliseconds each
+        at = list(judged_rows)
+        for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
+            df.loc[at, col] = [judged_rows[i][j] for i in at]
     return df
 
 
@@ -185,7 +198,8 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
         extra, gap_ms = comm_items(gap_ms, comm)
     items = extra + [{"what": r["display"], "category": r["category"],
                       "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
-                     for _, r in df[df["sol_ms_per_step"].notna()].iterrows() if r["headroom_ms_per_step"] > 0]
+                     # records, not iterrows: a Series per row cost most of this with thousands of kernels
+                     for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",

@@ -14,18 +14,18 @@ What is left is removed (only in run A) or new (only in run B).
 """
 from __future__ import annotations
 
-import json
 import math
 
 import pandas as pd
 
 from ..aten import GEMM_OPS
+from ..runfiles.cells import json_cell
 
 PAIR_COLUMNS = ["id_a", "id_b", "matched_by"]
 
 
 def _dims(cell) -> list:
-    return json.loads(cell) if isinstance(cell, str) and cell else []
+    return json_cell(cell) if isinstance(cell, str) and cell else []
 
 
 def _flat(dims) -> tuple[list, list]:
@@ -59,7 +59,7 @@ def size_change(op: str, dims_a, dims_b) -> tuple[int, int] | None:
 
 def _modules(cell) -> set[str]:
     try:
-        return set(json.loads(cell)) if isinstance(cell, str) and cell else set()
+        return set(json_cell(cell)) if isinstance(cell, str) and cell else set()
     except ValueError:
         return set()
 

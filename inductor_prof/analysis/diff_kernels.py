@@ -10,6 +10,7 @@ import json
 import pandas as pd
 
 from ..names import demangle
+from ..runfiles.cells import json_cell
 from .call_match import match_calls
 from .library_calls import calls_by_shape, pair_label
 from .match import Fingerprint, match_kernels
@@ -28,7 +29,7 @@ def _modules(library_ops: pd.DataFrame) -> dict[tuple, str]:
     if "modules" not in library_ops.columns:
         return {}
     cells = library_ops.groupby(["kernel", "op", "dims"], sort=False)["modules"]
-    return cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json.loads(c))))).to_dict()
+    return cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict()
 
 
 def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFrame:

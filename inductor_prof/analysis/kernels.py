@@ -12,7 +12,7 @@ from ..inductor.module_paths import block_of, common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
 from .collectives import is_nccl
-from .library_calls import union_modules
+from .library_calls import modules_by
 
 _GEMM_NAME = re.compile(r"gemm|nvjet|cutlass|xmma|sm90_|sm80_|ampere_|cublas", re.I)
 _ATTN_NAME = re.compile(r"flash|fmha|sdpa|attention|attn", re.I)
@@ -41,9 +41,15 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     top = counts.sort_values(["kernel", "n", "op"], ascending=[True, False, True]).drop_duplicates("kernel")
     costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
     if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel
-        costs["modules"] = ops.groupby("kernel")["modules"].agg(union_modules).reindex(costs.index)
-    costs["unpriced"] = ops.groupby("kernel")["unpriced"].agg(unpriced_reason).reindex(costs.index) \
-        if "unpriced" in ops.columns else OLD_LIBRARY_OPS
+        modules = modules_by(ops, ["kernel"])
+        costs["modules"] = pd.Series([modules.get((k,)) for k in costs.index], index=costs.index, dtype=object)
+    if "unpriced" in ops.columns:   # one pass over the rows (a pandas agg of a Python function per kernel: slow)
+        reasons: dict = {}
+        for k, r in zip(ops["kernel"].tolist(), ops["unpriced"].tolist()):
+            reasons.setdefault(k, []).append(r)
+        costs["unpriced"] = [unpriced_reason(reasons.get(k, [])) for k in costs.index]
+    else:
+        costs["unpriced"] = OLD_LIBRARY_OPS
     return costs
 
 
@@ -156,13 +162,15 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             annotated_ok = nbytes > 0
         kind = rec["kind"] if rec else (kind_from_name(name) if origin == "inductor" else None)
         io = io_split.get(name)
+        category = classify(name, origin, kind, op)   # once: its name searches cost more than the rest of a row
         unpriced = ""
         if not annotated_ok and not is_nccl(lib_name):   # collectives: priced by the bytes they move (collectives.py)
             unpriced = (NO_METADATA if origin == "inductor" else
                         library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,
-            "kind": kind or classify(name, origin, None, op).lower(), "category": classify(name, origin, kind, op),
+            # where kind is unset, classify(..., None, ...) is the category
+            "kind": kind or category.lower(), "category": category,
             "aten_ops": ", ".join(rec.get("aten_ops", [])) if rec else op,
             "calls": calls, "calls_per_step": calls / n_steps, "total_ns": float(t["time_ns"]),
             "bytes": nbytes, **flops, "flops": sum(flops.values()), "annotated": annotated_ok,

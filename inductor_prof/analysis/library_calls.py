@@ -13,6 +13,7 @@ import pandas as pd
 from ..aten import GEMM_OPS
 from ..inductor.module_paths import block_of, folded, short_pattern
 from ..names import demangle
+from ..runfiles.cells import canonical_cell, json_cell
 from ..units import NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_MS
 from .roofline import judge
 
@@ -21,7 +22,17 @@ KEYS = ["kernel", "op", "dims"]
 
 def union_modules(cells) -> list[str]:
     """The module paths of library_ops.csv `modules` cells (each a JSON list), each once, in order."""
-    return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json.loads(c)))
+    return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json_cell(c)))
+
+
+def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple, list[str]]:
+    """union_modules of the `modules` cells of each group of rows with the same `keys` values (a tuple), in one
+    pass over the rows: a pandas agg of a Python function, a call per group, took much of a large run's load."""
+    groups: dict[tuple, list] = {}
+    for *key, cell in zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist()):
+        groups.setdefault(tuple(key), []).append(cell)
+    # a repeated cell adds nothing: each distinct one once, in order
+    return {k: union_modules(dict.fromkeys(cells)) for k, cells in groups.items()}
 
 
 def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
@@ -36,8 +47,12 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
     with_modules = "modules" in ops.columns
     g = ops.groupby(KEYS, as_index=False, sort=False).agg(
         calls=("dur_ns", "size"), ns=("dur_ns", "sum"), flops=("flops", "max"), bytes=("bytes", "max"),
-        flops_key=("flops_key", "first"), **({"modules": ("modules", union_modules)} if with_modules else {}))
-    if not with_modules:
+        flops_key=("flops_key", "first"))
+    if with_modules:
+        modules = modules_by(ops, KEYS)
+        g["modules"] = pd.Series([modules[k] for k in zip(g["kernel"], g["op"], g["dims"])], index=g.index,
+                                 dtype=object)
+    else:
         g["modules"] = None
     g["us_per_call"] = g["ns"] / g["calls"] / NS_PER_US
     g["ms"] = g["ns"] / NS_PER_MS
@@ -66,7 +81,7 @@ def template_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
 
 def _canonical(dims) -> str:
     """The dims cell in one spelling (library_ops.csv holds json.dumps of the recorded list)."""
-    return json.dumps(json.loads(dims) if isinstance(dims, str) else dims)
+    return canonical_cell(dims) if isinstance(dims, str) else json.dumps(dims)
 
 
 def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float],
@@ -112,7 +127,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
 def call_label(op: str, dims) -> str:
     """A library call in short: a GEMM's [M,K]x[K,N] (addmm's first input is the bias, and an out= tensor follows
     the inputs), else the op's name and its input tensors' shapes."""
-    dims = json.loads(dims) if isinstance(dims, str) else dims
+    dims = json_cell(dims) if isinstance(dims, str) else dims
     inputs = [d for d in dims[:GEMM_OPS.get(op, len(dims))] if isinstance(d, list) and d and
               all(isinstance(x, int) for x in d)]
     name = op.split("::")[-1]
@@ -166,7 +181,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks:
         return pd.DataFrame(columns=SHAPE_COLUMNS)
     out = pd.DataFrame({"name": rows["kernel"].map(name_of),
                         "shape": [call_label(o, d) for o, d in zip(rows["op"], rows["dims"])], "op": rows["op"],
-                        "dims": [json.loads(d) if isinstance(d, str) else d for d in rows["dims"]],
+                        "dims": [json_cell(d) if isinstance(d, str) else d for d in rows["dims"]],
                         "calls_per_step": rows["calls"], "avg_us": rows["us_per_call"], "step_ms": rows["ms"]})
     out["pct_of_gpu_time"] = 100 * out["step_ms"] / float(kernels["step_ms"].sum())
     out["share_of_kernel"] = rows["share_of_kernel"]

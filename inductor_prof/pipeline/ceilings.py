@@ -6,8 +6,6 @@ and analysis/roofline.py); each is the best of its kind, so a kernel above one i
 """
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 
 from .. import runfiles
@@ -15,6 +13,7 @@ from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
 from ..cost import gemm_flops, rates
 from ..errors import one_line
+from ..runfiles.cells import json_cell
 from ..units import MS_PER_S, US_PER_MS
 from ..drivers.nvml import Telemetry
 from . import gemm_templates, link
@@ -38,8 +37,8 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
         dur_ns=("dur_ns", "sum"), flops=("flops", "first"),
         flops_key=("flops_key", "first") if "flops_key" in gemms else ("flops", lambda _: "flops16"))
     top = by_shape.sort_values("dur_ns", ascending=False).head(n)
-    return [{"type": "aten", "op": r.op, "dims": json.loads(r.dims), "strides": json.loads(r.strides or "[]"),
-             "types": json.loads(r.types or "[]"), "flops": int(r.flops), "dims_key": r.dims,
+    return [{"type": "aten", "op": r.op, "dims": json_cell(r.dims), "strides": json_cell(r.strides or "[]"),
+             "types": json_cell(r.types or "[]"), "flops": int(r.flops), "dims_key": r.dims,
              "flops_key": r.flops_key or "flops16"}
             for r in top.itertuples()]
 

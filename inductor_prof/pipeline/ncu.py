@@ -11,7 +11,6 @@ Under sudo ncu's HOME is inside the run, and everything it wrote is given back t
 """
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Callable
@@ -27,6 +26,7 @@ from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu.report import parse_reports
 from ..errors import StepFailed, UserError
 from ..names import demangle
+from ..runfiles.cells import json_cell
 from ..settings import Settings
 
 
@@ -108,9 +108,9 @@ def targets(run: rundir.RunDir, n_library: int, min_share: float = 1.0) -> list[
             j = seen[c["kernel"]] = seen.get(c["kernel"], -1) + 1   # the kernel's j-th call: its own report
             stem = _stem(proton_name[c["kernel"]], i)
             stem = stem if j == 0 else f"{stem[:115]}__{j}"
-            spec = {"type": "aten", "op": c["op"], "dims": json.loads(c["dims"]),
-                    "strides": json.loads(c["strides"] or "[]"), "types": json.loads(c["types"] or "[]"),
-                    "scalars": json.loads(c["scalars"] or "[]"), "shape": call_label(c["op"], c["dims"]),
+            spec = {"type": "aten", "op": c["op"], "dims": json_cell(c["dims"]),
+                    "strides": json_cell(c["strides"] or "[]"), "types": json_cell(c["types"] or "[]"),
+                    "scalars": json_cell(c["scalars"] or "[]"), "shape": call_label(c["op"], c["dims"]),
                     "model_us": c["us_per_call"], "model_bytes": c["bytes"], "calls": c["calls"], "rank": j}
             out.append(NcuTarget(proton_name[c["kernel"]], stem, "library", spec))
     return out

@@ -4,6 +4,8 @@ value: never a crash further on, never a made-up number. The lines go with the t
 Reader, which says them."""
 from __future__ import annotations
 
+import functools
+import json
 import math
 from pathlib import Path
 from typing import Iterable
@@ -12,6 +14,21 @@ import pandas as pd
 
 LEFT_OUT = "inductor_prof.left_out"   # DataFrame.attrs key: what a validator left out, one line each
 SHOWN = 3                             # bad cells named in a warning; the rest are counted
+
+
+@functools.lru_cache(maxsize=None)
+def json_cell(text: str):
+    """A JSON cell (library_ops.csv's dims, strides, types, scalars, modules) decoded, once per distinct text: a
+    run of thousands of kernels repeats a few hundred cells in tens of thousands of rows, and each reader of the
+    table decoded them again (most of a large report's time). Raises ValueError as json.loads does. The value is
+    shared by every row holding that text: read it, never change it."""
+    return json.loads(text)
+
+
+@functools.lru_cache(maxsize=None)
+def canonical_cell(text: str) -> str:
+    """A JSON cell in one spelling (json.dumps of its value): a key that matches however the cell was written."""
+    return json.dumps(json_cell(text))
 
 
 class Noted(list):

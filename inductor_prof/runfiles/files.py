@@ -2,6 +2,7 @@
 runfiles package reads a run folder through these)."""
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 from pathlib import Path
@@ -220,15 +221,13 @@ attention_file = csv_reader(ATTENTION_COLUMNS, ATTENTION_NUMBERS, signed=ATTENTI
 _ncu_file = csv_reader(("name",), NCU_NUMBERS, cut_rows_ok=True)
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a size")
-
-
+@functools.lru_cache(maxsize=None)
 def _int_lists(cell: str, nonneg: bool) -> bool:
     """A cell holding a JSON list of each argument's sizes or strides (whole numbers, nested for a tensor list; []
-    for a scalar)."""
+    for a scalar). Judged once per distinct cell (a large run repeats them); NaN and Infinity decode to floats,
+    which are not sizes."""
     try:
-        value = json.loads(cell, parse_constant=_no_constant) if cell else []
+        value = cells.json_cell(cell) if cell else []
     except ValueError:
         return False
     return isinstance(value, list) and all(_sizes(arg, nonneg) for arg in value)
@@ -260,13 +259,17 @@ def library_ops_file(path: Path) -> pd.DataFrame:
         said = cells.left_out(df)
         df = df.drop(index=df.index[sorted(bad)]).reset_index(drop=True)
         df.attrs[cells.LEFT_OUT] = said + [cells.left_out_line(path, {i + 2: w for i, w in bad.items()}, "line")]
-    for i, cell in enumerate(df["modules"] if "modules" in df.columns else []):   # runs since provenance
+    checked = set()   # each distinct cell once (a large run repeats them)
+    for i, cell in enumerate(df["modules"].tolist() if "modules" in df.columns else []):   # since provenance
+        if cell in checked:
+            continue
         try:
-            modules = json.loads(cell) if cell else []
+            modules = cells.json_cell(cell) if cell else []
         except ValueError:
             modules = None
         if not (isinstance(modules, list) and all(isinstance(m, str) for m in modules)):
             raise Damaged(f"line {i + 2}: 'modules' is not a JSON list of module paths")
+        checked.add(cell)
     return df
 
 

@@ -128,6 +128,18 @@ def test_runs_without_modules_or_timings():
     assert library_calls.calls_by_shape(ops.drop(columns="dur_ns")).empty
 
 
+def test_modules_by_unions_each_groups_cells_in_order():
+    ops = pd.DataFrame({"kernel": ["k", "k", "j", "k", "j"], "op": ["mm"] * 5,
+                        "modules": ['["a", "b"]', '["c", "a"]', "", '["a", "b"]', '["d"]']})
+    assert library_calls.modules_by(ops, ["kernel"]) == {("k",): ["a", "b", "c"], ("j",): ["d"]}
+    assert library_calls.modules_by(ops.iloc[[2]], ["kernel", "op"]) == {("j", "mm"): []}
+
+
+def test_a_dims_cell_keys_one_call_however_it_is_spaced():
+    assert library_calls._canonical("[[2,3],[3, 4]]") == library_calls._canonical([[2, 3], [3, 4]]) == \
+        "[[2, 3], [3, 4]]"
+
+
 # ---- the calls ncu replays, a call in short ----------------------------------------------------------------------
 
 def test_ncu_replays_the_costliest_call_of_each_kernel_and_the_calls_above_the_share():

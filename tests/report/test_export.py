@@ -58,6 +58,33 @@ def test_numpy_scalars_become_numbers():
         {"n": 3, "x": 0.5, "i": None}
 
 
+@pytest.mark.parametrize("doc", [
+    {"a": [1, 2.5, -0.0, 1e300, 3e-7, True, False, None, "é\"\\\n\u2028"], "b": {}, "c": [], "d": {"e": {"f": [[]]}}},
+    [], {}, "text", 7, 0.1, None, [[1, [2, {"x": [3]}]], ()], {"": "", "k é": ("t", 1)}])
+def test_json_text_writes_what_json_dumps_writes(doc):
+    # the fast writer (_indented), byte for byte against the standard library's
+    assert export.json_text(doc) == json.dumps(doc, indent=1, allow_nan=False)
+
+
+def test_json_text_leaves_other_values_to_json_dumps():
+    # keys that are not strings: json.dumps turns them into strings, as before
+    assert export.json_text({1: "a", None: [2]}) == json.dumps({1: "a", None: [2]}, indent=1)
+    with pytest.raises(ValueError):   # a value JSON cannot hold raises as it did (json.dumps, default=_clean)
+        export.json_text({"s": {1, 2}})
+
+
+def test_json_text_passes_over_what_is_clean_already():
+    doc = {"rows": export.records(pd.DataFrame({"x": [1.5, math.nan], "n": ["a", "b"]}), []), "s": {"y": math.inf}}
+    assert export.json_text(doc, cleaned=("rows",)) == export.json_text(doc)
+    assert _strict(export.json_text(doc, cleaned=("rows",))) == {"rows": [{"x": 1.5, "n": "a"}, {"x": None, "n": "b"}],
+                                                                 "s": {"y": None}}
+
+
+def test_json_text_of_a_whole_report_is_json_dumps_of_it(flux):
+    doc = _strict(export.to_json(flux, flux.kernels))
+    assert export.to_json(flux, flux.kernels) == json.dumps(doc, indent=1, allow_nan=False)
+
+
 # ---- a library kernel's calls by shape ---------------------------------------------------------------------
 
 FLUX = REPO / "examples" / "runs" / "flux-h100"
