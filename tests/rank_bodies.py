@@ -44,6 +44,14 @@ def _gloo_body(spec, rank, root):
         time.sleep(120)   # until torchrun ends this rank (SIGTERM), another having failed or an interrupt
 
 
+
+def _tiny_decoder() -> dict:
+    """llama_decoder.build's arguments for a 2-layer decoder small enough for CPU ranks."""
+    import torch
+
+    return dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
+                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+
 def tensor_parallel(spec, rank, local_rank, root):
     """examples/models/llama_tp.py on the CPU over gloo, tiny: its output against the whole model's, and the
     split layer traced whole by torch.compile (aot_eager: no C++ compile) with fullgraph."""
@@ -54,8 +62,7 @@ def tensor_parallel(spec, rank, local_rank, root):
     from examples.models.llama_decoder import build
 
     dist.init_process_group("gloo")
-    tiny = dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
-                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+    tiny = _tiny_decoder()
     model, kwargs = build_tp(**tiny)
     torch.manual_seed(0)
     whole, _ = build(**tiny)
@@ -85,8 +92,7 @@ def fsdp(spec, rank, local_rank, root):
     from examples.models.llama_fsdp import build_fsdp
 
     dist.init_process_group("gloo")
-    tiny = dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
-                num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
+    tiny = _tiny_decoder()
     model, kwargs = build_fsdp(**tiny)
     torch.manual_seed(0)
     whole, _ = build(**tiny)

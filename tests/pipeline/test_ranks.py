@@ -134,7 +134,7 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
 
 def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
     # examples/models/llama_tp.py split over 2 CPU ranks: each holds half the query heads, its output is the
-    # whole model's, and a split layer compiles as one graph (the GPU run itself was not made here)
+    # whole model's, and a split layer compiles as one graph (the GPU run: examples/runs/llama-tp-h200x2)
     from recorded import REPO
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
@@ -149,7 +149,7 @@ def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path,
 
 def test_the_fsdp_example_shards_each_weight_and_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
     # examples/models/llama_fsdp.py over 2 CPU ranks: q_proj's 64 rows stored 32 a rank, each rank its own token
-    # ids, its output the unsharded model's on them (the GPU run itself was not made here)
+    # ids, its output the unsharded model's on them (the GPU run: examples/runs/llama-fsdp-h200x2)
     from recorded import REPO
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
