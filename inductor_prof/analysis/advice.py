@@ -157,8 +157,9 @@ def with_counters(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | None]:
-    """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it)."""
+def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | None, float]:
+    """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it, that
+    waiting in ms per step)."""
     items = []
     s = comm.get("straggler")
     wait = min(comm.get("wait_ms") or 0.0, max(gap_ms or 0.0, 0.0))
@@ -183,7 +184,7 @@ def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | No
                       "category": "ranks", "headroom_ms_per_step": spread["max_ms"] - spread["min_ms"],
                       "why": "slowest rank's plain step minus the fastest's (every rank waits for the slowest)",
                       "do": "give the ranks equal work; see the straggler line"})
-    return items, gap_ms
+    return items, gap_ms, wait
 
 
 def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
@@ -194,8 +195,9 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     their calls; comm: a rank of several (comm_items)."""
     kernels = {demangle(n) for n in df["name"]}
     extra: list[dict] = []
+    waited = 0.0
     if comm:
-        extra, gap_ms = comm_items(gap_ms, comm)
+        extra, gap_ms, waited = comm_items(gap_ms, comm)
     items = extra + [{"what": r["display"], "category": r["category"],
                       "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
@@ -210,8 +212,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
                       "why": "plain step (no profiler) minus GPU-busy time" +
-                             (" and the waiting at collectives" if comm and extra and
-                              extra[0]["what"].startswith("waiting") else ""),
+                             (" and the waiting at collectives" if waited > 0 else ""),
                       "do": "CUDA graphs, fewer launches"})
     items.sort(key=lambda i: i["headroom_ms_per_step"], reverse=True)
     return items[:top]

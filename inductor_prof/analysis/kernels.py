@@ -150,11 +150,12 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
             annotated_ok = bool(a["bytes"] > 0 or any(a[k] > 0 for k in FLOP_KEYS))
         op = ""
         lib_name = demangle(name)
+        nccl = is_nccl(lib_name)   # a collective: priced by the bytes it moves, in collectives.py
         provenance = rec.get("provenance") if rec else None
         if origin == "library" and lib_name in library:
             lib = library[lib_name]
             op = lib["op"]
-            if is_nccl(lib_name):   # a collective's bytes and time are collectives.py's (its kernel time waits)
+            if nccl:   # its op's buffers are not its cost (its kernel time waits for the other ranks)
                 lib = {**lib, "lib_bytes": 0.0, **{f"lib_{k}": 0.0 for k in FLOP_KEYS}}
             provenance = library_provenance(lib.get("modules"))
             flops = {k: lib[f"lib_{k}"] * n_steps for k in FLOP_KEYS}
@@ -164,7 +165,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
         io = io_split.get(name)
         category = classify(name, origin, kind, op)   # once: its name searches cost more than the rest of a row
         unpriced = ""
-        if not annotated_ok and not is_nccl(lib_name):   # collectives: priced by the bytes they move (collectives.py)
+        if not annotated_ok and not nccl:
             unpriced = (NO_METADATA if origin == "inductor" else
                         library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({

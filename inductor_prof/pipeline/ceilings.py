@@ -34,8 +34,7 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
         return []
     gemms = library_ops[library_ops["op"].isin(REPLAYABLE_GEMMS) & (library_ops["flops"] > 0)]
     by_shape = gemms.groupby(["op", "dims", "strides", "types"], as_index=False).agg(
-        dur_ns=("dur_ns", "sum"), flops=("flops", "first"),
-        flops_key=("flops_key", "first") if "flops_key" in gemms else ("flops", lambda _: "flops16"))
+        dur_ns=("dur_ns", "sum"), flops=("flops", "first"), flops_key=("flops_key", "first"))
     top = by_shape.sort_values("dur_ns", ascending=False).head(n)
     return [{"type": "aten", "op": r.op, "dims": json_cell(r.dims), "strides": json_cell(r.strides or "[]"),
              "types": json_cell(r.types or "[]"), "flops": int(r.flops), "dims_key": r.dims,
