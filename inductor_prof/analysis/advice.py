@@ -22,9 +22,11 @@ import pandas as pd
 from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind
+from .causes import causes
 from .library_calls import call_label
 
 TOP = 10
+NAN = float("nan")
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
 DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
@@ -139,21 +141,50 @@ DO_BINDING = {bind.SM: "fewer instructions a byte (SM {sm:.0f}% busy: the math p
               bind.L1: "fewer L1/shared accesses (memory SOL {mem:.0f}%: wider loads, bank conflicts)"}
 
 
-def with_counters(df: pd.DataFrame) -> pd.DataFrame:
-    """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), its `do`
-    names the unit that binds and `headroom_vs` says both, keeping the roofline's headroom (its number is still
-    the distance to the roof its bytes and flops imply). Items judged another way (a replay, a benchmark, the
-    launch floor) keep theirs: they were measured, not inferred."""
+def memory_level_mismatch(bound: str, unit: str, dram_pct) -> bool:
+    """Memory-bound on the roofline (its bytes at DRAM's rate), while ncu finds DRAM is not what is busy: L1/shared,
+    L2 with DRAM below BUSY_PCT, or no unit busy at all. Fewer DRAM bytes would not make it faster."""
+    if bound != "memory":
+        return False
+    if unit == bind.L2:
+        return bind._known(dram_pct) and dram_pct < bind.BUSY_PCT
+    return unit in (bind.L1, bind.LATENCY, bind.NONE)
+
+
+# what to do where the memory level is not DRAM and the source pass found no cause
+DO_LEVEL = {bind.L1: DO_BINDING[bind.L1], bind.L2: DO_BINDING[bind.L2],
+            bind.LATENCY: "more warps in flight (occupancy {occ:.0f}%: fewer registers or shared memory a block, "
+                          "more blocks)",
+            bind.NONE: "more work in flight (no unit 60% busy: a larger tile or more blocks a launch)"}
+
+
+def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), or whose
+    bytes are at DRAM's rate on the roofline while ncu finds another memory level busy or none
+    (memory_level_mismatch), its `do` names the unit that binds, or with the source pass's counters (`facts`:
+    name -> causes.source_facts) the causes it found (uncoalesced lines, the loads' latency), and `headroom_vs`
+    says both, keeping the roofline's figure beside. Items judged another way (a replay, a benchmark, the launch
+    floor) keep theirs: they were measured, not inferred."""
     if "binding_disagrees" not in df.columns:
         return df
     df = df.copy()
+    facts = facts or {}
     roofline_said = df["do"] == df["bound"].map(DO).fillna("")
-    for i, r in df[df["binding_disagrees"].astype(bool) & roofline_said].iterrows():
+    level = pd.Series([memory_level_mismatch(b, u, d) for b, u, d in
+                       zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"])], index=df.index, dtype=bool)
+    for i, r in df[(df["binding_disagrees"].astype(bool) | level) & roofline_said].iterrows():
         unit = r["binding_unit"]
-        df.loc[i, "do"] = DO_BINDING[unit].format(sm=r["sol_compute_pct"], mem=r["sol_memory_pct"],
-                                                  tensor=r.get("tensor_pipe_pct", float("nan")))
+        found = causes(facts[r["name"]]) if r["name"] in facts else []
+        if found:
+            df.loc[i, "do"] = "; ".join(found)
+        elif level.at[i]:
+            df.loc[i, "do"] = DO_LEVEL[unit].format(mem=r["sol_memory_pct"], occ=r.get("occupancy_pct", NAN))
+        else:
+            df.loc[i, "do"] = DO_BINDING[unit].format(sm=r["sol_compute_pct"], mem=r["sol_memory_pct"],
+                                                      tensor=r.get("tensor_pipe_pct", NAN))
+        busier = f"{unit} busier" if unit not in (bind.LATENCY, bind.NONE) else "no unit busy"
         df.loc[i, "headroom_vs"] = (f"{r['headroom_vs']} on the roofline ({r['bound']}-bound by its bytes and "
-                                    f"flops); ncu finds {unit} busier: {r['binding_evidence']}")
+                                    f"flops); ncu finds {busier}: {r['binding_evidence']}")
     return df
 
 

@@ -24,6 +24,7 @@ from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
 from . import above_spec, advice, library_calls, older_runs
 from .binding import add_binding
+from .causes import source_facts
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -48,6 +49,19 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     facts = DeviceFacts.from_proton(device)
     gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")
     return run_peaks(facts, manifest.get("ceilings"), gpu)
+
+
+def source_facts_of(run: RunDir, warnings: list[str]) -> dict[str, dict]:
+    """Kernel name -> causes.source_facts of its source counters (the first of its recorded ones), for the kernels
+    the source pass profiled; {} without the pass. A counters file that cannot be read is a warning."""
+    status = runfiles.source_status(run, "the advice's causes need it")
+    ok = {stem: e["name"] for stem, e in sorted(status.items()) if e.get("status") == "ok"}
+    read = runfiles.source_counters(run, list(ok), status, warnings)
+    out: dict[str, dict] = {}
+    for stem, name in ok.items():
+        if name not in out and "error" not in read.get(stem, {"error": ""}):
+            out[name] = source_facts(read[stem])
+    return out
 
 
 def load_run_tables(path) -> RunTables:
@@ -120,7 +134,7 @@ def load_run_tables(path) -> RunTables:
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
-        df = advice.with_counters(add_binding(df, peaks))
+        df = advice.with_counters(add_binding(df, peaks), source_facts_of(run, reader.warnings))
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)

@@ -1,0 +1,75 @@
+"""Why a kernel whose bytes are not the problem is slow, from the source pass's counters (pure): the lines whose
+global accesses were not coalesced, the warps' stall reasons, what limits its occupancy. Where the roofline says
+"fewer bytes" yet ncu finds the busy unit is not DRAM (L1/shared, L2 with DRAM idle, or no unit busy), the item's
+"do" names these causes, with the lines, instead of bytes the kernel already moves at their minimum."""
+from __future__ import annotations
+
+from .hotspots import hotspots
+
+# a line whose accesses asked for at least 1% more L2 sectors than coalesced ones would: `*` in inspect
+UNCOALESCED_LINE_PCT = 1.0
+# the excess sectors worth an action: a twentieth of the kernel's L2 traffic (below: a rounding of the layout)
+UNCOALESCED_KERNEL_PCT = 5.0
+# long-scoreboard (waiting for a global or local load) this share of the warps' samples: the loads' latency is
+# not hidden. ncu's WarpStateStats rule flags a stall reason taking a large part of the samples; 30%: the
+# biggest single reason by far on every kernel of the shipped runs where it is the cause (43-75%)
+LONG_SCOREBOARD_PCT = 30.0
+# occupancy below this share of the warp slots, limited by registers or shared memory, is named with the latency
+OCCUPANCY_NAMED_PCT = 75.0
+LIMITS = {"registers": "registers", "shared_mem": "shared memory", "warps": "warps a block",
+          "blocks": "blocks an SM", "barriers": "barriers"}
+# the act that raises an occupancy its limit holds down
+FEWER = {"registers": "fewer registers a thread",
+         "shared memory": "less shared memory a block"}
+
+
+def source_facts(counters: dict) -> dict:
+    """The facts of one kernel's source counters (drivers/ncu/source.py's dict) the causes are judged from:
+    uncoalesced lines (label, % excess of its sectors), the excess as % of the kernel's L2 bytes, each stall
+    reason's % of the warps' samples, occupancy achieved and theoretical and what limits it."""
+    spots = hotspots(counters)
+    rows = spots["rows"]
+    l2 = sum(r["l2_bytes"] for r in rows)
+    bad = [r for r in rows if (r.get("l2_excess_pct") or 0) >= UNCOALESCED_LINE_PCT]
+    excess = sum(r["l2_bytes"] * r["l2_excess_pct"] / 100 for r in bad)
+    bad.sort(key=lambda r: (r.get("file") or "", r.get("line") or r.get("start") or 0))
+    launch = counters.get("launch") or {}
+    limits = {k[len("limit_"):]: v for k, v in launch.items() if k.startswith("limit_")}
+    least = min(limits.values()) if limits else None
+    return {"by": spots["by"],
+            "uncoalesced": [(r["label"], r["l2_excess_pct"]) for r in bad],
+            "excess_pct_of_l2": 100 * excess / l2 if l2 else 0.0,
+            "stalls": {s["reason"]: s["pct"] for s in spots["stalls"]},
+            "occupancy_pct": launch.get("occupancy_achieved_pct"),
+            "theoretical_pct": launch.get("occupancy_theoretical_pct"),
+            "limited_by": [LIMITS.get(k, k) for k, v in limits.items() if v == least],
+            "registers": launch.get("registers")}
+
+
+def causes(facts: dict) -> list[str]:
+    """What to do, one phrase a cause with its evidence, the cause with the larger share first: coalesce the lines
+    that asked for excess sectors (share: the excess's % of the kernel's L2 bytes); hide the loads' latency where
+    long-scoreboard holds LONG_SCOREBOARD_PCT of the warps' samples (share: that %), naming the occupancy and its
+    limiter where it is below OCCUPANCY_NAMED_PCT. [] where the counters show neither."""
+    out = []
+    if facts["uncoalesced"] and facts["excess_pct_of_l2"] >= UNCOALESCED_KERNEL_PCT:
+        what = "lines" if facts["by"] == "line" else "regions"
+        worst = max(p for _, p in facts["uncoalesced"])
+        out.append((facts["excess_pct_of_l2"],
+                    f"coalesce {what} {', '.join(label for label, _ in facts['uncoalesced'])} (up to {worst:.0f}% "
+                    f"excess L2 sectors, {facts['excess_pct_of_l2']:.0f}% of its L2 bytes): contiguous index "
+                    "innermost"))
+    waiting = facts["stalls"].get("long_scoreboard", 0.0)
+    if waiting >= LONG_SCOREBOARD_PCT:
+        phrase = f"hide load latency (long-scoreboard {waiting:.0f}% of warp samples"
+        occ, theory = facts["occupancy_pct"], facts["theoretical_pct"]
+        fewer = [FEWER[k] for k in facts["limited_by"] if k in FEWER]
+        if occ is not None and theory is not None and theory < OCCUPANCY_NAMED_PCT and facts["limited_by"]:
+            regs = f" {facts['registers']:.0f}/thread" if "registers" in facts["limited_by"] and \
+                facts.get("registers") else ""
+            phrase += f", occupancy {occ:.0f}% of {theory:.0f}% ({' and '.join(facts['limited_by'])}{regs})"
+        else:
+            fewer = []
+        out.append((waiting, phrase + "): " + "".join(f"{f} or " for f in fewer) + "more loads in flight a warp "
+                    "(a larger XBLOCK)"))
+    return [text for _, text in sorted(out, key=lambda c: -c[0])]
