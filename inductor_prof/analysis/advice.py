@@ -32,10 +32,11 @@ DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, 
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
-def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, str] | None:
+def _gemm_judgement(headroom: float, shapes: pd.DataFrame, bound: str) -> tuple[float, str, str] | None:
     """(headroom ms/step, against what, what to do) of a library GEMM from its calls: calls per step x (time per
     call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton template), plus its roofline
-    `headroom` for the share of its time in calls nothing else measured. None when none of its calls was."""
+    `headroom` for the share of its time in calls nothing else measured (`bound`: its roofline bound, whose action
+    they get). None when none of its calls was."""
     measured = shapes[shapes["best_us"].notna()]
     if measured.empty:
         return None
@@ -50,8 +51,11 @@ def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, 
                        if not math.isnan(top[col]))
     if saving <= AT_BEST * float(measured["ms"].sum()):
         why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
-        do = "nothing for its measured calls" + (f" ({unmeasured:.0%} of its time is in others)"
-                                                 if unmeasured > AT_BEST else "")
+        # no headroom without an action: within AT_BEST the measured calls have none (timing noise), and what is
+        # left is its other calls' roofline headroom, with the roofline's action for them
+        do = f"its other calls ({unmeasured:.0%} of its time): {DO[bound]}; the measured ones are as fast as " \
+             "they get here" if unmeasured > AT_BEST else "nothing for its measured calls"
+        return headroom * unmeasured if unmeasured > AT_BEST else 0.0, why, do
     elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
         why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
@@ -77,6 +81,11 @@ def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str,
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
+        if covered < 1 - AT_BEST:   # no headroom without an action: the rest's, judged on the roofline
+            do = f"its calls no benchmark covered ({1 - covered:.0%} of its time): " \
+                 f"{DO.get(r['bound'], DO['compute'])}; nothing faster was measured for the others"
+        else:
+            return 0.0, why, do
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
@@ -98,11 +107,14 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df["headroom_vs"] = [f"{p:.0f}% of {c}" + _other_roofs(r) if c and k else "" for p, c, k, r in
                          zip(df["pct_of_peak"], df["ceiling"], known, df.to_dict("records"))]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
+    # what the headroom is measured against (reachable.py re-bases only the roofline's on the binding unit)
+    df["headroom_by"] = ["roofline" if k else "" for k in known]
     floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
     if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
         df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
                                         zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
         df.loc[floor, "do"] = DO["floor"]
+        df.loc[floor, "headroom_by"] = "launch floor"
     shaped = set() if gemm_shapes is None or gemm_shapes.empty else set(gemm_shapes["kernel"])
     # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
     # large run, a DataFrame each)
@@ -121,7 +133,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
-            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name]) if name in by_kernel else None
+            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name], r["bound"]) if name in by_kernel else None
         elif name in savings:
             judged = _attention_judgement(r, savings[name])
         if judged:
@@ -130,6 +142,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         at = list(judged_rows)
         for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
             df.loc[at, col] = [judged_rows[i][j] for i in at]
+        df.loc[at, "headroom_by"] = "measured"
     return df
 
 
@@ -229,10 +242,14 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     waited = 0.0
     if comm:
         extra, gap_ms, waited = comm_items(gap_ms, comm)
-    items = extra + [{"what": r["display"], "category": r["category"],
-                      "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
+    reach = "reachable_headroom_ms_per_step" if "reachable_headroom_ms_per_step" in df.columns else \
+        "headroom_ms_per_step"
+    # a kernel's item: its headroom to the unit that binds it (reachable.py), the roofline's beside it
+    items = extra + [{"what": r["display"], "category": r["category"], "headroom_ms_per_step": float(r[reach]),
+                      "roofline_headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"],
+                      "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r["headroom_ms_per_step"] > 0]
+                     for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r[reach] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",

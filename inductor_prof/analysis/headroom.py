@@ -7,6 +7,7 @@ import pandas as pd
 
 from . import advice
 from .kernels import CATEGORIES
+from .reachable import reachable_sol_step_ms
 
 
 def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict]:
@@ -52,7 +53,8 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
               if len(df) and (df["category"] == cat).any()}
     gap = (step_ms_plain - busy) if step_ms_plain else None
     attention = attention or []
-    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_plain": step_ms_plain,
+    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "reachable_sol_step_ms": reachable_sol_step_ms(df, sol),
+            "step_ms_plain": step_ms_plain,
             "launch_gap_ms_per_step": gap, "kernels_without_sol": int((~known).sum()) if len(df) else 0,
             "by_category": by_cat, "attention": attention,
             "next": advice.rank(df, gap, attention, comm=comm) if len(df) else [],

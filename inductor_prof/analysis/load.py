@@ -25,6 +25,7 @@ from .ncu_compare import merge_ncu
 from . import above_spec, advice, library_calls, older_runs
 from .binding import add_binding
 from .causes import source_facts
+from .reachable import add_reachable
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -135,6 +136,8 @@ def load_run_tables(path) -> RunTables:
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
         df = advice.with_counters(add_binding(df, peaks), source_facts_of(run, reader.warnings))
+        # the headroom to the unit that binds each kernel, beside the roofline's
+        df = add_reachable(df)
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
