@@ -232,7 +232,7 @@ def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | No
 
 
 def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
-         comm: dict | None = None) -> list[dict]:
+         comm: dict | None = None, apart: list[dict] | None = None) -> list[dict]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
@@ -250,6 +250,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
                       "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
                      for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r[reach] > 0]
+    items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",

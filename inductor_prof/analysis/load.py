@@ -26,6 +26,7 @@ from . import above_spec, advice, library_calls, older_runs
 from .binding import add_binding
 from .causes import source_facts
 from .reachable import add_reachable
+from .in_model import items as in_model_items
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -144,7 +145,8 @@ def load_run_tables(path) -> RunTables:
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
-        summary["headroom"] = headroom(df, summary["plain_step_ms"], savings)
+        summary["headroom"] = headroom(df, summary["plain_step_ms"], savings,
+                                       in_model=in_model_items(df, savings, ncu))
     if sizes:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")

@@ -202,7 +202,7 @@ def test_headroom_of_no_kernels_and_of_no_plain_step(df):
     h = headroom(pd.DataFrame(), None)
     assert h == {"gpu_busy_ms_per_step": 0.0, "sol_step_ms": 0.0, "reachable_sol_step_ms": 0.0, "step_ms_plain": None,
                  "launch_gap_ms_per_step": None, "kernels_without_sol": 0, "by_category": {}, "attention": [],
-                 "next": []}
+                 "in_model": [], "next": []}
     # no plain step recorded: no gap, and no gap item; the categories are those the table has, the attention
     # savings passed through
     saving = [{"shape": "s", "saving_ms_per_step": 0.0, "kernels": []}]
