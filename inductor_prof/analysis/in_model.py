@@ -15,8 +15,7 @@ from ..units import NS_PER_US, US_PER_MS
 # a call within 5% of its time alone is the same call: run-to-run noise and clock wander reach a few % (the
 # FLUX GEMMs' ncu replays: 97-104% of their in-model times)
 GAP_PCT = 5.0
-DO = ("compare it in the model and alone under the same clocks (power cap), cache state and overlap before tuning "
-      "the kernel: its context costs it the time")
+DO = "find what its context costs it (clocks under the power cap, cache, overlap), not the kernel"
 
 
 def _known(v) -> bool:

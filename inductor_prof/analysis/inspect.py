@@ -92,6 +92,8 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
     mine = {stem: e for stem, e in status.items() if e.get("name") == name}
     ok = [stem for stem, e in mine.items() if e.get("status") == "ok"]
     read_warnings: list[str] = []   # a damaged counters file, read from its report instead
+    if counters is None and set(ok) <= set(tables.source_counters):   # read with the tables, warned there
+        counters = tables.source_counters
     counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})

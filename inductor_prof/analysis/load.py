@@ -44,6 +44,9 @@ class RunTables:
     by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
     library_ops: pd.DataFrame | None = None   # library_ops.csv as read (None: missing or damaged, warned)
     failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
+    # the source pass's counters as read once (stem -> runfiles.source_counters' dict): the advice's causes,
+    # inspect and the HTML sections share them (a damaged file is one warning)
+    source_counters: dict[str, dict] = field(default_factory=dict)
 
 
 def run_peaks_of(device: dict, manifest: dict) -> dict:
@@ -53,16 +56,22 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
-def source_facts_of(run: RunDir, warnings: list[str]) -> dict[str, dict]:
-    """Kernel name -> causes.source_facts of its source counters (the first of its recorded ones), for the kernels
-    the source pass profiled; {} without the pass. A counters file that cannot be read is a warning."""
+def read_source_counters(run: RunDir, warnings: list[str]) -> dict[str, dict]:
+    """stem -> its counters (runfiles.source_counters: {"error": why} where unreadable), for every kernel the
+    source pass profiled; {} without the pass. A damaged counters file is a warning."""
     status = runfiles.source_status(run, "the advice's causes need it")
-    ok = {stem: e["name"] for stem, e in sorted(status.items()) if e.get("status") == "ok"}
-    read = runfiles.source_counters(run, list(ok), status, warnings)
+    ok = [stem for stem, e in status.items() if e.get("status") == "ok"]
+    return runfiles.source_counters(run, ok, status, warnings) if ok else {}
+
+
+def source_facts_of(run: RunDir, counters: dict[str, dict]) -> dict[str, dict]:
+    """Kernel name -> causes.source_facts of its source counters (the first of its stems, by name)."""
+    status = runfiles.source_status(run, "the advice's causes need it")
     out: dict[str, dict] = {}
-    for stem, name in ok.items():
-        if name not in out and "error" not in read.get(stem, {"error": ""}):
-            out[name] = source_facts(read[stem])
+    for stem in sorted(counters):
+        name = (status.get(stem) or {}).get("name")
+        if name and name not in out and "error" not in counters[stem]:
+            out[name] = source_facts(counters[stem])
     return out
 
 
@@ -112,6 +121,7 @@ def load_run_tables(path) -> RunTables:
         reader.failed(f"{off}; {runfiles.LACKING['attention']}")
         attention = None
     measured = run_peaks_of(device, manifest)
+    counters: dict[str, dict] = {}
     # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
     timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet
     df, over = above_spec.kernels(df, measured.get("spec") or {}, timing)
@@ -136,7 +146,8 @@ def load_run_tables(path) -> RunTables:
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
-        df = advice.with_counters(add_binding(df, peaks), source_facts_of(run, reader.warnings))
+        counters = read_source_counters(run, reader.warnings)
+        df = advice.with_counters(add_binding(df, peaks), source_facts_of(run, counters))
         # the headroom to the unit that binds each kernel, beside the roofline's
         df = add_reachable(df)
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
@@ -152,4 +163,4 @@ def load_run_tables(path) -> RunTables:
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
                      warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops,
-                     failed_checks=reader.failed_checks)
+                     failed_checks=reader.failed_checks, source_counters=counters)
