@@ -19,7 +19,8 @@ NEED = "`inspect` needs it"
 ROW_FIELDS = ("name", "display", "origin", "kind", "category", "module", "aten_ops", "calls_per_step", "avg_us",
               "step_ms", "pct_of_gpu_time")
 ROOFLINE_FIELDS = ("flops_key", "tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak",
-                   "sol_ms_per_step", "headroom_ms_per_step", "headroom_vs", "do")
+                   "sol_ms_per_step", "headroom_ms_per_step", "reachable_headroom_ms_per_step", "binding_unit",
+                   "headroom_vs", "do")
 NCU_FIELDS = {"ncu_duration_ns": "duration_ns", "registers": "registers", "occupancy_pct": "occupancy_pct",
               "ncu_shape": "replayed_call"}
 

@@ -56,17 +56,21 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
-def read_source_counters(run: RunDir, warnings: list[str]) -> dict[str, dict]:
-    """stem -> its counters (runfiles.source_counters: {"error": why} where unreadable), for every kernel the
-    source pass profiled; {} without the pass. A damaged counters file is a warning."""
-    status = runfiles.source_status(run, "the advice's causes need it")
-    ok = [stem for stem, e in status.items() if e.get("status") == "ok"]
-    return runfiles.source_counters(run, ok, status, warnings) if ok else {}
+def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict, dict[str, dict]]:
+    """(the source pass's status entries, stem -> its counters: runfiles.source_counters, {"error": why} where
+    unreadable) for every kernel the pass profiled; ({}, {}) without the pass. Optional to the report: a damaged
+    or unreadable status or counters file is a warning, and the advice goes without the causes."""
+    try:
+        status = runfiles.source_status(run, "the advice's causes need it")
+        ok = [stem for stem, e in status.items() if e.get("status") == "ok"]
+        return status, (runfiles.source_counters(run, ok, status, warnings) if ok else {})
+    except UserError as e:
+        warnings.append(str(e))
+        return {}, {}
 
 
-def source_facts_of(run: RunDir, counters: dict[str, dict]) -> dict[str, dict]:
+def source_facts_of(status: dict, counters: dict[str, dict]) -> dict[str, dict]:
     """Kernel name -> causes.source_facts of its source counters (the first of its stems, by name)."""
-    status = runfiles.source_status(run, "the advice's causes need it")
     out: dict[str, dict] = {}
     for stem in sorted(counters):
         name = (status.get(stem) or {}).get("name")
@@ -146,8 +150,8 @@ def load_run_tables(path) -> RunTables:
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
-        counters = read_source_counters(run, reader.warnings)
-        df = advice.with_counters(add_binding(df, peaks), source_facts_of(run, counters))
+        status, counters = read_source_counters(run, reader.warnings)
+        df = advice.with_counters(add_binding(df, peaks), source_facts_of(status, counters))
         # the headroom to the unit that binds each kernel, beside the roofline's
         df = add_reachable(df)
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)

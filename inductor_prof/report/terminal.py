@@ -114,7 +114,8 @@ def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
 
 def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | None = None) -> Table | None:
     """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends.
-    A row naming one of `kernels` (their display names; None: every row) is cut as a kernel name; the others
+    A row naming one of `kernels` (their display names; None: every row), or a kernel in the model vs alone, is cut
+    as a kernel name; the others
     ("launch overhead and idle ...", "attention (shape): A instead of B") wrap, never cut."""
     h = summary.get("headroom")
     if not h or not h["next"]:
@@ -132,7 +133,9 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
         Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
         *([Col("roofline ms/step", [_num(r.get("roofline_headroom_ms_per_step"), "{:.2f}") for r in rows], 5,
                right=True)] if differs else []),
-        Col("what", [r["what"] if kernels is None or r["what"] in kernels else Text(r["what"]) for r in rows], 1,
+        # a kernel's name is cut (an in-model item's starts with one), other words wrap
+        Col("what", [r["what"] if kernels is None or r["what"] in kernels or r["category"] == "in model"
+                     else Text(r["what"]) for r in rows], 1,
             flex=(24, 60), names=True),
         Col("do", [r.get("do", "") for r in rows], 2, flex=(_word_room(r.get("do", "") for r in rows), 40)),
         Col("measured against", [r["why"] for r in rows], 3, flex=(_word_room(r["why"] for r in rows), 50)),
