@@ -22,7 +22,7 @@ import pandas as pd
 from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind
-from .causes import causes
+from .causes import causes, counter_facts
 from .library_calls import call_label
 
 TOP = 10
@@ -187,7 +187,9 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.
                        zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"])], index=df.index, dtype=bool)
     for i, r in df[(df["binding_disagrees"].astype(bool) | level) & roofline_said].iterrows():
         unit = r["binding_unit"]
-        found = causes(facts[r["name"]]) if r["name"] in facts else []
+        # the source pass's counters (with its lines), else the metric pass's stall counters where recorded
+        mine = facts.get(r["name"]) or counter_facts(r.to_dict())
+        found = causes(mine) if mine else []
         if found:
             df.loc[i, "do"] = "; ".join(found)
         elif level.at[i]:

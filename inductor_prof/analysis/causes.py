@@ -46,6 +46,30 @@ def source_facts(counters: dict) -> dict:
             "registers": launch.get("registers")}
 
 
+STALL_REASONS = ("long_scoreboard", "math_pipe_throttle", "mio_throttle", "barrier")
+
+
+def counter_facts(row: dict) -> dict | None:
+    """The facts of a kernel's ncu row (the metric pass's stall and occupancy counters, drivers/ncu/metrics.py),
+    for a kernel the source pass did not profile: no lines, so no uncoalesced ones. A reason's share of the warps'
+    time: its stalled cycles per issue over all cycles between issues. None where the run's ncu.csv has no stall
+    counters (recorded before they were asked for)."""
+    def known(v):
+        return float(v) if v is not None and v == v else None
+    between = known(row.get("warp_cycles_per_issue"))
+    if not between:
+        return None
+    stalls = {r: 100 * known(row.get(f"stall_{r}")) / between for r in STALL_REASONS
+              if known(row.get(f"stall_{r}")) is not None}
+    limits = {k: known(row.get(f"limit_{k}")) for k in ("registers", "shared_mem", "warps", "blocks")}
+    limits = {k: v for k, v in limits.items() if v is not None}
+    least = min(limits.values()) if limits else None
+    return {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": stalls,
+            "occupancy_pct": known(row.get("occupancy_pct")), "theoretical_pct": known(row.get("occupancy_theoretical_pct")),
+            "limited_by": [LIMITS.get(k, k) for k, v in limits.items() if v == least],
+            "registers": known(row.get("registers"))}
+
+
 def causes(facts: dict) -> list[str]:
     """What to do, one phrase a cause with its evidence, the cause with the larger share first: coalesce the lines
     that asked for excess sectors (share: the excess's % of the kernel's L2 bytes); hide the loads' latency where
@@ -61,7 +85,7 @@ def causes(facts: dict) -> list[str]:
                     "innermost"))
     waiting = facts["stalls"].get("long_scoreboard", 0.0)
     if waiting >= LONG_SCOREBOARD_PCT:
-        phrase = f"hide load latency (long-scoreboard {waiting:.0f}% of warp samples"
+        phrase = f"hide load latency (long-scoreboard {waiting:.0f}% of the warps' time"
         occ, theory = facts["occupancy_pct"], facts["theoretical_pct"]
         fewer = [FEWER[k] for k in facts["limited_by"] if k in FEWER]
         if occ is not None and theory is not None and theory < OCCUPANCY_NAMED_PCT and facts["limited_by"]:
