@@ -22,7 +22,7 @@ import pandas as pd
 from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind
-from .causes import causes, counter_facts
+from .causes import causes, counter_facts, instruction_cause
 from .library_calls import call_label
 
 TOP = 10
@@ -190,6 +190,8 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.
         # the source pass's counters (with its lines), else the metric pass's stall counters where recorded
         mine = facts.get(r["name"]) or counter_facts(r.to_dict())
         found = causes(mine) if mine else []
+        if unit == bind.SM and mine:   # the instructions, by line and op, where the source pass has them
+            found = [c for c in [instruction_cause(mine, r["sol_compute_pct"])] if c] + found
         if found:
             df.loc[i, "do"] = "; ".join(found)
         elif level.at[i]:

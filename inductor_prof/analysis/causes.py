@@ -4,6 +4,8 @@ global accesses were not coalesced, the warps' stall reasons, what limits its oc
 "do" names these causes, with the lines, instead of bytes the kernel already moves at their minimum."""
 from __future__ import annotations
 
+import re
+
 from .hotspots import hotspots
 
 # a line whose accesses asked for at least 1% more L2 sectors than coalesced ones would: `*` in inspect
@@ -16,6 +18,8 @@ UNCOALESCED_KERNEL_PCT = 5.0
 LONG_SCOREBOARD_PCT = 30.0
 # occupancy below this share of the warp slots, limited by registers or shared memory, is named with the latency
 OCCUPANCY_NAMED_PCT = 75.0
+# a grid of less than half a wave leaves most of the GPU idle: the tile or launch configuration is the cause
+PART_WAVE = 0.5
 LIMITS = {"registers": "registers", "shared_mem": "shared memory", "warps": "warps a block",
           "blocks": "blocks an SM", "barriers": "barriers"}
 # the act that raises an occupancy its limit holds down
@@ -29,6 +33,7 @@ def source_facts(counters: dict) -> dict:
     reason's % of the warps' samples, occupancy achieved and theoretical and what limits it."""
     spots = hotspots(counters)
     rows = spots["rows"]
+    texts = {f: t.splitlines() for f, t in (counters.get("files") or {}).items() if t}
     l2 = sum(r["l2_bytes"] for r in rows)
     bad = [r for r in rows if (r.get("l2_excess_pct") or 0) >= UNCOALESCED_LINE_PCT]
     excess = sum(r["l2_bytes"] * r["l2_excess_pct"] / 100 for r in bad)
@@ -43,7 +48,46 @@ def source_facts(counters: dict) -> dict:
             "occupancy_pct": launch.get("occupancy_achieved_pct"),
             "theoretical_pct": launch.get("occupancy_theoretical_pct"),
             "limited_by": [LIMITS.get(k, k) for k, v in limits.items() if v == least],
-            "registers": launch.get("registers")}
+            "registers": launch.get("registers"),
+            "busiest_lines": _busiest(rows, texts), "waves": launch.get("waves_per_sm")}
+
+
+# the ops a line of Triton spends many instructions on, as its source names them
+EXPENSIVE = (("exp", re.compile(r"\bexp2?\(")), ("log", re.compile(r"\blog2?\(")),
+             ("sqrt", re.compile(r"\br?sqrt\(")), ("division", re.compile(r"[^/]/[^/]|\bdiv_rn\(|fdiv\(")),
+             ("erf", re.compile(r"\berf\(")), ("tanh", re.compile(r"\btanh\(")), ("pow", re.compile(r"\bpow\(")),
+             ("sin/cos", re.compile(r"\b(sin|cos)\(")), ("conversion", re.compile(r"\.to\(tl\.")))
+BUSIEST_PCT = 40.0    # the arithmetic lines named until they hold this share of the instructions (at most 4)
+LINE_LEAST_PCT = 5.0  # a line under this share of the instructions is not worth naming
+
+
+def _busiest(rows: list[dict], texts: dict[str, list[str]]) -> list[tuple[str, float, str]]:
+    """(label, % of the instructions, the expensive op its source names or "") of the lines with the most
+    instructions that move no global memory (the kernel's own, or a helper inlined into it: Inductor's welford
+    helpers), most first, until BUSIEST_PCT of the instructions."""
+    math_rows = sorted((r for r in rows if r.get("line") and not r["global_loads"] and not r["global_stores"]
+                        and (r.get("inst_pct") or 0) >= LINE_LEAST_PCT), key=lambda r: -r["inst_pct"])
+    out, held = [], 0.0
+    for r in math_rows[:4]:
+        lines = texts.get(r.get("file") or "", [])
+        code = lines[r["line"] - 1] if 1 <= (r.get("line") or 0) <= len(lines) else ""
+        code = code.split("=", 1)[-1]
+        op = next((name for name, pattern in EXPENSIVE if pattern.search(code)), "")
+        out.append((r["label"], r["inst_pct"], op))
+        held += r["inst_pct"]
+        if held >= BUSIEST_PCT:
+            break
+    return out
+
+
+def instruction_cause(facts: dict, sm_pct: float) -> str | None:
+    """An instruction-bound kernel's action naming its busiest arithmetic lines and their ops; None without them."""
+    lines = facts.get("busiest_lines") or []
+    if not lines:
+        return None
+    said = ", ".join(label + (f" ({op})" if op else "") for label, _, op in lines)
+    return (f"fewer instructions (SM {sm_pct:.0f}% busy): lines {said} execute "
+            f"{sum(p for _, p, _ in lines):.0f}% of them: fewer or cheaper such ops")
 
 
 STALL_REASONS = ("long_scoreboard", "math_pipe_throttle", "mio_throttle", "barrier")
@@ -64,7 +108,7 @@ def counter_facts(row: dict) -> dict | None:
     limits = {k: known(row.get(f"limit_{k}")) for k in ("registers", "shared_mem", "warps", "blocks")}
     limits = {k: v for k, v in limits.items() if v is not None}
     least = min(limits.values()) if limits else None
-    return {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": stalls,
+    return {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": stalls, "busiest_lines": [],
             "occupancy_pct": known(row.get("occupancy_pct")), "theoretical_pct": known(row.get("occupancy_theoretical_pct")),
             "limited_by": [LIMITS.get(k, k) for k, v in limits.items() if v == least],
             "registers": known(row.get("registers"))}
@@ -96,4 +140,9 @@ def causes(facts: dict) -> list[str]:
             fewer = []
         out.append((waiting, phrase + "): " + "".join(f"{f} or " for f in fewer) + "more loads in flight a warp "
                     "(a larger XBLOCK)"))
+    waves = facts.get("waves")
+    if waves is not None and waves < PART_WAVE:
+        # a launch configuration cause: most SMs idle whatever each block does
+        out.append((100 * (1 - waves), f"more blocks a launch ({waves:.2f} waves: the grid leaves "
+                                       f"{100 * (1 - waves):.0f}% of the SMs' block slots empty): smaller tiles"))
     return [text for _, text in sorted(out, key=lambda c: -c[0])]

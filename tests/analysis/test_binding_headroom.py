@@ -27,7 +27,8 @@ def _counters(run: str, stem: str) -> dict:
 
 def _facts(**kw):
     base = {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": {}, "occupancy_pct": 90.0,
-            "theoretical_pct": 100.0, "limited_by": ["warps a block"], "registers": 32.0}
+            "theoretical_pct": 100.0, "limited_by": ["warps a block"], "registers": 32.0, "busiest_lines": [],
+            "waves": 20.0}
     return {**base, **kw}
 
 
@@ -256,3 +257,22 @@ def test_counter_facts_give_the_source_passs_causes_without_lines():
 def test_with_counters_uses_the_metric_pass_where_the_source_pass_did_not_run():
     d = advice.with_counters(add_binding(_table(**ROPE_COUNTERS), PEAKS))
     assert d.at[0, "do"].startswith("hide load latency (long-scoreboard 42% of the warps' time")
+
+
+def test_an_instruction_bound_kernels_busiest_lines_and_their_ops():
+    # FLUX's layer norm: Inductor's welford helper, inlined: its division (triton_helpers.py:233, w2_over_w =
+    # weight_2 / new_weight) and the update after it (236) hold 32.3 + 11.7 = 44.0% of the instructions (over 40%)
+    stem = "triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1.14acf58c2c9a"
+    f = causes.source_facts(_counters("flux-h100", stem))
+    assert [(label, round(p, 1), op) for label, p, op in f["busiest_lines"]] == [
+        ("triton_helpers.py:233", 32.3, "division"), ("triton_helpers.py:236", 11.7, "")]
+    assert causes.instruction_cause(f, 80.0) == (
+        "fewer instructions (SM 80% busy): lines triton_helpers.py:233 (division), triton_helpers.py:236 execute "
+        "44% of them: fewer or cheaper such ops")
+    assert causes.instruction_cause(_facts(), 80.0) is None     # no lines known: the unit's own advice
+
+
+def test_a_grid_of_less_than_half_a_wave_is_a_launch_cause():
+    assert causes.causes(_facts(waves=0.5)) == []
+    assert causes.causes(_facts(waves=0.25)) == [
+        "more blocks a launch (0.25 waves: the grid leaves 75% of the SMs' block slots empty): smaller tiles"]
