@@ -154,14 +154,19 @@ DO_BINDING = {bind.SM: "fewer instructions a byte (SM {sm:.0f}% busy: the math p
               bind.L1: "fewer L1/shared accesses (memory SOL {mem:.0f}%: wider loads, bank conflicts)"}
 
 
-def memory_level_mismatch(bound: str, unit: str, dram_pct) -> bool:
+def memory_level_mismatch(bound: str, unit: str, dram_pct, roofline_pct=None) -> bool:
     """Memory-bound on the roofline (its bytes at DRAM's rate), while ncu finds DRAM is not what is busy: L1/shared,
-    L2 with DRAM below BUSY_PCT, or no unit busy at all. Fewer DRAM bytes would not make it faster."""
+    or L2 with DRAM below BUSY_PCT; or no unit busy (latency) where the roofline agrees that DRAM is not busy
+    either (`roofline_pct`, its % of the roof, below BUSY_PCT: a kernel at 90% of DRAM in the model that ncu's
+    replay, its inputs no longer in L2, finds idle is DRAM-bound in the model). Fewer DRAM bytes would not make
+    it faster."""
     if bound != "memory":
         return False
     if unit == bind.L2:
         return bind._known(dram_pct) and dram_pct < bind.BUSY_PCT
-    return unit in (bind.L1, bind.LATENCY, bind.NONE)
+    if unit in (bind.LATENCY, bind.NONE):
+        return not bind._known(roofline_pct) or roofline_pct < bind.BUSY_PCT
+    return unit == bind.L1
 
 
 # what to do where the memory level is not DRAM and the source pass found no cause
@@ -183,8 +188,9 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.
     df = df.copy()
     facts = facts or {}
     roofline_said = df["do"] == df["bound"].map(DO).fillna("")
-    level = pd.Series([memory_level_mismatch(b, u, d) for b, u, d in
-                       zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"])], index=df.index, dtype=bool)
+    roof = df["pct_of_peak"] if "pct_of_peak" in df.columns else pd.Series(NAN, index=df.index)
+    level = pd.Series([memory_level_mismatch(b, u, d, p) for b, u, d, p in
+                       zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"], roof)], index=df.index, dtype=bool)
     for i, r in df[(df["binding_disagrees"].astype(bool) | level) & roofline_said].iterrows():
         unit = r["binding_unit"]
         # the source pass's counters (with its lines), else the metric pass's stall counters where recorded
