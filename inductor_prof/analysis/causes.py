@@ -86,8 +86,8 @@ def instruction_cause(facts: dict, sm_pct: float) -> str | None:
     if not lines:
         return None
     said = ", ".join(label + (f" ({op})" if op else "") for label, _, op in lines)
-    return (f"fewer instructions (SM {sm_pct:.0f}% busy): lines {said} execute "
-            f"{sum(p for _, p, _ in lines):.0f}% of them: fewer or cheaper such ops")
+    return (f"fewer or cheaper ops at lines {said} ({sum(p for _, p, _ in lines):.0f}% of the instructions; SM "
+            f"{sm_pct:.0f}% busy)")
 
 
 STALL_REASONS = ("long_scoreboard", "math_pipe_throttle", "mio_throttle", "barrier")

@@ -164,8 +164,8 @@ def test_the_fp8_runs_silu_reduction_is_said_to_be_instruction_bound(fp8):
     assert top["what"] == "triton_red_fused__scaled_mm__to_copy_abs_amax_clamp_div_mul_silu_3"
     # its source pass names the lines and ops: exp and division, 12.2 + 11.5 + 11.5 + 11.5 = 46.7% of its
     # instructions (inspect's inst% column); the SiLU (sigmoid: an exp and a division) computed at two places
-    assert top["do"] == ("fewer instructions (SM 84% busy): lines 44 (exp), 47 (division), 66 (exp), 69 (division) "
-                         "execute 47% of them: fewer or cheaper such ops")
+    assert top["do"] == ("fewer or cheaper ops at lines 44 (exp), 47 (division), 66 (exp), 69 (division) (47% of the "
+                         "instructions; SM 84% busy)")
     assert top["why"].startswith("40% of DRAM (measured) on the roofline")
     # the roofline's headroom beside it, as before: 0.769 ms/step; its own is to the SM fully busy: 1.27585 ms/step
     # at SM SOL 83.84% -> 1.27585 x 0.16160 = 0.2062 ms/step (reachable.py)

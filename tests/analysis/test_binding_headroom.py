@@ -271,8 +271,8 @@ def test_an_instruction_bound_kernels_busiest_lines_and_their_ops():
     assert [(label, round(p, 1), op) for label, p, op in f["busiest_lines"]] == [
         ("triton_helpers.py:233", 32.3, "division"), ("triton_helpers.py:236", 11.7, "")]
     assert causes.instruction_cause(f, 80.0) == (
-        "fewer instructions (SM 80% busy): lines triton_helpers.py:233 (division), triton_helpers.py:236 execute "
-        "44% of them: fewer or cheaper such ops")
+        "fewer or cheaper ops at lines triton_helpers.py:233 (division), triton_helpers.py:236 (44% of the "
+        "instructions; SM 80% busy)")
     assert causes.instruction_cause(_facts(), 80.0) is None     # no lines known: the unit's own advice
 
 
