@@ -133,7 +133,8 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
-            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name], r["bound"]) if name in by_kernel else None
+            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name], r["bound"]) \
+                if name in by_kernel else None
         elif name in savings:
             judged = _attention_judgement(r, savings[name])
         if judged:

@@ -109,7 +109,8 @@ def counter_facts(row: dict) -> dict | None:
     limits = {k: v for k, v in limits.items() if v is not None}
     least = min(limits.values()) if limits else None
     return {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": stalls, "busiest_lines": [],
-            "occupancy_pct": known(row.get("occupancy_pct")), "theoretical_pct": known(row.get("occupancy_theoretical_pct")),
+            "occupancy_pct": known(row.get("occupancy_pct")),
+            "theoretical_pct": known(row.get("occupancy_theoretical_pct")),
             "limited_by": [LIMITS.get(k, k) for k, v in limits.items() if v == least],
             "registers": known(row.get("registers"))}
 

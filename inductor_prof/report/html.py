@@ -119,13 +119,15 @@ SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1
 HEADROOM_LIST_COLUMNS = [
     Col("kernel", "display", style="name"), Col("kind", "kind", narrow=NARROW[1]), Col("ms/step", "step_ms", "{:.3f}"),
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
-    Col("headroom to its unit ms/step", "reachable_headroom_ms_per_step", "{:.3f}"), Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why", style="prose"),
+    Col("headroom to its unit ms/step", "reachable_headroom_ms_per_step", "{:.3f}"), Col("ceiling", "ceiling"),
+    Col("why this ceiling", "ceiling_why", style="prose"),
 ]
 # the per-step headroom's "where to look next" list (analysis.headroom: kernels, launch gap, attention backends)
 NEXT_COLUMNS = [
     Col("what", "what", style="name"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
     # the roofline's headroom beside the reachable one (its "measured against" says it too): a wide window's
-    Col("roofline ms/step", "roofline_headroom_ms_per_step", "{:.3f}", narrow=LEAST), Col("do", "do", style="prose"), Col("measured against", "why", style="prose"), Col("category", "category"),
+    Col("roofline ms/step", "roofline_headroom_ms_per_step", "{:.3f}", narrow=LEAST), Col("do", "do", style="prose"),
+    Col("measured against", "why", style="prose"), Col("category", "category"),
 ]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),

@@ -136,7 +136,8 @@ def test_step_headroom_by_category_and_the_launch_gap(df):
     gemm = next(r for r in h["next"] if r["what"] == "gemm")
     # no ncu here: its headroom is the roofline's, said twice
     assert gemm == {"what": "gemm", "category": "GEMM", "headroom_ms_per_step": pytest.approx(1.2),
-                    "roofline_headroom_ms_per_step": pytest.approx(1.2), "why": "40% of bf16/fp16 tensor (reached); 50% of measured, 33% of spec",
+                    "roofline_headroom_ms_per_step": pytest.approx(1.2),
+                    "why": "40% of bf16/fp16 tensor (reached); 50% of measured, 33% of spec",
                     "do": "a faster kernel, or less work"}
     gap = next(r for r in h["next"] if r["what"] == "launch overhead and idle")
     assert (gap["category"], gap["why"], gap["do"]) == \
