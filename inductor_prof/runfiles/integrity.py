@@ -38,6 +38,8 @@ def changed(run: RunDir, manifest: dict, path: Path) -> str | None:
     """`<path> is from another run (...)` when it carries another run's id, `<path> changed since the run was
     recorded (...)` when it differs from its record, or None: as recorded, or nothing recorded of it."""
     files, own = manifest.get(FILES), manifest.get(RUN_ID)
+    if not isinstance(files, dict) and not isinstance(own, str):   # recorded before records and ids
+        return None
     try:
         rel = Path(path).relative_to(run.root).as_posix()
     except ValueError:   # not inside the run
