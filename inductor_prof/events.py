@@ -3,7 +3,7 @@ stdout, which the worker shares with what it runs, ncu included), each {"event":
 
   progress  {"done", "total", "what"}   a step finished (a timeout counted per step restarts on any event)
   note      {"text"}                    a line the parent shows the user
-  phase     {"name"}                    the worker entered a phase (where its seconds went)
+  phase     {"name", "detail"}          the worker reached a phase (what it did before, in a line)
   result    {"value"}                   what the work returned (JSON); the last event of a worker that succeeded
   error     {"message"}                 why it failed, one line: the stage's failure as the user reads it
 
@@ -39,8 +39,8 @@ class Events:
     def note(self, text: str) -> None:
         self.emit("note", text=text)
 
-    def phase(self, name: str) -> None:
-        self.emit("phase", name=name)
+    def phase(self, name: str, detail: str = "") -> None:
+        self.emit("phase", name=name, detail=detail)
 
     def result(self, value: Any) -> None:
         self.emit("result", value=value)

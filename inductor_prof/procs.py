@@ -293,18 +293,18 @@ class WorkerOutcome:
     def seen(self, kind: str) -> list[dict]:
         return [e for e in self.events if e["event"] == kind]
 
-    def failure(self) -> str:
-        """One line: why it failed: its error event, else how it ended (a crash: the log's last lines; a timeout),
-        and the log."""
+    def why(self) -> str:
+        """Why it failed, one line: its error event, else how it ended (a crash: the log's last lines; a
+        timeout)."""
         if self.finished.timed_out:
-            why = self.finished.why(self.timeout)
-        elif self.error is not None:
-            why = self.error
-        elif self.finished.ok:
-            why = "exit 0 without a result"
-        else:
-            why = self.finished.why()
-        return f"{why} (log: {self.log_path})"
+            return self.finished.why(self.timeout)
+        if self.error is not None:
+            return self.error
+        return "exit 0 without a result" if self.finished.ok else self.finished.why()
+
+    def failure(self) -> str:
+        """`why`, and the log."""
+        return f"{self.why()} (log: {self.log_path})"
 
 
 class Worker:
@@ -323,7 +323,8 @@ class Worker:
         self.folder = Path(tempfile.mkdtemp(prefix="inductor-prof-worker-"))
         self.events_path = self.folder / "events.jsonl"
         spec_path = self.folder / "spec.json"
-        spec_path.write_text(specs.dumps(dataclasses.replace(spec, events=str(self.events_path))))
+        self.spec = dataclasses.replace(spec, events=str(self.events_path))
+        spec_path.write_text(specs.dumps(self.spec))
         self.events: list[dict] = []
         self._offset = 0
         self.t0 = self.last = clock()
@@ -345,13 +346,15 @@ class Worker:
                 self.on_event(event)
         return new
 
-    def wait_for(self, kind: str, within: float) -> bool:
-        """Whether it wrote an event of `kind`, waiting for one while it runs, up to `within` seconds after its
-        start (its clock's)."""
+    def wait_for(self, kind: str, within: float, **fields: Any) -> bool:
+        """Whether it wrote an event of `kind` (with these `fields`), waiting for one while it runs, up to
+        `within` seconds after its start (its clock's)."""
+        def wanted(e: dict) -> bool:
+            return e["event"] == kind and all(e.get(k) == v for k, v in fields.items())
         while True:
             ended = self.proc.poll() is not None
             self.poll()   # after the look at its end: what it wrote before it ended is read
-            if any(e["event"] == kind for e in self.events):
+            if any(map(wanted, self.events)):
                 return True
             if ended or self.clock() - self.t0 >= within:
                 return False

@@ -78,8 +78,6 @@ class RunDir:
     @property
     def attention_precompile_log(self) -> Path: return self.attention_dir / "precompile.log"
     @property
-    def attention_go(self) -> Path: return self.attention_dir / "go"   # made when the stage's process may go on
-    @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
