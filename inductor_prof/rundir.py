@@ -124,8 +124,6 @@ class RunDir:
     # with `profile --ncu` the pass runs in a process of its own beside the metric pass (ncu_source_beside.py)
     @property
     def ncu_source_beside_log(self) -> Path: return self.ncu_source_dir / "beside.log"
-    @property
-    def ncu_source_beside_json(self) -> Path: return self.ncu_source_dir / "beside.json"   # its outcome
 
 
 @dataclass(frozen=True)

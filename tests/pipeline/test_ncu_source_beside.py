@@ -13,10 +13,10 @@ from fakes import fake_exe
 from recorded import REPO, RMS_KERNEL
 from .test_ncu_source import calls, source_ncu
 from inductor_prof import procs, rundir
-from inductor_prof.childenv import child_env
 from inductor_prof.errors import EXIT_USER
 from inductor_prof.pipeline import ncu_source_beside
 from inductor_prof.settings import Settings
+from inductor_prof.specs import NcuSourceBesideSpec
 
 
 @pytest.fixture
@@ -55,8 +55,8 @@ def test_the_pass_runs_in_its_own_process_started_before_the_metric_pass_and_the
 def test_a_process_that_failed_leaves_the_pass_to_the_stage(run, tmp_path):
     exe = source_ncu(tmp_path)
     ctx, logs, _ = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
-    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "print('boom'); raise SystemExit(1)"],
-                                             child_env(), run.ncu_source_beside_log, 60)
+    ctx.ncu_source_beside = procs.Worker(NcuSourceBesideSpec(run=str(run.root)), run.ncu_source_beside_log, 60,
+                                         program=[sys.executable, "-c", "print('boom'); raise SystemExit(1)"])
     info = ncu_source_beside.run(ctx)
     assert info["ok"] == 1 and len(calls(exe)) == 1      # run by the stage, after the metric pass
     assert info["beside"] == "failed (exit 1: boom; ncu/source/beside.log): ran after the metric pass"
@@ -66,8 +66,8 @@ def test_a_process_that_failed_leaves_the_pass_to_the_stage(run, tmp_path):
 
 def test_a_failed_metric_pass_ends_the_process_and_skips_the_pass(run):
     ctx, logs, _ = _ctx(run, Settings(), ncu_status="failed")
-    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "import time; time.sleep(60)"], child_env(),
-                                             run.ncu_source_beside_log, 120)
+    ctx.ncu_source_beside = procs.Worker(NcuSourceBesideSpec(run=str(run.root)), run.ncu_source_beside_log, 120,
+                                         program=[sys.executable, "-c", "import time; time.sleep(60)"])
     assert ncu_source_beside.run(ctx) == {"kernels": 0, "skipped_because": "stage ncu did not succeed"}
     assert ctx.ncu_source_beside.proc.poll() is not None
 
@@ -87,8 +87,19 @@ def test_with_the_setting_off_the_stage_runs_the_pass_after_the_metric_pass(run,
     assert logs == ["Nsight Compute source counters of 1 kernels (the most headroom)"]
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+def test_bad_input_is_one_line_and_exit_2(run, tmp_path):
     missing = tmp_path / "nowhere"
-    assert ncu_source_beside.main(["x", str(missing), "--settings", "{}"]) == EXIT_USER
-    err = capsys.readouterr().err.strip()
+    done = procs.run_worker(NcuSourceBesideSpec(run=str(missing)), run.ncu_source_beside_log, 120)
+    assert done.finished.returncode == EXIT_USER and str(missing) in done.error and done.result is None
+    err = run.ncu_source_beside_log.read_text().strip()
     assert err.startswith("error: ") and str(missing) in err and len(err.splitlines()) == 1
+
+
+def test_the_settings_reach_the_process_whole(run, tmp_path):
+    settings = Settings(ncu=str(tmp_path / "ncu"), ncu_source_kernels=2, ncu_timeout=7.0, sudo=True)
+    ctx, _, ended = _ctx(run, settings)
+    ncu_source_beside.start(ctx)
+    try:
+        assert ctx.ncu_source_beside.spec.settings == settings and ctx.ncu_source_beside.spec.run == str(run.root)
+    finally:
+        ctx.ncu_source_beside.end()
