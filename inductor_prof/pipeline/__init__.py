@@ -18,7 +18,7 @@ from ..targets import FluxOptions, check_target
 from .compile import CompileOptions
 
 if TYPE_CHECKING:
-    from .stages import Context, Log
+    from .stages import Context, Log, Start
 
 
 @dataclass
@@ -54,7 +54,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
         from .ranks import profile_ranks
 
         return profile_ranks(opts, log)
-    from .stages import STAGES, Context
+    from .stages import STAGES, Context, starts_before
 
     if opts.steps < 1:
         raise UserError("{steps} must be at least 1", ("steps",))
@@ -72,16 +72,11 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}
     hooks, hooked = ExitStack(), False
-    with isolated_cache(run.inductor_cache), hooks, ExitStack() as builds:
-        ctx.on_exit = builds.callback
-        if opts.attention:
-            from .attention import start_build
-
-            ctx.attention_build = start_build(run, opts.settings)
-            if ctx.attention_build is not None:
-                builds.callback(ctx.attention_build.end)
+    with isolated_cache(run.inductor_cache), hooks, ExitStack() as children:
+        def runs(stage) -> bool:
+            return all(getattr(opts, flag) for flag in stage.when)
         for stage in STAGES:
-            if not all(getattr(opts, flag) for flag in stage.when):
+            if not runs(stage):
                 continue
             if stage.hooks and not hooked:      # Inductor's launch hooks while it builds kernels, only then
                 hooks.enter_context(instrumented_inductor(ctx.registry))
@@ -90,23 +85,44 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             hooked = stage.hooks
             if not stage.model:
                 _free_model(ctx)
-            try:
-                with manifest.stage(stage.name) as info:
-                    try:
-                        info.update(stage.run(ctx) or {})
-                    except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
-                        info.update(getattr(e, "stage_info", None) or {})
-                        raise
-            except BaseException as e:
-                if stage.required:   # no result `report` can read: a retry may replace this folder
-                    manifest.set(rundir.STOPPED_AT, stage.name)
-                    raise
-                if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
-                    raise
-                failed[stage.name] = one_line(e, None)   # recorded in the manifest; the run goes on
-                log(f"stage {stage.name} failed: {failed[stage.name]}")
+            for start in starts_before(stage.name, runs):   # later stages' children, working beside this one
+                child = _start(ctx, start, failed)
+                if child is not None:   # for its stage to finish; ended with the profile if it never was
+                    ctx.started[start.key] = child
+                    children.callback(child.end)
+            _recorded(ctx, stage.name, stage.run, stage.required, failed)
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)
+
+
+def _recorded(ctx: Context, name: str, run, required: bool, failed: dict[str, str]) -> None:
+    """`run(ctx)` as the manifest's entry `name`: a failure of a required one ends the profile (the folder marked
+    stopped there), any other is recorded in `failed` and the profile goes on; Ctrl-C and SIGTERM end it."""
+    try:
+        with ctx.manifest.stage(name) as info:
+            try:
+                info.update(run(ctx) or {})
+            except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
+                info.update(getattr(e, "stage_info", None) or {})
+                raise
+    except BaseException as e:
+        if required:   # no result `report` can read: a retry may replace this folder
+            ctx.manifest.set(rundir.STOPPED_AT, name)
+            raise
+        if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
+            raise
+        failed[name] = one_line(e, None)   # recorded in the manifest; the run goes on
+        ctx.log(f"stage {name} failed: {failed[name]}")
+
+
+def _start(ctx: Context, start: Start, failed: dict[str, str]):
+    """A stage's early part run (stages.Start): its child, or None; recorded in the manifest as a stage that
+    is not required (unless `record` is off: then as the stage before it would fail)."""
+    if not start.record:
+        return start.run(ctx)[1]
+    got: list = []
+    _recorded(ctx, start.key, lambda c: (got.append(start.run(c)), got[-1][0])[1], False, failed)
+    return got[-1][1] if got else None
 
 
 def distributed() -> dict:

@@ -60,6 +60,11 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
                             run_dir.attention_build_log, BUILD_TIMEOUT_S)
 
 
+def build_early(ctx) -> tuple[dict, procs.Background | None]:
+    """The attention stage's Start at the run's start (stages.py): the own CUDA kernel's build."""
+    return {}, start_build(ctx.run, ctx.opts.settings)
+
+
 NO_CALLS = "no attention calls captured: skipped"
 
 
@@ -72,16 +77,15 @@ def no_calls(run_dir: rundir.RunDir) -> bool:
         return False
 
 
-def start_precompile(ctx) -> dict:
+def start_precompile(ctx) -> tuple[dict, procs.Worker | None]:
     """Stage `attention_precompile` (with --ncu): the attention stage's process started now (`precompile`,
     `wait_for_go`): it compiles the own kernels' tile configs (benchmark/precompile.py: nothing runs on the GPU)
     while ncu measures, then waits for the attention stage, after ncu, to say go."""
     if no_calls(ctx.run):
-        return {"skipped": NO_CALLS}
+        return {"skipped": NO_CALLS}, None
     spec = AttentionSpec(settings=ctx.opts.settings, run=str(ctx.run.root), precompile=True, wait_for_go=True)
-    ctx.attention_precompile = procs.Worker(spec, ctx.run.attention_log, TIMEOUT_S, stdin=True)
-    ctx.on_exit(ctx.attention_precompile.end)
-    return {"log": str(ctx.run.attention_log.relative_to(ctx.run.root))}
+    child = procs.Worker(spec, ctx.run.attention_log, TIMEOUT_S, stdin=True)
+    return {"log": str(ctx.run.attention_log.relative_to(ctx.run.root))}, child
 
 
 def run(ctx) -> dict:
@@ -89,14 +93,15 @@ def run(ctx) -> dict:
         ctx.log(f"attention: {NO_CALLS}")
         return {"skipped": NO_CALLS}
     info = {}
-    if ctx.attention_build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
-        done = ctx.attention_build.wait()
+    build = ctx.started.get("cuda_build")
+    if build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
+        done = build.wait()
         info["cuda_build"] = f"{done.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
             f"failed ({done.why(BUILD_TIMEOUT_S)}; {ctx.run.attention_build_log}): the stage builds it again"
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
     done = None
-    if ctx.attention_precompile is not None:
-        done = went_on(ctx.run, ctx.attention_precompile, info)
+    if ctx.started.get("attention_precompile") is not None:
+        done = went_on(ctx.run, ctx.started["attention_precompile"], info)
     if done is None:
         done = in_subprocess(ctx.run, ctx.opts.settings)
     summary = done.pop("summary", {})

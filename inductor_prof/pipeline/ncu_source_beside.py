@@ -25,22 +25,22 @@ def timeout_s(settings: Settings) -> float:
     return settings.ncu_timeout * (2 * 2 * max(1, settings.ncu_source_kernels) + 1)
 
 
-def start(ctx) -> dict:
-    """Stage `ncu_source_start`: the source pass's process, started before the metric pass."""
+def start(ctx) -> tuple[dict, procs.Worker | None]:
+    """Stage `ncu_source`'s Start `ncu_source_start` (stages.py): the source pass's process, started before the
+    metric pass."""
     settings = ctx.opts.settings
     if settings.ncu_source_kernels <= 0 or not settings.ncu_source_beside:
-        return {"started": False}   # the stage runs the pass after the metric pass
+        return {"started": False}, None   # the stage runs the pass after the metric pass
     spec = NcuSourceBesideSpec(settings=settings, run=str(ctx.run.root))
-    ctx.ncu_source_beside = procs.Worker(spec, ctx.run.ncu_source_beside_log, timeout_s(settings))
-    ctx.on_exit(ctx.ncu_source_beside.end)
-    return {"log": str(ctx.run.ncu_source_beside_log.relative_to(ctx.run.root))}
+    child = procs.Worker(spec, ctx.run.ncu_source_beside_log, timeout_s(settings))
+    return {"log": str(ctx.run.ncu_source_beside_log.relative_to(ctx.run.root))}, child
 
 
 def run(ctx) -> dict:
     """Stage `ncu_source`: the outcome of the process started beside the metric pass; the pass in this process
     when none was started, or it failed (said in `beside`). Skipped, the process ended, when the metric pass
     failed (ncu_source.run says so)."""
-    child = ctx.ncu_source_beside
+    child = ctx.started.get("ncu_source_start")
     if child is None or not ncu_source.metric_pass_ok(ctx):
         if child is not None:
             child.end()

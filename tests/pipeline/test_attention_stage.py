@@ -99,9 +99,10 @@ def test_teaching_retune_and_a_folder(run, monkeypatch, capsys, tmp_path):
 def _stage_ctx(run, build, precompile=None):
     from types import SimpleNamespace
 
-    lines, ends = [], []
+    lines = []
+    started = {k: v for k, v in (("cuda_build", build), ("attention_precompile", precompile)) if v is not None}
     return SimpleNamespace(run=run, opts=SimpleNamespace(settings=Settings(retune=True)), log=lines.append,
-                           attention_build=build, attention_precompile=precompile, on_exit=ends.append), lines
+                           started=started), lines
 
 
 def test_the_stage_waits_for_the_cuda_build_started_with_the_run_and_says_how_it_went(run, monkeypatch):
@@ -235,14 +236,12 @@ def test_the_precompile_stage_starts_the_stage_module_compiling_only(run):
     if torch.cuda.is_available():
         pytest.skip("a GPU machine")
     ctx, _ = _stage_ctx(run, None)
-    ends = []
-    ctx.on_exit = ends.append
-    assert attention.start_precompile(ctx) == {"log": "attention/attention.log"}
-    assert ends == [ctx.attention_precompile.end]      # ended with the run if never waited for
-    spec = ctx.attention_precompile.spec
+    info, child = attention.start_precompile(ctx)
+    assert info == {"log": "attention/attention.log"}
+    spec = child.spec
     assert (spec.run, spec.precompile, spec.wait_for_go, spec.settings) == (str(run.root), True, True,
                                                                            Settings(retune=True))
-    done = ctx.attention_precompile.wait()
+    done = child.wait()
     assert done.finished.returncode == 2 and "needs a CUDA GPU" in done.error
 
 
@@ -250,9 +249,9 @@ def test_a_model_without_attention_skips_the_stage(run):
     # the library_ops stage found no attention call: the stage (and its precompile) have nothing to time
     rundir.write_json(run.attention_shapes_json, [])
     logged = []
-    ctx = type("Ctx", (), {"run": run, "log": logged.append, "attention_build": None})()
+    ctx = type("Ctx", (), {"run": run, "log": logged.append, "started": {}})()
     assert attention.run(ctx) == {"skipped": attention.NO_CALLS}
-    assert attention.start_precompile(ctx) == {"skipped": attention.NO_CALLS}
+    assert attention.start_precompile(ctx) == ({"skipped": attention.NO_CALLS}, None)
     assert logged == [f"attention: {attention.NO_CALLS}"]
     # a missing file is not "no calls": the stage runs and says what is wrong
     run.attention_shapes_json.unlink()
