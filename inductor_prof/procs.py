@@ -263,7 +263,7 @@ def read_events(path: Path, offset: int = 0) -> tuple[list[dict], int]:
 @dataclass
 class WorkerOutcome:
     finished: Finished
-    log_path: Path
+    log_path: Path | None     # None: a short worker whose output was not kept (its end is finished.stdout)
     events: list[dict] = field(default_factory=list)
     timeout: float | None = None
 
@@ -304,23 +304,25 @@ class WorkerOutcome:
 
     def failure(self) -> str:
         """`why`, and the log."""
-        return f"{self.why()} (log: {self.log_path})"
+        return f"{self.why()} (log: {self.log_path})" if self.log_path is not None else self.why()
 
 
 class Worker:
     """A worker process (`python -m inductor_prof.worker SPEC`) started now, its output in `log_path`, its events
-    read as they come (`poll`, each given to `on_event`). `timeout`: seconds from its start, or with `idle`
-    seconds without an event (each step of a long worker gets it). `stdin`: the parent may say `go` to it later.
+    read as they come (`poll`, each given to `on_event`); `log_path` None: its output is not kept (a short
+    worker; a failure quotes its end). `timeout`: seconds from its start, or with `idle` seconds without an event
+    (each step of a long worker gets it). `stdin`: the parent may say `go` to it later.
     The caller ends it (`end`, in its finally) if it never waited; its spec and events live in a folder of
     their own, removed once it is waited for or ended."""
 
-    def __init__(self, spec: specs.Spec, log_path: Path, timeout: float, env: dict[str, str] | None = None,
+    def __init__(self, spec: specs.Spec, log_path: Path | None, timeout: float, env: dict[str, str] | None = None,
                  on_event: Callable[[dict], None] | None = None, idle: bool = False, stdin: bool = False,
                  program: list[str] | None = None, clock: Callable[[], float] = time.monotonic,
                  grace: float = GRACE_S):
         self.log_path, self.timeout, self.idle, self.on_event, self.clock, self.grace = \
             log_path, timeout, idle, on_event, clock, grace
         self.folder = Path(tempfile.mkdtemp(prefix="inductor-prof-worker-"))
+        self._log = log_path if log_path is not None else self.folder / "output.log"
         self.events_path = self.folder / "events.jsonl"
         spec_path = self.folder / "spec.json"
         self.spec = dataclasses.replace(spec, events=str(self.events_path))
@@ -330,7 +332,7 @@ class Worker:
         self.t0 = self.last = clock()
         try:
             self.proc = _start_logged([*(program or [sys.executable, *WORKER]), str(spec_path)],
-                                      child_env() if env is None else env, log_path, grace, stdin)
+                                      child_env() if env is None else env, self._log, grace, stdin)
         except BaseException:
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
@@ -392,7 +394,7 @@ class Worker:
             raise
 
     def _outcome(self, done: Finished, limit: float) -> WorkerOutcome:
-        done.stdout = _log_end(self.log_path)
+        done.stdout = _log_end(self._log)
         shutil.rmtree(self.folder, ignore_errors=True)
         return WorkerOutcome(done, self.log_path, list(self.events), limit)
 
@@ -403,7 +405,7 @@ class Worker:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def run_worker(spec: specs.Spec, log_path: Path, timeout: float, env: dict[str, str] | None = None,
+def run_worker(spec: specs.Spec, log_path: Path | None, timeout: float, env: dict[str, str] | None = None,
                on_event: Callable[[dict], None] | None = None, idle: bool = False,
                program: list[str] | None = None, clock: Callable[[], float] = time.monotonic) -> WorkerOutcome:
     """A worker run to its end (see Worker); Ctrl-C and SIGTERM end it with its group, and are raised."""

@@ -49,7 +49,25 @@ class GemmTemplatesSpec(Spec):
     shapes: list = field(default_factory=list)
 
 
-KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, NcuSourceBesideSpec, GemmTemplatesSpec)}
+@dataclass
+class ReportReadSpec(Spec):
+    """ncu reports read apart from any process holding torch (drivers/ncu/report_process.py `work`): `reader`
+    `metrics` (report.py) or `source` (source.py)."""
+    KIND: ClassVar[str] = "ncu_report"
+    reader: str = "metrics"
+    paths: list = field(default_factory=list)
+
+
+@dataclass
+class DoctorProbeSpec(Spec):
+    """One GPU check of `doctor` (doctor/gpu.py `work`): the probe's name, and its folder of caches."""
+    KIND: ClassVar[str] = "doctor_probe"
+    probe: str = ""
+    work: str = ""
+
+
+KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, NcuSourceBesideSpec, GemmTemplatesSpec,
+                                                    ReportReadSpec, DoctorProbeSpec)}
 
 
 def dumps(spec: Spec) -> str:

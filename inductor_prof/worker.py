@@ -22,6 +22,8 @@ HANDLERS = {
     "attention": "inductor_prof.pipeline.attention:work",
     "ncu_source_beside": "inductor_prof.pipeline.ncu_source_beside:work",
     "gemm_templates": "inductor_prof.pipeline.gemm_templates:work",
+    "ncu_report": "inductor_prof.drivers.ncu.report_process:work",
+    "doctor_probe": "inductor_prof.doctor.gpu:work",
 }
 Handler = Callable[[Any, Events], Any]
 
