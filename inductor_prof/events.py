@@ -33,8 +33,8 @@ class Events:
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(line + "\n")
 
-    def progress(self, done: int, total: int, what: str = "") -> None:
-        self.emit("progress", done=done, total=total, what=what)
+    def progress(self, done: int, total: int, what: str = "", **detail: Any) -> None:
+        self.emit("progress", done=done, total=total, what=what, **detail)
 
     def note(self, text: str) -> None:
         self.emit("note", text=text)

@@ -66,8 +66,16 @@ class DoctorProbeSpec(Spec):
     work: str = ""
 
 
+@dataclass
+class ReplaySpec(Spec):
+    """The program ncu profiles (drivers/ncu/replay.py `work`): the replay spec files of its kernels (a
+    harvested kernel or a recorded library call each), replayed in this order."""
+    KIND: ClassVar[str] = "ncu_replay"
+    specs: list = field(default_factory=list)
+
+
 KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, NcuSourceBesideSpec, GemmTemplatesSpec,
-                                                    ReportReadSpec, DoctorProbeSpec)}
+                                                    ReportReadSpec, DoctorProbeSpec, ReplaySpec)}
 
 
 def dumps(spec: Spec) -> str:

@@ -24,6 +24,7 @@ HANDLERS = {
     "gemm_templates": "inductor_prof.pipeline.gemm_templates:work",
     "ncu_report": "inductor_prof.drivers.ncu.report_process:work",
     "doctor_probe": "inductor_prof.doctor.gpu:work",
+    "ncu_replay": "inductor_prof.drivers.ncu.replay:work",
 }
 Handler = Callable[[Any, Events], Any]
 

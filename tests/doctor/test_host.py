@@ -139,8 +139,8 @@ def test_counters_read_from_the_report(tmp_path):
     report = data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep")
     ncu = _fake_ncu(tmp_path, (
         "assert args[args.index('-k') + 1] == 'regex:^inductor_prof_doctor_add_one$', args\n"
-        "assert args[-3:-1] == ['-m', 'inductor_prof.drivers.ncu.replay'], args\n"
-        "import json; spec = json.load(open(args[-1]))\n"
+        "assert args[-3:-1] == ['-m', 'inductor_prof.worker'], args\n"
+        "spec = json.load(open(json.load(open(args[-1]))['specs'][0]))\n"
         "assert spec['name'] == 'inductor_prof_doctor_add_one' and spec['file'].endswith('probe_kernel.py'), spec\n"
         f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')"))
     row = host.ncu_counters(Settings(), ncu, tmp_path)
