@@ -74,8 +74,14 @@ class ReplaySpec(Spec):
     specs: list = field(default_factory=list)
 
 
+@dataclass
+class CudaBuildSpec(Spec):
+    """The own CUDA attention kernel's build (attention/kernels/cuda_fa.py `build`), started with the profile."""
+    KIND: ClassVar[str] = "cuda_build"
+
+
 KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, NcuSourceBesideSpec, GemmTemplatesSpec,
-                                                    ReportReadSpec, DoctorProbeSpec, ReplaySpec)}
+                                                    ReportReadSpec, DoctorProbeSpec, ReplaySpec, CudaBuildSpec)}
 
 
 def dumps(spec: Spec) -> str:

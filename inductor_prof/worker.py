@@ -25,6 +25,7 @@ HANDLERS = {
     "ncu_report": "inductor_prof.drivers.ncu.report_process:work",
     "doctor_probe": "inductor_prof.doctor.gpu:work",
     "ncu_replay": "inductor_prof.drivers.ncu.replay:work",
+    "cuda_build": "inductor_prof.attention.kernels.cuda_fa:build",
 }
 Handler = Callable[[Any, Events], Any]
 

@@ -27,14 +27,13 @@ from ..analysis.roofline import judge_attention
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import TEACHING, backends as all_backends, stage_names
 from ..attention.semantics.shapes import Shape, from_calls
-from ..childenv import child_env
 from ..errors import UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_texts, output_code_texts
 from ..priority import at_lower_priority
 from ..settings import Settings
-from ..specs import AttentionSpec
+from ..specs import AttentionSpec, CudaBuildSpec
 from .harvest import this_process, write_kernels
 
 TIMEOUT_S = 1200   # the stage's process, from the stage's start
@@ -45,7 +44,7 @@ BUILT_BY = "cuda_mma_fa2"   # the backend whose kernel is C++ built at first use
 PRECOMPILED, WENT_ON = "precompiled", "went on after ncu"
 
 
-def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background | None:
+def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Worker | None:
     """The own CUDA kernel's build (once per machine, cached by cpp_extension; a no-op check after), started at
     the profile's start so that it overlaps the compile and the timed steps instead of adding to the attention
     stage; None when the stage will not run that backend or this machine has no CUDA toolkit to build it."""
@@ -56,11 +55,10 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
 
     if CUDA_HOME is None or not torch.cuda.is_available():
         return None
-    return procs.Background([sys.executable, "-m", "inductor_prof.attention.kernels.cuda_fa"], child_env(),
-                            run_dir.attention_build_log, BUILD_TIMEOUT_S)
+    return procs.Worker(CudaBuildSpec(settings=settings), run_dir.attention_build_log, BUILD_TIMEOUT_S)
 
 
-def build_early(ctx) -> tuple[dict, procs.Background | None]:
+def build_early(ctx) -> tuple[dict, procs.Worker | None]:
     """The attention stage's Start at the run's start (stages.py): the own CUDA kernel's build."""
     return {}, start_build(ctx.run, ctx.opts.settings)
 
@@ -96,8 +94,8 @@ def run(ctx) -> dict:
     build = ctx.started.get("cuda_build")
     if build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
         done = build.wait()
-        info["cuda_build"] = f"{done.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
-            f"failed ({done.why(BUILD_TIMEOUT_S)}; {ctx.run.attention_build_log}): the stage builds it again"
+        info["cuda_build"] = f"{done.finished.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
+            f"failed ({done.why()}; {ctx.run.attention_build_log}): the stage builds it again"
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
     done = None
     if ctx.started.get("attention_precompile") is not None:

@@ -11,14 +11,14 @@ declared here, in the stage's row, not as a second stage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Union
+from typing import Any, Callable
 
 from .. import procs, rundir
 from ..inductor.instrument import KernelRegistry
 from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps
 
 Log = Callable[[str], None]
-Child = Union[procs.Worker, procs.Background]   # a started child, ended with the run if never waited for
+Child = procs.Worker   # a started child, ended with the run if never waited for
 
 
 @dataclass

@@ -14,6 +14,7 @@ from inductor_prof.attention import tuning_cache
 from inductor_prof.attention.benchmark import registry
 from inductor_prof.pipeline import attention
 from inductor_prof.settings import Settings, resolve
+from inductor_prof.specs import CudaBuildSpec
 
 # every backend but the three teaching ones, in display order, written out
 STAGE = ["triton_fa2", "gluon_fa3", "cuda_mma_fa2", "sdpa", "sdpa_flash", "sdpa_efficient", "sdpa_cudnn",
@@ -107,13 +108,16 @@ def _stage_ctx(run, build, precompile=None):
 
 def test_the_stage_waits_for_the_cuda_build_started_with_the_run_and_says_how_it_went(run, monkeypatch):
     monkeypatch.setattr(attention, "in_subprocess", lambda run_dir, settings: {"notes": [], "last_line": "saved"})
-    ok = procs.Background([sys.executable, "-c", "print('ready')"], {}, run.attention_build_log, 60)
+    # the build's worker acted out: its line, and the result event the worker entry would write
+    built = ("import json, sys; from inductor_prof.events import Events; print('ready', flush=True); "
+             "Events(json.load(open(sys.argv[1]))['events']).result({'seconds': 1.0})")
+    ok = procs.Worker(CudaBuildSpec(), run.attention_build_log, 60, program=[sys.executable, "-c", built])
     ctx, _ = _stage_ctx(run, ok)
     info = attention.run(ctx)
     assert info["cuda_build"].endswith(" s, overlapping the earlier stages") and info["last_line"] == "saved"
     assert run.attention_build_log.read_text() == "ready\n"
-    broken = procs.Background([sys.executable, "-c", "import sys; sys.exit('nvcc broke')"], {},
-                              run.attention_build_log, 60)
+    broken = procs.Worker(CudaBuildSpec(), run.attention_build_log, 60,
+                          program=[sys.executable, "-c", "import sys; sys.exit('nvcc broke')"])
     ctx, _ = _stage_ctx(run, broken)
     # a failed build is said with its end and its log; the stage still runs (its process builds it again)
     assert attention.run(ctx)["cuda_build"] == (f"failed (exit 1: nvcc broke; {run.attention_build_log}): the "
