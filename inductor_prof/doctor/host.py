@@ -136,7 +136,7 @@ def sudo_usable(settings: Settings) -> Check:
     name = "sudo -n"
     if not settings.sudo:
         return Check(name, SKIP, "not configured: ncu runs as you (--sudo or INDUCTOR_PROF_SUDO=1 to change)")
-    cmd = [settings.sudo_path, "-n", "env", "true"]
+    cmd = settings.as_root("env", "true")
     try:
         done = procs.run(cmd, child_env(), SUDO_TIMEOUT_S, merge=True)
     except OSError as e:

@@ -67,7 +67,7 @@ def _finish(settings: Settings, cmd: list[str], program: list[str], env: dict[st
     keeps its environment."""
     cmd = [*cmd, *settings.ncu_args, *program]
     if settings.sudo:
-        cmd = [settings.sudo_path, "-n", "env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd]
+        cmd = settings.as_root("env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd)
     return cmd
 
 
@@ -154,7 +154,7 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
     if not settings.sudo:
         return
     owner = f"{os.getuid()}:{os.getgid()}"
-    cmd = [settings.sudo_path, "-n", "chown", "-R", owner, *map(str, paths)]
+    cmd = settings.as_root("chown", "-R", owner, *map(str, paths))
     try:
         done = procs.run(cmd, child_env(), CHOWN_TIMEOUT_S)
         why = "" if done.ok else done.why(CHOWN_TIMEOUT_S)

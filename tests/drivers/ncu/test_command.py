@@ -372,3 +372,19 @@ def test_build_source_cmd_under_sudo_passes_the_environment():
     cmd = command.build_source_cmd(s, "ncu", "k", Path("o"), ["python3", "prog"], {"PATH": "/venv/bin"})
     assert cmd[:4] == ["/usr/bin/sudo", "-n", "env", "PATH=/venv/bin"] and cmd[4] == "ncu"
     assert cmd[cmd.index("--clock-control") + 1] == "base" and cmd[-2:] == ["python3", "prog"]
+
+
+def test_every_root_command_has_the_one_sudo_prefix(tmp_path, monkeypatch):
+    # ncu's command, the chown giving its files back, and doctor's check: all `SUDO_PATH -n ...`, from Settings.as_root
+    from inductor_prof import procs
+    from inductor_prof.doctor import host
+
+    settings = Settings(sudo=True, sudo_path="/opt/my sudo")
+    assert settings.as_root("env", "true") == ["/opt/my sudo", "-n", "env", "true"]
+    cmd = command.build_cmd(settings, "ncu", "k", tmp_path / "o", ["prog"], {"A": "1"})
+    assert cmd[:4] == ["/opt/my sudo", "-n", "env", "A=1"]
+    ran = []
+    monkeypatch.setattr(procs, "run", lambda cmd, env, timeout, **kw: ran.append(cmd) or procs.Finished(0, 0.1))
+    command.give_back([tmp_path], settings, log=lambda line: None)
+    host.sudo_usable(settings)
+    assert [c[:3] for c in ran] == [["/opt/my sudo", "-n", "chown"], ["/opt/my sudo", "-n", "env"]]
