@@ -2,10 +2,11 @@
 environment given whole (childenv.child_env builds it), a timeout, and a process group of its own; the whole
 group is ended on the timeout, on Ctrl-C and on SIGTERM (signals.py turns SIGTERM into an interrupt), so
 no grandchild (ncu's target, a compile worker) is left behind. `run_logged` keeps the output in a log file
-(long children), `run` returns it (short ones), `Background` starts one now and waits for it later (work that
-overlaps the caller's); `Finished.why` says how a failed one ended, its output's end included. The package's
-own workers (`python -m inductor_prof.worker SPEC.json`) start through `start_worker` / `run_worker`, whose one
-reader turns their events file (events.py) into a `WorkerOutcome`: result, notes, phases, or the one-line failure."""
+(long children), `run` returns it (short ones); `Finished.why` says how a failed one ended, its output's end
+included. The package's own workers (`python -m inductor_prof.worker SPEC.json`: every child of the package but
+torchrun and the tools it runs itself) start through `Worker` (started now, waited for later) or `run_worker`,
+whose one reader turns their events file (events.py) into a `WorkerOutcome`: result, notes, phases, or the
+one-line failure (the worker's error event, else how it ended)."""
 from __future__ import annotations
 
 import dataclasses
@@ -190,48 +191,6 @@ def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: flo
     except BaseException:
         end_group(proc, grace)    # Ctrl-C, SIGTERM, anything: the child goes with us
         raise
-
-
-class Background:
-    """A child started now, its output in `log_path`, waited for later: work that overlaps the caller's. The
-    caller ends it (`end`, in its finally: Ctrl-C and SIGTERM included) if it never waited; `wait` ends it at
-    `timeout` seconds after its start."""
-
-    def __init__(self, cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
-                 clock: Callable[[], float] = time.monotonic):
-        self.timeout, self.clock, self.t0, self.log_path = timeout, clock, clock(), log_path
-        self.proc = _start_logged(cmd, env, log_path)
-
-    def marked(self, mark: str, within: float) -> bool:
-        """Whether its log has a line holding `mark`, waiting for one while it runs, up to `within` seconds after
-        its start (its clock's); the log is read on from where the last look stopped (run_logged's `_marks`)."""
-        offset = 0
-        while True:
-            seen, offset = _marks(self.log_path, offset, mark)
-            if seen:
-                return True
-            if self.proc.poll() is not None or self.clock() - self.t0 >= within:
-                return _marks(self.log_path, offset, mark)[0] > 0   # what it wrote before it ended
-            time.sleep(POLL_S)
-
-    def wait(self, timeout: float | None = None) -> Finished:
-        """Its end, or None as returncode when it ran past its timeout (then ended): `timeout` seconds from now,
-        else the one given at its start, counted from then. Its log's end as stdout (what `why` quotes)."""
-        left = timeout if timeout is not None else self.timeout - (self.clock() - self.t0)
-        try:
-            rc = self.proc.wait(timeout=max(0.0, left))
-        except subprocess.TimeoutExpired:
-            end_group(self.proc)
-            return Finished(None, self.clock() - self.t0, _log_end(self.log_path))
-        except BaseException:
-            end_group(self.proc)
-            raise
-        return Finished(rc, self.clock() - self.t0, _log_end(self.log_path))
-
-    def end(self) -> None:
-        """Ends it with its group if it still runs (a no-op once it has ended)."""
-        if self.proc.poll() is None:
-            end_group(self.proc)
 
 
 # ---- the package's workers: one entry point, a typed spec, one events channel ---------------------------------
