@@ -5,7 +5,7 @@ import os
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import rundir
@@ -68,6 +68,13 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "created": created,
                                      "settings": asdict(opts), "env": collect(),
                                      **distributed()})
+    if opts.ncu:   # found once (the manifest keeps the settings as given): the stages and workers get the path
+        from ..drivers.ncu.locate import with_ncu
+
+        try:
+            opts = replace(opts, settings=with_ncu(opts.settings))
+        except UserError:   # none: the ncu stage fails saying so, as before, and the run goes on
+            pass
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}

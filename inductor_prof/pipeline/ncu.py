@@ -22,7 +22,7 @@ from ..analysis.library_calls import call_label, replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import BatchOutcome, NcuTarget, run_batch, run_queue
-from ..drivers.ncu.locate import find_ncu
+from ..drivers.ncu.locate import find_ncu, with_ncu
 from ..drivers.ncu.report import parse_reports
 from ..errors import StepFailed, UserError
 from ..names import demangle
@@ -68,7 +68,7 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     """`inductor-prof ncu RUN`: the stage again, its outcome (failure and interruption too) in the manifest.
     No ncu to run is bad input, not an outcome: it fails before the manifest is touched, so an earlier ncu
     stage's record (and the tables it made) still stands."""
-    find_ncu(settings.ncu)
+    settings = with_ncu(settings)   # found once; none is bad input, said before the manifest is touched
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu") as info:
         info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))

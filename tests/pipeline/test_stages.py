@@ -1,4 +1,6 @@
 """The stage list's order and its switches: a stage runs only when every flag it names is on."""
+import json
+
 import pytest
 
 from inductor_prof import pipeline, rundir
@@ -87,3 +89,26 @@ def test_a_stage_runs_only_when_all_its_flags_are_on(tmp_path, monkeypatch, ncu,
     opts = pipeline.ProfileOptions(out=str(tmp_path / "run"), ncu=ncu, attention=attention)
     pipeline.profile(opts, log=lambda line: None)
     assert seen == ["build"] + ran
+
+
+def test_ncu_is_found_once_and_the_stages_get_its_path_in_the_settings(tmp_path, monkeypatch):
+    from fakes import fake_exe
+
+    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
+    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
+    monkeypatch.setattr(pipeline, "collect", lambda: {})
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = fake_exe(bin_dir, "sys.exit(0)", name="ncu")
+    monkeypatch.setenv("PATH", str(bin_dir))
+    seen = []
+    monkeypatch.setattr(stages, "STAGES", (
+        stages.Stage("build", lambda ctx: seen.append(ctx.opts.settings.ncu), required=True),))
+    pipeline.profile(pipeline.ProfileOptions(out=str(tmp_path / "run"), ncu=True), log=lambda line: None)
+    assert seen == [exe]     # found on PATH once, by the profile
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["settings"]["settings"]["ncu"] is None    # the settings as given stay the record
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))     # none: the profile goes on (its ncu stage says so)
+    monkeypatch.setattr("inductor_prof.drivers.ncu.locate.NCU_SEARCH", ())   # nor an install this machine has
+    pipeline.profile(pipeline.ProfileOptions(out=str(tmp_path / "run2"), ncu=True), log=lambda line: None)
+    assert seen[-1] is None
