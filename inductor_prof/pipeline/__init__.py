@@ -69,10 +69,10 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                                      "settings": asdict(opts), "env": collect(),
                                      **distributed()})
     if opts.ncu:   # found once (the manifest keeps the settings as given): the stages and workers get the path
-        from ..drivers.ncu.locate import with_ncu
+        from ..drivers.ncu.locate import find_ncu
 
         try:
-            opts = replace(opts, settings=with_ncu(opts.settings))
+            opts = replace(opts, settings=replace(opts.settings, ncu=find_ncu(opts.settings.ncu)))
         except UserError:   # none: the ncu stage fails saying so, as before, and the run goes on
             pass
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,

@@ -12,6 +12,7 @@ Under sudo ncu's HOME is inside the run, and everything it wrote is given back t
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -22,7 +23,7 @@ from ..analysis.library_calls import call_label, replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import BatchOutcome, NcuTarget, run_batch, run_queue
-from ..drivers.ncu.locate import find_ncu, with_ncu
+from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu.report import parse_reports
 from ..errors import StepFailed, UserError
 from ..names import demangle
@@ -68,7 +69,8 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     """`inductor-prof ncu RUN`: the stage again, its outcome (failure and interruption too) in the manifest.
     No ncu to run is bad input, not an outcome: it fails before the manifest is touched, so an earlier ncu
     stage's record (and the tables it made) still stands."""
-    settings = with_ncu(settings)   # found once; none is bad input, said before the manifest is touched
+    # found once, then in the settings whole; none is bad input, said before the manifest is touched
+    settings = replace(settings, ncu=find_ncu(settings.ncu))
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu") as info:
         info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))

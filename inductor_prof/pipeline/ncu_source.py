@@ -11,6 +11,7 @@ report, index (its result in the report). Resumable: a kernel with a report is s
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -20,7 +21,7 @@ from .. import rundir, runfiles
 from ..analysis.pick import kernel_names, pick_kernel
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import BatchOutcome, NcuTarget, Pass, batch_report, run_pass, run_queue
-from ..drivers.ncu.locate import find_ncu, with_ncu
+from ..drivers.ncu.locate import find_ncu
 from ..drivers.ncu import source as source_reader
 from ..drivers.ncu.source import kernel_at
 from ..errors import StepFailed, UserError
@@ -276,7 +277,8 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, queries: list[st
     chosen = requested(run_dir, settings, queries) if queries else automatic(run_dir, settings)
     if not chosen:
         return None
-    settings = with_ncu(settings)   # found once; none is bad input, said before the manifest is touched
+    # found once, then in the settings whole; none is bad input, said before the manifest is touched
+    settings = replace(settings, ncu=find_ncu(settings.ncu))
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu_source") as info:
         info.update(collect(run_dir, settings, chosen, log, on_kernel, again=bool(queries)))

@@ -18,15 +18,6 @@ def find_ncu(explicit: str | None) -> str:
     return locate_ncu(explicit)[0]
 
 
-def with_ncu(settings):
-    """`settings` with the ncu executable found once (a Settings, its `ncu` the path found): what a profile or
-    an `ncu` command hands its stages and workers whole, so none of them searches again. A UserError when there
-    is none."""
-    from dataclasses import replace
-
-    return replace(settings, ncu=find_ncu(settings.ncu))
-
-
 def path_fault(explicit: str) -> str | None:
     """Why a configured ncu path that exists cannot be run: "a folder" or "not executable"; None when absent."""
     if os.path.isdir(explicit):
