@@ -93,10 +93,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             if not stage.model:
                 _free_model(ctx)
             for start in starts_before(stage.name, runs):   # later stages' children, working beside this one
-                child = _start(ctx, start, failed)
-                if child is not None:   # for its stage to finish; ended with the profile if it never was
-                    ctx.started[start.key] = child
-                    children.callback(child.end)
+                _start(ctx, start, failed, children)
             _recorded(ctx, stage.name, stage.run, stage.required, failed)
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)
@@ -122,14 +119,21 @@ def _recorded(ctx: Context, name: str, run, required: bool, failed: dict[str, st
         ctx.log(f"stage {name} failed: {failed[name]}")
 
 
-def _start(ctx: Context, start: Start, failed: dict[str, str]):
-    """A stage's early part run (stages.Start): its child, or None; recorded in the manifest as a stage that
-    is not required (unless `record` is off: then as the stage before it would fail)."""
-    if not start.record:
-        return start.run(ctx)[1]
-    got: list = []
-    _recorded(ctx, start.key, lambda c: (got.append(start.run(c)), got[-1][0])[1], False, failed)
-    return got[-1][1] if got else None
+def _start(ctx: Context, start: Start, failed: dict[str, str], children: ExitStack) -> None:
+    """A stage's early part run (stages.Start): its child kept in ctx.started for its stage to finish, and
+    ended with the profile if it never was (registered at once: a Ctrl-C right after must still end it).
+    Recorded in the manifest as a stage that is not required, unless `record` is off (then it fails as the
+    profile would)."""
+    def run(c: Context) -> dict:
+        info, child = start.run(c)
+        if child is not None:
+            ctx.started[start.key] = child
+            children.callback(child.end)
+        return info
+    if start.record:
+        _recorded(ctx, start.key, run, False, failed)
+    else:
+        run(ctx)
 
 
 def distributed() -> dict:
