@@ -7,7 +7,7 @@ stdout, which the worker shares with what it runs, ncu included), each {"event":
   result    {"value"}                   what the work returned (JSON); the last event of a worker that succeeded
   error     {"message"}                 why it failed, one line: the stage's failure as the user reads it
 
-procs.py reads them (`read_events`, `start_worker`, `run_worker`)."""
+procs.py reads them (`read_events`, `Worker`, `run_worker`)."""
 from __future__ import annotations
 
 import json

@@ -19,7 +19,7 @@ class Spec:
     KIND: ClassVar[str] = ""
     QUICK_EXIT: ClassVar[bool] = False   # the worker ends at once (quick_exit.exit_now): it compiled with a pool
     settings: Settings = field(default_factory=Settings)
-    events: str = ""                     # the events file (JSON lines) it writes; set by procs.start_worker
+    events: str = ""                     # the events file (JSON lines) it writes; set by procs.Worker
 
 
 @dataclass

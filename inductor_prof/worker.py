@@ -4,7 +4,7 @@ The spec (specs.py) says the kind of work and carries the settings whole; the wo
 names for that kind, called with the spec and the events channel (events.py). What it returns is the `result`
 event; a UserError is an `error` event and exit 2; any other exception an `error` event (its one line), the
 traceback on stderr (the log), and exit 1; Ctrl-C and SIGTERM end it with 130 and 143 and no event. procs.py
-starts it and reads the events (`start_worker`, `run_worker`)."""
+starts it and reads the events (`Worker`, `run_worker`)."""
 from __future__ import annotations
 
 import importlib
