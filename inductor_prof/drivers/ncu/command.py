@@ -133,7 +133,9 @@ def run_one(cmd: list[str], specs: list[Path], env: dict[str, str], timeout: flo
         raise UserError(SUDO_PASSWORD_HELP)
     if done.returncode != 0:
         how = procs.describe_exit(done.returncode)
-        return NcuResult("failed", f"{how}: {procs.tail(out)}", done.seconds, how, events)
+        # the replay worker's own word on why (its error event), else the end of the log (ncu's, the program's)
+        why = worker.error if worker.error is not None else procs.tail(out)
+        return NcuResult("failed", f"{how}: {why}", done.seconds, how, events)
     if "No kernels were profiled" in out:
         return NcuResult("failed", f"kernel not launched: {procs.tail(out)}", done.seconds, "kernel not launched",
                          events)

@@ -388,3 +388,14 @@ def test_every_root_command_has_the_one_sudo_prefix(tmp_path, monkeypatch):
     command.give_back([tmp_path], settings, log=lambda line: None)
     host.sudo_usable(settings)
     assert [c[:3] for c in ran] == [["/opt/my sudo", "-n", "chown"], ["/opt/my sudo", "-n", "env"]]
+
+
+def test_run_one_says_the_replay_workers_error_rather_than_the_logs_end(tmp_path):
+    # the program under ncu failed with its error event (worker.py writes one for an exception): that line is the
+    # reason, not ncu's closing chatter
+    body = ("spec = json.load(open(args[-1]))\n"
+            "open(spec['events'], 'a').write(json.dumps({'event': 'error', 't': 0, 'message': 'RuntimeError: no GPU'})"
+            " + '\\n')\n"
+            "print('==PROF== Disconnected'); sys.exit(1)")
+    r = _run_one(tmp_path, body)
+    assert (r.status, r.kind, r.reason) == ("failed", "exit 1", "exit 1: RuntimeError: no GPU")
