@@ -113,18 +113,6 @@ def run(cmd: list[str], env: dict[str, str], timeout: float, merge: bool = False
     return Finished(proc.returncode, time.monotonic() - t0, out or "", err or "")
 
 
-def _marks(path: Path, offset: int, mark: str) -> tuple[int, int]:
-    """(lines holding `mark` written to `path` after `offset`, the new offset)."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            chunk = f.read()
-    except OSError:
-        return 0, offset
-    end = chunk.rfind(b"\n") + 1           # a line still being written is read next time, whole
-    return chunk[:end].count(mark.encode()), offset + end
-
-
 @contextmanager
 def _interrupts_held():
     """Ctrl-C and SIGTERM arriving while a child starts are held, then raised once its Popen is known: raised
@@ -164,28 +152,21 @@ def _start_logged(cmd: list[str], env: dict[str, str], log_path: Path,
 
 
 def run_logged(cmd: list[str], env: dict[str, str], log_path: Path, timeout: float,
-               progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic,
-               grace: float = GRACE_S) -> Finished:
-    """Runs `cmd` (an argument list, the environment given whole) with stdout and stderr in `log_path`.
-
-    `timeout`: seconds for the whole run, or, with `progress_mark`, seconds without a new line holding that
-    mark (each step of the child gets `timeout`, however many steps it has), as `clock` counts them. `grace`:
-    seconds it has to end on SIGTERM (torchrun ends its ranks itself, which takes longer than a plain child)."""
+               clock: Callable[[], float] = time.monotonic, grace: float = GRACE_S) -> Finished:
+    """Runs `cmd` (an argument list, the environment given whole; a program not of the package: the package's
+    own run as workers, below) with stdout and stderr in `log_path`, for `timeout` seconds as `clock` counts
+    them. `grace`: seconds it has to end on SIGTERM (torchrun ends its ranks itself, which takes longer than a
+    plain child)."""
     t0 = clock()
     proc = _start_logged(cmd, env, log_path, grace)
     try:
-        last, offset = clock(), 0
         while True:
             try:
                 rc = proc.wait(timeout=POLL_S)
                 return Finished(rc, clock() - t0)
             except subprocess.TimeoutExpired:
                 pass
-            if progress_mark is not None:
-                seen, offset = _marks(log_path, offset, progress_mark)
-                if seen:
-                    last = clock()
-            if clock() - (last if progress_mark is not None else t0) > timeout:
+            if clock() - t0 > timeout:
                 end_group(proc, grace)
                 return Finished(None, clock() - t0)
     except BaseException:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fakes import MarksClock, dead
+from fakes import dead
 from inductor_prof import procs
 
 # the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid (whole: a
@@ -56,30 +56,6 @@ def test_timeout_ends_the_whole_group(tmp_path):
     assert done.seconds == 4.5
     assert time.monotonic() - clock.fired < 2 * procs.GRACE_S     # ended within the grace periods
     assert dead(_grandchild(pid_file))
-
-
-# a child that prints MARK i once the file GO.i exists, for i < 5, then hangs
-MARKS = """
-import os, sys, time
-for i in range(5):
-    while not os.path.exists(f"{sys.argv[1]}.{i}"):
-        time.sleep(0.005)
-    print('MARK', i, flush=True)
-time.sleep(60)
-"""
-
-
-def test_progress_marks_extend_the_timeout(tmp_path):
-    # five marks 0.6 s apart (by the clock): 2.4 s of progress under a 1 s timeout, then the hang is ended 1 s after
-    # the last. Between the last mark run_logged saw and its check of the clock at most 0.6 + 0.3 s pass (the clock
-    # stands still from a mark's time until the child printed it), so only the hang can time out; a timeout that
-    # ignored the marks would fire before MARK 3 (at 1.5 s).
-    log = tmp_path / "log"
-    done = procs.run_logged([sys.executable, "-c", MARKS, str(tmp_path / "go")], {}, log, 1.0,
-                            progress_mark="MARK", clock=MarksClock(tmp_path / "go", log, 5))
-    assert done.timed_out
-    assert log.read_text().count("MARK") == 5
-    assert done.seconds > 2.0
 
 
 def _interrupt_when_ready(pid_file: Path) -> threading.Thread:
