@@ -77,8 +77,8 @@ def dead(pid: int, within: float = 5.0) -> bool:
     return False
 
 
-# ---- clocks for the timeouts (procs.run_logged's and procs.Worker's `clock`, through the ncu stage): a timeout fires at an event a
-# fake writes, not after a guess of wall time, however loaded the machine
+# ---- clocks for the timeouts (procs.run_logged's and procs.Worker's `clock`, through the ncu stage): a timeout
+# fires at an event a fake writes, not after a guess of wall time, however loaded the machine
 
 # a fake's body for "hangs": it names itself in a file beside its executable, then sleeps (HangClock sees it)
 HANG = "open(f'{sys.argv[0]}.hang.{os.getpid()}', 'w').close()\ntime.sleep(60)"
