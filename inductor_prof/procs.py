@@ -335,14 +335,23 @@ class Worker:
 
     def _outcome(self, done: Finished, limit: float) -> WorkerOutcome:
         done.stdout = _log_end(self._log)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self._close()
         return WorkerOutcome(done, self.log_path, list(self.events), limit)
 
     def end(self) -> None:
         """Ends it with its group if it still runs (a no-op once it has ended); its folder removed."""
         if self.proc.poll() is None:
             end_group(self.proc, self.grace)
+        self._close()
+
+    def _close(self) -> None:
+        """Its folder removed, and the parent's end of its stdin closed (if it had one)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self.proc.stdin is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:   # a worker that ended leaves a pipe whose flush fails: nothing to keep
+                pass
 
 
 def run_worker(spec: specs.Spec, log_path: Path | None, timeout: float, env: dict[str, str] | None = None,
