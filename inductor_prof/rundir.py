@@ -85,8 +85,6 @@ class RunDir:
     @property
     def attention_precompile_log(self) -> Path: return self.attention_dir / "precompile.log"
     @property
-    def attention_go(self) -> Path: return self.attention_dir / "go"   # made when the stage's process may go on
-    @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
@@ -133,8 +131,6 @@ class RunDir:
     # with `profile --ncu` the pass runs in a process of its own beside the metric pass (ncu_source_beside.py)
     @property
     def ncu_source_beside_log(self) -> Path: return self.ncu_source_dir / "beside.log"
-    @property
-    def ncu_source_beside_json(self) -> Path: return self.ncu_source_dir / "beside.json"   # its outcome
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,11 @@ class Settings:
     # seconds the whole multi-rank profile (torchrun and its ranks) may take before all of it is ended
     ranks_timeout: float = 21600.0
 
+    def as_root(self, *cmd: str) -> list[str]:
+        """`cmd` through sudo as every root command of the package runs: `sudo -n`, never a prompt (the one place
+        the prefix is built; its callers run it only with the sudo setting on)."""
+        return [self.sudo_path, "-n", *cmd]
+
     # environment variable names: INDUCTOR_PROF_NCU, INDUCTOR_PROF_SUDO, INDUCTOR_PROF_SUDO_PATH, ...
     @staticmethod
     def env_name(key: str) -> str:

@@ -6,31 +6,41 @@ import time
 from pathlib import Path
 
 
+# what a fake ncu may call as the replay worker it stands in for would: `step(what, i, ok=..., reason=...)` writes
+# a step event to the events file of the worker spec that ends its arguments (replay.py), and the log's line
+STEP_EVENT = """
+def step(what, i=None, **detail):
+    spec = json.load(open(args[-1]))
+    with open(spec['events'], 'a') as f:
+        f.write(json.dumps({'event': 'progress', 't': time.time(), 'done': 0 if i is None else i + 1, 'total': 0,
+                            'what': what, 'index': i, **detail}) + '\\n')
+    print('ncu_runner: step', what, *([i] if i is not None else []), file=sys.stderr, flush=True)
+"""
+
+
 def fake_exe(folder: Path, body: str, name: str = "fake ncu") -> str:
-    """An executable Python script: `args` holds its arguments, then `body` runs."""
+    """An executable Python script: `args` holds its arguments, `step` can say a replay step, then `body` runs."""
     path = folder / name
     path.write_text(f"#!{sys.executable}\nimport json, os, shutil, signal, sys, time\nargs = sys.argv[1:]\n"
-                    f"{body}\n")
+                    f"{STEP_EVENT}\n{body}\n")
     path.chmod(path.stat().st_mode | stat.S_IEXEC)
     return str(path)
 
 
-# A fake ncu speaking the replay program's protocol (replay.STEP lines): it reads the kernel names from the
-# spec files it is given, marks each loaded, then runs BEHAVIOUR(i, name) before marking each profiled, and
+# A fake ncu speaking the replay worker's protocol (step events): it reads the kernel names from the spec files
+# its worker spec names, says each loaded, then runs BEHAVIOUR(i, name) before saying each profiled, and
 # writes the names as its "report" (tests read it back with `names_report`). Each call appends its kernel
 # names to `<script>.calls`, one line per ncu process.
 REPLAYING = """
 out = args[args.index('-o') + 1]
-specs = args[args.index('-m') + 2:]
+specs = json.load(open(args[-1]))['specs']
 names = [json.load(open(p))['name'] for p in specs]
 open(sys.argv[0] + '.calls', 'a').write(' '.join(names) + '\\n')
-def mark(*what):
-    print('ncu_runner: step', *what, file=sys.stderr, flush=True)
 for i, n in enumerate(names):
-    mark('load', i, 'ok')
+    step('load', i, ok=True)
 for i, n in enumerate(names):
 {behaviour}
-    mark('profile', i)
+    step('profile', i)
 json.dump(names, open(out + '.ncu-rep', 'w'))
 """
 
@@ -67,8 +77,8 @@ def dead(pid: int, within: float = 5.0) -> bool:
     return False
 
 
-# ---- clocks for the timeouts (procs.run_logged's `clock`, through the ncu stage): a timeout fires at an event a
-# fake writes, not after a guess of wall time, however loaded the machine
+# ---- clocks for the timeouts (procs.run_logged's and procs.Worker's `clock`, through the ncu stage): a timeout
+# fires at an event a fake writes, not after a guess of wall time, however loaded the machine
 
 # a fake's body for "hangs": it names itself in a file beside its executable, then sleeps (HangClock sees it)
 HANG = "open(f'{sys.argv[0]}.hang.{os.getpid()}', 'w').close()\ntime.sleep(60)"

@@ -22,7 +22,8 @@ ROOT = Path(inductor_prof.__file__).parent
 LAYERS = (
     # the ground floor: facts, the cost model, settings, paths, child processes; nothing of the package above
     ("ground", {"units", "errors", "aten", "mask_pairs", "cost", "peaks", "names", "settings", "steptime", "rundir",
-                "childenv", "procs", "signals", "priority", "quick_exit", "envinfo", "gpu_probe"}),
+                "childenv", "procs", "signals", "priority", "quick_exit", "envinfo", "gpu_probe", "specs",
+                "events"}),
     ("inductor", {"inductor", "targets"}),    # knowledge of Inductor's output; the models profiled
     ("drivers", {"drivers"}),                 # the external tools: Proton, torch.profiler, ncu, NVML
     ("attention", {"attention"}),             # the attention backends, own kernels, semantics and benchmark
@@ -31,7 +32,7 @@ LAYERS = (
     ("report", {"report", "doctor"}),         # rendering a run; doctor's checks
     ("pipeline", {"pipeline"}),               # profile's stages
     ("cli", {"cli"}),                         # the commands
-    ("entry", {"entry", "__main__", ""}),     # the console script, `python -m`, the package's own __init__
+    ("entry", {"entry", "__main__", "", "worker"}),   # the console script, `python -m`, the package init, worker.py
 )
 FLOOR = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 

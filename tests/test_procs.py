@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fakes import MarksClock, dead
+from fakes import dead
 from inductor_prof import procs
 
 # the child starts a grandchild that ignores SIGTERM and waits for it to be ready, writes its pid (whole: a
@@ -56,30 +56,6 @@ def test_timeout_ends_the_whole_group(tmp_path):
     assert done.seconds == 4.5
     assert time.monotonic() - clock.fired < 2 * procs.GRACE_S     # ended within the grace periods
     assert dead(_grandchild(pid_file))
-
-
-# a child that prints MARK i once the file GO.i exists, for i < 5, then hangs
-MARKS = """
-import os, sys, time
-for i in range(5):
-    while not os.path.exists(f"{sys.argv[1]}.{i}"):
-        time.sleep(0.005)
-    print('MARK', i, flush=True)
-time.sleep(60)
-"""
-
-
-def test_progress_marks_extend_the_timeout(tmp_path):
-    # five marks 0.6 s apart (by the clock): 2.4 s of progress under a 1 s timeout, then the hang is ended 1 s after
-    # the last. Between the last mark run_logged saw and its check of the clock at most 0.6 + 0.3 s pass (the clock
-    # stands still from a mark's time until the child printed it), so only the hang can time out; a timeout that
-    # ignored the marks would fire before MARK 3 (at 1.5 s).
-    log = tmp_path / "log"
-    done = procs.run_logged([sys.executable, "-c", MARKS, str(tmp_path / "go")], {}, log, 1.0,
-                            progress_mark="MARK", clock=MarksClock(tmp_path / "go", log, 5))
-    assert done.timed_out
-    assert log.read_text().count("MARK") == 5
-    assert done.seconds > 2.0
 
 
 def _interrupt_when_ready(pid_file: Path) -> threading.Thread:
@@ -201,57 +177,67 @@ def test_tail_last_four_nonblank_lines_capped():
     assert procs.tail("x" * 1000) == "x" * 600
 
 
-# ---- Background: a child started now, waited for later
+# ---- Worker: a child started now, waited for later (tests/test_procs_worker.py: its events, with a fake worker)
 
-def test_background_wait_gives_the_exit_and_keeps_the_output(tmp_path):
-    log = tmp_path / "sub" / "build.log"     # its folder made for it
-    job = procs.Background([sys.executable, "-c", "import sys; print('built'); sys.exit(3)"], {}, log, 60)
+def _worker(tmp_path, code, log="log", timeout=60.0, **kw):
+    """A worker whose program is `code` (python -c; its spec path comes last in its arguments)."""
+    from fake_worker import FakeSpec
+
+    return procs.Worker(FakeSpec(), tmp_path / log, timeout, env={}, program=[sys.executable, "-c", code], **kw)
+
+
+def test_worker_wait_gives_the_exit_and_keeps_the_output(tmp_path):
+    job = _worker(tmp_path, "import sys; print('built'); sys.exit(3)", log="sub/build.log")   # its folder made
     done = job.wait()
-    assert done.returncode == 3 and not done.timed_out and log.read_text() == done.stdout == "built\n"
+    assert done.finished.returncode == 3 and not done.finished.timed_out
+    assert (tmp_path / "sub" / "build.log").read_text() == done.finished.stdout == "built\n"
+    assert done.why() == "exit 3: built"
     job.end()    # once ended: nothing to do, no error
 
 
-def test_background_wait_ends_the_whole_group_at_its_timeout(tmp_path):
+def test_worker_wait_ends_the_whole_group_at_its_timeout(tmp_path):
     pid_file = tmp_path / "g.pid"
     clock = ReadyClock(pid_file, jump=10.5)   # reads 10.5 s once the grandchild runs: past the 10 s timeout
-    job = procs.Background([sys.executable, "-c", CHILD, str(pid_file)], {}, tmp_path / "log", 10, clock=clock)
+    job = procs.Worker(__import__("fake_worker").FakeSpec(), tmp_path / "log", 10, env={},
+                       program=[sys.executable, "-c", CHILD, str(pid_file)], clock=clock)
     while not pid_file.exists():
         time.sleep(0.01)
     done = job.wait()
-    assert done.timed_out and done.seconds == 10.5
+    assert done.finished.timed_out and done.finished.seconds == 10.5
     assert dead(_grandchild(pid_file)) and dead(job.proc.pid)
 
 
-def test_background_wait_counts_a_timeout_given_to_it_from_now(tmp_path):
+def test_worker_wait_counts_a_timeout_given_to_it_from_now(tmp_path):
     # started with 0.2 s (long spent once it is waited for), waited for with 30 s from now: it ends on its own
-    job = procs.Background([sys.executable, "-c", "import time; time.sleep(0.6); print('done')"], {},
-                           tmp_path / "log", 0.2)
+    job = _worker(tmp_path, "import time; time.sleep(0.6); print('done')", timeout=0.2)
     time.sleep(0.3)
     done = job.wait(30)
-    assert done.returncode == 0 and not done.timed_out and done.stdout == "done\n"
-    late = procs.Background([sys.executable, "-c", "import time; time.sleep(30)"], {}, tmp_path / "log2", 600)
-    assert late.wait(0.3).timed_out   # and 0.3 s from now, though 600 from its start, ends it
+    assert done.finished.returncode == 0 and not done.finished.timed_out and done.finished.stdout == "done\n"
+    late = _worker(tmp_path, "import time; time.sleep(30)", log="log2", timeout=600)
+    assert late.wait(0.3).finished.timed_out   # and 0.3 s from now, though 600 from its start, ends it
 
 
-def test_background_marked_waits_for_a_line_its_end_or_the_time_given(tmp_path):
-    later = "import time; print('first', flush=True); time.sleep(0.3); print('ready: 1', flush=True); time.sleep(30)"
-    job = procs.Background([sys.executable, "-c", later], {}, tmp_path / "log", 600)
-    assert job.marked("ready: ", 60)          # written 0.3 s in: waited for
+def test_worker_wait_for_an_event_its_end_or_the_time_given(tmp_path):
+    said = ("import json, sys, time; from inductor_prof.events import Events; time.sleep(0.3); "
+            "Events(json.load(open(sys.argv[-1]))['events']).phase('ready', 'x'); time.sleep(30)")
+    job = procs.Worker(__import__("fake_worker").FakeSpec(), tmp_path / "log", 600,
+                       program=[sys.executable, "-c", said])
+    assert job.wait_for("phase", 60, name="ready")   # said 0.3 s in: waited for
     job.end()
-    ended = procs.Background([sys.executable, "-c", "print('nothing')"], {}, tmp_path / "log2", 600)
-    assert not ended.marked("ready: ", 60)    # ended without it: not waited for 60 s
+    ended = _worker(tmp_path, "print('nothing')", log="log2", timeout=600)
+    assert not ended.wait_for("phase", 60)    # ended without it: not waited for 60 s
     clock = iter([0.0] + [601.0] * 10)        # its time is spent at the first look
-    slow = procs.Background([sys.executable, "-c", "import time; time.sleep(30)"], {}, tmp_path / "log3", 600,
-                            clock=lambda: next(clock))
-    assert not slow.marked("ready: ", 600) and slow.proc.poll() is None
+    slow = _worker(tmp_path, "import time; time.sleep(30)", log="log3", timeout=600, clock=lambda: next(clock))
+    assert not slow.wait_for("phase", 600) and slow.proc.poll() is None
     slow.end()
 
 
-def test_background_end_ends_a_child_never_waited_for(tmp_path):
-    # the profile's finally: a run that stops (Ctrl-C, a failed required stage) before the build was waited for
+def test_worker_end_ends_a_child_never_waited_for(tmp_path):
+    # the profile's finally: a run that stops (Ctrl-C, a failed required stage) before the child was waited for
     pid_file = tmp_path / "g.pid"
-    job = procs.Background([sys.executable, "-c", CHILD, str(pid_file)], {}, tmp_path / "log", 600)
+    job = procs.Worker(__import__("fake_worker").FakeSpec(), tmp_path / "log", 600, env={},
+                       program=[sys.executable, "-c", CHILD, str(pid_file)])
     while not pid_file.exists():
         time.sleep(0.01)
     job.end()
-    assert dead(_grandchild(pid_file)) and dead(job.proc.pid)
+    assert dead(_grandchild(pid_file)) and dead(job.proc.pid) and not job.folder.exists()

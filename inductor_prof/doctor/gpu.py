@@ -1,13 +1,11 @@
 """The GPU checks of `doctor`, each in a child process with a timeout: a broken driver can hang
 `torch.cuda.is_available()`, and a crash in Triton or cuDNN must not take `doctor` with it.
 
-`python -m inductor_prof.doctor.gpu PROBE RESULT.json` runs one probe and writes what it found as JSON (or
-{"error": ...}); `run_probe` runs that child and reads the file, or says how the child ended.
+`run_probe` runs one probe in a worker (`python -m inductor_prof.worker SPEC`, a DoctorProbeSpec; `work`),
+whose result event is what it found (or {"error": ...}), or says how the worker ended.
 """
 from __future__ import annotations
 
-import json
-import sys
 import time
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from .. import procs
 from ..childenv import child_env
 from ..errors import one_line
 from ..inductor.cache import cache_env
+from ..specs import DoctorProbeSpec
 
 PROBE_TIMEOUT_S = 180.0    # the slowest probe, Inductor's first compile, takes seconds; a hang ends here
 SDPA_SHAPE = (1, 2, 256, 64)   # B, H, S, D: small, and a head size every cuDNN attention release supports
@@ -86,35 +85,26 @@ def probe_sdpa(work: Path) -> dict:
 PROBES = {"cuda": probe_cuda, "proton": probe_proton, "inductor": probe_inductor, "sdpa": probe_sdpa}
 
 
-def run_child(cmd: list[str], result: Path, timeout: float, env: dict[str, str]) -> dict:
-    """Runs `cmd`, which writes its findings to `result` as JSON; {"error": ...} when it hangs, crashes or
-    writes nothing. Its output is kept for the error; it and its children are ended on a timeout or Ctrl-C."""
-    done = procs.run(cmd, env, timeout, merge=True)
-    if done.timed_out:
-        return {"error": f"no answer after {timeout:.0f} s (hung; ended)"}
-    if result.is_file():
-        return json.loads(result.read_text())
-    return {"error": done.why(timeout)}
+def found(done: procs.WorkerOutcome) -> dict:
+    """What a probe's worker found: its result, or {"error": ...} when it hung, crashed or said nothing."""
+    if done.finished.timed_out:
+        return {"error": f"no answer after {done.timeout:.0f} s (hung; ended)"}
+    if done.ok and isinstance(done.result, dict):
+        return done.result
+    return {"error": done.why()}
 
 
 def run_probe(name: str, work: Path, timeout: float = PROBE_TIMEOUT_S) -> dict:
-    """One probe in its own process, with Inductor and Triton caches of its own under `work`."""
-    result = work / f"{name}.json"
+    """One probe in its own process, with Inductor and Triton caches of its own under `work`; its output is
+    kept for the error; it and its children are ended on a timeout or Ctrl-C."""
     env = child_env({**cache_env(work / "inductor_cache"), "TORCHINDUCTOR_COMPILE_THREADS": "1"})
-    return run_child([sys.executable, "-m", "inductor_prof.doctor.gpu", name, str(result)], result, timeout, env)
+    return found(procs.run_worker(DoctorProbeSpec(probe=name, work=str(work)), None, timeout, env=env))
 
 
-def main(argv: list[str]) -> int:
-    from ..rundir import write_json
-
-    name, result = argv[1], Path(argv[2])
+def work(spec: DoctorProbeSpec, events) -> dict:
+    """The worker's side (worker.py, kind `doctor_probe`): the finding, or the probe's error as the finding (a
+    crash or hang is seen by the parent)."""
     try:
-        found = PROBES[name](result.parent)
-    except Exception as e:  # the finding is the error; a crash or hang is seen by the parent
-        found = {"error": one_line(e)}
-    write_json(result, found)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+        return PROBES[spec.probe](Path(spec.work))
+    except Exception as e:  # noqa: BLE001  the finding is the error
+        return {"error": one_line(e)}

@@ -108,10 +108,10 @@ def ncu_counters(settings: Settings, ncu: str, work: Path) -> Check:
     spec, report = work / "probe_spec.json", work / "probe"
     write_json(spec, {"type": "inductor", "name": probe_kernel.KERNEL, "file": probe_kernel.__file__, "config": {}})
     env = pass_env(work / "inductor_cache", settings, work / "ncu_home")
-    cmd = command.build_cmd(settings, ncu, probe_kernel.KERNEL, report, command.python_program(spec), env)
+    cmd = command.build_cmd(settings, ncu, probe_kernel.KERNEL, report, command.python_program(), env)
     warnings: list[str] = []
     try:
-        result = command.run_one(cmd, env, settings.ncu_timeout, work / "ncu.log")
+        result = command.run_one(cmd, [spec], env, settings.ncu_timeout, work / "ncu.log")
     except command.NcuPermissionError as e:
         return Check(name, FAIL, "ncu on a tiny kernel: ERR_NVGPUCTRPERM", str(e))
     except UserError as e:   # sudo asked for a password
@@ -136,7 +136,7 @@ def sudo_usable(settings: Settings) -> Check:
     name = "sudo -n"
     if not settings.sudo:
         return Check(name, SKIP, "not configured: ncu runs as you (--sudo or INDUCTOR_PROF_SUDO=1 to change)")
-    cmd = [settings.sudo_path, "-n", "env", "true"]
+    cmd = settings.as_root("env", "true")
     try:
         done = procs.run(cmd, child_env(), SUDO_TIMEOUT_S, merge=True)
     except OSError as e:

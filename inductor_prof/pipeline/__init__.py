@@ -5,7 +5,7 @@ import os
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import rundir
@@ -18,7 +18,7 @@ from ..targets import FluxOptions, check_target
 from .compile import CompileOptions
 
 if TYPE_CHECKING:
-    from .stages import Context, Log
+    from .stages import Context, Log, Start
 
 
 @dataclass
@@ -54,8 +54,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
         from .ranks import profile_ranks
 
         return profile_ranks(opts, log)
-    from . import written
-    from .stages import STAGES, Context
+    from .stages import STAGES, Context, starts_before
 
     if opts.steps < 1:
         raise UserError("{steps} must be at least 1", ("steps",))
@@ -69,20 +68,22 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
     manifest = rundir.Manifest(run, {"tool": "inductor-prof", "command": sys.argv, "created": created,
                                      "settings": asdict(opts), "env": collect(),
                                      **distributed()})
+    if opts.ncu:   # found once (the manifest keeps the settings as given): the stages and workers get the path
+        from ..drivers.ncu.locate import find_ncu
+
+        try:
+            opts = replace(opts, settings=replace(opts.settings, ncu=find_ncu(opts.settings.ncu)))
+        except UserError:   # none: the ncu stage fails saying so, as before, and the run goes on
+            pass
     ctx = Context(run, opts, manifest, log, step_progress, ncu_progress,
                   profile={"steps": opts.steps, "warmup": opts.warmup})
     failed: dict[str, str] = {}
     hooks, hooked = ExitStack(), False
-    with isolated_cache(run.inductor_cache), hooks, ExitStack() as builds:
-        ctx.on_exit = builds.callback
-        if opts.attention:
-            from .attention import start_build
-
-            ctx.attention_build = start_build(run, opts.settings)
-            if ctx.attention_build is not None:
-                builds.callback(ctx.attention_build.end)
+    with isolated_cache(run.inductor_cache), hooks, ExitStack() as children:
+        def runs(stage) -> bool:
+            return all(getattr(opts, flag) for flag in stage.when)
         for stage in STAGES:
-            if not all(getattr(opts, flag) for flag in stage.when):
+            if not runs(stage):
                 continue
             if stage.hooks and not hooked:      # Inductor's launch hooks while it builds kernels, only then
                 hooks.enter_context(instrumented_inductor(ctx.registry))
@@ -91,25 +92,50 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
             hooked = stage.hooks
             if not stage.model:
                 _free_model(ctx)
-            try:
-                with manifest.stage(stage.name) as info:
-                    try:
-                        info.update(stage.run(ctx) or {})
-                    except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
-                        info.update(getattr(e, "stage_info", None) or {})
-                        raise
-                    finally:   # what its own process, Proton or ncu wrote, a failed stage's too
-                        written.record(manifest, stage.name)
-            except BaseException as e:
-                if stage.required:   # no result `report` can read: a retry may replace this folder
-                    manifest.set(rundir.STOPPED_AT, stage.name)
-                    raise
-                if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
-                    raise
-                failed[stage.name] = one_line(e, None)   # recorded in the manifest; the run goes on
-                log(f"stage {stage.name} failed: {failed[stage.name]}")
+            for start in starts_before(stage.name, runs):   # later stages' children, working beside this one
+                _start(ctx, start, failed, children)
+            _recorded(ctx, stage.name, stage.run, stage.required, failed)
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)
+
+
+def _recorded(ctx: Context, name: str, run, required: bool, failed: dict[str, str]) -> None:
+    """`run(ctx)` as the manifest's entry `name`: a failure of a required one ends the profile (the folder marked
+    stopped there), any other is recorded in `failed` and the profile goes on; Ctrl-C and SIGTERM end it."""
+    try:
+        with ctx.manifest.stage(name) as info:
+            try:
+                info.update(run(ctx) or {})
+            except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
+                info.update(getattr(e, "stage_info", None) or {})
+                raise
+            finally:   # what its own process, Proton or ncu wrote, a failed stage's too
+                written.record(ctx.manifest, name)
+    except BaseException as e:
+        if required:   # no result `report` can read: a retry may replace this folder
+            ctx.manifest.set(rundir.STOPPED_AT, name)
+            raise
+        if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
+            raise
+        failed[name] = one_line(e, None)   # recorded in the manifest; the run goes on
+        ctx.log(f"stage {name} failed: {failed[name]}")
+
+
+def _start(ctx: Context, start: Start, failed: dict[str, str], children: ExitStack) -> None:
+    """A stage's early part run (stages.Start): its child kept in ctx.started for its stage to finish, and
+    ended with the profile if it never was (registered at once: a Ctrl-C right after must still end it).
+    Recorded in the manifest as a stage that is not required, unless `record` is off (then it fails as the
+    profile would)."""
+    def run(c: Context) -> dict:
+        info, child = start.run(c)
+        if child is not None:
+            ctx.started[start.key] = child
+            children.callback(child.end)
+        return info
+    if start.record:
+        _recorded(ctx, start.key, run, False, failed)
+    else:
+        run(ctx)
 
 
 def distributed() -> dict:

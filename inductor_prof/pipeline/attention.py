@@ -1,11 +1,13 @@
 """Stage `attention`, and the `attention` command's one entry point: every attention backend at the model's
 captured attention shapes (or shapes given by hand), results saved into the run folder.
 
-The stage runs this module (`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune]
-[--tuning-cache DIR] [--compile-cache DIR]`, `main`) in a process of its own: torch.profiler holds this
-process's CUPTI, and a crash in a hand-written kernel must not take the profile with it. With --ncu that process
-starts before ncu (`--precompile --go FILE`): it compiles the own kernels' configs while ncu measures, at a lower
-CPU priority (priority.py), then waits for the stage to make FILE, and runs the stage without a second start-up.
+The stage runs `work` in a worker process of its own (`python -m inductor_prof.worker SPEC`, an AttentionSpec
+with the settings whole): torch.profiler holds this process's CUPTI, and a crash in a hand-written kernel must
+not take the profile with it. With --ncu that process starts before ncu (`precompile`, `wait_for_go`): it
+compiles the own kernels' configs while ncu measures, at a lower CPU priority (priority.py), then waits for the
+stage to say go (its stdin), and runs the stage without a second start-up. It tells the profile what it did
+as events (events.py): the phases `precompiled` and `went on`, its notes, the summary as its result; the
+profile alone records it in the manifest.
 Saved: attention.csv (one row per backend x shape), attention_tuning.csv (every tile config tried),
 proton/attention.hatchet, and the FlexAttention kernels Inductor generated under attention/kernels/. The stage
 leaves the teaching backends out (registry.TEACHING) unless the attention_teaching setting is on; the own
@@ -13,11 +15,9 @@ kernels' tuning goes through the user's tuning cache (attention/tuning_cache.py)
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Callable
 
 import pandas as pd
@@ -27,13 +27,13 @@ from ..analysis.roofline import judge_attention
 from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import TEACHING, backends as all_backends, stage_names
 from ..attention.semantics.shapes import Shape, from_calls
-from ..childenv import child_env
-from ..errors import EXIT_USER, UserError, one_line
+from ..errors import UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_texts, output_code_texts
 from ..priority import at_lower_priority
 from ..settings import Settings
+from ..specs import AttentionSpec, CudaBuildSpec
 from .harvest import this_process, write_kernels
 from . import written
 
@@ -41,11 +41,11 @@ TIMEOUT_S = 1200   # the stage's process, from the stage's start
 PRECOMPILE_TIMEOUT_S = 600   # its configs compiled ahead (about 13-17 s at FLUX's shape): stuck past this, it is ended
 BUILD_TIMEOUT_S = 600   # the CUDA kernel's build: about 25 s on the H100 machine's 16 cores; a stuck nvcc ends here
 BUILT_BY = "cuda_mma_fa2"   # the backend whose kernel is C++ built at first use (kernels/cuda_fa.py)
-# the lines the stage's process writes to its log around the wait: what it compiled ahead, and that it went on
-PRECOMPILED, WENT_ON = "precompiled: ", "went on after ncu"
+# the phases the stage's process says around the wait: what it compiled ahead, and that it went on
+PRECOMPILED, WENT_ON = "precompiled", "went on after ncu"
 
 
-def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background | None:
+def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Worker | None:
     """The own CUDA kernel's build (once per machine, cached by cpp_extension; a no-op check after), started at
     the profile's start so that it overlaps the compile and the timed steps instead of adding to the attention
     stage; None when the stage will not run that backend or this machine has no CUDA toolkit to build it."""
@@ -56,8 +56,12 @@ def start_build(run_dir: rundir.RunDir, settings: Settings) -> procs.Background 
 
     if CUDA_HOME is None or not torch.cuda.is_available():
         return None
-    return procs.Background([sys.executable, "-m", "inductor_prof.attention.kernels.cuda_fa"], child_env(),
-                            run_dir.attention_build_log, BUILD_TIMEOUT_S)
+    return procs.Worker(CudaBuildSpec(settings=settings), run_dir.attention_build_log, BUILD_TIMEOUT_S)
+
+
+def build_early(ctx) -> tuple[dict, procs.Worker | None]:
+    """The attention stage's Start at the run's start (stages.py): the own CUDA kernel's build."""
+    return {}, start_build(ctx.run, ctx.opts.settings)
 
 
 NO_CALLS = "no attention calls captured: skipped"
@@ -72,18 +76,15 @@ def no_calls(run_dir: rundir.RunDir) -> bool:
         return False
 
 
-def start_precompile(ctx) -> dict:
-    """Stage `attention_precompile` (with --ncu): the attention stage's process started now, `main --precompile
-    --go FILE`: it compiles the own kernels' tile configs (benchmark/precompile.py: nothing runs on the GPU)
-    while ncu measures, then waits for the attention stage, after ncu, to make FILE."""
+def start_precompile(ctx) -> tuple[dict, procs.Worker | None]:
+    """Stage `attention_precompile` (with --ncu): the attention stage's process started now (`precompile`,
+    `wait_for_go`): it compiles the own kernels' tile configs (benchmark/precompile.py: nothing runs on the GPU)
+    while ncu measures, then waits for the attention stage, after ncu, to say go."""
     if no_calls(ctx.run):
-        return {"skipped": NO_CALLS}
-    ctx.run.attention_go.unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", __name__, str(ctx.run.root), "--precompile", "--go", str(ctx.run.attention_go),
-           *stage_args(ctx.opts.settings)]
-    ctx.attention_precompile = procs.Background(cmd, child_env(), ctx.run.attention_log, TIMEOUT_S)
-    ctx.on_exit(ctx.attention_precompile.end)
-    return {"log": str(ctx.run.attention_log.relative_to(ctx.run.root))}
+        return {"skipped": NO_CALLS}, None
+    spec = AttentionSpec(settings=ctx.opts.settings, run=str(ctx.run.root), precompile=True, wait_for_go=True)
+    child = procs.Worker(spec, ctx.run.attention_log, TIMEOUT_S, stdin=True)
+    return {"log": str(ctx.run.attention_log.relative_to(ctx.run.root))}, child
 
 
 def run(ctx) -> dict:
@@ -91,87 +92,64 @@ def run(ctx) -> dict:
         ctx.log(f"attention: {NO_CALLS}")
         return {"skipped": NO_CALLS}
     info = {}
-    if ctx.attention_build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
-        done = ctx.attention_build.wait()
-        info["cuda_build"] = f"{done.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
-            f"failed ({done.why(BUILD_TIMEOUT_S)}; {ctx.run.attention_build_log}): the stage builds it again"
+    build = ctx.started.get("cuda_build")
+    if build is not None:   # cpp_extension's lock would make the stage wait anyway: said here
+        done = build.wait()
+        info["cuda_build"] = f"{done.finished.seconds:.1f} s, overlapping the earlier stages" if done.ok else \
+            f"failed ({done.why()}; {ctx.run.attention_build_log}): the stage builds it again"
     ctx.log("benchmarking attention backends at the model's attention shapes (own process)")
     done = None
-    if ctx.attention_precompile is not None:
-        done = went_on(ctx.run, ctx.attention_precompile, info)
+    if ctx.started.get("attention_precompile") is not None:
+        done = went_on(ctx.run, ctx.started["attention_precompile"], info)
     if done is None:
         done = in_subprocess(ctx.run, ctx.opts.settings)
+    summary = done.pop("summary", {})
     for line in done["notes"]:
         ctx.log(line)
-    return {**child_summary(ctx.run), **info, **done}
+    return {**summary, **info, **done}
 
 
-def went_on(run_dir: rundir.RunDir, child: procs.Background, info: dict) -> dict | None:
+def went_on(run_dir: rundir.RunDir, child: procs.Worker, info: dict) -> dict | None:
     """The stage run by the process started before ncu (start_precompile): told to go on, waited for; what it
     compiled ahead goes into `info`. None when it ended before it went on (a crash, the configs' compiles
     stuck): said in `info`, its log kept as precompile.log, and the stage is run in a fresh process."""
     # still compiling: its compiles get their time, and no more
-    stuck = not child.marked(PRECOMPILED, PRECOMPILE_TIMEOUT_S) and child.proc.poll() is None
+    stuck = not child.wait_for("phase", PRECOMPILE_TIMEOUT_S, name=PRECOMPILED) and child.proc.poll() is None
     if stuck:
         child.end()   # the fresh process below compiles what it needs
-    run_dir.attention_go.touch()
+    child.go()
     done = child.wait(TIMEOUT_S)
-    text = child.log_path.read_text(errors="replace") if child.log_path.exists() else ""
-    ahead = [ln[len(PRECOMPILED):] for ln in text.splitlines() if ln.startswith(PRECOMPILED)]
+    ahead = [str(e.get("detail", "")) for e in done.seen("phase") if e.get("name") == PRECOMPILED]
     if ahead:
         info["precompile"] = ahead[-1][:300]
-    if any(ln.rstrip().endswith(WENT_ON) for ln in text.splitlines()):   # a worker's unended line may precede it
-        return outcome(run_dir, done, child.log_path)
+    if any(e.get("name") == WENT_ON for e in done.seen("phase")):
+        return outcome(run_dir, done)
     if child.log_path.exists():
         os.replace(child.log_path, run_dir.attention_precompile_log)
-    why = f"no configs compiled after {PRECOMPILE_TIMEOUT_S} s, ended" if stuck else done.why(TIMEOUT_S)
+    why = f"no configs compiled after {PRECOMPILE_TIMEOUT_S} s, ended" if stuck else done.why()
     info["precompile"] = f"failed ({why}; {run_dir.attention_precompile_log}): the stage ran in a fresh process"
     return None
 
 
-def child_summary(run_dir: rundir.RunDir) -> dict:
-    """What the stage's process recorded in the manifest (its summary: the caches, each backend's seconds...),
-    which the profile's own entry for the stage would otherwise replace; {} if unreadable."""
-    try:
-        entry = (runfiles.manifest(run_dir, "the attention stage wrote it").get("stages") or {}).get("attention")
-    except Exception:  # noqa: BLE001  (the stage's own outcome is said by in_subprocess)
-        return {}
-    return {k: v for k, v in (entry or {}).items() if k not in ("status", "seconds", "started", "error")}
-
-
-def stage_args(settings: Settings) -> list[str]:
-    """The settings the stage's process takes, as its arguments (only those not at their defaults)."""
-    return ((["--teaching"] if settings.attention_teaching else []) + (["--retune"] if settings.retune else [])
-            + (["--tuning-cache", settings.tuning_cache] if settings.tuning_cache else [])
-            + (["--compile-cache", settings.compile_cache] if settings.compile_cache else []))
-
-
-# the lines of the stage's log that `profile` shows too (main prints them)
+# the stage's notes as `profile` shows them, and its log keeps them
 NOTE = "attention: "
 
 
 def in_subprocess(run_dir: rundir.RunDir, settings: Settings | None = None) -> dict:
-    """This module's `main` in a fresh process; its output kept in attention/attention.log. A hang, Ctrl-C or
-    SIGTERM ends it with its process group (its compile workers too)."""
-    cmd = [sys.executable, "-m", __name__, str(run_dir.root), *stage_args(settings or Settings())]
-    done = procs.run_logged(cmd, child_env(), run_dir.attention_log, TIMEOUT_S)
-    return outcome(run_dir, done, run_dir.attention_log)
+    """`work` in a fresh worker process; its output kept in attention/attention.log. A hang, Ctrl-C or SIGTERM
+    ends it with its process group (its compile workers too)."""
+    spec = AttentionSpec(settings=settings or Settings(), run=str(run_dir.root))
+    return outcome(run_dir, procs.run_worker(spec, run_dir.attention_log, TIMEOUT_S))
 
 
-def outcome(run_dir: rundir.RunDir, done: procs.Finished, log_path: Path) -> dict:
-    """The stage's process, ended as `done` says, read from its log: its notes and last line, or the failure
-    (RuntimeError) with the log's last lines."""
-    lines = log_path.read_text(errors="replace").strip().splitlines() if log_path.exists() else []
-    lines = lines or [""]
-    tail = " | ".join(lines[-3:])
-    if done.timed_out:
-        raise RuntimeError(f"attention benchmark: no result after {TIMEOUT_S} s, ended: {tail[:500]} "
-                           f"(log: {log_path})")
-    if done.returncode != 0:
-        raise RuntimeError(f"attention benchmark {procs.describe_exit(done.returncode)}: {tail[:500]} "
-                           f"(log: {log_path})")
-    return {"log": str(log_path.relative_to(run_dir.root)), "last_line": lines[-1][:300],
-            "notes": [ln[:500] for ln in lines if ln.startswith(NOTE)]}
+def outcome(run_dir: rundir.RunDir, done: procs.WorkerOutcome) -> dict:
+    """The stage's process, ended as `done` says: its summary (what the manifest keeps of the stage), notes
+    and last line, or the failure (RuntimeError): its error, or how it ended and the log's last lines."""
+    if not done.ok:
+        raise RuntimeError(f"attention benchmark: {done.failure()}")
+    value = done.result or {}
+    return {"summary": value.get("summary") or {}, "log": str(done.log_path.relative_to(run_dir.root)),
+            "last_line": str(value.get("last_line", ""))[:300], "notes": [NOTE + n[:500 - len(NOTE)] for n in done.notes]}
 
 
 def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
@@ -279,14 +257,10 @@ def _release_gpu_memory() -> None:
     torch.cuda.empty_cache()
 
 
-def wait_for(go: Path, parent: int, poll_s: float = 0.05) -> bool:
-    """Until `go` exists (True), or `parent`, the process that started this one (read when it started: a parent
-    gone before would read as its new one), is gone (False: no stage will come)."""
-    while not go.exists():
-        if os.getppid() != parent:
-            return False
-        time.sleep(poll_s)
-    return True
+def told_to_go() -> bool:
+    """The parent's word on stdin: `go` (True), or the pipe's end (False: the profile that started this process
+    is gone, no stage will come)."""
+    return sys.stdin.readline().strip() == "go"
 
 
 def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
@@ -353,57 +327,38 @@ def harvest_flex(run_dir: rundir.RunDir, seeded: bool = False) -> int:
     return len(records)
 
 
-def main(argv: list[str]) -> int:
-    """`python -m inductor_prof.pipeline.attention RUN [--teaching] [--retune] [--tuning-cache DIR] [--compile-cache
-    DIR]`: the stage's
-    own process, the backends (the teaching ones with --teaching) at the run's captured shapes, on the GPU (a
-    run's attention.csv holds GPU timings only). Bad input is one line and exit 2; anything else leaves its
-    traceback in the log. Its notes (the tuning cache, reduced checks) are lines starting with NOTE."""
-    parent = os.getppid()
-    parser = argparse.ArgumentParser(prog=f"python -m {__name__}")
-    parser.add_argument("run")
-    parser.add_argument("--teaching", action="store_true")
-    parser.add_argument("--retune", action="store_true")
-    parser.add_argument("--tuning-cache")
-    parser.add_argument("--compile-cache")
-    parser.add_argument("--precompile", action="store_true",
-                        help="first compile the own kernels' tile configs at the run's shapes (nothing runs on the "
-                             "GPU); without --go, only that")
-    parser.add_argument("--go", type=Path, help="with --precompile: then wait for this file to exist, and run the "
-                                                "stage (the profile makes it after ncu)")
-    args = parser.parse_args(argv[1:])
-    settings = Settings(attention_teaching=args.teaching, retune=args.retune, tuning_cache=args.tuning_cache,
-                        compile_cache=args.compile_cache)
+def work(spec: AttentionSpec, events) -> dict:
+    """The stage's own process (worker.py, kind `attention`): the backends (the teaching ones with the
+    attention_teaching setting) at the run's captured shapes, on the GPU (a run's attention.csv holds GPU timings
+    only). With `precompile` the own kernels' configs are compiled first, with `wait_for_go` it then waits for
+    the parent's go. Returns {"summary", "last_line"}: the parent records the summary. Its notes (the tuning
+    cache, reduced checks) are note events, and lines starting with NOTE in its log."""
+    settings = spec.settings
     names = stage_names(settings.attention_teaching)
-    try:
-        run_dir = rundir.open_run(args.run)
-        require_cuda("attention")
-        if args.precompile:
-            try:
-                print(PRECOMPILED + precompiled(run_dir, options(settings, names)), flush=True)
-            except Exception as e:  # noqa: BLE001  (the stage compiles them as it goes)
-                print(f"{PRECOMPILED}failed: {one_line(e)}", flush=True)
-            if args.go is None:
-                return 0
-            _release_gpu_memory()   # what the compiles allocated: ncu's replays run meanwhile
-            if not wait_for(args.go, parent):
-                print("error: the profile that started this process is gone", file=sys.stderr)
-                return EXIT_USER
-            print(WENT_ON, flush=True)
-        _, summary = benchmark(run_dir, [], options(settings, names))
-    except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_USER
+    run_dir = rundir.open_run(spec.run)
+    require_cuda("attention")
+    if spec.precompile:
+        try:
+            ahead = precompiled(run_dir, options(settings, names))
+        except Exception as e:  # noqa: BLE001  (the stage compiles them as it goes)
+            ahead = f"failed: {one_line(e)}"
+        print(f"{PRECOMPILED}: {ahead}", flush=True)
+        events.phase(PRECOMPILED, ahead)
+        if not spec.wait_for_go:
+            return {"summary": {}, "last_line": ""}
+        _release_gpu_memory()   # what the compiles allocated: ncu's replays run meanwhile
+        if not told_to_go():
+            raise UserError("the profile that started this process is gone")
+        print(WENT_ON, flush=True)
+        events.phase(WENT_ON)
+    manifest = runfiles.manifest(run_dir, "the attention stage needs it")
+    _, summary = _into_run(run_dir, [], options(settings, names), None, machine_peaks(manifest.get("ceilings")))
     left_out = [n for n in TEACHING if n not in names]
     teaching = [f"left out: {', '.join(left_out)} (teaching backends; the attention_teaching setting, or "
                 "`inductor-prof attention RUN`, runs them)"] if left_out else []
     for line in note_lines(summary) + teaching:
         print(NOTE + line)
-    print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)")
-    return 0
-
-
-if __name__ == "__main__":
-    from ..quick_exit import exit_now
-
-    exit_now(main(sys.argv))   # its flex compiles started a worker pool: not waited for at exit
+        events.note(line)
+    last = f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)"
+    print(last, flush=True)
+    return {"summary": summary, "last_line": last}

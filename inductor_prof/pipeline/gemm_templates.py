@@ -2,25 +2,26 @@
 Triton choices only) timed at the model's GEMM shapes with the most time, so that a GEMM's best time for its shape
 includes the kernel Inductor would write for it, not only cuBLAS's.
 
-It runs in a process of its own (`python -m inductor_prof.pipeline.gemm_templates SPECS_JSON`, `main`), with an
-Inductor cache of its own: the templates it builds are not the model's kernels (harvest must not find them), and
-max-autotune's compile workers end with it. It prints one result line per shape.
+It runs in a worker process of its own (`python -m inductor_prof.worker SPEC`, a GemmTemplatesSpec, `work`), with
+an Inductor cache of its own: the templates it builds are not the model's kernels (harvest must not find them),
+and max-autotune's compile workers end with it. Each shape is a progress event (and a result line in its log);
+the list of results is its result event.
 """
 from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
-from .. import procs, rundir
+from .. import procs
 from ..childenv import child_env
 from ..errors import one_line
 from ..inductor.cache import cache_env
+from ..specs import GemmTemplatesSpec
 
 SHAPES = 4            # the model's GEMM shapes (by time) timed as templates: 5-16 s of autotuning each on an H100
 TIMEOUT_S = 600
-RESULT = "gemm_template:"   # the mark of a result line on the child's stdout
+RESULT = "gemm_template:"   # the mark of a result line in the child's log (for a person: the events carry them)
 TEMPLATE_KERNEL = re.compile(r"\b(triton_tem_\w+)")
 MODE = "max-autotune-no-cudagraphs"
 
@@ -56,27 +57,20 @@ def time_one(spec: dict) -> dict:
         return {**out, "template_error": one_line(e)}
 
 
-def main(argv: list[str]) -> int:
-    for spec in json.loads(argv[1]):
-        print(RESULT, json.dumps(time_one(spec)), flush=True)
-    return 0
-
-
-def results(stdout: str) -> list[dict]:
-    """The child's result lines (anything else it printed is the compiler's, kept in the log only)."""
-    return [json.loads(ln[len(RESULT):]) for ln in stdout.splitlines() if ln.startswith(RESULT)]
+def work(spec: GemmTemplatesSpec, events) -> list[dict]:
+    """The process (worker.py, kind `gemm_templates`): each shape timed, a progress event each."""
+    out = []
+    for i, shape in enumerate(spec.shapes):
+        out.append(time_one(shape))
+        print(RESULT, json.dumps(out[-1]), flush=True)
+        events.progress(i + 1, len(spec.shapes), shape.get("op", ""))
+    return out
 
 
 def in_subprocess(specs: list[dict], cache_dir: Path, log_path: Path) -> list[dict]:
-    """This module's `main` over `specs` (ceilings.model_gemms entries) in a fresh process with its own Inductor
-    cache; its whole output kept in `log_path`. Raises RuntimeError naming the log when it fails or hangs."""
-    cmd = [sys.executable, "-m", __name__, json.dumps(specs)]
-    done = procs.run(cmd, child_env(cache_env(cache_dir)), TIMEOUT_S)
-    rundir.write_text(log_path, done.stdout + done.stderr)
+    """`work` over `specs` (ceilings.model_gemms entries) in a fresh worker process with its own Inductor cache;
+    its whole output kept in `log_path`. Raises RuntimeError naming the log when it fails or hangs."""
+    done = procs.run_worker(GemmTemplatesSpec(shapes=specs), log_path, TIMEOUT_S, env=child_env(cache_env(cache_dir)))
     if not done.ok:
-        raise RuntimeError(f"Inductor GEMM templates: {done.why(TIMEOUT_S)} (log: {log_path})")
-    return results(done.stdout)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+        raise RuntimeError(f"Inductor GEMM templates: {done.failure()}")
+    return list(done.result)

@@ -12,6 +12,7 @@ Under sudo ncu's HOME is inside the run, and everything it wrote is given back t
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -69,7 +70,8 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     """`inductor-prof ncu RUN`: the stage again, its outcome (failure and interruption too) in the manifest.
     No ncu to run is bad input, not an outcome: it fails before the manifest is touched, so an earlier ncu
     stage's record (and the tables it made) still stands."""
-    find_ncu(settings.ncu)
+    # found once, then in the settings whole; none is bad input, said before the manifest is touched
+    settings = replace(settings, ncu=find_ncu(settings.ncu))
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu") as info:
         try:

@@ -11,6 +11,7 @@ report, index (its result in the report). Resumable: a kernel with a report is s
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -277,7 +278,8 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, queries: list[st
     chosen = requested(run_dir, settings, queries) if queries else automatic(run_dir, settings)
     if not chosen:
         return None
-    find_ncu(settings.ncu)
+    # found once, then in the settings whole; none is bad input, said before the manifest is touched
+    settings = replace(settings, ncu=find_ncu(settings.ncu))
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu_source") as info:
         try:

@@ -3,17 +3,22 @@
 Each stage is a function of the run's context (the run folder, the options, and what earlier stages left in
 memory: the built model, the kernel registry) returning what the manifest keeps about it. A required stage
 that fails ends the run; any other failure is recorded and the run goes on, so nothing measured is lost.
+
+A stage may start early (`Start`): its child process is started just before another stage runs, works beside
+the stages in between, and the stage itself finishes it at its own turn (`ctx.started[key]`). The overlap is
+declared here, in the stage's row, not as a second stage.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import rundir
+from .. import procs, rundir
 from ..inductor.instrument import KernelRegistry
 from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps
 
 Log = Callable[[str], None]
+Child = procs.Worker   # a started child, ended with the run if never waited for
 
 
 @dataclass
@@ -28,10 +33,18 @@ class Context:
     registry: KernelRegistry = field(default_factory=KernelRegistry)
     profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
     compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
-    attention_build: Any = None             # procs.Background: the own CUDA kernel's build, started with the run
-    attention_precompile: Any = None        # procs.Background: the own kernels' configs compiled during ncu
-    ncu_source_beside: Any = None           # procs.Background: the source pass, beside the metric pass
-    on_exit: Callable[[Callable[[], None]], Any] = lambda end: None   # ends a background child with the run
+    started: dict[str, Child] = field(default_factory=dict)   # Start.key -> its child, for the stage to finish
+
+
+@dataclass(frozen=True)
+class Start:
+    """The early part of a stage: `run` starts its child just before stage `before` runs, and returns (what the
+    manifest keeps of it, the child or None when none was needed); the stage finishes it. Recorded in the
+    manifest under `key`, as a stage is, unless `record` is off."""
+    key: str
+    before: str
+    run: Callable[[Context], tuple[dict, Child | None]]
+    record: bool = True
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,7 @@ class Stage:
     when: tuple[str, ...] = ()   # the ProfileOptions flags that turn it on (all of them)
     hooks: bool = False          # runs with the launch_metadata hooks installed in Inductor
     model: bool = True           # needs the model in memory (freed before the first stage that does not)
+    starts: tuple[Start, ...] = ()   # its parts started early, beside the stages before it
 
 
 STAGES = (
@@ -55,12 +69,19 @@ STAGES = (
     Stage("ceilings", ceilings.run, when=("ceilings",)),
     Stage("harvest", harvest.run),
     Stage("compile_cache", compile_cache.run),   # the compiled artifacts kept for the next run of the same target
-    # the own kernels' configs compiled while ncu measures (nothing of theirs runs on the GPU), then timed after it
-    Stage("attention_precompile", attention.start_precompile, when=("attention", "ncu"), model=False),
+    Stage("ncu", ncu.run, when=("ncu",), model=False),
     # per-line counters: ncu's source pass in a process beside the metric pass (their kernels serialised by ncu),
     # waited for before the attention stage times anything on the GPU
-    Stage("ncu_source_start", ncu_source_beside.start, when=("ncu",), model=False),
-    Stage("ncu", ncu.run, when=("ncu",), model=False),
-    Stage("ncu_source", ncu_source_beside.run, when=("ncu",), model=False),
-    Stage("attention", attention.run, when=("attention",), model=False),
+    Stage("ncu_source", ncu_source_beside.run, when=("ncu",), model=False,
+          starts=(Start("ncu_source_start", "ncu", ncu_source_beside.start),)),
+    # the own CUDA kernel built from the run's start (overlapping the compile and the timed steps); with --ncu the
+    # own kernels' configs compiled while ncu measures (nothing of theirs runs on the GPU), then timed after it
+    Stage("attention", attention.run, when=("attention",), model=False,
+          starts=(Start("cuda_build", "build", attention.build_early, record=False),
+                  Start("attention_precompile", "ncu", attention.start_precompile))),
 )
+
+
+def starts_before(stage: str, on: Callable[[Stage], bool]) -> list[Start]:
+    """The starts due just before `stage`, of the stages `on` says will run, in the table's order."""
+    return [start for s in STAGES if on(s) for start in s.starts if start.before == stage]

@@ -193,8 +193,8 @@ def test_ncu_source_option_runs_the_source_pass_only(tmp_path, capsys):
     report = source_report(RMS_KERNEL, tmp_path / "rec.ncu-rep")
     exe = fake_exe(tmp_path, "out = args[args.index('-o') + 1]\n"
                              "open(sys.argv[0] + '.calls', 'a').write(' '.join(args) + '\\n')\n"
-                             "print('ncu_runner: step load 0 ok', file=sys.stderr)\n"
-                             "print('ncu_runner: step profile 0', file=sys.stderr)\n"
+                             "step('load', 0, ok=True)\n"
+                             "step('profile', 0)\n"
                              f"shutil.copyfile({str(report)!r}, out + '.ncu-rep')\n")
     code, out, err = run_main(["ncu", str(path), "--source", "rms_norm__scaled", "--ncu-path", exe], capsys)
     assert code == 0, err

@@ -103,7 +103,7 @@ def _wait_for(path: Path, seconds: float = 60) -> int:
 def test_ctrl_c_in_the_first_batch_then_report(run, tmp_path):
     """The fake ncu, once running (its pid written), interrupts inductor-prof as a Ctrl-C would (SIGINT to it),
     then hangs until a signal ends it: it never ends by itself, so nothing here races a clock. Whenever the
-    SIGINT lands, even while the parent is still starting it, the ncu stage ends it (procs.run_logged holds an
+    SIGINT lands, even while the parent is still starting it, the ncu stage ends it (procs holds an
     interrupt until the child is known; tests/test_procs.py pins that instant). The time limits below are safety
     nets for a broken build, not the test: a passing run takes seconds, however loaded the machine."""
     pid_file = tmp_path / "ncu.pid"

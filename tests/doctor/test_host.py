@@ -13,12 +13,13 @@ from typer.testing import CliRunner
 import isolated
 from recorded import REPO, data_path
 from fakes import fake_exe as _fake_ncu
-from inductor_prof import __version__
+from inductor_prof import __version__, procs
 from inductor_prof.cli import app
 from inductor_prof.doctor import gpu, gpu_rows, host
 from inductor_prof.doctor.check import Check
 from inductor_prof.drivers.ncu import command
 from inductor_prof.settings import Settings, resolve
+from inductor_prof.specs import DoctorProbeSpec
 
 runner = CliRunner()
 ROWS = ["GPU and driver", "CUDA runtime", "torch", "triton", "diffusers", "ncu-report", "Python bytecode", "Proton",
@@ -138,8 +139,8 @@ def test_counters_read_from_the_report(tmp_path):
     report = data_path("triton_poi_fused_add_gelu_mul_0.ncu-rep")
     ncu = _fake_ncu(tmp_path, (
         "assert args[args.index('-k') + 1] == 'regex:^inductor_prof_doctor_add_one$', args\n"
-        "assert args[-3:-1] == ['-m', 'inductor_prof.drivers.ncu.replay'], args\n"
-        "import json; spec = json.load(open(args[-1]))\n"
+        "assert args[-3:-1] == ['-m', 'inductor_prof.worker'], args\n"
+        "spec = json.load(open(json.load(open(args[-1]))['specs'][0]))\n"
         "assert spec['name'] == 'inductor_prof_doctor_add_one' and spec['file'].endswith('probe_kernel.py'), spec\n"
         f"shutil.copy({str(report)!r}, args[args.index('-o') + 1] + '.ncu-rep')"))
     row = host.ncu_counters(Settings(), ncu, tmp_path)
@@ -179,14 +180,23 @@ def test_free_disk_thresholds(tmp_path):
 
 def test_child_that_hangs_is_ended_in_time(tmp_path):
     t0 = time.perf_counter()
-    found = gpu.run_child([sys.executable, "-c", "import time; time.sleep(60)"], tmp_path / "r.json", 1, dict(os.environ))
-    assert found == {"error": "no answer after 1 s (hung; ended)"} and time.perf_counter() - t0 < 10
+    done = procs.run_worker(DoctorProbeSpec(probe="cuda"), None, 1,
+                            program=[sys.executable, "-c", "import time; time.sleep(60)"])
+    assert gpu.found(done) == {"error": "no answer after 1 s (hung; ended)"} and time.perf_counter() - t0 < 10
 
 
 def test_child_that_crashes_is_named(tmp_path):
     crash = "import os, signal; print('loading the driver'); os.kill(os.getpid(), signal.SIGSEGV)"
-    found = gpu.run_child([sys.executable, "-c", crash], tmp_path / "r.json", 30, dict(os.environ))
-    assert found == {"error": "killed by SIGSEGV: loading the driver"}
+    done = procs.run_worker(DoctorProbeSpec(probe="cuda"), None, 30, program=[sys.executable, "-c", crash])
+    assert gpu.found(done) == {"error": "killed by SIGSEGV: loading the driver"}
+
+
+def test_a_probe_that_raises_finds_its_error_and_one_that_answers_its_finding(tmp_path, monkeypatch):
+    monkeypatch.setitem(gpu.PROBES, "cuda", lambda work: {"available": False, "work": str(work)})
+    assert gpu.work(DoctorProbeSpec(probe="cuda", work=str(tmp_path)), None) == {"available": False,
+                                                                               "work": str(tmp_path)}
+    monkeypatch.setitem(gpu.PROBES, "cuda", lambda work: 1 / 0)
+    assert gpu.work(DoctorProbeSpec(probe="cuda"), None) == {"error": "ZeroDivisionError: division by zero"}
 
 
 H100 = {"torch": "2.11.0+cu130", "torch_cuda": "13.0", "available": True, "warnings": [], "count": 1,

@@ -1,9 +1,10 @@
 """The ceilings stage's Inductor template timing (pipeline/gemm_templates.py, ceilings.with_templates): when it
 runs, how its child's output is read, and how its times join the model's GEMM rows. The timing itself runs on a
 GPU: tests/gpu/test_gemm_templates.py."""
-import json
+import pytest
 
 from inductor_prof.pipeline import ceilings, gemm_templates
+from inductor_prof.specs import GemmTemplatesSpec
 
 
 def test_templates_are_timed_when_asked_or_under_max_autotune():
@@ -12,12 +13,23 @@ def test_templates_are_timed_when_asked_or_under_max_autotune():
     assert gemm_templates.wanted("max-autotune", False) and gemm_templates.wanted("max-autotune-no-cudagraphs", False)
 
 
-def test_only_marked_lines_of_the_child_are_results():
-    out = ("AUTOTUNE addmm(4096x3072, ...)\n  triton_mm_58 0.1437 ms 100.0%\n"
-           f'{gemm_templates.RESULT} {json.dumps({"op": "aten::mm", "dims": "[[2, 3], [3, 4]]", "template_ms": 0.5})}\n'
-           f'{gemm_templates.RESULT} {json.dumps({"op": "aten::mm", "dims": "[[5, 3], [3, 4]]", "template_error": "x"})}\n')
-    got = gemm_templates.results(out)
-    assert [g.get("template_ms") for g in got] == [0.5, None] and got[1]["template_error"] == "x"
+def test_each_shape_is_a_progress_event_and_the_list_the_result(tmp_path, monkeypatch):
+    # the worker's side with time_one stood in for (it compiles on a GPU): what the parent reads comes as events
+    from inductor_prof import procs
+    from inductor_prof.events import Events
+
+    monkeypatch.setattr(gemm_templates, "time_one", lambda spec: {"op": spec["op"], "template_ms": 0.5})
+    events = tmp_path / "events.jsonl"
+    got = gemm_templates.work(GemmTemplatesSpec(shapes=[{"op": "aten::mm"}, {"op": "aten::addmm"}]), Events(events))
+    assert got == [{"op": "aten::mm", "template_ms": 0.5}, {"op": "aten::addmm", "template_ms": 0.5}]
+    seen = procs.read_events(events)[0]
+    assert [(e["done"], e["total"], e["what"]) for e in seen] == [(1, 2, "aten::mm"), (2, 2, "aten::addmm")]
+
+
+def test_a_failed_worker_is_the_stage_error_naming_the_log(tmp_path):
+    # a spec the worker cannot time (no shapes is fine; a shape without its op is a KeyError in the work)
+    with pytest.raises(RuntimeError, match=r"Inductor GEMM templates: .*\(log: "):
+        gemm_templates.in_subprocess([{"dims": []}], tmp_path / "cache", tmp_path / "log")
 
 
 def test_template_times_join_the_gemm_row_of_the_same_call_only():

@@ -28,7 +28,7 @@ def test_ctrl_c_in_the_second_batch_keeps_the_first_and_the_interrupt(tmp_path, 
     monkeypatch.setattr(ncu_stage, "find_ncu", lambda explicit: "ncu")
     calls = []
 
-    def fake_run_one(cmd, env, timeout, log_path, progress_mark=None, clock=None):
+    def fake_run_one(cmd, specs, env, timeout, log_path, per_step=False, clock=None):
         calls.append(cmd)
         if len(calls) == 2:
             raise KeyboardInterrupt

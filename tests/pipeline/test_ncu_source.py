@@ -18,13 +18,14 @@ from inductor_prof.settings import Settings
 LAYER_NORM = "triton_red_fused_add_cat_mul_native_layer_norm_split_unsqueeze_1"
 CUDNN = "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128_4x1x1_cga1x1x1_kernel0_0"
 
-# speaks the replay program's protocol, keeps its arguments, and writes REPORT where `-o` says
+# speaks the replay worker's protocol, keeps its arguments, and writes REPORT where `-o` says
 SOURCE_NCU = """
 out = args[args.index('-o') + 1]
-open(sys.argv[0] + '.args', 'a').write(json.dumps(args) + '\\n')
-print('ncu_runner: step load 0 ok', file=sys.stderr, flush=True)
+# kept with the worker spec (a temporary file) replaced by the kernels' spec files it names
+open(sys.argv[0] + '.args', 'a').write(json.dumps(args[:-1] + json.load(open(args[-1]))['specs']) + '\\n')
+step('load', 0, ok=True)
 {behaviour}
-print('ncu_runner: step profile 0', file=sys.stderr, flush=True)
+step('profile', 0)
 shutil.copyfile({report!r}, out + '.ncu-rep')
 """
 

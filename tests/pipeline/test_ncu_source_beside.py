@@ -13,10 +13,10 @@ from fakes import fake_exe
 from recorded import REPO, RMS_KERNEL
 from .test_ncu_source import calls, source_ncu
 from inductor_prof import procs, rundir
-from inductor_prof.childenv import child_env
 from inductor_prof.errors import EXIT_USER
 from inductor_prof.pipeline import ncu_source_beside
 from inductor_prof.settings import Settings
+from inductor_prof.specs import NcuSourceBesideSpec
 
 
 @pytest.fixture
@@ -28,18 +28,24 @@ def run(tmp_path):
 
 
 def _ctx(run, settings, ncu_status="ok"):
-    logs, ended = [], []
+    logs = []
     ctx = SimpleNamespace(run=run, opts=SimpleNamespace(settings=settings), log=logs.append, ncu_progress=None,
-                          manifest=SimpleNamespace(data={"stages": {"ncu": {"status": ncu_status}}}),
-                          on_exit=ended.append, ncu_source_beside=None)
-    return ctx, logs, ended
+                          manifest=SimpleNamespace(data={"stages": {"ncu": {"status": ncu_status}}}), started={})
+    return ctx, logs
+
+
+def _start(ctx):
+    """What the profile does with the stage's Start (pipeline.profile): its child kept for the stage."""
+    info, child = ncu_source_beside.start(ctx)
+    if child is not None:
+        ctx.started["ncu_source_start"] = child
+    return info
 
 
 def test_the_pass_runs_in_its_own_process_started_before_the_metric_pass_and_the_stage_records_it(run, tmp_path):
     exe = source_ncu(tmp_path)
-    ctx, logs, ended = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
-    assert ncu_source_beside.start(ctx) == {"log": "ncu/source/beside.log"}
-    assert ended == [ctx.ncu_source_beside.end]          # ended with the run on Ctrl-C and SIGTERM
+    ctx, logs = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
+    assert _start(ctx) == {"log": "ncu/source/beside.log"}
     info = ncu_source_beside.run(ctx)
     # the kernel with the most headroom, chosen from the timed steps alone: the RMS-norm+RoPE kernel
     assert info == {"kernels": 1, "skipped": 0, "ok": 1, "failed": 0, "stems": [RMS_KERNEL],
@@ -54,9 +60,9 @@ def test_the_pass_runs_in_its_own_process_started_before_the_metric_pass_and_the
 
 def test_a_process_that_failed_leaves_the_pass_to_the_stage(run, tmp_path):
     exe = source_ncu(tmp_path)
-    ctx, logs, _ = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
-    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "print('boom'); raise SystemExit(1)"],
-                                             child_env(), run.ncu_source_beside_log, 60)
+    ctx, logs = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1))
+    ctx.started["ncu_source_start"] = procs.Worker(NcuSourceBesideSpec(run=str(run.root)), run.ncu_source_beside_log, 60,
+                                         program=[sys.executable, "-c", "print('boom'); raise SystemExit(1)"])
     info = ncu_source_beside.run(ctx)
     assert info["ok"] == 1 and len(calls(exe)) == 1      # run by the stage, after the metric pass
     assert info["beside"] == "failed (exit 1: boom; ncu/source/beside.log): ran after the metric pass"
@@ -65,30 +71,41 @@ def test_a_process_that_failed_leaves_the_pass_to_the_stage(run, tmp_path):
 
 
 def test_a_failed_metric_pass_ends_the_process_and_skips_the_pass(run):
-    ctx, logs, _ = _ctx(run, Settings(), ncu_status="failed")
-    ctx.ncu_source_beside = procs.Background([sys.executable, "-c", "import time; time.sleep(60)"], child_env(),
-                                             run.ncu_source_beside_log, 120)
+    ctx, logs = _ctx(run, Settings(), ncu_status="failed")
+    ctx.started["ncu_source_start"] = child = procs.Worker(NcuSourceBesideSpec(run=str(run.root)), run.ncu_source_beside_log, 120,
+                                         program=[sys.executable, "-c", "import time; time.sleep(60)"])
     assert ncu_source_beside.run(ctx) == {"kernels": 0, "skipped_because": "stage ncu did not succeed"}
-    assert ctx.ncu_source_beside.proc.poll() is not None
+    assert child.proc.poll() is not None
 
 
 @pytest.mark.parametrize("settings", [Settings(ncu_source_kernels=0), Settings(ncu_source_beside=False)])
 def test_no_process_without_kernels_to_collect_or_when_the_setting_is_off(run, settings):
-    ctx, _, ended = _ctx(run, settings)
-    assert ncu_source_beside.start(ctx) == {"started": False} and ctx.ncu_source_beside is None and ended == []
+    ctx, _ = _ctx(run, settings)
+    assert ncu_source_beside.start(ctx) == ({"started": False}, None)
 
 
 def test_with_the_setting_off_the_stage_runs_the_pass_after_the_metric_pass(run, tmp_path):
     exe = source_ncu(tmp_path)
-    ctx, logs, _ = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1, ncu_source_beside=False))
-    ncu_source_beside.start(ctx)
+    ctx, logs = _ctx(run, Settings(ncu=exe, ncu_source_kernels=1, ncu_source_beside=False))
+    _start(ctx)
     info = ncu_source_beside.run(ctx)
     assert info["ok"] == 1 and "beside" not in info and len(calls(exe)) == 1
     assert logs == ["Nsight Compute source counters of 1 kernels (the most headroom)"]
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+def test_bad_input_is_one_line_and_exit_2(run, tmp_path):
     missing = tmp_path / "nowhere"
-    assert ncu_source_beside.main(["x", str(missing), "--settings", "{}"]) == EXIT_USER
-    err = capsys.readouterr().err.strip()
+    done = procs.run_worker(NcuSourceBesideSpec(run=str(missing)), run.ncu_source_beside_log, 120)
+    assert done.finished.returncode == EXIT_USER and str(missing) in done.error and done.result is None
+    err = run.ncu_source_beside_log.read_text().strip()
     assert err.startswith("error: ") and str(missing) in err and len(err.splitlines()) == 1
+
+
+def test_the_settings_reach_the_process_whole(run, tmp_path):
+    settings = Settings(ncu=str(tmp_path / "ncu"), ncu_source_kernels=2, ncu_timeout=7.0, sudo=True)
+    ctx, _ = _ctx(run, settings)
+    _, child = ncu_source_beside.start(ctx)
+    try:
+        assert child.spec.settings == settings and child.spec.run == str(run.root)
+    finally:
+        child.end()

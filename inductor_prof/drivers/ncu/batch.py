@@ -1,7 +1,7 @@
 """One ncu process over a batch of kernels, and what its outcome means for each kernel.
 
-Costs are bounded per kernel: the replay program marks each kernel it finishes loading and profiling
-(replay.STEP), and ncu is ended when no mark came for the per-kernel timeout. A failed or hung batch then
+Costs are bounded per kernel: the replay worker says each kernel it finishes loading and profiling (a step
+event, replay.py), and ncu is ended when none came for the per-kernel timeout. A failed or hung batch then
 costs its in-flight kernel alone: that kernel gets the failure, the others go back to be profiled again
 (their results died with the process: ncu writes the report at the end). So a hang costs about one timeout
 per hanging kernel, a crash one process per crashing kernel, and a batch is never retried kernel by kernel.
@@ -19,7 +19,7 @@ from typing import Callable
 from ... import rundir
 from ...settings import Settings
 from . import command
-from .replay import SKIPPED, STEP, in_flight, phases
+from .replay import in_flight, phases, skipped
 from .report import parse_reports
 
 
@@ -54,21 +54,17 @@ def batch_report(batch: list[NcuTarget]) -> str:
     return f"batch-{digest}"
 
 
-def _skip_reason(t: NcuTarget, log_text: str) -> str:
-    """Why the replay program could not load this kernel (its SKIPPED line), or ""."""
-    mark = f"{SKIPPED} {t.spec.get('name') or t.spec.get('op')}:"
-    return next((ln.split(mark, 1)[1].strip() for ln in log_text.splitlines() if mark in ln), "")
-
-
-def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -> dict[str, tuple[int | None, str]]:
-    """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
-    batch order, so two kernels sharing a name map to their own results."""
+def assign_results(batch: list[NcuTarget], profiled: list[str], events: list[dict]) -> dict[str, tuple[int | None, str]]:
+    """stem -> (index of its result in the report, reason if none: why the replay could not load it, from its
+    step events). Results come in launch order, which is batch order, so two kernels sharing a name map to their
+    own results."""
     used: set[int] = set()
     out = {}
-    for t in batch:
+    why_skipped = skipped(events)
+    for at, t in enumerate(batch):
         idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
         if idx is None:
-            out[t.stem] = (None, _skip_reason(t, log_text) or "no result for this kernel in the report (not launched?)")
+            out[t.stem] = (None, why_skipped.get(at) or "no result for this kernel in the report (not launched?)")
         else:
             used.add(idx)
             out[t.stem] = (idx, "")
@@ -124,24 +120,24 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
         rundir.write_json(specs[-1], t.spec)
     report = how.report(batch)
     partial = report.with_name(f".{report.name.removesuffix('.ncu-rep')}.partial.ncu-rep")  # renamed once whole
-    cmd = how.build([t.name for t in batch], partial.with_suffix(""), command.python_program(specs), len(batch))
+    cmd = how.build([t.name for t in batch], partial.with_suffix(""), command.python_program(), len(batch))
     log_path = how.log(report)
     started = time.time()
     try:
-        result = command.run_one(cmd, env, settings.ncu_timeout, log_path, progress_mark=STEP, clock=clock)
+        result = command.run_one(cmd, specs, env, settings.ncu_timeout, log_path, per_step=True, clock=clock)
         if partial.exists() and result.status != "timeout":
             os.replace(partial, report)
     finally:
         if partial.exists():
             partial.unlink()
-    log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
-    split = phases(log_text, started, time.time())
+    split = phases(result.events, started, time.time())
     # the replay program exits 3 when it skipped a kernel it could not load; the others' results count
     read_from = time.time()
-    names = how.names(report) if report.exists() and (result.status == "ok" or SKIPPED in log_text) else None
+    why_skipped = skipped(result.events)
+    names = how.names(report) if report.exists() and (result.status == "ok" or why_skipped) else None
     if names is not None:
         out = BatchOutcome(phases={**split, "reading": time.time() - read_from} if split else {})
-        assigned = assign_results(batch, names, log_text)
+        assigned = assign_results(batch, names, result.events)
         for t in batch:
             idx, why = assigned[t.stem]
             out.settled[t.stem] = _entry(t, "ok" if idx is not None else "failed", why,
@@ -150,11 +146,10 @@ def run_pass(run: rundir.RunDir, settings: Settings, env: dict[str, str], batch:
     status = result.status if result.status != "ok" else "failed"
     reason = result.reason or ("ncu wrote no report" if not report.exists() else "the report could not be read")
     out = BatchOutcome(failure=result.kind or status, phases=split)
-    at = in_flight(log_text, len(batch))
+    at = in_flight(result.events, len(batch))
     if at is None:      # every kernel finished its steps: the failure is the process's, not one kernel's
-        skipped = {t.stem: why for t in batch if (why := _skip_reason(t, log_text))}
-        for t in batch:
-            out.settled[t.stem] = _entry(t, status, skipped.get(t.stem, reason), result.seconds / len(batch), "",
+        for i, t in enumerate(batch):
+            out.settled[t.stem] = _entry(t, status, why_skipped.get(i) or reason, result.seconds / len(batch), "",
                                          None, len(batch))
         return out
     culprit = batch[at]

@@ -1,6 +1,6 @@
 """The ncu command line and running it: `build_cmd` is pure (an argument list, never a shell string);
-`run_one` runs it with a timeout, keeps its output in a log, and ends its process group on a hang, Ctrl-C or
-SIGTERM."""
+`run_one` runs it over the replay worker (replay.py) with a timeout, keeps its output in a log, reads the
+worker's step events, and ends its process group on a hang, Ctrl-C or SIGTERM."""
 from __future__ import annotations
 
 import os
@@ -8,7 +8,7 @@ import re
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -17,6 +17,7 @@ from ...childenv import child_env
 from ...errors import UserError, one_line
 from ...inductor.cache import cache_env
 from ...settings import Settings
+from ...specs import ReplaySpec
 from .metrics import METRICS, SOURCE_SECTIONS
 
 PERMISSION_MARK = "ERR_NVGPUCTRPERM"
@@ -44,6 +45,7 @@ class NcuResult:
     reason: str = ""
     seconds: float = 0.0
     kind: str = ""       # how it failed, in short: "timeout", "killed by SIGSEGV", "exit 1", "kernel not launched"
+    events: list[dict] = field(default_factory=list)   # the replay worker's step events (replay.py)
 
 
 def kernel_filter(names: str | list[str]) -> str:
@@ -65,7 +67,7 @@ def _finish(settings: Settings, cmd: list[str], program: list[str], env: dict[st
     keeps its environment."""
     cmd = [*cmd, *settings.ncu_args, *program]
     if settings.sudo:
-        cmd = [settings.sudo_path, "-n", "env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd]
+        cmd = settings.as_root("env", *[f"{k}={v}" for k, v in sorted(env.items())], *cmd)
     return cmd
 
 
@@ -113,31 +115,37 @@ def sudo_home_env(home: Path) -> dict[str, str]:
             "PYTHONUSERBASE": site.getuserbase(), "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def run_one(cmd: list[str], env: dict[str, str], timeout: float, log_path: Path,
-            progress_mark: str | None = None, clock: Callable[[], float] = time.monotonic) -> NcuResult:
-    """Runs one ncu command, stdout+stderr kept in log_path. `timeout`: seconds in all, or with `progress_mark`
-    seconds without a new line holding it (the replay program marks each kernel it finishes), as `clock` counts
-    them; then the process group is ended, as on Ctrl-C and SIGTERM."""
-    done = procs.run_logged(cmd, child_env(env), log_path, timeout, progress_mark, clock)
+def run_one(cmd: list[str], specs: list[Path], env: dict[str, str], timeout: float, log_path: Path,
+            per_step: bool = False, clock: Callable[[], float] = time.monotonic) -> NcuResult:
+    """Runs one ncu command (`cmd`, ending with python_program()) over the replay worker of these kernel
+    `specs`, stdout+stderr kept in log_path. `timeout`: seconds in all, or with `per_step` seconds without a
+    step event (the replay worker says each kernel it finishes), as `clock` counts them; then the process group
+    is ended, as on Ctrl-C and SIGTERM."""
+    worker = procs.run_worker(ReplaySpec(specs=[str(p) for p in specs]), log_path, timeout, env=child_env(env),
+                              idle=per_step, program=cmd, clock=clock)
+    done, events = worker.finished, worker.events
     out = log_path.read_text(errors="replace")
     if done.timed_out:
-        return NcuResult("timeout", f"no progress for {timeout:g} s (the ncu_timeout setting, per kernel): ncu ended", done.seconds, "timeout")
+        return NcuResult("timeout", f"no progress for {timeout:g} s (the ncu_timeout setting, per kernel): ncu ended", done.seconds, "timeout", events)
     if PERMISSION_MARK in out:
         raise NcuPermissionError(PERMISSION_HELP)
     if any(mark in out for mark in SUDO_PROMPT_MARKS):
         raise UserError(SUDO_PASSWORD_HELP)
     if done.returncode != 0:
         how = procs.describe_exit(done.returncode)
-        return NcuResult("failed", f"{how}: {procs.tail(out)}", done.seconds, how)
+        # the replay worker's own word on why (its error event), else the end of the log (ncu's, the program's)
+        why = worker.error if worker.error is not None else procs.tail(out)
+        return NcuResult("failed", f"{how}: {why}", done.seconds, how, events)
     if "No kernels were profiled" in out:
-        return NcuResult("failed", f"kernel not launched: {procs.tail(out)}", done.seconds, "kernel not launched")
-    return NcuResult("ok", "", done.seconds)
+        return NcuResult("failed", f"kernel not launched: {procs.tail(out)}", done.seconds, "kernel not launched",
+                         events)
+    return NcuResult("ok", "", done.seconds, "", events)
 
 
-def python_program(spec_paths: Path | list[Path]) -> list[str]:
-    """The profiled program: this interpreter replaying the kernels of these specs (see replay.py)."""
-    paths = [spec_paths] if isinstance(spec_paths, Path) else spec_paths
-    return [sys.executable, "-m", "inductor_prof.drivers.ncu.replay", *map(str, paths)]
+def python_program() -> list[str]:
+    """The profiled program: this interpreter running the worker entry; run_one adds its spec (a ReplaySpec of
+    the kernels' specs, see replay.py)."""
+    return [sys.executable, *procs.WORKER]
 
 
 CHOWN_TIMEOUT_S = 60
@@ -148,7 +156,7 @@ def give_back(paths: list[Path], settings: Settings, log: Callable[[str], None] 
     if not settings.sudo:
         return
     owner = f"{os.getuid()}:{os.getgid()}"
-    cmd = [settings.sudo_path, "-n", "chown", "-R", owner, *map(str, paths)]
+    cmd = settings.as_root("chown", "-R", owner, *map(str, paths))
     try:
         done = procs.run(cmd, child_env(), CHOWN_TIMEOUT_S)
         why = "" if done.ok else done.why(CHOWN_TIMEOUT_S)

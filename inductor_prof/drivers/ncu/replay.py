@@ -1,11 +1,16 @@
 """The program ncu profiles: replays each kernel once, then once more inside its own profiler range.
 
-`python -m inductor_prof.drivers.ncu.replay SPEC.json [SPEC.json ...]`, where each spec is either
+A worker (`python -m inductor_prof.worker SPEC`, a ReplaySpec naming the kernels' spec files, `work`), where
+each kernel's spec is either
   {"type": "inductor", "file": ".../kernel.py", "name": "triton_...", "config": {...}}  (a harvested kernel) or
   {"type": "aten", "op": "aten::addmm", "dims": [...], "strides": [...], "types": [...], "scalars": [...]}
 ncu runs with --profile-from-start off: the first launch (autotuning, library heuristics) is not profiled.
 Several specs in one process share its start-up (Python, torch, CUDA context under ncu: most of the cost).
-A spec that fails to load is reported on stderr as `ncu_runner: skipped NAME: reason` and the rest go on.
+Each step is a progress event (`ready`; `load` of kernel i, ok or skipped with the reason; `profile` of kernel
+i), timed by the event's `t`: the per-kernel timeout restarts on each, and they say which kernel was in flight
+when a process failed and where its seconds went. Its events go to a file of their own: its stdout and stderr
+are shared with ncu's. The same steps are written to stderr for a person reading the log (STEP, SKIPPED); a
+kernel it could not load makes it exit 3, the others' results still in the report.
 """
 from __future__ import annotations
 
@@ -18,28 +23,27 @@ from inductor_prof.aten import (ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES, S
                                 attention_flags)
 from inductor_prof.errors import one_line
 
-SKIPPED = "ncu_runner: skipped"   # the stage reads this mark from the log
-STEP = "ncu_runner: step"         # `step load I ok|skipped`, `step profile I`: progress the stage watches
-AT = "at="                        # each step's wall time (epoch seconds), read by `phases`
+SKIPPED = "ncu_runner: skipped"   # the log's line for a kernel it could not load
+STEP = "ncu_runner: step"         # the log's line for each step
 
 
-def _step(*what) -> None:
-    print(STEP, *what, f"{AT}{time.time():.3f}", file=sys.stderr, flush=True)
+def _step(events, total: int, what: str, index: int | None = None, **detail) -> None:
+    words = [what] + ([str(index)] if index is not None else []) + \
+        (["ok" if detail["ok"] else "skipped"] if "ok" in detail else [])
+    print(STEP, *words, f"at={time.time():.3f}", file=sys.stderr, flush=True)
+    events.progress(0 if index is None else index + 1, total, what, index=index, **detail)
 
 
-def phases(log_text: str, started: float, ended: float) -> dict[str, float]:
+def _steps(events: list[dict], what: str) -> list[dict]:
+    return [e for e in events if e.get("event") == "progress" and e.get("what") == what]
+
+
+def phases(events: list[dict], started: float, ended: float) -> dict[str, float]:
     """Where the seconds of one ncu process (launched at `started`, ended at `ended`, epoch seconds) went, from
-    the times of its STEP lines: start-up (ncu, Python, torch, the CUDA context under ncu) up to `step ready`,
+    the times of its step events: start-up (ncu, Python, torch, the CUDA context under ncu) up to `ready`,
     loading the kernels (each launched once, unprofiled), profiling them, and after the last one (ncu writing
-    its report). {} when the log has no timed `ready` and `profile` lines (a process that failed early)."""
-    times: dict[str, float] = {}
-    for line in log_text.splitlines():
-        words = line[len(STEP):].split() if line.startswith(STEP) else []
-        if words and words[-1].startswith(AT):
-            try:
-                times[words[0]] = float(words[-1][len(AT):])   # the last of each kind
-            except ValueError:
-                continue
+    its report). {} when it has no `ready` and `profile` steps (a process that failed early)."""
+    times = {what: float(steps[-1]["t"]) for what in ("ready", "load", "profile") if (steps := _steps(events, what))}
     if "ready" not in times or "profile" not in times:
         return {}
     loaded = times.get("load", times["ready"])
@@ -47,20 +51,16 @@ def phases(log_text: str, started: float, ended: float) -> dict[str, float]:
             "profiling": times["profile"] - loaded, "report": ended - times["profile"]}
 
 
-def in_flight(log_text: str, n: int) -> int | None:
-    """Which of the n specs the program was on when it stopped, from its STEP lines: the first not loaded,
+def skipped(events: list[dict]) -> dict[int, str]:
+    """Index -> why the program could not load that kernel."""
+    return {int(e["index"]): str(e.get("reason", "")) for e in _steps(events, "load") if not e.get("ok")}
+
+
+def in_flight(events: list[dict], n: int) -> int | None:
+    """Which of the n specs the program was on when it stopped, from its step events: the first not loaded,
     else the first loaded one not profiled; None when every step finished."""
-    loaded: dict[int, bool] = {}
-    profiled: set[int] = set()
-    for line in log_text.splitlines():
-        if not line.startswith(STEP):
-            continue
-        words = line[len(STEP):].split()
-        if len(words) >= 2 and words[1].isdigit():
-            if words[0] == "load":
-                loaded[int(words[1])] = words[2:3] == ["ok"]
-            elif words[0] == "profile":
-                profiled.add(int(words[1]))
+    loaded = {int(e["index"]): bool(e.get("ok")) for e in _steps(events, "load")}
+    profiled = {int(e["index"]) for e in _steps(events, "profile")}
     pending = [i for i in range(n) if i not in loaded] or [i for i in range(n) if loaded[i] and i not in profiled]
     return pending[0] if pending else None
 
@@ -188,35 +188,37 @@ def aten_launch(spec: dict, device: str = "cuda"):
     return lambda: fn(*args)
 
 
-def main(argv: list[str]) -> int:
+def work(spec, events) -> dict:
+    """The program (worker.py, kind `ncu_replay`): each kernel loaded (launched once, unprofiled), then each
+    loaded one profiled in its own range. Exits 3 when it skipped a kernel it could not load."""
     import torch
 
     from inductor_prof.inductor.cache import inductors_ptxas
 
     inductors_ptxas()   # the ptxas the model's kernels were built and keyed with: Triton's cache has them
     torch.cuda.init()
-    _step("ready")   # imports and CUDA's initialisation done: what follows is the kernels'
+    n = len(spec.specs)
+    _step(events, n, "ready")   # imports and CUDA's initialisation done: what follows is the kernels'
     launches = []
-    for i, path in enumerate(argv[1:]):
-        spec = json.loads(open(path).read())
-        label = spec.get("name") or spec.get("op")
+    for i, path in enumerate(spec.specs):
+        kernel = json.loads(open(path).read())
+        label = kernel.get("name") or kernel.get("op")
         try:
-            launch = inductor_launch(spec) if spec["type"] == "inductor" else aten_launch(spec)
+            launch = inductor_launch(kernel) if kernel["type"] == "inductor" else aten_launch(kernel)
             launch()                  # compile / autotune / pick the library kernel: not profiled
             torch.cuda.synchronize()
             launches.append((i, launch))
-            _step("load", i, "ok")
+            _step(events, n, "load", i, ok=True)
         except Exception as e:  # one broken kernel must not cost the others their profile
-            print(f"{SKIPPED} {label}: {one_line(e, None)}", file=sys.stderr, flush=True)
-            _step("load", i, "skipped")
+            why = one_line(e, None)
+            print(f"{SKIPPED} {label}: {why}", file=sys.stderr, flush=True)
+            _step(events, n, "load", i, ok=False, reason=why)
     for i, launch in launches:
         torch.cuda.cudart().cudaProfilerStart()
         launch()
         torch.cuda.synchronize()
         torch.cuda.cudart().cudaProfilerStop()
-        _step("profile", i)
-    return 0 if len(launches) == len(argv) - 1 else 3
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+        _step(events, n, "profile", i)
+    if len(launches) != n:
+        raise SystemExit(3)
+    return {"profiled": len(launches)}

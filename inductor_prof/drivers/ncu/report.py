@@ -1,14 +1,13 @@
 """Reading .ncu-rep files with NVIDIA's ncu_report into short-named, unit-normalised metrics, in a process of
-their own (`python -m inductor_prof.drivers.ncu.report REPORT...` prints JSON; report_process.py says why).
+their own (a worker: report_process.py says why).
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from .locate import import_ncu_report
 from .metrics import METRICS, from_raw
-from .report_process import child_main, each_action, read_in_child
+from .report_process import each_action, read_in_child
 
 
 def parse_report(path: Path, index: int = 0) -> dict[str, float]:
@@ -34,14 +33,6 @@ def parse_report_all(path: Path) -> list[dict[str, float]]:
     return each_action(ncu_report, path, metrics_of)
 
 
-def main(argv: list[str]) -> int:
-    return child_main(argv, parse_report_all, "results")
-
-
 def parse_reports(paths: list[Path]) -> dict[str, dict]:
     """path -> {"results": [metrics per kernel, in profiling order]} or {"error": why}."""
-    return read_in_child("inductor_prof.drivers.ncu.report", paths, "report parser")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    return read_in_child("metrics", paths, "report parser")

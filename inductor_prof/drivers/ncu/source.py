@@ -3,17 +3,15 @@ ncu_report: per instruction address (PC), its source file and line (Triton kerne
 kernels have none), its SASS, the instructions it executed, its warp-state samples by reason and the L2
 sectors its global accesses asked for; and the kernel's launch statistics.
 
-As report.py does, reports are read in a process of their own (`python -m inductor_prof.drivers.ncu.source
-REPORT...` prints JSON; report_process.py says why).
+As report.py does, reports are read in a worker process of their own (report_process.py says why).
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from .locate import import_ncu_report
 from .metrics import FUNCTION_PC, LAUNCH_METRICS, PC_METRICS, STALL_PREFIX
-from .report_process import child_main, each_action, read_in_child
+from .report_process import each_action, read_in_child
 
 
 def _per_pc(action, raw: str) -> dict[int, float]:
@@ -77,13 +75,9 @@ def read_report(path: Path, index: int = 0) -> dict:
     return kernels[index]
 
 
-def main(argv: list[str]) -> int:
-    return child_main(argv, read_kernels, "kernels")
-
-
 def read_all(paths: list[Path]) -> dict[str, dict]:
     """path -> {"kernels": [read_action of each kernel]} or {"error": why}; read in a child process."""
-    return read_in_child("inductor_prof.drivers.ncu.source", paths, "source counter reader")
+    return read_in_child("source", paths, "source counter reader")
 
 
 def kernel_at(read: dict, index: int) -> dict:
@@ -99,6 +93,3 @@ def read_reports(paths: list[Path]) -> dict[str, dict]:
     """path -> its first kernel's read_action, or {"error": why} (a report of one kernel each)."""
     return {p: kernel_at(r, 0) for p, r in read_all(paths).items()}
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -120,14 +120,18 @@ def test_counts_are_of_this_call(fake_run, tmp_path):
                                                     f"an earlier call; table in {fake_run.ncu_csv}")
 
 
-def test_in_flight_reads_the_replay_marks():
-    log = "\n".join(["ncu_runner: step load 0 ok", "ncu_runner: skipped k1: ImportError: x",
-                     "ncu_runner: step load 1 skipped", "ncu_runner: step load 2 ok", "==PROF== Profiling k0",
-                     "ncu_runner: step profile 0"])
-    assert replay.in_flight(log, 3) == 2          # k1 was skipped, so k2 is the one being profiled
-    assert replay.in_flight(log, 4) == 3          # k3 never finished loading
-    assert replay.in_flight("", 2) == 0           # nothing started: the first
-    assert replay.in_flight(log + "\nncu_runner: step profile 2", 3) is None
+def _step(what, i=None, t=0.0, **detail):
+    return {"event": "progress", "t": t, "what": what, "index": i, **detail}
+
+
+def test_in_flight_reads_the_replay_steps():
+    events = [_step("load", 0, ok=True), _step("load", 1, ok=False, reason="ImportError: x"),
+              _step("load", 2, ok=True), {"event": "note", "text": "not a step"}, _step("profile", 0)]
+    assert replay.in_flight(events, 3) == 2          # k1 was skipped, so k2 is the one being profiled
+    assert replay.in_flight(events, 4) == 3          # k3 never finished loading
+    assert replay.in_flight([], 2) == 0              # nothing started: the first
+    assert replay.in_flight(events + [_step("profile", 2)], 3) is None
+    assert replay.skipped(events) == {1: "ImportError: x"}
 
 
 def test_exit_codes_are_named():
@@ -138,7 +142,7 @@ def test_exit_codes_are_named():
 
 def test_run_one_names_the_signal(tmp_path):
     exe = fake_exe(tmp_path, "print('==PROF== Connected'); os.kill(os.getpid(), signal.SIGSEGV)")
-    r = command.run_one([exe], {}, 30, tmp_path / "log.txt")
+    r = command.run_one([exe], [], {}, 30, tmp_path / "log.txt")
     assert (r.status, r.kind) == ("failed", "killed by SIGSEGV")
     assert r.reason == "killed by SIGSEGV: ==PROF== Connected"
 
@@ -187,11 +191,10 @@ def test_a_batch_whose_kernels_all_failed_to_load_keeps_each_reason(fake_run, tm
     """The replay program skips what it cannot load (exit 3, no report): each kernel keeps its own reason."""
     fake_run.use(2)
     exe = fake_exe(tmp_path, """
-specs = args[args.index('-m') + 2:]
+specs = json.load(open(args[-1]))['specs']
 for i, p in enumerate(specs):
     name = json.load(open(p))['name']
-    print(f'ncu_runner: skipped {name}: ImportError: no module named {name}_dep', file=sys.stderr)
-    print(f'ncu_runner: step load {i} skipped', file=sys.stderr)
+    step('load', i, ok=False, reason=f'ImportError: no module named {name}_dep')
 sys.exit(3)""")
     summary = ncu_stage.run_ncu(fake_run, Settings(ncu=exe, ncu_batch=2, ncu_timeout=30), log=lambda m: None)
     status = _status(fake_run)
@@ -217,16 +220,15 @@ def test_inductor_and_library_kernels_share_one_process_by_default(fake_run, tmp
 
 
 def test_phases_split_one_process_by_its_step_times():
-    # launched at 100.0 and ended at 131.0; ready at 108.5, last kernel loaded at 111.0, last profiled at 129.0:
-    # start-up 8.5, loading 2.5, profiling 18.0, report 2.0 (they add up to the 31.0 s the process took)
-    log = "\n".join(["==PROF== Connected", "ncu_runner: step ready at=108.500", "ncu_runner: step load 0 ok at=110.000",
-                     "ncu_runner: skipped k1: ImportError: x", "ncu_runner: step load 1 skipped at=111.000",
-                     "==PROF== Profiling k0", "ncu_runner: step profile 0 at=129.000"])
-    split = replay.phases(log, 100.0, 131.0)
+    # launched at 100.0 and ended at 131.0; ready at 108.5, last kernel loaded (or skipped) at 111.0, last profiled
+    # at 129.0: start-up 8.5, loading 2.5, profiling 18.0, report 2.0 (they add up to the 31.0 s the process took)
+    events = [_step("ready", t=108.5), _step("load", 0, t=110.0, ok=True),
+              _step("load", 1, t=111.0, ok=False, reason="ImportError: x"), _step("profile", 0, t=129.0)]
+    split = replay.phases(events, 100.0, 131.0)
     assert split == {"start-up": 8.5, "loading": 2.5, "profiling": 18.0, "report": 2.0}
-    assert replay.in_flight(log, 2) is None   # the times do not disturb what in_flight reads
-    assert replay.phases("ncu_runner: step load 0 ok\nncu_runner: step profile 0", 0.0, 1.0) == {}   # untimed
-    assert replay.phases("ncu_runner: step ready at=5.0\nncu_runner: step load 0 ok at=6.0", 0.0, 9.0) == {}
+    assert replay.in_flight(events, 2) is None
+    assert replay.phases(events[1:], 0.0, 1.0) == {}    # no ready: a process that failed early
+    assert replay.phases(events[:3], 0.0, 9.0) == {}     # nothing profiled
 
 
 def test_phases_are_added_up_over_the_processes():
@@ -241,13 +243,12 @@ def test_phases_are_added_up_over_the_processes():
 
 
 def test_a_failed_process_still_says_where_its_seconds_went(fake_run, tmp_path):
-    # a fake ncu whose program marks its steps with times and then crashes: no report, its phases kept
+    # a fake ncu whose program says its steps (each timed) and then crashes: no report, its phases kept
     fake_run.use(2)
     exe = replaying_ncu(tmp_path, "if n == 'k1':\n    os._exit(9)")
-    timed = "print('ncu_runner: step', *what, 'at=%.3f' % __import__('time').time(),"
-    body = open(exe).read().replace("print('ncu_runner: step', *what,", timed)
-    first_load = "for i, n in enumerate(names):\n    mark('load'"
-    open(exe, "w").write(body.replace(first_load, "mark('ready')\n" + first_load, 1))
+    first_load = "for i, n in enumerate(names):\n    step('load'"
+    body = open(exe).read()
+    open(exe, "w").write(body.replace(first_load, "step('ready')\n" + first_load, 1))
     outcome = ncu_batch.run_pass(fake_run, Settings(ncu=exe, ncu_timeout=30), {}, [
         ncu_stage.NcuTarget(f"k{i}", f"k{i}", "inductor", {"type": "inductor", "name": f"k{i}"}) for i in range(2)],
         ncu_batch.metric_pass(fake_run, Settings(ncu=exe), exe, {}, {}))

@@ -1,4 +1,5 @@
 """ncu driver: command construction, parsing a real report, fake ncu executables (ok, permission, crash, hang)."""
+import json
 import time
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def test_parse_flux_report_with_default_metrics():
 def _run(tmp_path, body, timeout=30, clock=time.monotonic):
     exe = _fake_ncu(tmp_path, body)
     cmd = command.build_cmd(Settings(), exe, "k", tmp_path / "out", ["prog"], {})
-    return command.run_one(cmd, {}, timeout, tmp_path / "log.txt", clock=clock)
+    return command.run_one(cmd, [], {}, timeout, tmp_path / "log.txt", clock=clock)
 
 
 def test_fake_ncu_success_writes_report(tmp_path):
@@ -95,7 +96,7 @@ def test_fake_sudo_password_prompt(tmp_path):
     sudo = _fake_ncu(tmp_path, "print('sudo: a password is required', file=sys.stderr); sys.exit(1)")
     cmd = command.build_cmd(Settings(sudo=True, sudo_path=sudo), "ncu", "k", tmp_path / "o", ["p"], {})
     with pytest.raises(UserError, match="sudo asked for a password"):
-        command.run_one(cmd, {}, 30, tmp_path / "log.txt")
+        command.run_one(cmd, [], {}, 30, tmp_path / "log.txt")
 
 
 def test_settings_precedence(tmp_path):
@@ -143,9 +144,10 @@ def test_batches_mix_origins_in_order_and_results_map_in_launch_order():
     assert [[x.stem for x in b] for b in batches(todo, 64)] == [["a", "s1", "s2", "lib"]]
     batch = todo[:3]
     # two kernels share a name: each takes its own result, in order; a skipped kernel gets the runner's reason
-    got = assign_results(batch, ["k_a", "silu", "silu"], "")
+    got = assign_results(batch, ["k_a", "silu", "silu"], [])
     assert got == {"a": (0, ""), "s1": (1, ""), "s2": (2, "")}
-    got = assign_results(batch, ["silu"], "ncu_runner: skipped k_a: ImportError: no module\n")
+    skipped = {"event": "progress", "t": 0.0, "what": "load", "index": 0, "ok": False, "reason": "ImportError: no module"}
+    got = assign_results(batch, ["silu"], [skipped])
     assert got["a"] == (None, "ImportError: no module") and got["s1"] == (0, "") and got["s2"][0] is None
 
 
@@ -264,17 +266,20 @@ def test_sudo_home_env_every_place_inside_home(tmp_path):
                    "PYTHONUSERBASE": site.getuserbase(), "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def test_python_program_one_or_many_specs():
-    assert command.python_program(Path("/s/a.json")) == [sys.executable, "-m", "inductor_prof.drivers.ncu.replay",
-                                                          "/s/a.json"]
-    assert command.python_program([Path("a"), Path("b")])[-2:] == ["a", "b"]
+def test_the_program_is_the_worker_entry_given_a_replay_spec_of_the_kernels(tmp_path):
+    assert command.python_program() == [sys.executable, "-m", "inductor_prof.worker"]
+    # the fake ncu keeps the worker spec it was given: the kernels' spec files, in order
+    exe = fake_exe(tmp_path, "shutil.copy(args[-1], sys.argv[0] + '.spec')")
+    assert command.run_one([exe], [Path("/s/a.json"), Path("/s/b.json")], {}, 30, tmp_path / "log").status == "ok"
+    spec = json.loads(Path(exe + ".spec").read_text())
+    assert (spec["kind"], spec["specs"]) == ("ncu_replay", ["/s/a.json", "/s/b.json"])
 
 
 # ---- run_one with fake executables --------------------------------------------------------------------------
 
-def _run_one(tmp_path, body, env=None, timeout=30.0, mark=None, clock=time.monotonic):
+def _run_one(tmp_path, body, env=None, timeout=30.0, per_step=False, clock=time.monotonic):
     exe = fake_exe(tmp_path, body)
-    return command.run_one([exe], env or {}, timeout, tmp_path / "logs" / "log.txt", mark, clock)
+    return command.run_one([exe], [], env or {}, timeout, tmp_path / "logs" / "log.txt", per_step, clock)
 
 
 def test_run_one_ok(tmp_path):
@@ -335,14 +340,16 @@ def test_run_one_timeout(tmp_path):
     assert 0.3 <= r.seconds < 15
 
 
-def test_run_one_progress_mark_resets_the_timeout(tmp_path):
-    # 5 marked lines 0.15 s apart by the clock (0.6 s from the first to the last) under a 0.4 s timeout: each mark
-    # restarts the timeout (at most 0.15 + 0.1 s pass between two), so the run is not ended; without the mark
-    # the 0.4 s would be for the whole run, ended before STEP 3
+def test_run_one_each_step_resets_the_timeout(tmp_path):
+    # 5 steps 0.15 s apart by the clock (0.6 s from the first to the last) under a 0.4 s timeout: each step event
+    # restarts the timeout (at most 0.15 + 0.1 s pass between two), so the run is not ended; counted for the
+    # whole run the 0.4 s would end it before step 3. The clock waits for each step's log line, written after
+    # its event.
     go, log = tmp_path / "go", tmp_path / "logs" / "log.txt"
     body = f"for i in range(5):\n    while not os.path.exists(f'{go}.{{i}}'): time.sleep(0.005)\n" \
-           "    print('STEP', i, flush=True)"
-    r = _run_one(tmp_path, body, timeout=0.4, mark="STEP", clock=MarksClock(go, log, 5, "STEP", step=0.1, due=0.15))
+           "    step('profile', i); print('STEP', i, flush=True)"
+    r = _run_one(tmp_path, body, timeout=0.4, per_step=True,
+                 clock=MarksClock(go, log, 5, "STEP", step=0.1, due=0.15))
     assert (r.status, r.reason) == ("ok", "")
     assert 0.6 <= r.seconds < 15
 
@@ -366,3 +373,30 @@ def test_build_source_cmd_under_sudo_passes_the_environment():
     cmd = command.build_source_cmd(s, "ncu", "k", Path("o"), ["python3", "prog"], {"PATH": "/venv/bin"})
     assert cmd[:4] == ["/usr/bin/sudo", "-n", "env", "PATH=/venv/bin"] and cmd[4] == "ncu"
     assert cmd[cmd.index("--clock-control") + 1] == "base" and cmd[-2:] == ["python3", "prog"]
+
+
+def test_every_root_command_has_the_one_sudo_prefix(tmp_path, monkeypatch):
+    # ncu's command, the chown giving its files back, and doctor's check: all `SUDO_PATH -n ...`, from Settings.as_root
+    from inductor_prof import procs
+    from inductor_prof.doctor import host
+
+    settings = Settings(sudo=True, sudo_path="/opt/my sudo")
+    assert settings.as_root("env", "true") == ["/opt/my sudo", "-n", "env", "true"]
+    cmd = command.build_cmd(settings, "ncu", "k", tmp_path / "o", ["prog"], {"A": "1"})
+    assert cmd[:4] == ["/opt/my sudo", "-n", "env", "A=1"]
+    ran = []
+    monkeypatch.setattr(procs, "run", lambda cmd, env, timeout, **kw: ran.append(cmd) or procs.Finished(0, 0.1))
+    command.give_back([tmp_path], settings, log=lambda line: None)
+    host.sudo_usable(settings)
+    assert [c[:3] for c in ran] == [["/opt/my sudo", "-n", "chown"], ["/opt/my sudo", "-n", "env"]]
+
+
+def test_run_one_says_the_replay_workers_error_rather_than_the_logs_end(tmp_path):
+    # the program under ncu failed with its error event (worker.py writes one for an exception): that line is the
+    # reason, not ncu's closing chatter
+    body = ("spec = json.load(open(args[-1]))\n"
+            "open(spec['events'], 'a').write(json.dumps({'event': 'error', 't': 0, 'message': 'RuntimeError: no GPU'})"
+            " + '\\n')\n"
+            "print('==PROF== Disconnected'); sys.exit(1)")
+    r = _run_one(tmp_path, body)
+    assert (r.status, r.kind, r.reason) == ("failed", "exit 1", "exit 1: RuntimeError: no GPU")

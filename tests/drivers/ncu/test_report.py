@@ -1,14 +1,12 @@
 """The ncu report reader (drivers/ncu/report.py): unit conversion of each metric on fake actions, the mangled names
 asked in order, the in-process reader on the recorded report and its errors (pinned where a mutation audit found
 them unpinned)."""
-import io
-import json
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 import pytest
 from recorded import data_path
 from inductor_prof import procs
+from inductor_prof.specs import ReportReadSpec
 from inductor_prof.drivers.ncu import report as ncu_report, report_process
 from inductor_prof.drivers.ncu.metrics import METRICS
 
@@ -123,25 +121,20 @@ def test_parse_report_all_without_name_base(monkeypatch):
     assert ncu_report.parse_report_all(Path("p")) == [{"kernel": "a"}]
 
 
-def test_main_error_is_type_and_first_line(monkeypatch):
+def test_a_report_that_cannot_be_read_is_its_error_type_and_first_line(monkeypatch):
     def load_report(path):
         raise ValueError("bad report\nsecond line")
 
     monkeypatch.setattr(ncu_report, "import_ncu_report", lambda: SimpleNamespace(load_report=load_report))
-    buf = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", buf)
-    assert ncu_report.main(["report.py", "r1"]) == 0
+    got = report_process.work(ReportReadSpec(reader="metrics", paths=["r1"]), None)
     # one_line: "Type: message", first line only
-    assert json.loads(buf.getvalue()) == {"r1": {"error": "ValueError: bad report"}}
+    assert got == {"r1": {"error": "ValueError: bad report"}}
 
 
-def test_main_in_process_on_recorded_report(monkeypatch, tmp_path):
+def test_the_worker_side_on_a_recorded_report(tmp_path):
     rec = str(data_path(REC))
     missing = str(tmp_path / "missing.ncu-rep")
-    buf = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", buf)
-    assert ncu_report.main(["report.py", rec, missing]) == 0
-    out = json.loads(buf.getvalue())
+    out = report_process.work(ReportReadSpec(reader="metrics", paths=[rec, missing]), None)
     assert list(out) == [rec, missing]
     (m,) = out[rec]["results"]
     # the recorded values (tests/data/README.md): 42336 ns, 67,121,408 B read; 46,897,664 B written
@@ -152,29 +145,38 @@ def test_main_in_process_on_recorded_report(monkeypatch, tmp_path):
     assert set(out[missing]) == {"error"} and out[missing]["error"] and "\n" not in out[missing]["error"]
 
 
-def test_parse_reports_empty_and_error_path(monkeypatch):
-    from inductor_prof.procs import Finished
+def _outcome(rc, events, end=""):
+    return procs.WorkerOutcome(procs.Finished(rc, 0.1, end), None, events)
 
+
+def test_parse_reports_empty_and_error_path(monkeypatch):
     assert ncu_report.parse_reports([]) == {}
     seen = {}
 
-    def fake_run(cmd, env, timeout, **kw):
-        seen["cmd"], seen["env"], seen["timeout"] = cmd, env, timeout
-        return Finished(2, 0.1, "", "  " + "x" * 400 + "END\n")
+    def fake_run(spec, log, timeout, **kw):
+        seen["spec"], seen["timeout"] = spec, timeout
+        return _outcome(2, [], "  " + "x" * 400 + "END\n")
 
-    monkeypatch.setattr(procs, "run", fake_run)
+    monkeypatch.setattr(procs, "run_worker", fake_run)
     got = ncu_report.parse_reports([Path("/a.ncu-rep"), Path("/b.ncu-rep")])
-    # how it ended, then the end of its stderr (procs.tail: the last lines, up to 600 characters)
+    # how it ended, then the end of its output (procs.tail: the last lines, up to 600 characters)
     why = "report parser exit 2: " + "x" * 400 + "END"
     assert got == {"/a.ncu-rep": {"error": why}, "/b.ncu-rep": {"error": why}}
-    assert seen["cmd"] == [sys.executable, "-m", "inductor_prof.drivers.ncu.report", "/a.ncu-rep", "/b.ncu-rep"]
-    # the module's timeout, and the child environment (the package on PYTHONPATH)
-    from inductor_prof.childenv import child_env
-    assert seen["timeout"] == report_process.TIMEOUT_S and seen["env"] == child_env()
+    assert (seen["spec"].reader, seen["spec"].paths) == ("metrics", ["/a.ncu-rep", "/b.ncu-rep"])
+    assert seen["timeout"] == report_process.TIMEOUT_S
 
 
-def test_parse_reports_ok_path_reads_stdout(monkeypatch):
-    from inductor_prof.procs import Finished
-
-    monkeypatch.setattr(procs, "run", lambda cmd, env, timeout, **kw: Finished(0, 0.1, '{"p": {"results": []}}'))
+def test_parse_reports_ok_path_reads_the_result(monkeypatch):
+    monkeypatch.setattr(procs, "run_worker", lambda spec, log, timeout, **kw: _outcome(
+        0, [{"event": "result", "value": {"p": {"results": []}}}]))
     assert ncu_report.parse_reports([Path("p")]) == {"p": {"results": []}}
+
+
+def test_the_reader_runs_in_a_real_worker(tmp_path):
+    # the real worker, on a file that is not a report: its entry comes back as the worker's result (what this
+    # machine's ncu_report makes of it, or its error), never a failed worker
+    bad = tmp_path / "bad.ncu-rep"
+    bad.write_text("not a report")
+    got = ncu_report.parse_reports([bad])
+    assert set(got) == {str(bad)} and len(got[str(bad)]) == 1 and set(got[str(bad)]) <= {"results", "error"}
+    assert not str(got[str(bad)].get("error", "")).startswith("report parser")
