@@ -32,7 +32,7 @@ def pick_kernel(query: str, kernels: list[tuple[str, str]], where: str) -> str:
             shorts = dict(kernels)
             listed = ", ".join(shorts.get(h) or h for h in hits[:SHOWN]) + (", ..." if len(hits) > SHOWN else "")
             raise UserError(f"{query!r} matches {len(hits)} kernels of {where}: {listed}; give more of the name")
-    shorts = [short or name for name, short in kernels]
-    closest = difflib.get_close_matches(q, shorts, n=3, cutoff=0.0) if shorts else []
+    names = [short or name for name, short in kernels]
+    closest = difflib.get_close_matches(q, names, n=3, cutoff=0.0) if names else []
     raise UserError(f"no kernel {query!r} in {where}" + (f"; closest: {', '.join(closest)}" if closest else
                                                          " (it has no kernels)"))

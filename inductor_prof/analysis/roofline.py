@@ -10,6 +10,8 @@ inputs were still in the 50 MB L2 from the kernel before (ncu, replaying with fl
 from DRAM)."""
 from __future__ import annotations
 
+from typing import overload
+
 import pandas as pd
 
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
@@ -131,6 +133,10 @@ def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
 SHAPE_COLUMNS = ("B", "H", "Hkv", "Sq", "Sk", "D", "dtype", "flops", "ms")
 
 
+@overload
+def judge_attention(att: None, peaks: dict) -> None: ...
+@overload
+def judge_attention(att: pd.DataFrame, peaks: dict) -> pd.DataFrame: ...
 def judge_attention(att: pd.DataFrame | None, peaks: dict) -> pd.DataFrame | None:
     """The attention table's TFLOP/s, % of peak and ceiling, judged as the kernel table judges a kernel (its
     flops from contract B, its bytes q, k, v and the output once), against the run's peaks: runs recorded

@@ -72,7 +72,7 @@ def straggler(calls: dict[int, pd.DataFrame], kernels: dict[int, pd.DataFrame]) 
             inside = compute[(compute["start_us"] < window[1]) & (compute["end_us"] > window[0])]
             for name, a, b in zip(inside["name"], inside["start_us"], inside["end_us"]):
                 by_name[name] += sign * length([(max(a, window[0]), min(b, window[1]))])
-    kernel = max(by_name, key=by_name.get) if by_name else None
+    kernel = max(by_name, key=lambda n: by_name[n]) if by_name else None
     return {"rank": s, "last_at": len(keys), "matched": matched, "caused_wait_ms": caused[s], "waiter": w,
             "waiter_wait_ms": waited[(s, w)], "extra_idle_ms": extra_idle / US_PER_MS,
             "extra_compute_ms": extra_compute / US_PER_MS,

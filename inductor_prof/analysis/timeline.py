@@ -173,11 +173,11 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
     streams = sorted({e.get("tid") for e in gpu + regions}, key=str)
     outer = ([(size, size)] if size else []) + [(step, prefix)]
     for tid in streams:
-        for name, path in outer:
+        for name, outer_path in outer:
             events.append(_slice(name, "scope", GPU_PID, tid, step_start, step_end, t0, {
-                "proton scope": path, "kernel launches": sum(traced.values()),
+                "proton scope": outer_path, "kernel launches": sum(traced.values()),
                 "proton launches": sum(scopes[prefix].values()),
-                "source": f"time: {TIME_SOURCE}; name: Proton scope {path} (hatchet: no timestamps)"}))
+                "source": f"time: {TIME_SOURCE}; name: Proton scope {outer_path} (hatchet: no timestamps)"}))
     for i, r in enumerate(regions):
         name, path = block_name[i]
         start, end = region_spans[i]

@@ -5,6 +5,7 @@ report needs the clock and power the kernels actually ran at to judge them (anal
 from __future__ import annotations
 
 import threading
+from typing import Any, Callable
 import time
 
 from ..errors import one_line
@@ -26,6 +27,7 @@ class Telemetry:
         self.energy: list[tuple[float, int]] = []   # (seconds, mJ) read beside each sample
         self.error = ""
         self._stop = threading.Event()
+        self._energy: Callable[[], Any] | None = None
         self._thread: threading.Thread | None = None
         self._nvml = None
 

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -173,7 +173,7 @@ def outcome(run_dir: rundir.RunDir, done: procs.Finished, log_path: Path) -> dic
             "notes": [ln[:500] for ln in lines if ln.startswith(NOTE)]}
 
 
-def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
+def run_shapes(run_dir: rundir.RunDir, extra: Sequence[Shape] = ()) -> list[tuple[Shape, int, str]]:
     """The run's captured shapes (calls per step, the op the model used), then `extra` ones not among them."""
     shapes = runfiles.if_present(run_dir.attention_shapes_json, lambda p: from_calls(runfiles.attention_calls_file(p)),
                                  "profile the model again, or benchmark shapes alone (`attention --shape ...`, no "
@@ -301,7 +301,7 @@ def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
 def _notes(result, opts: BenchOptions) -> dict:
     """What the summary says besides the counts: the tuning cache's outcome and warnings where it was used, the
     shapes checked at a reduced length."""
-    notes = {}
+    notes: dict[str, Any] = {}
     cache = opts.cache
     if cache is not None and (cache.hits or cache.misses or cache.warnings or cache.not_written):
         notes["tuning_cache"] = cache.summary()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import pandas as pd
 
@@ -49,7 +49,10 @@ def trouble(path: Path, e: Exception, state: str = "damaged") -> str:
     return f"{path} is {state} ({what(e)})"
 
 
-def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
+T = TypeVar("T")
+
+
+def required(path: Path, read: Callable[[Path], T], need: str = REPORT_NEEDS, state: str = "damaged") -> T:
     """read(path); a damaged or unreadable file is one line naming it (UserError), not a traceback."""
     try:
         return read(path)
@@ -57,7 +60,7 @@ def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, 
         raise UserError(f"{trouble(path, e, state)}; {need}") from e
 
 
-def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = "damaged"):
+def if_present(path: Path, read: Callable[[Path], T], need: str, state: str = "damaged") -> T | None:
     """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
     return required(path, read, need, state) if present(path) else None
 

@@ -64,7 +64,7 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], log_text: str) -
     """stem -> (index of its result in the report, reason if none). Results come in launch order, which is
     batch order, so two kernels sharing a name map to their own results."""
     used: set[int] = set()
-    out = {}
+    out: dict[str, tuple[int | None, str]] = {}
     for t in batch:
         idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)
         if idx is None:
@@ -200,6 +200,7 @@ def run_queue(todo: list[NcuTarget], size: int, run_one: Callable[[list[NcuTarge
         outcome = run_one(batch)
         settled += len(outcome.settled)
         for phase, seconds in outcome.phases.items() if spent is not None else ():
+            assert spent is not None
             spent[phase] = round(spent.get(phase, 0.0) + seconds, 2)
         if outcome.again:
             queue.appendleft(outcome.again)

@@ -30,7 +30,7 @@ def each_action(ncu_report: Any, path: Path, read: Callable[[Any], Any]) -> list
 
 def child_main(argv: list[str], read: Callable[[Path], list], key: str) -> int:
     """The child's side: prints {path: {key: read(path)} or {"error": why}} as JSON."""
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for path in argv[1:]:
         try:
             out[path] = {key: read(Path(path))}
