@@ -15,6 +15,8 @@ is measured against.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import pandas as pd
@@ -59,7 +61,7 @@ def _gemm_judgement(headroom: float, shapes: pd.DataFrame) -> tuple[float, str, 
     return saving + headroom * unmeasured, why, do
 
 
-def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str, str]:
+def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[float, str, str]:
     """(headroom ms/step, against what, what to do) of an attention kernel whose calls the attention stage
     benchmarked: the measured saving of the fastest backend for each of its shapes, plus its roofline headroom for
     the share of its time in calls no benchmark covered."""
@@ -78,14 +80,14 @@ def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str,
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
-def _other_roofs(r: dict) -> str:
+def _other_roofs(r: dict[str, Any]) -> str:
     """'; 102% of measured, 66% of spec' for a compute-bound kernel (roofline.roof_shares), '' otherwise."""
     said = [f"{r[c]:.0f}% of {what}" for c, what in (("pct_of_measured_ceiling", "measured"), ("pct_of_spec", "spec"))
             if isinstance(r.get(c), float) and not math.isnan(r[c])]
     return "; " + ", ".join(said) if said else ""
 
 
-def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict] | None = None) -> pd.DataFrame:
+def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict[str, Any]] | None = None) -> pd.DataFrame:
     """The kernel table with each kernel's headroom said (`headroom_vs`: what it is measured against, `do`), and
     where the run measured a kernel's exact calls another way, its headroom and speed of light against the best
     time measured for them: a library GEMM's replayed calls (gemm_shapes: library_calls.with_best), an attention
@@ -106,7 +108,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     # large run, a DataFrame each)
     measured = set() if not shaped else set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
     by_kernel = dict(tuple(gemm_shapes[gemm_shapes["kernel"].isin(measured)].groupby("kernel"))) if measured else {}
-    savings: dict[str, list[dict]] = {}
+    savings: dict[str, list[dict[str, Any]]] = {}
     for a in attention or []:
         for k in a.get("kernels") or []:
             savings.setdefault(demangle(k), []).append(a)
@@ -157,7 +159,7 @@ def with_counters(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | None, float]:
+def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[str, Any]], float | None, float]:
     """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it, that
     waiting in ms per step)."""
     items = []
@@ -187,14 +189,14 @@ def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | No
     return items, gap_ms, wait
 
 
-def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
-         comm: dict | None = None) -> list[dict]:
+def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]], top: int = TOP,
+         comm: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
     their calls; comm: a rank of several (comm_items)."""
     kernels = {demangle(n) for n in df["name"]}
-    extra: list[dict] = []
+    extra: list[dict[str, Any]] = []
     waited = 0.0
     if comm:
         extra, gap_ms, waited = comm_items(gap_ms, comm)
@@ -218,7 +220,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     return items[:top]
 
 
-def kernels_by_shape(calls: list[dict] | None, flex_kernels: list[str] = ()) -> dict[str, list[str]]:
+def kernels_by_shape(calls: list[dict[str, Any]] | None, flex_kernels: list[str] = ()) -> dict[str, list[str]]:
     """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json.
     FlexAttention calls come from the eager capture alone (no kernel name): when they all share one shape, their
     kernels are the run's FlexAttention template kernels (`flex_kernels`)."""

@@ -3,6 +3,8 @@ its tensor pipes, the DRAM and L2 bytes it moved over its ncu duration against t
 its occupancy. The roofline says what bounds a kernel given its flops and bytes; this says what was busy."""
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import pandas as pd
@@ -75,7 +77,7 @@ def disagrees(bound: str, unit: str, sm_pct, memory_pct) -> bool:
     return False
 
 
-def add_binding(df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
+def add_binding(df: pd.DataFrame, peaks: dict[str, Any]) -> pd.DataFrame:
     """The kernel table (after merge_ncu) with `binding_unit`, `binding_evidence`, `ncu_dram_pct`, `ncu_l2_pct`
     (its ncu bytes over its ncu duration, % of the run's measured DRAM and L2 peaks) and `binding_disagrees`
     (ncu contradicts the roofline's bound); unchanged where ncu profiled nothing."""

@@ -14,6 +14,8 @@ What is left is removed (only in run A) or new (only in run B).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import pandas as pd
@@ -24,13 +26,13 @@ from ..runfiles.cells import json_cell
 PAIR_COLUMNS = ["id_a", "id_b", "matched_by"]
 
 
-def _dims(cell) -> list:
+def _dims(cell) -> list[Any]:
     return json_cell(cell) if isinstance(cell, str) and cell else []
 
 
-def _flat(dims) -> tuple[list, list]:
+def _flat(dims) -> tuple[list[Any], list[Any]]:
     """(the structure with every size blanked, the sizes in order) of a dims cell."""
-    sizes: list = []
+    sizes: list[Any] = []
 
     def walk(x):
         if isinstance(x, list):
@@ -73,7 +75,7 @@ def match_calls(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     id_a, id_b, matched_by: a pair, or id_b None (removed) or id_a None (new)."""
     ra, rb = a.to_dict("index"), b.to_dict("index")
     left_a, left_b = list(ra), list(rb)
-    pairs: list[tuple] = []
+    pairs: list[tuple[Any, ...]] = []
 
     def take(tier: str, candidates) -> None:
         """Pairs in the order of `candidates` ((rank, id_a, id_b)), each call once."""

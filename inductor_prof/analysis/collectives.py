@@ -4,6 +4,8 @@ copies the same args onto the NCCL kernel's own event), priced as nccl-tests pri
 (cost.collective_rates). Also every kernel as an interval on the GPU, NCCL or not, for overlap.py."""
 from __future__ import annotations
 
+from typing import Any
+
 import bisect
 import re
 
@@ -40,7 +42,7 @@ def collective_kind(name: str) -> str:
     return next((kind for text, kind in _KINDS if text in flat), "other")
 
 
-def _enclosing(ops_by_tid: dict, starts: dict, launch: dict) -> dict | None:
+def _enclosing(ops_by_tid: dict[str, Any], starts: dict[str, Any], launch: dict[str, Any]) -> dict[str, Any] | None:
     """The innermost record_param_comms on the launching thread around a kernel's launch call."""
     ops, ts = ops_by_tid.get(launch.get("tid"), []), launch.get("ts", 0)
     i = bisect.bisect_right(starts.get(launch.get("tid"), []), ts)
@@ -50,7 +52,7 @@ def _enclosing(ops_by_tid: dict, starts: dict, launch: dict) -> dict | None:
     return None
 
 
-def _call(kernel: dict, args: dict, source: str) -> dict:
+def _call(kernel: dict[str, Any], args: dict[str, Any], source: str) -> dict[str, Any]:
     name = kernel.get("name", "")
     size = COMMS_DTYPE_BYTES.get(args.get(DTYPE))
     try:
@@ -72,14 +74,14 @@ def _ranks(text) -> tuple[int, ...] | None:
         return None
 
 
-def comm_calls(events: list[dict]) -> pd.DataFrame:
+def comm_calls(events: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per NCCL kernel: its collective and message, from the kernel's own args where Kineto put them,
     else from the record_param_comms around its launch (correlation -> launch call -> enclosing op), else the
     collective read from the kernel's name with no size (source: kernel args, record_param_comms, kernel name)."""
     kernels = [e for e in events if e.get("cat") == "kernel" and is_nccl(e.get("name", ""))]
     if not kernels:
         return pd.DataFrame(columns=CALL_COLUMNS)
-    ops_by_tid: dict = {}
+    ops_by_tid: dict[str, Any] = {}
     for e in events:
         if e.get("name") == COMMS_OP and e.get("cat") == "cpu_op":
             ops_by_tid.setdefault(e.get("tid"), []).append(e)
@@ -132,7 +134,7 @@ def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, 
         .reset_index(drop=True)
 
 
-def kernel_intervals(events: list[dict]) -> pd.DataFrame:
+def kernel_intervals(events: list[dict[str, Any]]) -> pd.DataFrame:
     """Every GPU kernel of the trace as (name, start_us, end_us, comm): comm for the NCCL ones."""
     rows = [(e.get("name", ""), float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0)), is_nccl(e.get("name", "")))
             for e in events if e.get("cat") == "kernel" and "ts" in e]

@@ -3,6 +3,8 @@ the kernel files) and each kernel's time in each timed step (the steps hatchet, 
 view needs and the run lacks is named in `missing` (view, what); the other views still render."""
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -17,7 +19,7 @@ from .match import Fingerprint, fingerprints
 class RunSide:
     label: str                                  # "A" or "B"
     run: RunDir
-    manifest: dict
+    manifest: dict[str, Any]
     tables: RunTables | None                    # None: no Proton steps, no kernel views
     fingerprints: dict[str, Fingerprint] | None  # None: no kernels.json, Inductor kernels match by name only
     step_kernel_ns: pd.DataFrame | None         # kernel name x timed step, ns

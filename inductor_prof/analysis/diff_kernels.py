@@ -5,6 +5,8 @@ is one row naming both. A call's time per step is its kernel's (the timed steps 
 share of that kernel's time in the traced step (library_calls.calls_by_shape); its spread is its kernel's."""
 from __future__ import annotations
 
+from typing import Any
+
 import json
 
 import pandas as pd
@@ -24,7 +26,7 @@ ITEM_COLUMNS = ["kernel", "display", "kind", "category", "origin", "op", "dims",
                 "step_ms"]
 
 
-def _modules(library_ops: pd.DataFrame) -> dict[tuple, str]:
+def _modules(library_ops: pd.DataFrame) -> dict[tuple[Any, ...], str]:
     """(kernel, op, dims) -> the modules of its calls (library_ops.csv `modules`: json lists), one json list."""
     if "modules" not in library_ops.columns:
         return {}
@@ -36,7 +38,7 @@ def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFra
     """A run's items, indexed by id: each Inductor kernel (id: its name), and each library kernel's calls (id:
     kernel, op, dims) where library_ops is given and holds the kernel, else the kernel as one call of op ""."""
     calls = calls_by_shape(library_ops)
-    by_kernel: dict[str, list] = {}
+    by_kernel: dict[str, list[Any]] = {}
     for c in calls.itertuples(index=False):    # (one pass: an itertuples per kernel cost more than the rest)
         by_kernel.setdefault(c.kernel, []).append(c)
     modules = _modules(library_ops) if library_ops is not None and len(calls) else {}
@@ -67,13 +69,13 @@ def pair(a: pd.DataFrame, b: pd.DataFrame, fp_a: dict[str, Fingerprint] | None,
     return pd.concat([kernels, calls], ignore_index=True)
 
 
-def row_label(r: dict) -> str:
+def row_label(r: dict[str, Any]) -> str:
     """A row in one line (the gate's lines): a library call as its call and kernel(s), else the kernel's name."""
     kernels = r["display"] + (f" -> {r['display_b']}" if r["display_b"] else "")
     return f"{r['call']} ({kernels})" if r["call"] else kernels
 
 
-def _get(rec: dict | None, key: str, default=NAN):
+def _get(rec: dict[str, Any] | None, key: str, default=NAN):
     return rec[key] if rec is not None else default
 
 

@@ -3,13 +3,15 @@ category, the gap between GPU-busy time and the plain step, and the ranked "wher
 (advice.py)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from . import advice
 from .kernels import CATEGORIES
 
 
-def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict]:
+def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """Per captured attention shape: the best backend that passed its check against the one the model used,
     the ms per step it would save (calls per step x the difference per call), and the model's own kernels for
     it (`kernels`: shape label -> kernel names, advice.kernels_by_shape)."""
@@ -32,8 +34,8 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
     return out
 
 
-def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None,
-             comm: dict | None = None) -> dict:
+def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict[str, Any]] | None = None,
+             comm: dict[str, Any] | None = None) -> dict[str, Any]:
     """Speed-of-light step time, headroom by category, the launch/idle gap (the plain step, unprofiled, minus
     GPU-busy time: Proton's own cost is not the model's), and where to look next. df: the kernel table after
     advice.per_shape; attention: attention_saving rows; comm: a rank of several (ranks.rank_comm): its NCCL

@@ -32,7 +32,7 @@ from .summary import summarize
 @dataclass
 class RunTables:
     run: RunDir
-    manifest: dict
+    manifest: dict[str, Any]
     kernels: pd.DataFrame          # one row per kernel name
     summary: dict[str, Any]
     attention: pd.DataFrame | None
@@ -43,7 +43,7 @@ class RunTables:
     failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
 
 
-def run_peaks_of(device: dict, manifest: dict) -> dict:
+def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
     """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
     facts = DeviceFacts.from_proton(device)
     gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")

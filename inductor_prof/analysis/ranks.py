@@ -4,6 +4,8 @@ rank's torch.profiler step its compute and communication time, the communication
 collectives priced by bus bandwidth. A rank folder missing or damaged is one warning and the others are shown."""
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,18 +29,18 @@ TRACE_LACKING = "its compute and communication times and collectives are not sho
 @dataclass
 class RanksView:
     ranked: RankedRun
-    top: dict | None                       # ranks.json as read (None: missing or damaged, warned)
-    rows: list[dict]                       # one per rank: exit, step times, compute/communication
-    spread: dict | None                    # step_spread of the plain steps
+    top: dict[str, Any] | None                       # ranks.json as read (None: missing or damaged, warned)
+    rows: list[dict[str, Any]]                       # one per rank: exit, step times, compute/communication
+    spread: dict[str, Any] | None                    # step_spread of the plain steps
     collectives: dict[int, pd.DataFrame] = field(default_factory=dict)   # rank -> collective_table
     intact: list[int] = field(default_factory=list)   # ranks whose run folder reads
     warnings: list[str] = field(default_factory=list)
-    straggler: dict | None = None          # straggler.straggler: the rank the others wait for, and why
-    transfer_us: dict[int, dict] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
+    straggler: dict[str, Any] | None = None          # straggler.straggler: the rank the others wait for, and why
+    transfer_us: dict[int, dict[str, Any]] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
 
 
-def step_spread(steps: dict[int, float | None]) -> dict | None:
+def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
     """max/min of the ranks' step times and who holds each end (the lower rank on a tie); None without two
     ranks' times. spread_pct: how much longer the slowest rank's step is than the fastest's."""
     known = {r: float(v) for r, v in steps.items() if v is not None and v == v}
@@ -52,12 +54,12 @@ def step_spread(steps: dict[int, float | None]) -> dict | None:
             "ranks": len(known)}
 
 
-def _trace_path(run, manifest: dict) -> Path:
+def _trace_path(run, manifest: dict[str, Any]) -> Path:
     sizes = size_names(manifest)   # a run of several sizes: its first (default) size's step
     return run.torch_trace_gz_at(sizes[0]) if sizes else run.torch_trace_gz
 
 
-def _exit_line(record: dict | None) -> str:
+def _exit_line(record: dict[str, Any] | None) -> str:
     """' (the rank failed: why)' for a rank ranks.json says did not end well; '' when it ended well or says
     nothing (a record without its status)."""
     if not record or record.get("status") in (None, "ok"):
@@ -128,7 +130,7 @@ def load_ranks(path) -> RanksView:
                      {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances)
 
 
-def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None:
+def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, Any] | None:
     """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
     kernel table, each NCCL row beyond its calls at their transfer time in the torch.profiler step), that step's exposed
     wait and transfer, the straggler and the step spread. None without that rank's trace."""
@@ -165,7 +167,7 @@ def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:
     return view.intact[0], f"rank 0 cannot be read; the kernel tables are rank {view.intact[0]}'s"
 
 
-def spread_change(a: dict | None, b: dict | None) -> dict | None:
+def spread_change(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
     """The step spread of two multi-rank runs side by side (`diff`): each run's max/min and slowest rank, and
     how the spread moved in percentage points; None when neither run has one."""
     if a is None and b is None:

@@ -33,7 +33,7 @@ def unpriced(df: pd.DataFrame, n_steps: int) -> dict[str, Any]:
                         for r in rows.itertuples()]}
 
 
-def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> dict[str, Any]:
+def summarize(df: pd.DataFrame, manifest: dict[str, Any], peaks: dict[str, Any], n_steps: int) -> dict[str, Any]:
     """n_steps: the run's timed steps (runfiles.n_steps)."""
     prof = manifest.get("profile", {})
     total_ns = float(df["total_ns"].sum()) if len(df) else 0.0

@@ -15,6 +15,8 @@ What cannot be matched (a collective missing on a rank, a different sequence on 
 is said in one warning and keeps its measured kernel time (wait unknown)."""
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -29,7 +31,7 @@ class Matched:
     calls: dict[int, pd.DataFrame]   # rank -> its calls with seq, arrival_us, wait_us, transfer_us, last_rank
     instances: int = 0               # collective instances matched across the ranks
     warning: str | None = None       # what could not be matched, one line
-    unmatched: dict = field(default_factory=dict)   # process group -> why
+    unmatched: dict[str, Any] = field(default_factory=dict)   # process group -> why
 
 
 def _with_seq(calls: pd.DataFrame) -> pd.DataFrame:

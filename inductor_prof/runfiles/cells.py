@@ -8,7 +8,7 @@ import functools
 import json
 import math
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import pandas as pd
 
@@ -31,12 +31,12 @@ def canonical_cell(text: str) -> str:
     return json.dumps(json_cell(text))
 
 
-class Noted(list):
+class Noted(list[Any]):
     """A list a validator read, with the lines of what it left out (as a DataFrame's attrs)."""
 
     def __init__(self, items=()):
         super().__init__(items)
-        self.attrs: dict = {}
+        self.attrs: dict[str, Any] = {}
 
 
 class NoNumbers(ValueError):
@@ -124,7 +124,7 @@ def keep_good_rows(df: pd.DataFrame, path: Path, numeric: Iterable[str], nonneg:
     return kept
 
 
-def left_out_line(path: Path, bad: dict, unit: str) -> str:
+def left_out_line(path: Path, bad: dict[str, Any], unit: str) -> str:
     """One warning for a file's bad values: `unit` names where each is (line, call, record)."""
     named = "; ".join(f"{unit} {at}: {what}" for at, what in list(bad.items())[:SHOWN])
     more = f"; and {len(bad) - SHOWN} more" if len(bad) > SHOWN else ""

@@ -4,13 +4,15 @@ elsewhere: the report says so and does without it. Runs recorded before (no `fil
 files no record names, are read as they are."""
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 from pathlib import Path
 
 from ..rundir import FILES, RunDir
 
 
-def changed(run: RunDir, manifest: dict, path: Path) -> str | None:
+def changed(run: RunDir, manifest: dict[str, Any], path: Path) -> str | None:
     """`<path> changed since the run was recorded (...)`, or None: as recorded, or nothing recorded of it."""
     files = manifest.get(FILES)
     if not isinstance(files, dict):
