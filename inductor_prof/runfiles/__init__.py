@@ -219,7 +219,8 @@ class Reader:
     """Reads a run's optional files, collecting one warning per file that is missing or damaged."""
 
     def __init__(self, run: RunDir, manifest: dict[str, Any]):
-        self.run, self.manifest, self.warnings = run, manifest, []
+        self.run, self.manifest = run, manifest
+        self.warnings: list[str] = []
         self.failed_checks: list[str] = []   # the warnings of files that failed a check (the diff gate's refusal)
         self.stages = manifest.get("stages") or {}
         self.said: set[str] = set()      # stages a file warning already named
@@ -228,13 +229,13 @@ class Reader:
         entry = self.stages.get(stage) if stage else None
         if stage and entry is None:
             return f" (the profile did not get to stage {stage})"
-        if isinstance(entry, dict) and entry.get("status") != "ok":
+        if stage and isinstance(entry, dict) and entry.get("status") != "ok":
             self.said.add(stage)
             return f" ({stage_line(stage, entry)})"
         return ""
 
-    def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
-                 expected: bool = True):
+    def optional(self, path: Path, read: Callable[[Path], T], lacking: str, stage: str | None = None,
+                 expected: bool = True) -> T | None:
         """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
         if not present(path):
             entry = self.stages.get(stage) if stage else None

@@ -53,8 +53,9 @@ def what(e: Exception) -> str:
     return str(e) if isinstance(e, Damaged) else one_line(e)
 
 
-def _kind(x) -> str:
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(x), type(x).__name__)
+def _kind(x: object) -> str:
+    kinds: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+    return kinds.get(type(x), type(x).__name__)
 
 
 # --- one validator per kind of file: path in, its contents out, or Damaged saying what is wrong -------------
@@ -134,7 +135,8 @@ def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 
 def _bad_metrics(root: dict[str, Any]) -> dict[str, str]:
     """Frame name -> its first metric no Proton run writes (negative, infinite or NaN), over the whole tree."""
-    bad, stack = {}, [root]
+    bad: dict[str, str] = {}
+    stack = [root]
     while stack:
         node = stack.pop()
         metrics = node.get("metrics")
@@ -194,7 +196,7 @@ def _cut_line(path: Path) -> int | None:
 
 def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows_ok: bool = False,
                signed: tuple[str, ...] = (), needed: tuple[str, ...] = (),
-               **read_options) -> Callable[[Path], pd.DataFrame]:
+               **read_options: Any) -> Callable[[Path], pd.DataFrame]:
     """A reader of a CSV that must hold `columns`, the `numeric` ones numbers (never negative unless `signed`; a
     row with a bad one is left out and said, cells.py), and end its last line (a file cut mid-row would show the
     row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
@@ -233,7 +235,7 @@ def _int_lists(cell: str, nonneg: bool) -> bool:
     return isinstance(value, list) and all(_sizes(arg, nonneg) for arg in value)
 
 
-def _sizes(value, nonneg: bool) -> bool:
+def _sizes(value: Any, nonneg: bool) -> bool:
     """A whole number, or a list (of lists: a tensor list's sizes) of them."""
     if isinstance(value, list):
         return all(_sizes(v, nonneg) for v in value)
@@ -353,10 +355,10 @@ CALL_SIGNED = ("window", "scale")
 def attention_calls_file(path: Path) -> list[dict[str, Any]]:
     """attention_shapes.json: the model's attention calls; a call holding a value no run writes (NaN, text where
     a size belongs, a negative size) is left out and said (cells.py), not priced."""
-    calls = json.loads(path.read_text())
+    calls: list[dict[str, Any]] = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
         raise Damaged(f"a list of attention calls expected, found {_kind(calls)}")
-    bad = {}
+    bad: dict[int, str] = {}
     for i, c in enumerate(calls):
         for key in CALL_NUMBERS:
             why = cells.why_bad_json(c.get(key), key not in CALL_SIGNED)
