@@ -20,7 +20,7 @@ def _over(key: pd.Series, tflops: pd.Series, spec: dict[str, Any]) -> pd.Series:
     return (peak > 0) & (tflops > peak * SLACK)
 
 
-def kernels(df: pd.DataFrame, spec: dict[str, Any], timing_file) -> tuple[pd.DataFrame, list[str]]:
+def kernels(df: pd.DataFrame, spec: dict[str, Any], timing_file: object) -> tuple[pd.DataFrame, list[str]]:
     """Kernel rows (before add_derived) without the flops of any whose rate is above the spec peak."""
     if df is None or not len(df) or not spec:
         return df, []
@@ -37,7 +37,7 @@ def kernels(df: pd.DataFrame, spec: dict[str, Any], timing_file) -> tuple[pd.Dat
     return df, lines
 
 
-def attention(att: pd.DataFrame | None, spec: dict[str, Any], path) -> tuple[pd.DataFrame | None, list[str]]:
+def attention(att: pd.DataFrame | None, spec: dict[str, Any], path: object) -> tuple[pd.DataFrame | None, list[str]]:
     """attention.csv's rows without the time of any backend whose rate is above the spec peak."""
     if att is None or not len(att) or not spec or any(c not in att.columns for c in ("dtype", "flops", "ms")):
         return att, []

@@ -15,7 +15,7 @@ is measured against.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import math
 
@@ -103,11 +103,14 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
                                         zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
         df.loc[floor, "do"] = DO["floor"]
-    shaped = set() if gemm_shapes is None or gemm_shapes.empty else set(gemm_shapes["kernel"])
-    # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
-    # large run, a DataFrame each)
-    measured = set() if not shaped else set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
-    by_kernel = dict(tuple(gemm_shapes[gemm_shapes["kernel"].isin(measured)].groupby("kernel"))) if measured else {}
+    shaped: set[str] = set()
+    by_kernel: dict[str, pd.DataFrame] = {}
+    if gemm_shapes is not None and not gemm_shapes.empty:
+        shaped = set(gemm_shapes["kernel"])
+        # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in
+        # a large run, a DataFrame each)
+        measured = set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
+        by_kernel = dict(tuple(gemm_shapes[gemm_shapes["kernel"].isin(measured)].groupby("kernel"))) if measured else {}
     savings: dict[str, list[dict[str, Any]]] = {}
     for a in attention or []:
         for k in a.get("kernels") or []:
@@ -163,7 +166,7 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
     """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it, that
     waiting in ms per step)."""
     items = []
-    s = comm.get("straggler")
+    s: Any = comm.get("straggler")   # straggler.straggler's dict, or None
     wait = min(comm.get("wait_ms") or 0.0, max(gap_ms or 0.0, 0.0))
     if wait > 0:
         other = s is not None and s["rank"] != comm["rank"]
@@ -173,7 +176,7 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
                       "why": "NCCL kernels waiting for the last rank to arrive (torch.profiler step), within the "
                              "plain step minus GPU busy",
                       "do": f"make {who} arrive sooner ({late})" if other else "balance the ranks' work"})
-        gap_ms = gap_ms - wait
+        gap_ms = (gap_ms or 0.0) - wait   # wait > 0: gap_ms is a positive number
     if (comm.get("transfer_ms") or 0) > 0:
         items.append({"what": "communication with no compute beside it", "category": "ranks",
                       "headroom_ms_per_step": comm["transfer_ms"],
@@ -220,7 +223,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
     return items[:top]
 
 
-def kernels_by_shape(calls: list[dict[str, Any]] | None, flex_kernels: list[str] = ()) -> dict[str, list[str]]:
+def kernels_by_shape(calls: list[dict[str, Any]] | None, flex_kernels: Sequence[str] = ()) -> dict[str, list[str]]:
     """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json.
     FlexAttention calls come from the eager capture alone (no kernel name): when they all share one shape, their
     kernels are the run's FlexAttention template kernels (`flex_kernels`)."""

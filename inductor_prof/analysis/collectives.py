@@ -42,31 +42,34 @@ def collective_kind(name: str) -> str:
     return next((kind for text, kind in _KINDS if text in flat), "other")
 
 
-def _enclosing(ops_by_tid: dict[str, Any], starts: dict[str, Any], launch: dict[str, Any]) -> dict[str, Any] | None:
+def _enclosing(ops_by_tid: dict[Any, Any], starts: dict[Any, Any], launch: dict[str, Any]) -> dict[str, Any] | None:
     """The innermost record_param_comms on the launching thread around a kernel's launch call."""
     ops, ts = ops_by_tid.get(launch.get("tid"), []), launch.get("ts", 0)
     i = bisect.bisect_right(starts.get(launch.get("tid"), []), ts)
     for op in reversed(ops[:i]):
         if op["ts"] + op.get("dur", 0) >= ts + launch.get("dur", 0):
-            return op
+            return dict(op)
     return None
 
 
 def _call(kernel: dict[str, Any], args: dict[str, Any], source: str) -> dict[str, Any]:
     name = kernel.get("name", "")
-    size = COMMS_DTYPE_BYTES.get(args.get(DTYPE))
+    size = COMMS_DTYPE_BYTES.get(args.get(DTYPE) or "")
+    in_elems: int | None
+    out_elems: int | None
+    group: int | None
     try:
         in_elems, out_elems, group = int(args[IN]), int(args[OUT]), int(args[GROUP])
     except (KeyError, TypeError, ValueError):
         in_elems = out_elems = group = None
-    nbytes = collective_bytes(in_elems, out_elems, size) if size and in_elems is not None else None
+    nbytes = collective_bytes(in_elems, out_elems, size) if size and in_elems is not None and out_elems is not None else None
     return {"kernel": name, "collective": collective_kind(args.get(NAME) or name), "dtype": args.get(DTYPE),
             "in_elems": in_elems, "out_elems": out_elems, "group": group, "bytes": nbytes,
             "start_us": float(kernel.get("ts", 0)), "dur_us": float(kernel.get("dur", 0)), "source": source,
             "pg": None if args.get(PG) is None else str(args[PG]), "pg_ranks": _ranks(args.get(PG_RANKS))}
 
 
-def _ranks(text) -> tuple[int, ...] | None:
+def _ranks(text: object) -> tuple[int, ...] | None:
     """'[0, 1]' (torch writes the group's global ranks as text) -> (0, 1); None when absent or unreadable."""
     try:
         return tuple(int(r) for r in str(text).strip("[] ").split(",") if r.strip()) if text is not None else None
@@ -81,7 +84,7 @@ def comm_calls(events: list[dict[str, Any]]) -> pd.DataFrame:
     kernels = [e for e in events if e.get("cat") == "kernel" and is_nccl(e.get("name", ""))]
     if not kernels:
         return pd.DataFrame(columns=CALL_COLUMNS)
-    ops_by_tid: dict[str, Any] = {}
+    ops_by_tid: dict[Any, list[dict[str, Any]]] = {}   # by the launching thread's id
     for e in events:
         if e.get("name") == COMMS_OP and e.get("cat") == "cpu_op":
             ops_by_tid.setdefault(e.get("tid"), []).append(e)

@@ -3,6 +3,8 @@ the kernel files) and each kernel's time in each timed step (the steps hatchet, 
 view needs and the run lacks is named in `missing` (view, what); the other views still render."""
 from __future__ import annotations
 
+import os
+
 from typing import Any
 
 from dataclasses import dataclass, field
@@ -53,7 +55,7 @@ def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:
     return (None, "has no") if read is None else (fingerprints(*read), "")
 
 
-def load_side(path, label: str) -> RunSide:
+def load_side(path: str | os.PathLike[str], label: str) -> RunSide:
     run = open_run(path)
     tables = load_run_tables(path) if runfiles.present(run.steps_hatchet) else None   # names a damaged file
     manifest = tables.manifest if tables is not None else runfiles.manifest(run, "diff needs it")

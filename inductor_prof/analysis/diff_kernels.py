@@ -31,7 +31,7 @@ def _modules(library_ops: pd.DataFrame) -> dict[tuple[Any, ...], str]:
     if "modules" not in library_ops.columns:
         return {}
     cells = library_ops.groupby(["kernel", "op", "dims"], sort=False)["modules"]
-    return cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict()
+    return dict(cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict())
 
 
 def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFrame:
@@ -75,7 +75,7 @@ def row_label(r: dict[str, Any]) -> str:
     return f"{r['call']} ({kernels})" if r["call"] else kernels
 
 
-def _get(rec: dict[str, Any] | None, key: str, default=NAN):
+def _get(rec: dict[str, Any] | None, key: str, default: Any = NAN) -> Any:
     return rec[key] if rec is not None else default
 
 
@@ -90,6 +90,7 @@ def rows(a: pd.DataFrame, b: pd.DataFrame, pairs: pd.DataFrame, steps_a: pd.Data
         ra = recs_a[id_a] if id_a is not None else None
         rb = recs_b[id_b] if id_b is not None else None
         ref = ra if ra is not None else rb
+        assert ref is not None   # a pair has a side
         ms_a, ms_b = _get(ra, "step_ms"), _get(rb, "step_ms")
         name_a, name_b = _get(ra, "kernel", None), _get(rb, "kernel", None)
         status = "matched" if ra is not None and rb is not None else "removed" if ra is not None else "new"
@@ -98,7 +99,7 @@ def rows(a: pd.DataFrame, b: pd.DataFrame, pairs: pd.DataFrame, steps_a: pd.Data
         shares = [100 * ms / step for ms, step in ((ms_a, step_ms_a), (ms_b, step_ms_b)) if ms == ms and step > 0]
         row = {
             "name_a": name_a, "name_b": name_b, "display": ref["display"],
-            "display_b": rb["display"] if status == "matched" and name_b != name_a else "",
+            "display_b": rb["display"] if rb is not None and status == "matched" and name_b != name_a else "",
             "call": pair_label(ref["op"], _get(ra, "dims", None), _get(rb, "dims", None)),
             "op": ref["op"], "dims_a": _get(ra, "dims", ""), "dims_b": _get(rb, "dims", ""),
             "kind": ref["kind"], "category": ref["category"], "origin": ref["origin"], "status": status,

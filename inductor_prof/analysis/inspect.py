@@ -13,6 +13,7 @@ from pathlib import PurePath
 import pandas as pd
 
 from .. import runfiles
+from ..rundir import RunDir
 from .hotspots import hotspots
 from .load import RunTables
 from .pick import kernel_names, pick_kernel
@@ -26,7 +27,7 @@ NCU_FIELDS = {"ncu_duration_ns": "duration_ns", "registers": "registers", "occup
               "ncu_shape": "replayed_call"}
 
 
-def _value(v):
+def _value(v: Any) -> Any:
     if isinstance(v, float) and math.isnan(v):
         return None
     return v.item() if hasattr(v, "item") else v
@@ -63,7 +64,7 @@ def _with_code(rows: list[dict[str, Any]], lines: dict[str, list[str]]) -> list[
     return rows
 
 
-def _kernel_text(run, records: list[dict[str, Any]], kernel_file: str | None) -> str | None:
+def _kernel_text(run: RunDir, records: list[dict[str, Any]], kernel_file: str | None) -> str | None:
     """The harvested file of the run that ncu replayed (same file name), for a report without imported text."""
     for rec in records:
         if kernel_file and rec.get("file") and PurePath(rec["file"]).name == PurePath(kernel_file).name:
@@ -97,7 +98,7 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict[str, A
     counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})
-    view = {
+    view: dict[str, Any] = {
         "run": str(tables.run.root), **{k: row.get(k) for k in ROW_FIELDS},
         "roofline": {**{k: row.get(k) for k in ROOFLINE_FIELDS}, "ceiling_rate": rate, "ceiling_unit": unit},
         "ncu": {short: row.get(col) for col, short in NCU_FIELDS.items() if row.get(col) is not None},

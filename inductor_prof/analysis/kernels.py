@@ -3,7 +3,7 @@ calls over the timed steps, flops and bytes from the annotated step (Inductor ke
 behind the launch (library kernels), origin, kind and category."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import re
 
@@ -61,7 +61,7 @@ NO_METADATA = "no flops or bytes: its launches carried no launch metadata (not i
 NOT_TRACED = "not in the torch.profiler step (library_ops.csv): no ATen op known"
 
 
-def unpriced_reason(reasons) -> str:
+def unpriced_reason(reasons: Iterable[object]) -> str:
     """Why a library kernel has no price: its rows' reasons, each once ("" when every row is priced, or counted
     on its op's main kernel: a split-K GEMM's reduction)."""
     return "; ".join(dict.fromkeys(r for r in reasons if isinstance(r, str) and r))

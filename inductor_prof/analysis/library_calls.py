@@ -4,7 +4,7 @@ size): per (kernel, op, dims), the calls per step, the time per call, and its co
 replay of the same call, the best time measured for that exact shape on this GPU."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 import json
 import re
@@ -22,7 +22,7 @@ from .roofline import judge
 KEYS = ["kernel", "op", "dims"]
 
 
-def union_modules(cells) -> list[str]:
+def union_modules(cells: Iterable[object]) -> list[str]:
     """The module paths of library_ops.csv `modules` cells (each a JSON list), each once, in order."""
     return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json_cell(c)))
 
@@ -81,7 +81,7 @@ def template_times(ceilings: dict[str, Any] | None) -> dict[tuple[str, str], flo
     return out
 
 
-def _canonical(dims) -> str:
+def _canonical(dims: object) -> str:
     """The dims cell in one spelling (library_ops.csv holds json.dumps of the recorded list)."""
     return canonical_cell(dims) if isinstance(dims, str) else json.dumps(dims)
 
@@ -126,7 +126,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
     return out
 
 
-def call_label(op: str, dims) -> str:
+def call_label(op: str, dims: Any) -> str:
     """A library call in short: a GEMM's [M,K]x[K,N] (addmm's first input is the bias, and an out= tensor follows
     the inputs), else the op's name and its input tensors' shapes."""
     dims = json_cell(dims) if isinstance(dims, str) else dims
@@ -141,7 +141,7 @@ def call_label(op: str, dims) -> str:
     return " ".join([name, *("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])])
 
 
-def pair_label(op: str, dims_a, dims_b) -> str:
+def pair_label(op: str, dims_a: object, dims_b: object) -> str:
     """Two paired calls in short (call_label, a GEMM's led by its op's name): one label, each size that differs
     written `a→b` (`addmm [4096→4032,3072]x[3072,12288]`), a shape repeated once with its count (`[1,24,4608,128]
     ×3`); labels of other forms joined by ` → `. No op: ""."""
@@ -165,7 +165,7 @@ SHAPE_COLUMNS = ["name", "shape", "op", "dims", "calls_per_step", "avg_us", "ste
                  "bound", "ceiling", "pct_of_peak", "replay_us", "template_us", "best_us", "modules", "module"]
 
 
-def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any], blocks: list[str] = ()) -> pd.DataFrame:
+def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any], blocks: Sequence[str] = ()) -> pd.DataFrame:
     """Each library kernel's calls by shape, as the report shows them under the kernel. shapes: with_best of
     calls_by_shape; kernels: the kernel table after add_derived (name, origin, step_ms); peaks: those the kernel
     table was judged by; blocks: the regional blocks' path patterns (kernels.block_patterns).
@@ -199,7 +199,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any
         .reset_index(drop=True)
 
 
-def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
+def _module_cell(modules: list[str] | None, blocks: Sequence[str]) -> str:
     """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
     `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
     has no provenance."""

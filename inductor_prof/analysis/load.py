@@ -7,6 +7,8 @@ records as failed or interrupted is said too.
 """
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +52,7 @@ def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, 
     return run_peaks(facts, manifest.get("ceilings"), gpu)
 
 
-def load_run_tables(path) -> RunTables:
+def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     run = open_run(path)
     manifest = runfiles.manifest(run)
     steps, device = runfiles.steps(run, manifest)

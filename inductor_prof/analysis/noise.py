@@ -4,7 +4,7 @@ noise, the verdict, and how far a change goes beyond its noise (what the gate co
 NOISE_RULE below is the rule, word for word as the report states it."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,7 @@ def spreads_pct(per_step: np.ndarray) -> np.ndarray:
         return np.where(med > 0, 100 * (q3 - q1) / med, np.nan)
 
 
-def spread_pct(values) -> float:
+def spread_pct(values: Iterable[float]) -> float:
     return float(spreads_pct(np.asarray([list(values)], dtype=float))[0])
 
 

@@ -4,13 +4,17 @@ line naming the closest or the candidates."""
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SHOWN = 5   # candidates named in an error line
 
 
-def kernel_names(kernels) -> list[tuple[str, str]]:
+def kernel_names(kernels: pd.DataFrame) -> list[tuple[str, str]]:
     """(name, short name) of each row of a kernel table (analysis.load's RunTables.kernels)."""
     return list(zip(kernels["name"], kernels["display"])) if len(kernels) else []
 

@@ -4,7 +4,9 @@ rank's torch.profiler step its compute and communication time, the communication
 collectives priced by bus bandwidth. A rank folder missing or damaged is one warning and the others are shown."""
 from __future__ import annotations
 
-from typing import Any
+import os
+
+from typing import TYPE_CHECKING, Any
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,7 @@ import pandas as pd
 
 from .. import runfiles
 from ..errors import UserError
-from ..rundir import RankedRun
+from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
 from .headroom import headroom
 from .overlap import comm_compute
@@ -21,6 +23,9 @@ from .sizes import size_names
 from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
 from .waits import match
+
+if TYPE_CHECKING:
+    from .load import RunTables
 
 STEP_KEYS = {"plain_step_ms": "plain_step_ms", "proton_step_ms": "proton_step_ms"}
 TRACE_LACKING = "its compute and communication times and collectives are not shown"
@@ -54,7 +59,7 @@ def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
             "ranks": len(known)}
 
 
-def _trace_path(run, manifest: dict[str, Any]) -> Path:
+def _trace_path(run: RunDir, manifest: dict[str, Any]) -> Path:
     sizes = size_names(manifest)   # a run of several sizes: its first (default) size's step
     return run.torch_trace_gz_at(sizes[0]) if sizes else run.torch_trace_gz
 
@@ -67,7 +72,7 @@ def _exit_line(record: dict[str, Any] | None) -> str:
     return f" (the rank {record['status']}: {record.get('why') or 'no reason recorded'})"
 
 
-def load_ranks(path) -> RanksView:
+def load_ranks(path: str | os.PathLike[str]) -> RanksView:
     ranked = RankedRun(Path(path))
     warnings: list[str] = []
     top = None
@@ -84,7 +89,7 @@ def load_ranks(path) -> RanksView:
     calls, intervals, bases, links = {}, {}, {}, {}
     for i in expected:
         run, record = ranked.rank(i), records.get(i)
-        row = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
+        row: dict[str, Any] = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
                "why": (record or {}).get("why"), **{k: None for k in STEP_KEYS},
                "compute_ms": None, "comm_ms": None, "hidden_ms": None, "exposed_ms": None, "hidden_pct": None,
                **{p: None for p in PARTS}, "span_ms": None}
@@ -142,12 +147,12 @@ def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, A
             "spread": view.spread}
 
 
-def rank_advice(tables, view: RanksView, shown: int) -> None:
+def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
     without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
-    if comm:
+    if comm and h:   # comm only with h
         tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm)
 
 
@@ -172,6 +177,6 @@ def spread_change(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[st
     how the spread moved in percentage points; None when neither run has one."""
     if a is None and b is None:
         return None
-    pct = lambda s: s["spread_pct"] if s else None   # noqa: E731
-    moved = pct(b) - pct(a) if pct(a) is not None and pct(b) is not None else None
+    pct_a, pct_b = (s["spread_pct"] if s else None for s in (a, b))
+    moved = pct_b - pct_a if pct_a is not None and pct_b is not None else None
     return {"a": a, "b": b, "delta_points": moved}

@@ -125,7 +125,8 @@ def build(trace: dict[str, Any], kernels: pd.DataFrame, launches: pd.DataFrame, 
     host = [e for e in raw if e.get("cat") in HOST_CATS]
     if not any(e.get("cat") == "kernel" for e in gpu):
         return Timeline([], ["the torch.profiler trace holds no kernel events"])
-    span = lambda e: (_ns(e["ts"]), _ns(e["ts"]) + _ns(e.get("dur", 0)))   # noqa: E731
+    def span(e: dict[str, Any]) -> tuple[int, int]:
+        return _ns(e["ts"]), _ns(e["ts"]) + _ns(e.get("dur", 0))
     t0 = min(span(e)[0] for e in gpu + regions + host)
     warnings: list[str] = []
     scopes = scope_kernels(launches, prefix)
@@ -184,9 +185,9 @@ def build(trace: dict[str, Any], kernels: pd.DataFrame, launches: pd.DataFrame, 
         paths = launches["path"].astype(str)
         proton_ns = (launches.loc[(paths == path) | paths.str.startswith(f"{path}/"), "time_ns"].sum()
                      if path else None)
-        held = [span(e) for e in in_region[i] if e.get("cat") == "kernel"]   # as Proton counts: no memsets
-        args = {"proton scope": path, "compiled region": r["name"].strip("# "), "kernel launches": len(held),
-                "kernel time (us)": _us(sum(end - start for start, end in held)),
+        spans = [span(e) for e in in_region[i] if e.get("cat") == "kernel"]   # as Proton counts: no memsets
+        args = {"proton scope": path, "compiled region": r["name"].strip("# "), "kernel launches": len(spans),
+                "kernel time (us)": _us(sum(end - start for start, end in spans)),
                 "proton kernel time (us)": None if proton_ns is None else _us(int(proton_ns)),
                 "source": f"time: {TIME_SOURCE} (its GPU range of the compiled region call); " +
                           (f"name: Proton scope {path} (same kernels and counts)" if path else
