@@ -16,6 +16,7 @@ import pandas as pd
 
 from .. import runfiles
 from ..runfiles import crosscheck
+from ..runfiles.sections import sections
 from ..cost import with_flex_masks
 from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
@@ -47,9 +48,8 @@ class RunTables:
 
 def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
     """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
-    facts = DeviceFacts.from_proton(device)
-    gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")
-    return run_peaks(facts, manifest.get("ceilings"), gpu)
+    m = sections(manifest)
+    return run_peaks(DeviceFacts.from_proton(device), m.ceilings, m.gpu_name)
 
 
 def load_run_tables(path: str | os.PathLike[str]) -> RunTables:

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..cost import with_flex_masks
+from ..runfiles.sections import StepTimes, sections
 from .kernels import kernel_table
 from .roofline import add_derived
 from .summary import work
@@ -56,11 +57,11 @@ def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvest
 def size_summary(by_size: pd.DataFrame, manifest: dict[str, Any], sizes: list[str], n_steps: int) -> list[dict[str, Any]]:
     """Per size: its step times (medians, from the manifest), GPU kernel time and work per step (n_steps:
     runfiles.n_steps), kernels."""
-    prof = manifest.get("profile") or {}
+    recorded = sections(manifest).profile.sizes
     out = []
     for size in sizes:
-        times = (prof.get("sizes") or {}).get(size) or {}
+        times = recorded.get(size, StepTimes())
         df = by_size[by_size[SIZE] == size]
-        out.append({"size": size, "plain_step_ms": times.get("plain_step_ms"),
-                    "proton_step_ms": times.get("proton_step_ms"), **work(df, n_steps), "kernels": int(len(df))})
+        out.append({"size": size, "plain_step_ms": times.plain_step_ms, "proton_step_ms": times.proton_step_ms,
+                    **work(df, n_steps), "kernels": int(len(df))})
     return out
