@@ -15,9 +15,8 @@ is measured against.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import math
+from typing import Any, Sequence
 
 import pandas as pd
 

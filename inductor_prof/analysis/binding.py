@@ -3,9 +3,8 @@ its tensor pipes, the DRAM and L2 bytes it moved over its ncu duration against t
 its occupancy. The roofline says what bounds a kernel given its flops and bytes; this says what was busy."""
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import pandas as pd
 

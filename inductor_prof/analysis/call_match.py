@@ -14,9 +14,8 @@ What is left is removed (only in run A) or new (only in run B).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import pandas as pd
 

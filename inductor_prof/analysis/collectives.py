@@ -4,10 +4,9 @@ copies the same args onto the NCCL kernel's own event), priced as nccl-tests pri
 (cost.collective_rates). Also every kernel as an interval on the GPU, NCCL or not, for overlap.py."""
 from __future__ import annotations
 
-from typing import Any
-
 import bisect
 import re
+from typing import Any
 
 import pandas as pd
 

@@ -3,9 +3,8 @@ and library calls paired across the runs (`diff_kernels`), time by category, att
 judged against the runs' own noise (`noise`: the rule); the regression gate (`diff_gate`)."""
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 

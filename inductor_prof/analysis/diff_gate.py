@@ -3,9 +3,8 @@ their lines), and what it needs that the runs lack or do not share (`gaps`: for 
 --allow-different): the same target, GPU and inductor-prof version, and the tables its gated rows need."""
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 

@@ -4,10 +4,8 @@ view needs and the run lacks is named in `missing` (view, what); the other views
 from __future__ import annotations
 
 import os
-
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 

@@ -5,9 +5,8 @@ is one row naming both. A call's time per step is its kernel's (the timed steps 
 share of that kernel's time in the traced step (library_calls.calls_by_shape); its spread is its kernel's."""
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 import pandas as pd
 

@@ -11,11 +11,10 @@ of that a fully coalesced access would not have asked ("excess").
 """
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from collections import Counter
 from pathlib import PurePath
+from typing import Any
 
 from ..drivers.ncu.metrics import ISSUING
 

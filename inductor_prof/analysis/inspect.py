@@ -4,11 +4,10 @@ its source counters (the source pass's reports, read through runfiles) ranked pe
 hotspots.py. A JSON-able dict: the terminal, --json and the HTML page all render it."""
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import shlex
 from pathlib import PurePath
+from typing import Any
 
 import pandas as pd
 

@@ -3,9 +3,8 @@ calls over the timed steps, flops and bytes from the annotated step (Inductor ke
 behind the launch (library kernels), origin, kind and category."""
 from __future__ import annotations
 
-from typing import Any, Iterable
-
 import re
+from typing import Any, Iterable
 
 import pandas as pd
 

@@ -4,11 +4,10 @@ size): per (kernel, op, dims), the calls per step, the time per call, and its co
 replay of the same call, the best time measured for that exact shape on this GPU."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
-
 import json
 import re
 from itertools import groupby
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 

@@ -8,7 +8,6 @@ records as failed or interrupted is said too.
 from __future__ import annotations
 
 import os
-
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -16,11 +16,10 @@ What is left is removed (only in run A) or new (only in run B).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 

@@ -5,11 +5,9 @@ collectives priced by bus bandwidth. A rank folder missing or damaged is one war
 from __future__ import annotations
 
 import os
-
-from typing import TYPE_CHECKING, Any
-
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 

@@ -4,9 +4,8 @@ rank that waited most: idle longer (its launches came late: host work, launch ga
 slower kernel, named)."""
 from __future__ import annotations
 
-from typing import Any
-
 from collections import defaultdict
+from typing import Any
 
 import pandas as pd
 

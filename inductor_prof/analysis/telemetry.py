@@ -5,9 +5,8 @@ the line says so, so that a GEMM at 720 TFLOP/s is read against the clock it ran
 """
 from __future__ import annotations
 
-from typing import Any
-
 import statistics
+from typing import Any
 
 from ..units import HERTZ
 

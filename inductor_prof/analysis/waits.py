@@ -15,9 +15,8 @@ What cannot be matched (a collective missing on a rank, a different sequence on 
 is said in one warning and keeps its measured kernel time (wait unknown)."""
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 

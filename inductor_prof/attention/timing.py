@@ -7,13 +7,13 @@ instead of a fixed 5-run estimate first, so a slow backend (numba's scalar kerne
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 import io
 import os
 import statistics
 import sys
 import tempfile
 from functools import lru_cache
+from typing import Any
 
 L2_FLUSH_BYTES = 256 << 20
 SLEEP_CYCLES = 1_000_000  # ~0.5 ms at H100 clocks

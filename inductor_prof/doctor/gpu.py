@@ -7,10 +7,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import procs
 from ..childenv import child_env

@@ -5,8 +5,8 @@ report needs the clock and power the kernels actually ran at to judge them (anal
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
 import time
+from typing import Any, Callable
 
 from ..errors import one_line
 

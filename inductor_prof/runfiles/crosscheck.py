@@ -2,10 +2,9 @@
 file, and only what another file of the run says shows it."""
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 

@@ -4,10 +4,9 @@ elsewhere: the report says so and does without it. Runs recorded before (no `fil
 files no record names, are read as they are."""
 from __future__ import annotations
 
-from typing import Any
-
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from ..rundir import FILES, RunDir
 
