@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
 from .aten import (ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
@@ -46,7 +46,7 @@ def attention_bytes(B: int, Hq: int, Hkv: int, Sq: int, Sk: int, D: int, size: i
     return size * (2 * B * Hq * Sq * D + 2 * B * Hkv * Sk * D)
 
 
-def _numel(dims) -> int:
+def _numel(dims: Sequence[int] | None) -> int:
     return math.prod(dims) if dims else 1
 
 
@@ -90,7 +90,7 @@ def grouped_gemm(a: list[int], b: list[int]) -> tuple[int, list[int]]:
 NO_COST = {"flops_key": "", "flops": 0, "bytes": 0, "dtype": "", "unpriced": ""}
 
 
-def _tensors(dims: list, types: list, n: int) -> list[tuple[list[int], str, int, str]]:
+def _tensors(dims: list[Any], types: list[Any], n: int) -> list[tuple[list[int], str, int, str]]:
     """The first `n` recorded arguments that are tensors of a known dtype: (shape, dtype name, element size, the
     profiler's type name). A tensor argument is a flat int list with a dtype (a 0-d tensor is [] with one; a
     tensor list such as cat's inputs is nested and skipped); an unknown dtype name raises (the op is then said
@@ -105,7 +105,7 @@ def _tensors(dims: list, types: list, n: int) -> list[tuple[list[int], str, int,
     return out
 
 
-def _ints(scalars: list, i: int | None, n: int, default: int) -> list[int]:
+def _ints(scalars: list[Any], i: int | None, n: int, default: int) -> list[int]:
     """An int-list argument as torch.profiler records it ("[1, 1]", or one int for every dim), n long."""
     text = scalars[i] if i is not None and i < len(scalars) else ""
     if text in ("", "None"):
@@ -115,7 +115,7 @@ def _ints(scalars: list, i: int | None, n: int, default: int) -> list[int]:
     return value * n if len(value) == 1 else value
 
 
-def _conv(op: str, inputs: list, scalars: list) -> tuple[int, int, str]:
+def _conv(op: str, inputs: list[Any], scalars: list[Any]) -> tuple[int, int, str]:
     """(flops, output elements, operand dtype) of a convolution op from its input and weight and recorded
     stride, padding, dilation, groups, transposed and output padding."""
     spec = CONV_OPS[op]
@@ -142,7 +142,7 @@ def _conv(op: str, inputs: list, scalars: list) -> tuple[int, int, str]:
     return conv_flops(n, c_in, c_out, groups, kernel, out, spatial, transposed), n * c_out * _numel(out), dtype
 
 
-def _out_size(op: str, scalars: list, operand_size: int) -> int:
+def _out_size(op: str, scalars: list[Any], operand_size: int) -> int:
     """Bytes of a GEMM's output element: the out_dtype the op was given, int32 for torch._int_mm, else the
     operands' width."""
     pos = GEMM_OUT_DTYPE.get(op)
@@ -154,7 +154,7 @@ def _out_size(op: str, scalars: list, operand_size: int) -> int:
     return operand_size
 
 
-def _gemm(op: str, inputs: list, scalars: list, operand_size: int) -> tuple[int, int, int]:
+def _gemm(op: str, inputs: list[Any], scalars: list[Any], operand_size: int) -> tuple[int, int, int]:
     """(flops, output elements, output element bytes) of a GEMM op's recorded inputs."""
     name = op.split("::")[-1]
     mats = [s for s, _, _, _ in inputs]
@@ -175,11 +175,11 @@ def _gemm(op: str, inputs: list, scalars: list, operand_size: int) -> tuple[int,
     return flops, _numel(out), _out_size(op, scalars, operand_size)
 
 
-def _memory_op(name: str, inputs: list) -> int:
+def _memory_op(name: str, inputs: list[Any]) -> int:
     """Bytes of an op priced by the data it moves (no flops formula: copies, fills, indexing, sorts...): every
     tensor input read once and an output as large as the largest input written once; a copy into `self` reads
     only its source; a fill only writes. A documented estimate, not a count: ncu's DRAM bytes say how close."""
-    sizes = [_numel(s) * size for s, _, size, _ in inputs]
+    sizes: list[int] = [_numel(s) * size for s, _, size, _ in inputs]
     if name in ("fill_", "zero_", "normal_", "uniform_", "random_"):
         return sizes[0]
     if name in ("copy_", "_copy_from", "_copy_from_and_resize"):
@@ -187,7 +187,7 @@ def _memory_op(name: str, inputs: list) -> int:
     return sum(sizes) + max(sizes)
 
 
-def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> dict[str, Any]:
+def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | None = None) -> dict[str, Any]:
     """flops (with width key) and minimal bytes of an ATen op whose kernels come from libraries, from the
     torch.profiler record of its inputs (dims, types, concrete scalars): GEMMs (dense, batched, grouped; bf16,
     fp8 with any scaling, int8), convolutions (any dims, groups, stride, dilation, transposed), attention (the
@@ -229,7 +229,7 @@ def aten_op(op: str, dims: list, types: list, scalars: list | None = None) -> di
             "dtype": operand_dtype, "unpriced": ""}
 
 
-def flex_kept_fraction(dense_flops: float, calls: list[dict]) -> float | None:
+def flex_kept_fraction(dense_flops: float, calls: list[dict[str, Any]]) -> float | None:
     """The share of a FlexAttention launch's dense flops (4 * D * B * Hq * Sq * Sk, what its launch_metadata
     sees: the mask is compiled into the kernel) that the captured FlexAttention calls of that dense cost keep:
     their kept flops over their dense flops. None when no captured call has that dense cost."""
@@ -245,7 +245,7 @@ def flex_kept_fraction(dense_flops: float, calls: list[dict]) -> float | None:
     return kept / dense if dense else None
 
 
-def with_flex_masks(kernels, calls) -> Any:
+def with_flex_masks(kernels: Any, calls: list[Any] | None) -> Any:   # a pandas DataFrame in and out
     """The kernel table with each FlexAttention kernel's flops (per launch: the dense cost its launch_metadata
     gave) scaled to the kept pairs of the captured calls of that cost (attention_shapes.json), so that it reads
     as the attention table's flex_compiled row of the same call. A kernel whose launches match no captured
@@ -269,7 +269,7 @@ def with_flex_masks(kernels, calls) -> Any:
     return kernels
 
 
-def flex_call_flops(calls: list[dict]) -> tuple[str, int] | None:
+def flex_call_flops(calls: list[dict[str, Any]]) -> tuple[str, int] | None:
     """(width key, kept-pair flops) of the captured FlexAttention calls when they all cost the same, else None."""
     costs = set()
     for c in calls:
@@ -283,17 +283,21 @@ def flex_call_flops(calls: list[dict]) -> tuple[str, int] | None:
 
 # ---- cost over time, against a ceiling --------------------------------------------------------------------
 
-def rates(flops, nbytes, seconds):
+# the rates, roofs and times below take floats or pandas Series alike (the tables price whole columns at once)
+Num = Any
+
+
+def rates(flops: Num, nbytes: Num, seconds: Num) -> tuple[Num, Num]:
     """(TFLOP/s, GB/s) of a cost done in `seconds`."""
     return flops / seconds / TFLOP, nbytes / seconds / GB
 
 
-def ridge(peak_tflops, peak_gbps):
+def ridge(peak_tflops: Num, peak_gbps: Num) -> Num:
     """The arithmetic intensity (flop per byte) where the compute roof meets the memory roof."""
     return peak_tflops * TFLOP / (peak_gbps * GB)
 
 
-def pct_of_peak(tflops, gbps, compute_roof, memory_roof, compute_bound):
+def pct_of_peak(tflops: Num, gbps: Num, compute_roof: Num, memory_roof: Num, compute_bound: Num) -> Num:
     """% of the roof that bounds the op: the compute roof (TFLOP/s) where `compute_bound`, else the memory roof
     (GB/s). Every table's % of peak comes from here."""
     pct_compute, pct_memory = 100 * tflops / compute_roof, 100 * gbps / memory_roof
@@ -302,7 +306,7 @@ def pct_of_peak(tflops, gbps, compute_roof, memory_roof, compute_bound):
     return pct_compute if compute_bound else pct_memory
 
 
-def seconds_at_roofs(flops, nbytes, compute_roof, memory_roof):
+def seconds_at_roofs(flops: Num, nbytes: Num, compute_roof: Num, memory_roof: Num) -> Num:
     """The time at the ceilings (speed of light): flops at the compute roof or bytes at the memory roof, the
     longer; a roof not known (NaN) bounds nothing."""
     at_compute, at_memory = flops / (compute_roof * TFLOP), nbytes / (memory_roof * GB)
@@ -335,5 +339,5 @@ def collective_rates(collective: str, nbytes: float, group: int, seconds: float)
     """(algbw, busbw) in GB/s of `collective` moving a message of `nbytes` among `group` ranks in `seconds`;
     busbw NaN for a collective without a bus factor (barrier) or a group under 1."""
     algbw = rates(0, nbytes, seconds)[1]
-    factor = BUS_FACTOR.get(collective)
+    factor: Callable[[int], float] | None = BUS_FACTOR.get(collective)
     return algbw, algbw * factor(group) if factor is not None and group >= 1 else float("nan")

@@ -56,6 +56,7 @@ def _mangled_idents(name: str) -> list[tuple[str, int, int]]:
             i = name.find("E", i + 1) + 1 or len(name)
         elif c.isdigit():
             m = _LENGTH.match(name, i)
+            assert m is not None   # c is a digit
             n = int(m.group())
             out.append((name[m.end():m.end() + n], i, m.end() + n))
             i = m.end() + n

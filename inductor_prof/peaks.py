@@ -67,7 +67,7 @@ def published(facts: DeviceFacts) -> dict | None:
     return PUBLISHED.get((facts.capability, facts.num_sms, facts.bus_width_bits))
 
 
-def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str = "") -> dict:
+def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None = "") -> dict:
     """The peaks a run is judged against: measured ceilings where the run measured them, else the computed spec.
 
     {"tflops": {key: TFLOP/s}, "dram_gbps", "l2_gbps" and "kernel_floor_us" (measured or None), "source": {key:

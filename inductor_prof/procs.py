@@ -59,8 +59,10 @@ def tail(text: str, lines: int = 4) -> str:
     return " | ".join(keep)[:600]
 
 
-def describe_exit(rc: int) -> str:
+def describe_exit(rc: int | None) -> str:
     """`exit 3`, or `killed by SIGSEGV` for a child a signal ended (Popen's negative return codes)."""
+    if rc is None:   # Finished.returncode of a child ended after its timeout
+        return "timed out (ended)"
     if rc < 0:
         try:
             return f"killed by {signal.Signals(-rc).name}"

@@ -7,12 +7,13 @@ import os
 import shlex
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[no-redef]
 
 from .errors import UserError
 
@@ -75,7 +76,7 @@ class Settings:
 
 def _coerce(key: str, value: Any, where: str) -> Any:
     """A setting's value as its field's type; `where` (an env variable, a file) names it in the error."""
-    kind = {f.name: f.type for f in fields(Settings)}[key]
+    kind = str({f.name: f.type for f in fields(Settings)}[key])   # a string: the module's annotations are postponed
     if not isinstance(value, str):
         return _typed(key, value, kind, where)
     if kind == "bool":
@@ -157,7 +158,7 @@ def file_settings(cwd: Path) -> tuple[Path | None, dict[str, Any]]:
     return None, {}
 
 
-def resolve(cli: dict[str, Any] | None = None, env: dict[str, str] | None = None, cwd: Path | None = None,
+def resolve(cli: dict[str, Any] | None = None, env: Mapping[str, str] | None = None, cwd: Path | None = None,
             ) -> tuple[Settings, dict[str, str]]:
     """(settings, where each came from). CLI values that are None do not count as given."""
     env = os.environ if env is None else env
@@ -182,7 +183,7 @@ SETTINGS_HELP = ("ncu settings come from the command-line flag, else the environ
                  "else the default.")
 
 
-def user_cache_dir(env: dict | None = None) -> Path:
+def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     """The user cache root the attention tuning cache and the compile cache live under: $XDG_CACHE_HOME/inductor-prof,
     else ~/.cache/inductor-prof (XDG: a relative XDG_CACHE_HOME is ignored)."""
     env = os.environ if env is None else env

@@ -23,7 +23,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():   # only the main thread may set handlers
         yield
         return
-    raised = []
+    raised: list[int] = []
 
     def handler(signum, frame):
         if not raised:

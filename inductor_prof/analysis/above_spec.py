@@ -4,6 +4,8 @@ from another run). Its rate is left out, with one warning naming the file and th
 measured ceiling stay (the model's GEMMs do beat the ceilings' own matmul)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ..aten import flops_key_for_dtype
@@ -13,12 +15,12 @@ from ..units import MS_PER_S, NS_PER_S
 SLACK = 1.02   # clocks and rounding: a rate this close to the spec peak is not called impossible
 
 
-def _over(key: pd.Series, tflops: pd.Series, spec: dict) -> pd.Series:
+def _over(key: pd.Series, tflops: pd.Series, spec: dict[str, Any]) -> pd.Series:
     peak = key.map(lambda k: float(spec.get(k) or 0) if k else 0.0)
     return (peak > 0) & (tflops > peak * SLACK)
 
 
-def kernels(df: pd.DataFrame, spec: dict, timing_file) -> tuple[pd.DataFrame, list[str]]:
+def kernels(df: pd.DataFrame, spec: dict[str, Any], timing_file: object) -> tuple[pd.DataFrame, list[str]]:
     """Kernel rows (before add_derived) without the flops of any whose rate is above the spec peak."""
     if df is None or not len(df) or not spec:
         return df, []
@@ -35,7 +37,7 @@ def kernels(df: pd.DataFrame, spec: dict, timing_file) -> tuple[pd.DataFrame, li
     return df, lines
 
 
-def attention(att: pd.DataFrame | None, spec: dict, path) -> tuple[pd.DataFrame | None, list[str]]:
+def attention(att: pd.DataFrame | None, spec: dict[str, Any], path: object) -> tuple[pd.DataFrame | None, list[str]]:
     """attention.csv's rows without the time of any backend whose rate is above the spec peak."""
     if att is None or not len(att) or not spec or any(c not in att.columns for c in ("dtype", "flops", "ms")):
         return att, []

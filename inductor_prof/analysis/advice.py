@@ -16,6 +16,7 @@ is measured against.
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 import pandas as pd
 
@@ -65,7 +66,7 @@ def _gemm_judgement(headroom: float, shapes: pd.DataFrame, bound: str) -> tuple[
     return saving + headroom * unmeasured, why, do
 
 
-def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str, str]:
+def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[float, str, str]:
     """(headroom ms/step, against what, what to do) of an attention kernel whose calls the attention stage
     benchmarked: the measured saving of the fastest backend for each of its shapes, plus its roofline headroom for
     the share of its time in calls no benchmark covered."""
@@ -89,14 +90,14 @@ def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str,
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
-def _other_roofs(r: dict) -> str:
+def _other_roofs(r: dict[str, Any]) -> str:
     """'; 102% of measured, 66% of spec' for a compute-bound kernel (roofline.roof_shares), '' otherwise."""
     said = [f"{r[c]:.0f}% of {what}" for c, what in (("pct_of_measured_ceiling", "measured"), ("pct_of_spec", "spec"))
             if isinstance(r.get(c), float) and not math.isnan(r[c])]
     return "; " + ", ".join(said) if said else ""
 
 
-def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict] | None = None) -> pd.DataFrame:
+def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict[str, Any]] | None = None) -> pd.DataFrame:
     """The kernel table with each kernel's headroom said (`headroom_vs`: what it is measured against, `do`), and
     where the run measured a kernel's exact calls another way, its headroom and speed of light against the best
     time measured for them: a library GEMM's replayed calls (gemm_shapes: library_calls.with_best), an attention
@@ -212,11 +213,11 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.
     return df
 
 
-def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | None, float]:
+def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[str, Any]], float | None, float]:
     """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it, that
     waiting in ms per step)."""
     items = []
-    s = comm.get("straggler")
+    s: Any = comm.get("straggler")   # straggler.straggler's dict, or None
     wait = min(comm.get("wait_ms") or 0.0, max(gap_ms or 0.0, 0.0))
     if wait > 0:
         other = s is not None and s["rank"] != comm["rank"]
@@ -226,7 +227,7 @@ def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | No
                       "why": "NCCL kernels waiting for the last rank to arrive (torch.profiler step), within the "
                              "plain step minus GPU busy",
                       "do": f"make {who} arrive sooner ({late})" if other else "balance the ranks' work"})
-        gap_ms = gap_ms - wait
+        gap_ms = (gap_ms or 0.0) - wait   # wait > 0: gap_ms is a positive number
     if (comm.get("transfer_ms") or 0) > 0:
         items.append({"what": "communication with no compute beside it", "category": "ranks",
                       "headroom_ms_per_step": comm["transfer_ms"],
@@ -249,7 +250,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
     their calls; comm: a rank of several (comm_items)."""
     kernels = {demangle(n) for n in df["name"]}
-    extra: list[dict] = []
+    extra: list[dict[str, Any]] = []
     waited = 0.0
     if comm:
         extra, gap_ms, waited = comm_items(gap_ms, comm)
@@ -278,7 +279,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     return items[:top]
 
 
-def kernels_by_shape(calls: list[dict] | None, flex_kernels: list[str] = ()) -> dict[str, list[str]]:
+def kernels_by_shape(calls: list[dict[str, Any]] | None, flex_kernels: Sequence[str] = ()) -> dict[str, list[str]]:
     """The model's kernels of each captured attention shape (its benchmark label), from attention_shapes.json.
     FlexAttention calls come from the eager capture alone (no kernel name): when they all share one shape, their
     kernels are the run's FlexAttention template kernels (`flex_kernels`)."""

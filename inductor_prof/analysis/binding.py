@@ -4,6 +4,7 @@ its occupancy. The roofline says what bounds a kernel given its flops and bytes;
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pandas as pd
 
@@ -26,19 +27,22 @@ MEMORY_UNITS = (DRAM, L2, L1)
 COMPUTE_UNITS = (SM, TENSOR)
 
 
-def _known(*values) -> bool:
+Cell = Any   # a number of a kernel table's row: a float, NaN or None (not known)
+
+
+def _known(*values: object) -> bool:
     return all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in values)
 
 
-def busy_pct(nbytes, duration_ns, peak_gbps) -> float:
+def busy_pct(nbytes: float, duration_ns: float, peak_gbps: float) -> float:
     """% of a measured bandwidth (GB/s) that `nbytes` over `duration_ns` reached; NaN where any is unknown."""
     if not _known(nbytes, duration_ns, peak_gbps) or duration_ns <= 0 or peak_gbps <= 0:
         return float("nan")
-    return 100 * nbytes / (duration_ns / NS_PER_S) / GB / peak_gbps
+    return float(100 * nbytes / (duration_ns / NS_PER_S) / GB / peak_gbps)
 
 
-def binding(sm_pct, memory_pct, tensor_pct=None, occupancy_pct=None, dram_pct=None,
-            l2_pct=None) -> tuple[str, str]:
+def binding(sm_pct: Cell, memory_pct: Cell, tensor_pct: Cell = None, occupancy_pct: Cell = None, dram_pct: Cell = None,
+            l2_pct: Cell = None) -> tuple[str, str]:
     """(the binding unit, the evidence) of one profiled kernel; ("", "") without its SOL figures. dram_pct and
     l2_pct: busy_pct of its DRAM and L2 bytes against the run's measured peaks (NaN or None: not known)."""
     if not _known(sm_pct, memory_pct):
@@ -63,7 +67,7 @@ def binding(sm_pct, memory_pct, tensor_pct=None, occupancy_pct=None, dram_pct=No
         f"; SM {sm_pct:.0f}%"
 
 
-def disagrees(bound: str, unit: str, sm_pct, memory_pct) -> bool:
+def disagrees(bound: str, unit: str, sm_pct: float, memory_pct: float) -> bool:
     """Whether ncu contradicts the roofline's bound: memory-bound on the roofline while an SM unit binds, with
     SM SOL DISAGREE_POINTS above memory's, or compute-bound while a memory unit binds, memory that far above."""
     if not _known(sm_pct, memory_pct):
@@ -75,7 +79,7 @@ def disagrees(bound: str, unit: str, sm_pct, memory_pct) -> bool:
     return False
 
 
-def add_binding(df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
+def add_binding(df: pd.DataFrame, peaks: dict[str, Any]) -> pd.DataFrame:
     """The kernel table (after merge_ncu) with `binding_unit`, `binding_evidence`, `ncu_dram_pct`, `ncu_l2_pct`
     (its ncu bytes over its ncu duration, % of the run's measured DRAM and L2 peaks) and `binding_disagrees`
     (ncu contradicts the roofline's bound); unchanged where ncu profiled nothing."""
@@ -84,7 +88,7 @@ def add_binding(df: pd.DataFrame, peaks: dict) -> pd.DataFrame:
     df = df.copy()
     nan = float("nan")
 
-    def pct(col, peak):
+    def pct(col: str, peak: float | None) -> list[float]:
         return [busy_pct(b, ns, peak or nan) for b, ns in zip(df.get(col, pd.Series(nan, index=df.index)),
                                                              df["ncu_duration_ns"])]
     df["ncu_dram_pct"] = pct("ncu_dram_bytes", peaks.get("dram_gbps"))

@@ -15,6 +15,7 @@ What is left is removed (only in run A) or new (only in run B).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pandas as pd
 
@@ -24,15 +25,15 @@ from ..runfiles.cells import json_cell
 PAIR_COLUMNS = ["id_a", "id_b", "matched_by"]
 
 
-def _dims(cell) -> list:
+def _dims(cell: object) -> list[Any]:
     return json_cell(cell) if isinstance(cell, str) and cell else []
 
 
-def _flat(dims) -> tuple[list, list]:
+def _flat(dims: object) -> tuple[list[Any], list[Any]]:
     """(the structure with every size blanked, the sizes in order) of a dims cell."""
-    sizes: list = []
+    sizes: list[Any] = []
 
-    def walk(x):
+    def walk(x: Any) -> Any:
         if isinstance(x, list):
             return [walk(y) for y in x]
         sizes.append(x)
@@ -40,7 +41,7 @@ def _flat(dims) -> tuple[list, list]:
     return walk(dims), sizes
 
 
-def size_change(op: str, dims_a, dims_b) -> tuple[int, int] | None:
+def size_change(op: str, dims_a: object, dims_b: object) -> tuple[int, int] | None:
     """(a, b) when the two calls' shapes differ in one size only (every differing dimension is a in A, b in B),
     a GEMM's weight matrix (its last matrix input) the same; else None."""
     da, db = _dims(dims_a), _dims(dims_b)
@@ -57,7 +58,7 @@ def size_change(op: str, dims_a, dims_b) -> tuple[int, int] | None:
     return next(iter(changed))
 
 
-def _modules(cell) -> set[str]:
+def _modules(cell: object) -> set[str]:
     try:
         return set(json_cell(cell)) if isinstance(cell, str) and cell else set()
     except ValueError:
@@ -73,9 +74,9 @@ def match_calls(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     id_a, id_b, matched_by: a pair, or id_b None (removed) or id_a None (new)."""
     ra, rb = a.to_dict("index"), b.to_dict("index")
     left_a, left_b = list(ra), list(rb)
-    pairs: list[tuple] = []
+    pairs: list[tuple[Any, ...]] = []
 
-    def take(tier: str, candidates) -> None:
+    def take(tier: str, candidates: list[tuple[Any, Any, Any]]) -> None:
         """Pairs in the order of `candidates` ((rank, id_a, id_b)), each call once."""
         for _, x, y in sorted(candidates, key=lambda c: c[0]):
             if x in left_a and y in left_b:
@@ -83,7 +84,7 @@ def match_calls(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
                 left_a.remove(x)
                 left_b.remove(y)
 
-    def ms_rank(x, y) -> float:
+    def ms_rank(x: Any, y: Any) -> float:
         return _log_ratio(ra[x]["step_ms"], rb[y]["step_ms"])
 
     take("name", [((), x, y) for x in left_a for y in left_b

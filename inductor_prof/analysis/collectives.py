@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import Any
 
 import pandas as pd
 
@@ -40,31 +41,34 @@ def collective_kind(name: str) -> str:
     return next((kind for text, kind in _KINDS if text in flat), "other")
 
 
-def _enclosing(ops_by_tid: dict, starts: dict, launch: dict) -> dict | None:
+def _enclosing(ops_by_tid: dict[Any, Any], starts: dict[Any, Any], launch: dict[str, Any]) -> dict[str, Any] | None:
     """The innermost record_param_comms on the launching thread around a kernel's launch call."""
     ops, ts = ops_by_tid.get(launch.get("tid"), []), launch.get("ts", 0)
     i = bisect.bisect_right(starts.get(launch.get("tid"), []), ts)
     for op in reversed(ops[:i]):
         if op["ts"] + op.get("dur", 0) >= ts + launch.get("dur", 0):
-            return op
+            return dict(op)
     return None
 
 
-def _call(kernel: dict, args: dict, source: str) -> dict:
+def _call(kernel: dict[str, Any], args: dict[str, Any], source: str) -> dict[str, Any]:
     name = kernel.get("name", "")
-    size = COMMS_DTYPE_BYTES.get(args.get(DTYPE))
+    size = COMMS_DTYPE_BYTES.get(args.get(DTYPE) or "")
+    in_elems: int | None
+    out_elems: int | None
+    group: int | None
     try:
         in_elems, out_elems, group = int(args[IN]), int(args[OUT]), int(args[GROUP])
     except (KeyError, TypeError, ValueError):
         in_elems = out_elems = group = None
-    nbytes = collective_bytes(in_elems, out_elems, size) if size and in_elems is not None else None
+    nbytes = collective_bytes(in_elems, out_elems, size) if size and in_elems is not None and out_elems is not None else None
     return {"kernel": name, "collective": collective_kind(args.get(NAME) or name), "dtype": args.get(DTYPE),
             "in_elems": in_elems, "out_elems": out_elems, "group": group, "bytes": nbytes,
             "start_us": float(kernel.get("ts", 0)), "dur_us": float(kernel.get("dur", 0)), "source": source,
             "pg": None if args.get(PG) is None else str(args[PG]), "pg_ranks": _ranks(args.get(PG_RANKS))}
 
 
-def _ranks(text) -> tuple[int, ...] | None:
+def _ranks(text: object) -> tuple[int, ...] | None:
     """'[0, 1]' (torch writes the group's global ranks as text) -> (0, 1); None when absent or unreadable."""
     try:
         return tuple(int(r) for r in str(text).strip("[] ").split(",") if r.strip()) if text is not None else None
@@ -72,14 +76,14 @@ def _ranks(text) -> tuple[int, ...] | None:
         return None
 
 
-def comm_calls(events: list[dict]) -> pd.DataFrame:
+def comm_calls(events: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per NCCL kernel: its collective and message, from the kernel's own args where Kineto put them,
     else from the record_param_comms around its launch (correlation -> launch call -> enclosing op), else the
     collective read from the kernel's name with no size (source: kernel args, record_param_comms, kernel name)."""
     kernels = [e for e in events if e.get("cat") == "kernel" and is_nccl(e.get("name", ""))]
     if not kernels:
         return pd.DataFrame(columns=CALL_COLUMNS)
-    ops_by_tid: dict = {}
+    ops_by_tid: dict[Any, list[dict[str, Any]]] = {}   # by the launching thread's id
     for e in events:
         if e.get("name") == COMMS_OP and e.get("cat") == "cpu_op":
             ops_by_tid.setdefault(e.get("tid"), []).append(e)
@@ -132,7 +136,7 @@ def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, 
         .reset_index(drop=True)
 
 
-def kernel_intervals(events: list[dict]) -> pd.DataFrame:
+def kernel_intervals(events: list[dict[str, Any]]) -> pd.DataFrame:
     """Every GPU kernel of the trace as (name, start_us, end_us, comm): comm for the NCCL ones."""
     rows = [(e.get("name", ""), float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0)), is_nccl(e.get("name", "")))
             for e in events if e.get("cat") == "kernel" and "ts" in e]

@@ -4,6 +4,7 @@ judged against the runs' own noise (`noise`: the rule); the regression gate (`di
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -22,13 +23,13 @@ _SETTING_SKIP = {"out", "force"}
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
 
 
-def stage_step_ms(manifest: dict, stage: str) -> float:
+def stage_step_ms(manifest: dict[str, Any], stage: str) -> float:
     """The stage's step as `report` shows it (steptime.step_ms); NaN without steps."""
     times = stage_times(manifest.get("stages", {}).get(stage))
     return step_ms(times) if times else NAN
 
 
-def step_rows(ma: dict, mb: dict, gpu_a: tuple[float, list] | None, gpu_b: tuple[float, list] | None
+def step_rows(ma: dict[str, Any], mb: dict[str, Any], gpu_a: tuple[float, list[Any]] | None, gpu_b: tuple[float, list[Any]] | None
               ) -> pd.DataFrame:
     """Wall step (as the report's) per timing stage both runs have, then GPU kernel time per step (the
     report's: all kernel time over the steps; its spread from the per-step sums). `gated` marks the step the
@@ -55,7 +56,7 @@ def category_steps(steps: pd.DataFrame | None, kernels: pd.DataFrame) -> pd.Data
     return steps.groupby(cat).sum()
 
 
-def category_rows(sum_a: dict, sum_b: dict, cat_steps_a: pd.DataFrame | None,
+def category_rows(sum_a: dict[str, Any], sum_b: dict[str, Any], cat_steps_a: pd.DataFrame | None,
                   cat_steps_b: pd.DataFrame | None) -> pd.DataFrame:
     """Time per step by category (the report's summary), with each category's spread."""
     ba, bb = sum_a["by_category"], sum_b["by_category"]
@@ -85,7 +86,7 @@ def attention_rows(att_a: pd.DataFrame, att_b: pd.DataFrame) -> pd.DataFrame:
     return m.reset_index(drop=True)
 
 
-def _flat(d: dict, prefix: str = "") -> dict:
+def _flat(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out = {}
     for k, v in d.items():
         if isinstance(v, dict):
@@ -95,7 +96,7 @@ def _flat(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def run_warnings(ma: dict, mb: dict) -> list[str]:
+def run_warnings(ma: dict[str, Any], mb: dict[str, Any]) -> list[str]:
     out = []
     if target(ma) != target(mb):
         out.append(f"runs of different targets (A: {target(ma)}, B: {target(mb)}); comparing what matches")
@@ -107,9 +108,9 @@ def run_warnings(ma: dict, mb: dict) -> list[str]:
     return out
 
 
-def setting_changes(ma: dict, mb: dict) -> list[str]:
+def setting_changes(ma: dict[str, Any], mb: dict[str, Any]) -> list[str]:
     """Settings and library versions that differ between the runs: what the user changed."""
-    def facts(m: dict) -> dict:
+    def facts(m: dict[str, Any]) -> dict[str, Any]:
         env = m.get("env") or {}
         return {**{k: v for k, v in _flat(m.get("settings") or {}).items() if k not in _SETTING_SKIP},
                 **{f"env.{k}": env.get(k) for k in _ENV_KEYS if k in env}}
@@ -134,9 +135,9 @@ class Diff:
     changes: list[str] = field(default_factory=list)
     sizes: pd.DataFrame | None = None    # runs of several input sizes: each size both have (diff_sizes.py)
     gaps: list[str] = field(default_factory=list)   # what the gate needs and the runs lack (diff_gate.gaps)
-    runs: dict = field(default_factory=dict)        # "a", "b": path, target, GPU, tool version (diff_gate.run_facts)
+    runs: dict[str, Any] = field(default_factory=dict)        # "a", "b": path, target, GPU, tool version (diff_gate.run_facts)
     allow_different: bool = False                   # --allow-different: the gate judged despite `gaps`
-    ranks: dict | None = None                       # runs of several ranks: rank_gate.ranks_change
+    ranks: dict[str, Any] | None = None                       # runs of several ranks: rank_gate.ranks_change
     fail_above_spread: float | None = None          # --fail-above-spread: points of step spread
     fail_above_comm: float | None = None            # --fail-above-comm: % more exposed communication
 
@@ -163,7 +164,7 @@ def _share_step_ms(side: RunSide) -> float:
     return side.tables.summary["gpu_kernel_ms_per_step"] if side.tables else NAN
 
 
-def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
+def _gpu_per_step(side: RunSide) -> tuple[float, list[Any]] | None:
     if side.tables is None:
         return None
     steps = side.step_kernel_ns
@@ -172,7 +173,7 @@ def _gpu_per_step(side: RunSide) -> tuple[float, list] | None:
 
 
 def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | None = None,
-            allow_different: bool = False, ranks: dict | None = None, fail_above_spread: float | None = None,
+            allow_different: bool = False, ranks: dict[str, Any] | None = None, fail_above_spread: float | None = None,
             fail_above_comm: float | None = None) -> Diff:
     """ranks: runs of several ranks, rank_gate.ranks_change (gated by fail_above_spread, fail_above_comm)."""
     missing = a.missing + b.missing

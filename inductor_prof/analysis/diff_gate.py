@@ -4,6 +4,7 @@ their lines), and what it needs that the runs lack or do not share (`gaps`: for 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -76,27 +77,27 @@ def regressions(steps: pd.DataFrame, kernels: pd.DataFrame | None, fail_above: f
     return [f.line for f in failures(steps, kernels, fail_above, min_share)]
 
 
-def target(m: dict) -> str | None:
+def target(m: dict[str, Any]) -> str | None:
     return (m.get("target") or {}).get("preset") or (m.get("settings") or {}).get("target")
 
 
-def gpu(m: dict) -> str | None:
+def gpu(m: dict[str, Any]) -> str | None:
     return ((m.get("env") or {}).get("gpu") or {}).get("name")
 
 
-def tool_version(m: dict) -> str | None:
+def tool_version(m: dict[str, Any]) -> str | None:
     """The inductor-prof version that recorded the run (manifest env.inductor_prof; None in runs recorded
     before it was kept)."""
     return (m.get("env") or {}).get("inductor_prof")
 
 
-def run_facts(side: RunSide) -> dict:
+def run_facts(side: RunSide) -> dict[str, Any]:
     """What the gate checks the two runs share, as `diff --json` gives it (`runs`)."""
     m = side.manifest
     return {"path": str(side.run.root), "target": target(m), "gpu": gpu(m), "tool_version": tool_version(m)}
 
 
-def _has_steps(manifest: dict) -> bool:
+def _has_steps(manifest: dict[str, Any]) -> bool:
     return any(stage_steps(manifest, stage) for stage, _ in TIMING_STAGES)
 
 

@@ -3,7 +3,9 @@ the kernel files) and each kernel's time in each timed step (the steps hatchet, 
 view needs and the run lacks is named in `missing` (view, what); the other views still render."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -17,7 +19,7 @@ from .match import Fingerprint, fingerprints
 class RunSide:
     label: str                                  # "A" or "B"
     run: RunDir
-    manifest: dict
+    manifest: dict[str, Any]
     tables: RunTables | None                    # None: no Proton steps, no kernel views
     fingerprints: dict[str, Fingerprint] | None  # None: no kernels.json, Inductor kernels match by name only
     step_kernel_ns: pd.DataFrame | None         # kernel name x timed step, ns
@@ -51,7 +53,7 @@ def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:
     return (None, "has no") if read is None else (fingerprints(*read), "")
 
 
-def load_side(path, label: str) -> RunSide:
+def load_side(path: str | os.PathLike[str], label: str) -> RunSide:
     run = open_run(path)
     tables = load_run_tables(path) if runfiles.present(run.steps_hatchet) else None   # names a damaged file
     manifest = tables.manifest if tables is not None else runfiles.manifest(run, "diff needs it")

@@ -6,6 +6,7 @@ share of that kernel's time in the traced step (library_calls.calls_by_shape); i
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pandas as pd
 
@@ -24,19 +25,19 @@ ITEM_COLUMNS = ["kernel", "display", "kind", "category", "origin", "op", "dims",
                 "step_ms"]
 
 
-def _modules(library_ops: pd.DataFrame) -> dict[tuple, str]:
+def _modules(library_ops: pd.DataFrame) -> dict[tuple[Any, ...], str]:
     """(kernel, op, dims) -> the modules of its calls (library_ops.csv `modules`: json lists), one json list."""
     if "modules" not in library_ops.columns:
         return {}
     cells = library_ops.groupby(["kernel", "op", "dims"], sort=False)["modules"]
-    return cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict()
+    return dict(cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict())
 
 
 def items(kernels: pd.DataFrame, library_ops: pd.DataFrame | None) -> pd.DataFrame:
     """A run's items, indexed by id: each Inductor kernel (id: its name), and each library kernel's calls (id:
     kernel, op, dims) where library_ops is given and holds the kernel, else the kernel as one call of op ""."""
     calls = calls_by_shape(library_ops)
-    by_kernel: dict[str, list] = {}
+    by_kernel: dict[str, list[Any]] = {}
     for c in calls.itertuples(index=False):    # (one pass: an itertuples per kernel cost more than the rest)
         by_kernel.setdefault(c.kernel, []).append(c)
     modules = _modules(library_ops) if library_ops is not None and len(calls) else {}
@@ -67,13 +68,13 @@ def pair(a: pd.DataFrame, b: pd.DataFrame, fp_a: dict[str, Fingerprint] | None,
     return pd.concat([kernels, calls], ignore_index=True)
 
 
-def row_label(r: dict) -> str:
+def row_label(r: dict[str, Any]) -> str:
     """A row in one line (the gate's lines): a library call as its call and kernel(s), else the kernel's name."""
     kernels = r["display"] + (f" -> {r['display_b']}" if r["display_b"] else "")
     return f"{r['call']} ({kernels})" if r["call"] else kernels
 
 
-def _get(rec: dict | None, key: str, default=NAN):
+def _get(rec: dict[str, Any] | None, key: str, default: Any = NAN) -> Any:
     return rec[key] if rec is not None else default
 
 
@@ -88,6 +89,7 @@ def rows(a: pd.DataFrame, b: pd.DataFrame, pairs: pd.DataFrame, steps_a: pd.Data
         ra = recs_a[id_a] if id_a is not None else None
         rb = recs_b[id_b] if id_b is not None else None
         ref = ra if ra is not None else rb
+        assert ref is not None   # a pair has a side
         ms_a, ms_b = _get(ra, "step_ms"), _get(rb, "step_ms")
         name_a, name_b = _get(ra, "kernel", None), _get(rb, "kernel", None)
         status = "matched" if ra is not None and rb is not None else "removed" if ra is not None else "new"
@@ -96,7 +98,7 @@ def rows(a: pd.DataFrame, b: pd.DataFrame, pairs: pd.DataFrame, steps_a: pd.Data
         shares = [100 * ms / step for ms, step in ((ms_a, step_ms_a), (ms_b, step_ms_b)) if ms == ms and step > 0]
         row = {
             "name_a": name_a, "name_b": name_b, "display": ref["display"],
-            "display_b": rb["display"] if status == "matched" and name_b != name_a else "",
+            "display_b": rb["display"] if rb is not None and status == "matched" and name_b != name_a else "",
             "call": pair_label(ref["op"], _get(ra, "dims", None), _get(rb, "dims", None)),
             "op": ref["op"], "dims_a": _get(ra, "dims", ""), "dims_b": _get(rb, "dims", ""),
             "kind": ref["kind"], "category": ref["category"], "origin": ref["origin"], "status": status,

@@ -3,6 +3,8 @@ under Proton) and its GPU kernel time per step, judged against the runs' noise a
 (noise.NOISE_RULE). Sizes only one run has are named, not compared."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -15,7 +17,7 @@ from .sizes import size_names
 COLUMNS = ["size", "what", "a", "b", "delta", "change_pct", "noise_pct", "verdict"]
 
 
-def size_steps(manifest: dict, stage: str, size: str) -> list[float] | None:
+def size_steps(manifest: dict[str, Any], stage: str, size: str) -> list[float] | None:
     ms = ((manifest.get("stages", {}).get(stage) or {}).get("step_ms_by_size") or {}).get(size)
     return [float(x) for x in ms] if isinstance(ms, list) and ms else None
 

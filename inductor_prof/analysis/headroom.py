@@ -3,6 +3,8 @@ category, the gap between GPU-busy time and the plain step, and the ranked "wher
 (advice.py)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from . import advice
@@ -10,7 +12,7 @@ from .kernels import CATEGORIES
 from .reachable import reachable_sol_step_ms
 
 
-def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict]:
+def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """Per captured attention shape: the best backend that passed its check against the one the model used,
     the ms per step it would save (calls per step x the difference per call), and the model's own kernels for
     it (`kernels`: shape label -> kernel names, advice.kernels_by_shape)."""

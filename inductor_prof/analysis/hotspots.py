@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import PurePath
+from typing import Any
 
 from ..drivers.ncu.metrics import ISSUING
 
@@ -35,7 +36,7 @@ def opcode(sass: str) -> str:
     return words[0].split(".")[0] if words else ""
 
 
-def _ranked_stalls(stalls: Counter) -> list[dict]:
+def _ranked_stalls(stalls: Counter[Any]) -> list[dict[str, Any]]:
     """[{"reason", "samples"}, ...] most samples first (a tie: by name), without the issuing state."""
     return [{"reason": r, "samples": n} for r, n in sorted(stalls.items(), key=lambda kv: (-kv[1], kv[0]))
             if r != ISSUING and n > 0]
@@ -43,16 +44,16 @@ def _ranked_stalls(stalls: Counter) -> list[dict]:
 
 def relative_sass(sass: str, function_pc: int, size: int) -> str:
     """A branch with its target inside the kernel written as an offset (`BRA +0x0c30`); others as they are."""
-    def offset(m: re.Match) -> str:
+    def offset(m: re.Match[str]) -> str:
         at = int(m.group(1), 16) - function_pc
         return f"+{at:#06x}" if function_pc and 0 <= at < size else m.group(0)
     return _ADDRESS.sub(offset, sass) if opcode(sass) in TARGETS_OF else sass
 
 
-def _row(pcs: list[dict], total_inst: float, total_samples: float, function_pc: int = 0, size: int = 0) -> dict:
+def _row(pcs: list[dict[str, Any]], total_inst: float, total_samples: float, function_pc: int = 0, size: int = 0) -> dict[str, Any]:
     inst = sum(p["inst"] for p in pcs)
     samples = sum(p["samples"] for p in pcs)
-    stalls: Counter = Counter()
+    stalls: Counter[Any] = Counter()
     for p in pcs:
         stalls.update(p.get("stalls") or {})
     sectors = sum(p.get("l2_sectors", 0.0) for p in pcs)
@@ -71,7 +72,7 @@ def _row(pcs: list[dict], total_inst: float, total_samples: float, function_pc: 
     }
 
 
-def _rank(rows: list[dict]) -> list[dict]:
+def _rank(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Most samples first, then most instructions, then in the kernel's order."""
     rows = sorted(rows, key=lambda r: (-r["samples"], -r["inst"], r["order"]))
     for i, r in enumerate(rows, 1):
@@ -79,7 +80,7 @@ def _rank(rows: list[dict]) -> list[dict]:
     return rows
 
 
-def kernel_file_of(pcs: list[dict], kernel: str = "") -> str | None:
+def kernel_file_of(pcs: list[dict[str, Any]], kernel: str = "") -> str | None:
     """The kernel's own file: the one named after the kernel (Inductor names its file so), else the file
     most instructions come from (helpers inlined can hold more: Inductor's welford helpers do)."""
     files = Counter(p["file"] for p in pcs if p.get("file"))
@@ -87,11 +88,11 @@ def kernel_file_of(pcs: list[dict], kernel: str = "") -> str | None:
     return named[0] if named else (files.most_common(1)[0][0] if files else None)
 
 
-def by_line(pcs: list[dict], kernel_file: str | None) -> list[dict]:
+def by_line(pcs: list[dict[str, Any]], kernel_file: str | None) -> list[dict[str, Any]]:
     """One row per (file, line), ranked; `kernel_file`: the kernel's own file (its lines are named by number
     alone, a helper's as `file.py:N`)."""
     total_inst, total_samples = sum(p["inst"] for p in pcs), sum(p["samples"] for p in pcs)
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for p in pcs:
         groups.setdefault((p.get("file"), p.get("line")), []).append(p)
     rows = []
@@ -107,7 +108,7 @@ def _targets(sass: str, function_pc: int) -> list[int]:
     return [int(h, 16) - function_pc for h in _ADDRESS.findall(sass)]
 
 
-def basic_blocks(pcs: list[dict], function_pc: int) -> list[list[dict]]:
+def basic_blocks(pcs: list[dict[str, Any]], function_pc: int) -> list[list[dict[str, Any]]]:
     """The kernel's instructions (in address order) cut into basic blocks: a block starts at the first
     instruction, at a branch target and after a branch, return or exit."""
     offsets = {p["offset"] for p in pcs}
@@ -118,7 +119,7 @@ def basic_blocks(pcs: list[dict], function_pc: int) -> list[list[dict]]:
             starts.update(t for t in _targets(p["sass"], function_pc) if t in offsets)
         if op in BLOCK_ENDS and i + 1 < len(pcs):
             starts.add(pcs[i + 1]["offset"])
-    blocks: list[list[dict]] = []
+    blocks: list[list[dict[str, Any]]] = []
     for p in pcs:
         if p["offset"] in starts or not blocks:
             blocks.append([])
@@ -126,13 +127,13 @@ def basic_blocks(pcs: list[dict], function_pc: int) -> list[list[dict]]:
     return blocks
 
 
-def by_region(pcs: list[dict], function_pc: int) -> list[dict]:
+def by_region(pcs: list[dict[str, Any]], function_pc: int) -> list[dict[str, Any]]:
     """One row per SASS basic block, ranked; named by its offsets and its most executed opcodes."""
     pcs = sorted(pcs, key=lambda p: p["offset"])
     total_inst, total_samples = sum(p["inst"] for p in pcs), sum(p["samples"] for p in pcs)
     rows, size = [], (pcs[-1]["offset"] + 16 if pcs else 0)
     for block in basic_blocks(pcs, function_pc):
-        ops: Counter = Counter()
+        ops: Counter[Any] = Counter()
         for p in block:
             ops[opcode(p["sass"])] += p["inst"]
         first, last = block[0]["offset"], block[-1]["offset"]
@@ -142,9 +143,9 @@ def by_region(pcs: list[dict], function_pc: int) -> list[dict]:
     return _rank(rows)
 
 
-def kernel_stalls(pcs: list[dict]) -> dict:
+def kernel_stalls(pcs: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole kernel's samples: total, issuing, and each stall reason with its share of all samples."""
-    stalls: Counter = Counter()
+    stalls: Counter[Any] = Counter()
     for p in pcs:
         stalls.update(p.get("stalls") or {})
     total = sum(p["samples"] for p in pcs)
@@ -152,7 +153,7 @@ def kernel_stalls(pcs: list[dict]) -> dict:
             "stalls": [{**st, "pct": 100 * st["samples"] / total} for st in _ranked_stalls(stalls)] if total else []}
 
 
-def hotspots(counters: dict) -> dict:
+def hotspots(counters: dict[str, Any]) -> dict[str, Any]:
     """A source report's rows (read_report's dict): by line when its instructions carry line info, else by
     SASS region; with the kernel's totals."""
     pcs = counters.get("pcs") or []

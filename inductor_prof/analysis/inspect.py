@@ -7,10 +7,12 @@ from __future__ import annotations
 import math
 import shlex
 from pathlib import PurePath
+from typing import Any
 
 import pandas as pd
 
 from .. import runfiles
+from ..rundir import RunDir
 from .hotspots import hotspots
 from .load import RunTables
 from .pick import kernel_names, pick_kernel
@@ -25,7 +27,7 @@ NCU_FIELDS = {"ncu_duration_ns": "duration_ns", "registers": "registers", "occup
               "ncu_shape": "replayed_call"}
 
 
-def _value(v):
+def _value(v: Any) -> Any:
     if isinstance(v, float) and math.isnan(v):
         return None
     return v.item() if hasattr(v, "item") else v
@@ -36,7 +38,7 @@ def collect_command(run: str, name: str) -> str:
     return f"inductor-prof ncu {shlex.quote(run)} --source {shlex.quote(name)}"
 
 
-def ceiling_rate(row: dict, peaks: dict) -> tuple[float | None, str]:
+def ceiling_rate(row: dict[str, Any], peaks: dict[str, Any]) -> tuple[float | None, str]:
     """The rate of the ceiling the report judged the kernel by (its `ceiling` label names which), and its unit."""
     if row.get("bound") == "memory":
         key = "l2_gbps" if str(row.get("ceiling") or "").startswith("L2") else "dram_gbps"
@@ -46,7 +48,7 @@ def ceiling_rate(row: dict, peaks: dict) -> tuple[float | None, str]:
     return None, ""
 
 
-def _code_lines(counters: dict, kernel_file: str | None, kernel_text: str | None) -> dict[str, list[str]]:
+def _code_lines(counters: dict[str, Any], kernel_file: str | None, kernel_text: str | None) -> dict[str, list[str]]:
     """Each source file's lines, as imported into the report; the kernel's own from the run where it was not."""
     out = {f: t.splitlines() for f, t in (counters.get("files") or {}).items() if t}
     if kernel_file and kernel_file not in out and kernel_text is not None:
@@ -54,7 +56,7 @@ def _code_lines(counters: dict, kernel_file: str | None, kernel_text: str | None
     return out
 
 
-def _with_code(rows: list[dict], lines: dict[str, list[str]]) -> list[dict]:
+def _with_code(rows: list[dict[str, Any]], lines: dict[str, list[str]]) -> list[dict[str, Any]]:
     for r in rows:
         text = lines.get(r.get("file") or "", [])
         line = r.get("line") or 0
@@ -62,7 +64,7 @@ def _with_code(rows: list[dict], lines: dict[str, list[str]]) -> list[dict]:
     return rows
 
 
-def _kernel_text(run, records: list[dict], kernel_file: str | None) -> str | None:
+def _kernel_text(run: RunDir, records: list[dict[str, Any]], kernel_file: str | None) -> str | None:
     """The harvested file of the run that ncu replayed (same file name), for a report without imported text."""
     for rec in records:
         if kernel_file and rec.get("file") and PurePath(rec["file"]).name == PurePath(kernel_file).name:
@@ -70,7 +72,7 @@ def _kernel_text(run, records: list[dict], kernel_file: str | None) -> str | Non
     return None
 
 
-def source_view(tables: RunTables, stem: str, counters: dict, records: list[dict], entry: dict | None = None) -> dict:
+def source_view(tables: RunTables, stem: str, counters: dict[str, Any], records: list[dict[str, Any]], entry: dict[str, Any] | None = None) -> dict[str, Any]:
     """One kernel's source counters (`entry`: its source-pass status, naming its report): ranked rows (with
     their source text), totals, launch statistics."""
     view = {"stem": stem, "report": str(runfiles.source_report(tables.run, stem, entry)[0])}
@@ -84,7 +86,7 @@ def source_view(tables: RunTables, stem: str, counters: dict, records: list[dict
     return {**view, **spots, "launch": counters.get("launch") or {}}
 
 
-def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | None = None) -> dict:
+def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """The view of kernel `name` (a row of tables.kernels). `counters`: stem -> its source report's counters
     (runfiles.source_counters) when the caller read them already."""
     df = tables.kernels
@@ -98,7 +100,7 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
     counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})
-    view = {
+    view: dict[str, Any] = {
         "run": str(tables.run.root), **{k: row.get(k) for k in ROW_FIELDS},
         "roofline": {**{k: row.get(k) for k in ROOFLINE_FIELDS}, "ceiling_rate": rate, "ceiling_unit": unit},
         "ncu": {short: row.get(col) for col, short in NCU_FIELDS.items() if row.get(col) is not None},
@@ -125,6 +127,6 @@ def inspected(tables: RunTables) -> list[str]:
     return [n for n in tables.kernels.get("name", pd.Series(dtype=str)) if n in have]
 
 
-def inspect(tables: RunTables, query: str) -> dict:
+def inspect(tables: RunTables, query: str) -> dict[str, Any]:
     """The view of the kernel `query` names (pick.py: exact, unique prefix, unique substring)."""
     return inspect_kernel(tables, pick_kernel(query, kernel_names(tables.kernels), str(tables.run.root)))

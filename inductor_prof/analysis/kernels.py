@@ -4,6 +4,7 @@ behind the launch (library kernels), origin, kind and category."""
 from __future__ import annotations
 
 import re
+from typing import Any, Iterable
 
 import pandas as pd
 
@@ -44,7 +45,7 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
         modules = modules_by(ops, ["kernel"])
         costs["modules"] = pd.Series([modules.get((k,)) for k in costs.index], index=costs.index, dtype=object)
     if "unpriced" in ops.columns:   # one pass over the rows (a pandas agg of a Python function per kernel: slow)
-        reasons: dict = {}
+        reasons: dict[str, Any] = {}
         for k, r in zip(ops["kernel"].tolist(), ops["unpriced"].tolist()):
             reasons.setdefault(k, []).append(r)
         costs["unpriced"] = [unpriced_reason(reasons.get(k, [])) for k in costs.index]
@@ -59,20 +60,20 @@ NO_METADATA = "no flops or bytes: its launches carried no launch metadata (not i
 NOT_TRACED = "not in the torch.profiler step (library_ops.csv): no ATen op known"
 
 
-def unpriced_reason(reasons) -> str:
+def unpriced_reason(reasons: Iterable[object]) -> str:
     """Why a library kernel has no price: its rows' reasons, each once ("" when every row is priced, or counted
     on its op's main kernel: a split-K GEMM's reduction)."""
     return "; ".join(dict.fromkeys(r for r in reasons if isinstance(r, str) and r))
 
 
-def library_provenance(modules: list[str] | None) -> dict | None:
+def library_provenance(modules: list[str] | None) -> dict[str, Any] | None:
     """A library kernel's provenance: the modules of the extern ops it was joined to (kernel_provenance.py)."""
     if modules is None:
         return None
     return {"source": "ATen op and input shapes", "modules": modules, "module": common_pattern(modules)}
 
 
-def module_label(provenance: dict | None, blocks: list[str]) -> str:
+def module_label(provenance: dict[str, Any] | None, blocks: list[str]) -> str:
     """The short module column: the common pattern, a regional block's prefix as `*`; what it lacks, said."""
     if not provenance:
         return ""
@@ -119,14 +120,14 @@ def classify(name: str, origin: str, kind: str | None, op: str) -> str:
     return "other"
 
 
-def block_patterns(harvested: dict[str, dict]) -> list[str]:
+def block_patterns(harvested: dict[str, dict[str, Any]]) -> list[str]:
     """The regional blocks' path patterns of the harvested kernels' provenance, the longest first."""
     return sorted({(r.get("provenance") or {}).get("block") or "" for r in harvested.values()} - {""},
                   key=len, reverse=True)
 
 
-def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict],
-                 library_ops: pd.DataFrame | None, io_split: dict[str, dict | None], n_steps: int) -> pd.DataFrame:
+def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict[str, Any]],
+                 library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
     bytes of each harvested kernel (from its file); n_steps: the timed steps (the op map covers one step)."""
     # plain dicts by name: thousands of kernels, and pandas indexing costs microseconds per lookup

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import groupby
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
@@ -20,15 +21,15 @@ from .roofline import judge
 KEYS = ["kernel", "op", "dims"]
 
 
-def union_modules(cells) -> list[str]:
+def union_modules(cells: Iterable[object]) -> list[str]:
     """The module paths of library_ops.csv `modules` cells (each a JSON list), each once, in order."""
     return list(dict.fromkeys(m for c in cells if isinstance(c, str) and c for m in json_cell(c)))
 
 
-def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple, list[str]]:
+def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], list[str]]:
     """union_modules of the `modules` cells of each group of rows with the same `keys` values (a tuple), in one
     pass over the rows: a pandas agg of a Python function, a call per group, took much of a large run's load."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[Any, ...], list[Any]] = {}
     for *key, cell in zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist()):
         groups.setdefault(tuple(key), []).append(cell)
     # a repeated cell adds nothing: each distinct one once, in order
@@ -60,7 +61,7 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
     return g.sort_values(["kernel", "ns"], ascending=[True, False])[cols].reset_index(drop=True)
 
 
-def replay_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
+def replay_times(ceilings: dict[str, Any] | None) -> dict[tuple[str, str], float]:
     """(op, dims as library_ops.csv writes them) -> ms per call of the ceilings stage's replay of that call."""
     out = {}
     for g in (ceilings or {}).get("gemms") or []:
@@ -69,7 +70,7 @@ def replay_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
     return out
 
 
-def template_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
+def template_times(ceilings: dict[str, Any] | None) -> dict[tuple[str, str], float]:
     """(op, dims) -> ms per call of Inductor's Triton template for that call (the ceilings stage times it where
     asked: pipeline/gemm_templates.py); shapes where no template compiled are absent."""
     out = {}
@@ -79,7 +80,7 @@ def template_times(ceilings: dict | None) -> dict[tuple[str, str], float]:
     return out
 
 
-def _canonical(dims) -> str:
+def _canonical(dims: object) -> str:
     """The dims cell in one spelling (library_ops.csv holds json.dumps of the recorded list)."""
     return canonical_cell(dims) if isinstance(dims, str) else json.dumps(dims)
 
@@ -99,7 +100,7 @@ def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float],
 
 
 def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n_library: int,
-                 min_share_pct: float, replayable: tuple[str, ...]) -> list[dict]:
+                 min_share_pct: float, replayable: tuple[str, ...]) -> list[dict[str, Any]]:
     """The library calls ncu replays: of the `n_library` library kernels with the most time (`kernels_by_time`,
     names as library_ops.csv has them), each one's costliest replayable call, and its other calls (op, dims)
     holding at least `min_share_pct` of the traced step's time. Each: the recorded row of that call (op, dims,
@@ -124,7 +125,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
     return out
 
 
-def call_label(op: str, dims) -> str:
+def call_label(op: str, dims: Any) -> str:
     """A library call in short: a GEMM's [M,K]x[K,N] (addmm's first input is the bias, and an out= tensor follows
     the inputs), else the op's name and its input tensors' shapes."""
     dims = json_cell(dims) if isinstance(dims, str) else dims
@@ -139,7 +140,7 @@ def call_label(op: str, dims) -> str:
     return " ".join([name, *("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])])
 
 
-def pair_label(op: str, dims_a, dims_b) -> str:
+def pair_label(op: str, dims_a: object, dims_b: object) -> str:
     """Two paired calls in short (call_label, a GEMM's led by its op's name): one label, each size that differs
     written `a→b` (`addmm [4096→4032,3072]x[3072,12288]`), a shape repeated once with its count (`[1,24,4608,128]
     ×3`); labels of other forms joined by ` → `. No op: ""."""
@@ -163,7 +164,7 @@ SHAPE_COLUMNS = ["name", "shape", "op", "dims", "calls_per_step", "avg_us", "ste
                  "bound", "ceiling", "pct_of_peak", "replay_us", "template_us", "best_us", "modules", "module"]
 
 
-def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks: list[str] = ()) -> pd.DataFrame:
+def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any], blocks: Sequence[str] = ()) -> pd.DataFrame:
     """Each library kernel's calls by shape, as the report shows them under the kernel. shapes: with_best of
     calls_by_shape; kernels: the kernel table after add_derived (name, origin, step_ms); peaks: those the kernel
     table was judged by; blocks: the regional blocks' path patterns (kernels.block_patterns).
@@ -197,7 +198,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks:
         .reset_index(drop=True)
 
 
-def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
+def _module_cell(modules: list[str] | None, blocks: Sequence[str]) -> str:
     """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
     `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
     has no provenance."""
@@ -206,10 +207,10 @@ def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
     return folded(modules, lambda m: short_pattern(m, block_of(m, blocks))) or "-"
 
 
-def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict]]:
+def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """shape_rows per kernel table name: its shapes as records (in order), without the name; a missing value is
     None (a NaN would make two loads of one run compare unequal)."""
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     # one to_dict over all rows, grouped here (a to_dict per group took most of a report's load)
     for record in rows.astype(object).where(rows.notna(), None).to_dict("records"):
         name = record.pop("name")
@@ -218,7 +219,7 @@ def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict]]:
     return out
 
 
-def top_shapes(shapes: list[dict], n: int) -> tuple[list[dict], dict | None]:
+def top_shapes(shapes: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The first `n` of a kernel's shapes (by_kernel: the longest first) and the rest in one: {"shapes": how
     many, "step_ms", "pct_of_gpu_time": their sums}; None when nothing is left out (a rest of one shape is
     shown itself: it takes the line its summary would)."""

@@ -7,6 +7,7 @@ records as failed or interrupted is said too.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ import pandas as pd
 
 from .. import runfiles
 from ..runfiles import crosscheck
+from ..runfiles.sections import sections
 from ..cost import with_flex_masks
 from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
@@ -35,7 +37,7 @@ from .summary import summarize
 @dataclass
 class RunTables:
     run: RunDir
-    manifest: dict
+    manifest: dict[str, Any]
     kernels: pd.DataFrame          # one row per kernel name
     summary: dict[str, Any]
     attention: pd.DataFrame | None
@@ -49,11 +51,10 @@ class RunTables:
     source_counters: dict[str, dict] = field(default_factory=dict)
 
 
-def run_peaks_of(device: dict, manifest: dict) -> dict:
+def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
     """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
-    facts = DeviceFacts.from_proton(device)
-    gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")
-    return run_peaks(facts, manifest.get("ceilings"), gpu)
+    m = sections(manifest)
+    return run_peaks(DeviceFacts.from_proton(device), m.ceilings, m.gpu_name)
 
 
 def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict, dict[str, dict]]:

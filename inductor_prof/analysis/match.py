@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -31,19 +32,19 @@ MATCH_COLUMNS = ["name_a", "name_b", "matched_by"]
 @dataclass(frozen=True)
 class Fingerprint:
     """What identifies an Inductor kernel across compiles; `code` and `config` only break ties."""
-    key: frozenset          # (kind, fused ATen ops, launch arguments) of each kernel sharing the name
-    code: frozenset         # hash of the source with the kernel's own name blanked
-    config: frozenset       # chosen launch config (block sizes, warps, stages)
+    key: frozenset[Any]          # (kind, fused ATen ops, launch arguments) of each kernel sharing the name
+    code: frozenset[Any]         # hash of the source with the kernel's own name blanked
+    config: frozenset[Any]       # chosen launch config (block sizes, warps, stages)
     stem: str               # the name without its number
     kind: str
-    aten_ops: tuple
+    aten_ops: tuple[Any, ...]
 
 
 def stem(name: str) -> str:
     return _NUMBER_SUFFIX.sub("", name)
 
 
-def _record_parts(record: dict, text: str | None) -> tuple:
+def _record_parts(record: dict[str, Any], text: str | None) -> tuple[Any, ...]:
     args = launch_args(text) if text else None
     shapes = tuple((p, t if t is not None else v) for p, v, t in args) if args else ()
     key = (record.get("kind"), tuple(sorted(record.get("aten_ops", []))), shapes)
@@ -53,10 +54,10 @@ def _record_parts(record: dict, text: str | None) -> tuple:
     return key, code, config
 
 
-def fingerprints(records: list[dict], texts: dict[str, str]) -> dict[str, Fingerprint]:
+def fingerprints(records: list[dict[str, Any]], texts: dict[str, str]) -> dict[str, Fingerprint]:
     """Per kernel name, from kernels.json records and their file texts (by file name). A name Inductor gave
     to several kernels (kernels.json `name_shared_by`) gets the set of their parts."""
-    by_name: dict[str, list[tuple]] = {}
+    by_name: dict[str, list[tuple[Any, ...]]] = {}
     for rec in records:
         by_name.setdefault(rec["name"], []).append((rec, _record_parts(rec, texts.get(rec.get("file", "")))))
     out = {}
@@ -68,7 +69,7 @@ def fingerprints(records: list[dict], texts: dict[str, str]) -> dict[str, Finger
     return out
 
 
-def _tie_rank(fa: Fingerprint, fb: Fingerprint) -> tuple:
+def _tie_rank(fa: Fingerprint, fb: Fingerprint) -> tuple[Any, ...]:
     return (fa.code != fb.code, fa.config != fb.config, fa.stem != fb.stem)
 
 
@@ -97,8 +98,8 @@ def match_kernels(names_a: list[str], names_b: list[str], fp_a: dict[str, Finger
     for a in [a for a in left_a if a in left_b]:
         take(a, a, "name (shapes differ)")
     # 4. one kernel of the same kind, ops and stem left on each side
-    def group(fp: dict[str, Fingerprint], names: list[str]) -> dict[tuple, list[str]]:
-        out: dict[tuple, list[str]] = {}
+    def group(fp: dict[str, Fingerprint], names: list[str]) -> dict[tuple[Any, ...], list[str]]:
+        out: dict[tuple[Any, ...], list[str]] = {}
         for n in names:
             if n in fp:
                 out.setdefault((fp[n].kind, fp[n].aten_ops, fp[n].stem), []).append(n)

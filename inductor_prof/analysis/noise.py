@@ -4,6 +4,8 @@ noise, the verdict, and how far a change goes beyond its noise (what the gate co
 NOISE_RULE below is the rule, word for word as the report states it."""
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 import numpy as np
 import pandas as pd
 
@@ -29,7 +31,7 @@ def spreads_pct(per_step: np.ndarray) -> np.ndarray:
         return np.where(med > 0, 100 * (q3 - q1) / med, np.nan)
 
 
-def spread_pct(values) -> float:
+def spread_pct(values: Iterable[float]) -> float:
     return float(spreads_pct(np.asarray([list(values)], dtype=float))[0])
 
 
@@ -61,7 +63,7 @@ def beyond_noise(change: float, noise: float) -> float:
     return change - (noise if noise == noise else 0.0)
 
 
-def change_row(what: str, a: float, b: float, spread_a: float, spread_b: float) -> dict:
+def change_row(what: str, a: float, b: float, spread_a: float, spread_b: float) -> dict[str, Any]:
     """One compared measure: both values, the change, its noise and the verdict (a row of every diff table)."""
     change, noise = change_pct(a, b), noise_of(spread_a, spread_b)
     return {"what": what, "a": a, "b": b, "delta": b - a, "change_pct": change, "noise_pct": noise,

@@ -4,7 +4,7 @@ the rest is exposed, the step waiting on the link. Unions of intervals, so kerne
 (several streams) count once."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 import pandas as pd
 
@@ -44,7 +44,7 @@ def overlap(a: Iterable[Interval], b: Iterable[Interval]) -> float:
     return total
 
 
-def comm_compute(kernels: pd.DataFrame) -> dict:
+def comm_compute(kernels: pd.DataFrame) -> dict[str, Any]:
     """kernels: start_us, end_us, comm (collectives.kernel_intervals). ms of compute, of communication, of the
     communication hidden under compute and exposed, and the hidden share (% of the communication; None
     without any)."""

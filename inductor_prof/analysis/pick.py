@@ -4,13 +4,17 @@ line naming the closest or the candidates."""
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SHOWN = 5   # candidates named in an error line
 
 
-def kernel_names(kernels) -> list[tuple[str, str]]:
+def kernel_names(kernels: pd.DataFrame) -> list[tuple[str, str]]:
     """(name, short name) of each row of a kernel table (analysis.load's RunTables.kernels)."""
     return list(zip(kernels["name"], kernels["display"])) if len(kernels) else []
 
@@ -32,7 +36,7 @@ def pick_kernel(query: str, kernels: list[tuple[str, str]], where: str) -> str:
             shorts = dict(kernels)
             listed = ", ".join(shorts.get(h) or h for h in hits[:SHOWN]) + (", ..." if len(hits) > SHOWN else "")
             raise UserError(f"{query!r} matches {len(hits)} kernels of {where}: {listed}; give more of the name")
-    shorts = [short or name for name, short in kernels]
-    closest = difflib.get_close_matches(q, shorts, n=3, cutoff=0.0) if shorts else []
+    names = [short or name for name, short in kernels]
+    closest = difflib.get_close_matches(q, names, n=3, cutoff=0.0) if names else []
     raise UserError(f"no kernel {query!r} in {where}" + (f"; closest: {', '.join(closest)}" if closest else
                                                          " (it has no kernels)"))

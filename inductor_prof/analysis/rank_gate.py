@@ -5,6 +5,8 @@ step_split's transfer + unsplit + wait); and what of it fails the gate (`diff --
 raw against its threshold."""
 from __future__ import annotations
 
+from typing import Any
+
 from .diff_gate import Failure
 from .ranks import RanksView, spread_change
 
@@ -19,20 +21,20 @@ def exposed_comm_ms(view: RanksView | None, rank: int) -> float | None:
     return float(sum(row[p] or 0.0 for p in EXPOSED_PARTS))
 
 
-def ranks_change(a: RanksView | None, b: RanksView | None, rank: int) -> dict:
+def ranks_change(a: RanksView | None, b: RanksView | None, rank: int) -> dict[str, Any]:
     """{"rank", "spread" (ranks.spread_change), "exposed_comm": {"a", "b" (ms), "delta_ms", "change_pct"}}."""
     ea, eb = exposed_comm_ms(a, rank), exposed_comm_ms(b, rank)
-    both = ea is not None and eb is not None
-    pct = 100 * (eb - ea) / ea if both and ea > 0 else None
+    delta = eb - ea if ea is not None and eb is not None else None
+    pct = 100 * delta / ea if delta is not None and ea is not None and ea > 0 else None
     return {"rank": rank, "spread": spread_change(a.spread if a else None, b.spread if b else None),
-            "exposed_comm": {"a": ea, "b": eb, "delta_ms": eb - ea if both else None, "change_pct": pct}}
+            "exposed_comm": {"a": ea, "b": eb, "delta_ms": delta, "change_pct": pct}}
 
 
-def rank_failures(change: dict | None, spread_points: float | None, comm_pct: float | None) -> list[Failure]:
+def rank_failures(change: dict[str, Any] | None, spread_points: float | None, comm_pct: float | None) -> list[Failure]:
     """The spread grown by more than `spread_points` percentage points; the rank's exposed communication grown by
     more than `comm_pct` % (from none to some: always). A threshold whose numbers a run lacks is a failure too:
     a gate that judged nothing has not passed."""
-    out = []
+    out: list[Failure] = []
     if change is None:
         return out
     if spread_points is not None:

@@ -4,14 +4,16 @@ rank's torch.profiler step its compute and communication time, the communication
 collectives priced by bus bandwidth. A rank folder missing or damaged is one warning and the others are shown."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .. import runfiles
 from ..errors import UserError
-from ..rundir import RankedRun
+from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
 from .headroom import headroom
 from .overlap import comm_compute
@@ -20,6 +22,9 @@ from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
 from .waits import match
 
+if TYPE_CHECKING:
+    from .load import RunTables
+
 STEP_KEYS = {"plain_step_ms": "plain_step_ms", "proton_step_ms": "proton_step_ms"}
 TRACE_LACKING = "its compute and communication times and collectives are not shown"
 
@@ -27,18 +32,18 @@ TRACE_LACKING = "its compute and communication times and collectives are not sho
 @dataclass
 class RanksView:
     ranked: RankedRun
-    top: dict | None                       # ranks.json as read (None: missing or damaged, warned)
-    rows: list[dict]                       # one per rank: exit, step times, compute/communication
-    spread: dict | None                    # step_spread of the plain steps
+    top: dict[str, Any] | None                       # ranks.json as read (None: missing or damaged, warned)
+    rows: list[dict[str, Any]]                       # one per rank: exit, step times, compute/communication
+    spread: dict[str, Any] | None                    # step_spread of the plain steps
     collectives: dict[int, pd.DataFrame] = field(default_factory=dict)   # rank -> collective_table
     intact: list[int] = field(default_factory=list)   # ranks whose run folder reads
     warnings: list[str] = field(default_factory=list)
-    straggler: dict | None = None          # straggler.straggler: the rank the others wait for, and why
-    transfer_us: dict[int, dict] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
+    straggler: dict[str, Any] | None = None          # straggler.straggler: the rank the others wait for, and why
+    transfer_us: dict[int, dict[str, Any]] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
 
 
-def step_spread(steps: dict[int, float | None]) -> dict | None:
+def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
     """max/min of the ranks' step times and who holds each end (the lower rank on a tie); None without two
     ranks' times. spread_pct: how much longer the slowest rank's step is than the fastest's."""
     known = {r: float(v) for r, v in steps.items() if v is not None and v == v}
@@ -52,12 +57,12 @@ def step_spread(steps: dict[int, float | None]) -> dict | None:
             "ranks": len(known)}
 
 
-def _trace_path(run, manifest: dict) -> Path:
+def _trace_path(run: RunDir, manifest: dict[str, Any]) -> Path:
     sizes = size_names(manifest)   # a run of several sizes: its first (default) size's step
     return run.torch_trace_gz_at(sizes[0]) if sizes else run.torch_trace_gz
 
 
-def _exit_line(record: dict | None) -> str:
+def _exit_line(record: dict[str, Any] | None) -> str:
     """' (the rank failed: why)' for a rank ranks.json says did not end well; '' when it ended well or says
     nothing (a record without its status)."""
     if not record or record.get("status") in (None, "ok"):
@@ -65,7 +70,7 @@ def _exit_line(record: dict | None) -> str:
     return f" (the rank {record['status']}: {record.get('why') or 'no reason recorded'})"
 
 
-def load_ranks(path) -> RanksView:
+def load_ranks(path: str | os.PathLike[str]) -> RanksView:
     ranked = RankedRun(Path(path))
     warnings: list[str] = []
     top = None
@@ -82,7 +87,7 @@ def load_ranks(path) -> RanksView:
     calls, intervals, bases, links = {}, {}, {}, {}
     for i in expected:
         run, record = ranked.rank(i), records.get(i)
-        row = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
+        row: dict[str, Any] = {"rank": i, "status": (record or {}).get("status"), "exit": (record or {}).get("exit"),
                "why": (record or {}).get("why"), **{k: None for k in STEP_KEYS},
                "compute_ms": None, "comm_ms": None, "hidden_ms": None, "exposed_ms": None, "hidden_pct": None,
                **{p: None for p in PARTS}, "span_ms": None}
@@ -128,7 +133,7 @@ def load_ranks(path) -> RanksView:
                      {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances)
 
 
-def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None:
+def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, Any] | None:
     """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
     kernel table, each NCCL row beyond its calls at their transfer time in the torch.profiler step), that step's exposed
     wait and transfer, the straggler and the step spread. None without that rank's trace."""
@@ -140,7 +145,7 @@ def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict | None
             "spread": view.spread}
 
 
-def rank_advice(tables, view: RanksView, shown: int) -> None:
+def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
     without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
     h = tables.summary.get("headroom")
@@ -166,11 +171,11 @@ def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:
     return view.intact[0], f"rank 0 cannot be read; the kernel tables are rank {view.intact[0]}'s"
 
 
-def spread_change(a: dict | None, b: dict | None) -> dict | None:
+def spread_change(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
     """The step spread of two multi-rank runs side by side (`diff`): each run's max/min and slowest rank, and
     how the spread moved in percentage points; None when neither run has one."""
     if a is None and b is None:
         return None
-    pct = lambda s: s["spread_pct"] if s else None   # noqa: E731
-    moved = pct(b) - pct(a) if pct(a) is not None and pct(b) is not None else None
+    pct_a, pct_b = (s["spread_pct"] if s else None for s in (a, b))
+    moved = pct_b - pct_a if pct_a is not None and pct_b is not None else None
     return {"a": a, "b": b, "delta_points": moved}

@@ -10,6 +10,8 @@ inputs were still in the 50 MB L2 from the kernel before (ncu, replaying with fl
 from DRAM)."""
 from __future__ import annotations
 
+from typing import Any, overload
+
 import pandas as pd
 
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
@@ -20,7 +22,7 @@ NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
-def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict) -> dict[str, tuple[float, str]]:
+def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[str, Any]) -> dict[str, tuple[float, str]]:
     """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: kernel
     rows (before add_derived) and the attention rows that passed their check. Compute-bound at the spec roofs'
     ridge: a memory-bound kernel's flop rate says nothing of the compute roof."""
@@ -45,7 +47,7 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict)
     return best
 
 
-def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: dict) -> pd.DataFrame:
+def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: dict[str, Any]) -> pd.DataFrame:
     """Per op: TFLOP/s, GB/s, arithmetic intensity, the bound (compute where the intensity reaches the ridge of
     its width's roof and DRAM's), the ceiling that bounds it and why that one, % of it; and the two roofs
     (compute_roof TFLOP/s, memory_roof GB/s) for the speed of light. Every table judges its rows here."""
@@ -86,7 +88,7 @@ ROOF_SHARES = ["pct_of_reached_roof", "pct_of_measured_ceiling", "pct_of_spec"]
 
 
 def roof_shares(tflops: pd.Series, flops_key: pd.Series, bound: pd.Series, pct: pd.Series,
-                peaks: dict) -> pd.DataFrame:
+                peaks: dict[str, Any]) -> pd.DataFrame:
     """A compute-bound op's rate as % of three roofs of its width: the run's roof (`pct`, its % of peak: the
     higher of the measured ceiling and the best rate reached), the ceiling the ceilings stage measured, and the
     spec at the maximum clock; NaN where the op is not compute-bound or the roof is not known. A GEMM at the
@@ -98,7 +100,7 @@ def roof_shares(tflops: pd.Series, flops_key: pd.Series, bound: pd.Series, pct: 
                          .where(cmp), "pct_of_spec": (100 * tflops / spec).where(cmp)}, index=tflops.index)
 
 
-def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
+def add_derived(df: pd.DataFrame, peaks: dict[str, Any], n_steps: int) -> pd.DataFrame:
     """avg time, share, TFLOP/s, GB/s, arithmetic intensity, roofline bound and % of the bounding peak."""
     df = df.copy()
     seconds = df["total_ns"] / NS_PER_S
@@ -131,7 +133,11 @@ def add_derived(df: pd.DataFrame, peaks: dict, n_steps: int) -> pd.DataFrame:
 SHAPE_COLUMNS = ("B", "H", "Hkv", "Sq", "Sk", "D", "dtype", "flops", "ms")
 
 
-def judge_attention(att: pd.DataFrame | None, peaks: dict) -> pd.DataFrame | None:
+@overload
+def judge_attention(att: None, peaks: dict[str, Any]) -> None: ...
+@overload
+def judge_attention(att: pd.DataFrame, peaks: dict[str, Any]) -> pd.DataFrame: ...
+def judge_attention(att: pd.DataFrame | None, peaks: dict[str, Any]) -> pd.DataFrame | None:
     """The attention table's TFLOP/s, % of peak and ceiling, judged as the kernel table judges a kernel (its
     flops from contract B, its bytes q, k, v and the output once), against the run's peaks: runs recorded
     with the spec bf16 peak in attention.csv read the same as their kernel table."""

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..cost import with_flex_masks
+from ..runfiles.sections import StepTimes, sections
 from .kernels import kernel_table
 from .roofline import add_derived
 from .summary import work
@@ -17,7 +18,7 @@ from .summary import work
 SIZE = "size"
 
 
-def size_names(manifest: dict) -> list[str]:
+def size_names(manifest: dict[str, Any]) -> list[str]:
     """The run's input sizes in order (the first the default); [] for a run of one size."""
     sizes = (manifest.get("profile") or {}).get("sizes")
     return list(sizes) if isinstance(sizes, dict) and len(sizes) > 1 else []
@@ -35,9 +36,9 @@ def _of(rows: pd.DataFrame | None, size: str) -> pd.DataFrame | None:
     return rows[rows[SIZE] == size]
 
 
-def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvested: dict[str, dict],
-                    library_ops: pd.DataFrame | None, io_split: dict, n_steps: int, peaks: dict,
-                    sizes: list[str], attention_calls: list | None = None) -> pd.DataFrame:
+def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvested: dict[str, dict[str, Any]],
+                    library_ops: pd.DataFrame | None, io_split: dict[str, Any], n_steps: int, peaks: dict[str, Any],
+                    sizes: list[str], attention_calls: list[Any] | None = None) -> pd.DataFrame:
     """One kernel table per size (kernels.kernel_table + roofline.add_derived over that size's rows), stacked
     with a `size` column first. steps/annotated carry `size` (with_size); library_ops its own `size` column;
     attention_calls (attention_shapes.json) price FlexAttention kernels (cost.with_flex_masks)."""
@@ -53,14 +54,14 @@ def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvest
     return out[[SIZE] + [c for c in out.columns if c != SIZE]]
 
 
-def size_summary(by_size: pd.DataFrame, manifest: dict, sizes: list[str], n_steps: int) -> list[dict[str, Any]]:
+def size_summary(by_size: pd.DataFrame, manifest: dict[str, Any], sizes: list[str], n_steps: int) -> list[dict[str, Any]]:
     """Per size: its step times (medians, from the manifest), GPU kernel time and work per step (n_steps:
     runfiles.n_steps), kernels."""
-    prof = manifest.get("profile") or {}
+    recorded = sections(manifest).profile.sizes
     out = []
     for size in sizes:
-        times = (prof.get("sizes") or {}).get(size) or {}
+        times = recorded.get(size, StepTimes())
         df = by_size[by_size[SIZE] == size]
-        out.append({"size": size, "plain_step_ms": times.get("plain_step_ms"),
-                    "proton_step_ms": times.get("proton_step_ms"), **work(df, n_steps), "kernels": int(len(df))})
+        out.append({"size": size, "plain_step_ms": times.plain_step_ms, "proton_step_ms": times.proton_step_ms,
+                    **work(df, n_steps), "kernels": int(len(df))})
     return out

@@ -7,6 +7,8 @@ NCCL kernel moving data), unsplit (an NCCL kernel not matched across ranks: wait
 wait (an NCCL kernel waiting for the last rank), idle. So transfer and wait are what compute did not hide."""
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ..names import demangle
@@ -46,7 +48,7 @@ def comm_parts(calls: pd.DataFrame) -> tuple[list[Interval], list[Interval], lis
     return wait, move, unsplit
 
 
-def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict:
+def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     """kernels: collectives.kernel_intervals of the rank's step; calls: its calls after waits.match. ms of each
     part (PARTS) and span_ms (first kernel start to last kernel end), the parts adding up to the span."""
     if not len(kernels):

@@ -5,6 +5,7 @@ slower kernel, named)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 import pandas as pd
 
@@ -12,7 +13,7 @@ from ..units import US_PER_MS
 from .overlap import length, overlap
 
 
-def _windows(calls: pd.DataFrame, first_us: float) -> dict[tuple, tuple[float, float]]:
+def _windows(calls: pd.DataFrame, first_us: float) -> dict[tuple[Any, ...], tuple[float, float]]:
     """(process group, seq) -> the rank's time before that collective: from the end of its previous matched NCCL
     kernel (its step's first kernel for the first) to its own start."""
     done = calls[calls["wait_us"].notna()].sort_values("start_us")
@@ -23,11 +24,11 @@ def _windows(calls: pd.DataFrame, first_us: float) -> dict[tuple, tuple[float, f
     return out
 
 
-def _in(ivs: list, window: tuple[float, float]) -> float:
+def _in(ivs: list[Any], window: tuple[float, float]) -> float:
     return overlap(ivs, [window])
 
 
-def straggler(calls: dict[int, pd.DataFrame], kernels: dict[int, pd.DataFrame]) -> dict | None:
+def straggler(calls: dict[int, pd.DataFrame], kernels: dict[int, pd.DataFrame]) -> dict[str, Any] | None:
     """calls: rank -> its calls after waits.match; kernels: rank -> collectives.kernel_intervals. None where no
     rank waited. Else: the rank whose late arrivals made the others wait longest (`rank`), at how many of the
     matched collectives it came last (`last_at`, `matched`), the others' wait for it (`caused_wait_ms`), the rank
@@ -36,7 +37,7 @@ def straggler(calls: dict[int, pd.DataFrame], kernels: dict[int, pd.DataFrame]) 
     (`kernel`, `kernel_extra_ms`); `cause`: "host" when the extra idle is the larger, else "kernels"."""
     caused: dict[int, float] = defaultdict(float)
     waited: dict[tuple[int, int], float] = defaultdict(float)   # (straggler, waiter) -> ms
-    last_of: dict[int, list[tuple]] = defaultdict(list)
+    last_of: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     matched = 0
     for r, df in calls.items():
         done = df[df["wait_us"].notna()]
@@ -72,7 +73,7 @@ def straggler(calls: dict[int, pd.DataFrame], kernels: dict[int, pd.DataFrame]) 
             inside = compute[(compute["start_us"] < window[1]) & (compute["end_us"] > window[0])]
             for name, a, b in zip(inside["name"], inside["start_us"], inside["end_us"]):
                 by_name[name] += sign * length([(max(a, window[0]), min(b, window[1]))])
-    kernel = max(by_name, key=by_name.get) if by_name else None
+    kernel = max(by_name, key=lambda n: by_name[n]) if by_name else None
     return {"rank": s, "last_at": len(keys), "matched": matched, "caused_wait_ms": caused[s], "waiter": w,
             "waiter_wait_ms": waited[(s, w)], "extra_idle_ms": extra_idle / US_PER_MS,
             "extra_compute_ms": extra_compute / US_PER_MS,

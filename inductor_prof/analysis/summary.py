@@ -6,6 +6,7 @@ from typing import Any
 import pandas as pd
 
 from ..cost import rates
+from ..runfiles.sections import sections
 from ..units import NS_PER_MS, NS_PER_S, TFLOP
 from .kernels import CATEGORIES
 
@@ -33,9 +34,10 @@ def unpriced(df: pd.DataFrame, n_steps: int) -> dict[str, Any]:
                         for r in rows.itertuples()]}
 
 
-def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> dict[str, Any]:
+def summarize(df: pd.DataFrame, manifest: dict[str, Any], peaks: dict[str, Any], n_steps: int) -> dict[str, Any]:
     """n_steps: the run's timed steps (runfiles.n_steps)."""
-    prof = manifest.get("profile", {})
+    m = sections(manifest)
+    prof = m.profile
     total_ns = float(df["total_ns"].sum()) if len(df) else 0.0
     by_cat = {}
     for cat in CATEGORIES:
@@ -47,13 +49,10 @@ def summarize(df: pd.DataFrame, manifest: dict, peaks: dict, n_steps: int) -> di
                            "tflops": w["overall_tflops"], "kernels": int(len(sub))}
     inductor = df[df["origin"] == "inductor"] if len(df) else df
     return {
-        "target": manifest.get("target", {}).get("preset") or manifest.get("settings", {}).get("target"),
-        "gpu": peaks.get("gpu"), "steps": n_steps,
-        "step_ms_wall": prof.get("proton_step_ms"), "plain_step_ms": prof.get("plain_step_ms"),
-        "telemetry": prof.get("gpu_telemetry"),
-        "proton_back_to_back_ms": prof.get("proton_back_to_back_ms"),
-        "plain_back_to_back_ms": prof.get("plain_back_to_back_ms"),
-        "compile": {k: v for k, v in (manifest.get("stages", {}).get("compile") or {}).items()
+        "target": m.target, "gpu": peaks.get("gpu"), "steps": n_steps,
+        "step_ms_wall": prof.proton_step_ms, "plain_step_ms": prof.plain_step_ms, "telemetry": prof.gpu_telemetry,
+        "proton_back_to_back_ms": prof.proton_back_to_back_ms, "plain_back_to_back_ms": prof.plain_back_to_back_ms,
+        "compile": {k: v for k, v in m.stages.get("compile", {}).items()
                     if k in ("how", "dynamic", "graphs_compiled", "first_step_ms", "first_step_ms_by_size")},
         **work(df, n_steps),
         "kernels": int(len(df)), "inductor_kernels": int(len(inductor)),

@@ -6,6 +6,7 @@ the line says so, so that a GEMM at 720 TFLOP/s is read against the clock it ran
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from ..units import HERTZ
 
@@ -19,8 +20,8 @@ NEAR_LIMIT = 0.9            # ... while drawing 90% of the limit at the median: 
                             # sets the power-cap reason at 300 of 700 W too, so the bit alone says nothing)
 
 
-def summarize(samples: list, power_limit_w: float | None, max_sm_mhz: float | None, error: str = "",
-              energy_w: float | None = None) -> dict:
+def summarize(samples: list[Any], power_limit_w: float | None, max_sm_mhz: float | None, error: str = "",
+              energy_w: float | None = None) -> dict[str, Any]:
     """{"samples", "sm_mhz" (median), "max_sm_mhz", "power_w", "power_source", "power_w_max", "power_limit_w",
     "power_capped_pct", "thermal_pct"}; {"error": why} when nothing was sampled. power_w: the window's average
     from the energy counter (`energy_w`) where there is one ("energy"), else the median reading ("readings": NVML's
@@ -38,7 +39,7 @@ def summarize(samples: list, power_limit_w: float | None, max_sm_mhz: float | No
             "thermal_pct": 100 * sum(1 for b in bits if b & THERMAL_BITS) / len(bits)}
 
 
-def power_limited(t: dict | None) -> bool:
+def power_limited(t: dict[str, Any] | None) -> bool:
     """Whether the GPU ran against its power limit (so compute-bound kernels ran below the maximum clock)."""
     if not t or "samples" not in t:
         return False
@@ -46,7 +47,7 @@ def power_limited(t: dict | None) -> bool:
     return t["power_capped_pct"] >= 100 * POWER_LIMITED_SHARE and near
 
 
-def line(t: dict | None) -> str:
+def line(t: dict[str, Any] | None) -> str:
     """'SM clock 1.44 GHz (max 1.98), 690 of 700 W, power-capped 80% of the time: compute-bound kernels are
     power-limited', or why it was not measured."""
     if not t:

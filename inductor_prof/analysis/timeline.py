@@ -44,12 +44,12 @@ TRACE_ARGS = ("grid", "block", "registers per thread", "shared memory", "stream"
 
 @dataclass
 class Timeline:
-    events: list[dict]                 # the Chrome trace's traceEvents
+    events: list[dict[str, Any]]                 # the Chrome trace's traceEvents
     warnings: list[str] = field(default_factory=list)
     blocks_placed: int = 0             # Proton block scopes placed on a compiled region
     kernels: int = 0                   # kernel launches of the step (each one slice)
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         return {"traceEvents": self.events, "displayTimeUnit": "ns"}
 
 
@@ -62,7 +62,7 @@ def _us(ns: int) -> float:
     return ns / NS_PER_US
 
 
-def _natural(name: str) -> list:
+def _natural(name: str) -> list[Any]:
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
 
 
@@ -76,7 +76,7 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def kernel_args(row: pd.Series) -> dict:
+def kernel_args(row: pd.Series) -> dict[str, Any]:
     """The report's numbers of one kernel, as a slice shows them."""
     calls = float(row["calls"]) or 1.0
     args = {"kernel": row["name"], FLOPS: _plain(row["flops"]) and row["flops"] / calls,
@@ -93,10 +93,10 @@ def steps_of(launches: pd.DataFrame, size: str | None = None) -> list[str]:
     return sorted(steps, key=_natural)
 
 
-def scope_kernels(launches: pd.DataFrame, prefix: str) -> dict[str, Counter]:
+def scope_kernels(launches: pd.DataFrame, prefix: str) -> dict[str, Counter[Any]]:
     """Proton scope path (at `prefix` and the scopes right below it) -> its kernels (demangled name -> launches);
     `prefix` itself holds every launch of the step."""
-    out: dict[str, Counter] = {prefix: Counter()}
+    out: dict[str, Counter[Any]] = {prefix: Counter()}
     for name, path, calls in zip(launches["name"], launches["path"].astype(str), launches["calls"]):
         if path != prefix and not path.startswith(prefix + "/"):
             continue
@@ -107,12 +107,12 @@ def scope_kernels(launches: pd.DataFrame, prefix: str) -> dict[str, Counter]:
     return out
 
 
-def _slice(name: str, cat: str, pid: int, tid: Any, start: int, end: int, t0: int, args: dict) -> dict:
+def _slice(name: str, cat: str, pid: int, tid: Any, start: int, end: int, t0: int, args: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": tid, "ts": _us(start - t0),
             "dur": _us(end - start), "args": args}
 
 
-def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
+def build(trace: dict[str, Any], kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
           size: str | None = None) -> Timeline:
     """The Chrome trace of the torch.profiler step of `trace`, under the Proton scopes `size`/`step`.
 
@@ -125,14 +125,15 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
     host = [e for e in raw if e.get("cat") in HOST_CATS]
     if not any(e.get("cat") == "kernel" for e in gpu):
         return Timeline([], ["the torch.profiler trace holds no kernel events"])
-    span = lambda e: (_ns(e["ts"]), _ns(e["ts"]) + _ns(e.get("dur", 0)))   # noqa: E731
+    def span(e: dict[str, Any]) -> tuple[int, int]:
+        return _ns(e["ts"]), _ns(e["ts"]) + _ns(e.get("dur", 0))
     t0 = min(span(e)[0] for e in gpu + regions + host)
     warnings: list[str] = []
     scopes = scope_kernels(launches, prefix)
     by_name = {demangle(n): row for n, row in zip(kernels["name"], (r for _, r in kernels.iterrows()))}
 
     # --- blocks: each compiled region's GPU range, named by the Proton block scope holding the same kernels
-    in_region: list[list[dict]] = [[] for _ in regions]
+    in_region: list[list[dict[str, Any]]] = [[] for _ in regions]
     region_spans = [span(r) for r in regions]
     for e in gpu:
         start, end = span(e)
@@ -166,27 +167,27 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
                         f"{sum(scopes[prefix].values())} ({sum(only_t.values())} only in the trace, "
                         f"{sum(only_p.values())} only in Proton)")
 
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     scope_of: dict[int, str] = {}   # id(gpu event) -> the scope path of the slice that encloses it
     step_start = min(span(e)[0] for e in gpu + regions)
     step_end = max(span(e)[1] for e in gpu + regions)
     streams = sorted({e.get("tid") for e in gpu + regions}, key=str)
     outer = ([(size, size)] if size else []) + [(step, prefix)]
     for tid in streams:
-        for name, path in outer:
+        for name, outer_path in outer:
             events.append(_slice(name, "scope", GPU_PID, tid, step_start, step_end, t0, {
-                "proton scope": path, "kernel launches": sum(traced.values()),
+                "proton scope": outer_path, "kernel launches": sum(traced.values()),
                 "proton launches": sum(scopes[prefix].values()),
-                "source": f"time: {TIME_SOURCE}; name: Proton scope {path} (hatchet: no timestamps)"}))
+                "source": f"time: {TIME_SOURCE}; name: Proton scope {outer_path} (hatchet: no timestamps)"}))
     for i, r in enumerate(regions):
         name, path = block_name[i]
         start, end = region_spans[i]
         paths = launches["path"].astype(str)
         proton_ns = (launches.loc[(paths == path) | paths.str.startswith(f"{path}/"), "time_ns"].sum()
                      if path else None)
-        held = [span(e) for e in in_region[i] if e.get("cat") == "kernel"]   # as Proton counts: no memsets
-        args = {"proton scope": path, "compiled region": r["name"].strip("# "), "kernel launches": len(held),
-                "kernel time (us)": _us(sum(end - start for start, end in held)),
+        spans = [span(e) for e in in_region[i] if e.get("cat") == "kernel"]   # as Proton counts: no memsets
+        args = {"proton scope": path, "compiled region": r["name"].strip("# "), "kernel launches": len(spans),
+                "kernel time (us)": _us(sum(end - start for start, end in spans)),
                 "proton kernel time (us)": None if proton_ns is None else _us(int(proton_ns)),
                 "source": f"time: {TIME_SOURCE} (its GPU range of the compiled region call); " +
                           (f"name: Proton scope {path} (same kernels and counts)" if path else
@@ -197,7 +198,7 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
 
     # --- the kernels (and memsets, copies): real start times; gaps are the stream's idle time
     last_end: dict[Any, int] = {}
-    overlapping: set = set()
+    overlapping: set[Any] = set()
     for e in gpu:
         start, end = span(e)
         tid = stream = e.get("tid")
@@ -238,7 +239,7 @@ def build(trace: dict, kernels: pd.DataFrame, launches: pd.DataFrame, step: str,
     return Timeline(events, warnings, placed, sum(traced.values()))
 
 
-def _names(streams: list, threads: set, overlapping: list) -> list[dict]:
+def _names(streams: list[Any], threads: set[Any], overlapping: list[Any]) -> list[dict[str, Any]]:
     """The tracks' names: the GPU's streams above the host's threads."""
     meta = [{"ph": "M", "pid": GPU_PID, "name": "process_name", "args": {"name": "GPU (kernels, Proton scopes)"}},
             {"ph": "M", "pid": GPU_PID, "name": "process_sort_index", "args": {"sort_index": 0}},

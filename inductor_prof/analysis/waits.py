@@ -16,6 +16,7 @@ is said in one warning and keeps its measured kernel time (wait unknown)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -29,7 +30,7 @@ class Matched:
     calls: dict[int, pd.DataFrame]   # rank -> its calls with seq, arrival_us, wait_us, transfer_us, last_rank
     instances: int = 0               # collective instances matched across the ranks
     warning: str | None = None       # what could not be matched, one line
-    unmatched: dict = field(default_factory=dict)   # process group -> why
+    unmatched: dict[str, Any] = field(default_factory=dict)   # process group -> why
 
 
 def _with_seq(calls: pd.DataFrame) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import statistics
 import sys
 import tempfile
 from functools import lru_cache
+from typing import Any
 
 L2_FLUSH_BYTES = 256 << 20
 SLEEP_CYCLES = 1_000_000  # ~0.5 ms at H100 clocks
@@ -154,7 +155,7 @@ def time_configs(run, configs, bench=None, spills=None, parallel: int = 1) -> tu
                 else:
                     ms = bench(lambda: run(cfg))
             except Exception as e:
-                failure = e
+                failure: Exception | None = e
             else:
                 failure = None
         if failure is not None:
@@ -165,7 +166,7 @@ def time_configs(run, configs, bench=None, spills=None, parallel: int = 1) -> tu
 
 
 def tune_forward(run, configs, label, bench=None, spills=None, known: dict | None = None, parallel: int = 1,
-                 compile_only: bool = False) -> tuple[list[dict], object | None]:
+                 compile_only: bool = False) -> tuple[list[dict], Any]:
     """An own kernel's run(config) timed at each config: (a row per config with its label and its source, "tuned"
     or "cache"; failures and spilling configs recorded not raised; the fastest config or None).
     known: what the tuning cache remembers at this key (tuning_cache.entry): where its best is among `configs`,

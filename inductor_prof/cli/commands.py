@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional, cast
 
 import typer
 from rich.console import Console
@@ -67,7 +67,7 @@ def profile(
                                         "into RUN/rank<i>/ (ncu on rank 0)"),
     verbose: bool = typer.Option(False, "--verbose", help="show library warnings and compiler output here, "
                                  "not in RUN/profile.log"),
-    settings: Settings = None,
+    settings: Settings = None,  # type: ignore[assignment]  # with_ncu_options fills it in
 ):
     """Compile TARGET, harvest and annotate its Inductor kernels, and profile it into a run folder."""
     require_gpu_extra("`inductor-prof profile`")   # the light install: one line, before anything imports torch
@@ -82,7 +82,7 @@ def profile(
                                  ("--single-blocks", single_blocks, 0)):   # not typer's min=: help fits 80 columns
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
-    sizes = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
+    sizes: dict[str, Any] = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
     if early_gpu_check(target, dtype):
         require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
     from ..drivers.ncu.locate import find_ncu
@@ -92,7 +92,7 @@ def profile(
     opts = ProfileOptions(
         target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
         ncu=ncu, attention=not no_attention, settings=settings,
-        flux=FluxOptions(**sizes, **{k: v for k, v in (("text_len", text_len), ("batch", batch), ("dtype", dtype))
+        flux=FluxOptions(**sizes, **{k: cast(Any, v) for k, v in (("text_len", text_len), ("batch", batch), ("dtype", dtype))
                                      if v is not None},   # not given: FluxOptions' defaults
                          double_blocks=double_blocks, single_blocks=single_blocks,
                          checkpoint=str(checkpoint) if checkpoint else None),
@@ -122,7 +122,7 @@ def ncu_command(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
     source: list[str] = typer.Option([], "--source", metavar="KERNEL", help="collect only this kernel's per-line counters (for "
                                      "`inspect`; a name or a unique part of one; repeatable)"),
-    settings: Settings = None,
+    settings: Settings = None,  # type: ignore[assignment]  # with_ncu_options fills it in
 ):
     """Profile each unique kernel of an existing run folder with Nsight Compute (resumes where it stopped), then
     the per-line counters of the kernels with the most headroom."""
@@ -184,7 +184,7 @@ def report(
         check_output(csv, "--csv")
     if html_out:
         check_output(html_out, "--html")
-    ranks, shown_rank = None, None
+    ranks, shown_rank = None, 0   # shown_rank: read only with ranks (a run of several ranks)
     if is_ranked(run):   # RUN/rank<i>/: the ranks' table, then one rank's report as for any run
         from ..analysis.ranks import load_ranks, pick_rank, rank_advice
 

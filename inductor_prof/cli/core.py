@@ -7,7 +7,7 @@ import functools
 import inspect
 import os
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -29,8 +29,8 @@ def _flags_without_metavar() -> None:
 
     def display_type_rich(self, ctx):
         return None if self.is_flag and self.metavar is None else shown(self, ctx)
-    display_type_rich.no_flag_metavar = True
-    TyperOption.display_type_rich = display_type_rich
+    display_type_rich.no_flag_metavar = True  # type: ignore[attr-defined]  # typer's mark of a patched one
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
 _flags_without_metavar()
@@ -145,7 +145,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _click_exception() -> type:
+def _click_exception() -> Any:   # click's ClickException class
     """ClickException of the click typer runs on: click itself, or (typer >= 0.29) its own copy."""
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 

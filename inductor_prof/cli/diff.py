@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -12,6 +12,9 @@ from ..errors import EXIT_FAILED, UserError
 from .core import command
 from .messages import print_warnings
 from .options import width_option
+
+if TYPE_CHECKING:
+    from ..analysis.ranks import RanksView
 
 
 @command("diff")
@@ -125,7 +128,10 @@ def _ranks_compared(run_a: Path, run_b: Path, rank: Optional[int]) -> tuple[Path
         if rank is not None:
             raise UserError(f"--rank {rank}: neither run is of several ranks (profile --nproc)")
         return run_a, run_b, None
-    folders, views, warnings, shown = [], [], [], None
+    folders: list[Path] = []
+    views: list[RanksView | None] = []
+    warnings: list[str] = []
+    shown = 0   # the rank shown of the last run of several ranks (one of the two is)
     for label, run, is_multi in (("A", run_a, ranked[0]), ("B", run_b, ranked[1])):
         if not is_multi:
             folders.append(run)
@@ -136,5 +142,5 @@ def _ranks_compared(run_a: Path, run_b: Path, rank: Optional[int]) -> tuple[Path
         folders.append(view.ranked.rank(shown).root)
         views.append(view)
         warnings += [f"run {label}: {w}" for w in view.warnings + ([note] if note else [])]
-    return folders[0], folders[1], {"change": ranks_change(*views, rank if rank is not None else shown),
+    return folders[0], folders[1], {"change": ranks_change(views[0], views[1], rank if rank is not None else shown),
                                     "warnings": warnings}

@@ -23,8 +23,8 @@ STYLES = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 def doctor(
     out: Path = typer.Option(Path("."), "--out", "-o", help="where run folders will go (free disk is checked there)"),
     json_out: bool = typer.Option(False, "--json", help="print one JSON object instead of the table"),
-    settings: Settings = None,
-    settings_origin: dict = None,
+    settings: Settings = None,  # type: ignore[assignment]  # with_ncu_options fills both in
+    settings_origin: dict = None,  # type: ignore[assignment]
 ):
     """Can this machine run `profile --ncu`? GPU, CUDA, versions, Proton, Inductor, cuDNN, ncu and its counters,
     sudo, disk: each ok/warn/fail/skip with what to do. Exits 1 when `profile --ncu` would fail."""

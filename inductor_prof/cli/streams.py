@@ -18,7 +18,7 @@ from ..rundir import atomic_path
 def _flush() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         with contextlib.suppress(Exception):
-            stream.flush()
+            stream.flush()  # type: ignore[union-attr]  # None under pythonw: suppressed
     with contextlib.suppress(Exception):
         ctypes.CDLL(None).fflush(None)    # C stdio buffers (printf in a library) before the switch
 
@@ -50,7 +50,8 @@ class LibraryLog:
     when the command set one; `terminal`: the command's own stdout, for its progress display meanwhile."""
 
     def __init__(self, path: Optional[Path], terminal: IO[str]):
-        self.path, self.terminal, self.dest = path, terminal, None
+        self.path, self.terminal = path, terminal
+        self.dest: Path | None = None
 
     def keep_in(self, dest: Path) -> None:
         """At the end of the block the log becomes `dest` (a file of the run folder)."""
@@ -66,7 +67,8 @@ def library_output(verbose: bool) -> Iterator[LibraryLog]:
         yield LibraryLog(None, sys.stdout)
         return
     fd, name = tempfile.mkstemp(prefix="inductor-prof-", suffix=".log")
-    log = LibraryLog(Path(name), os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8", errors="replace"))
+    path = Path(name)
+    log = LibraryLog(path, os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8", errors="replace"))
     text = os.fdopen(fd, "w", buffering=1, encoding="utf-8", errors="replace")
     try:    # Python's warnings and logging, and torch's log handlers, write to sys.stderr, hence to fd 2
         with _fd_to(1, fd), _fd_to(2, fd), contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
@@ -76,9 +78,9 @@ def library_output(verbose: bool) -> Iterator[LibraryLog]:
         log.terminal.close()
         if log.dest is not None:
             with atomic_path(log.dest) as tmp:
-                shutil.copyfile(log.path, tmp)
-            log.path.unlink()
-        elif log.path.stat().st_size == 0:
-            log.path.unlink()
+                shutil.copyfile(path, tmp)
+            path.unlink()
+        elif path.stat().st_size == 0:
+            path.unlink()
         else:
             print(f"library output (warnings, compiler messages) is in {log.path}", file=sys.stderr)

@@ -48,7 +48,11 @@ def trace(
     if f"step_{step}" not in steps:
         raise UserError(f"--step {step}: the run's Proton steps are {steps[0]}..{steps[-1]}" if steps else
                         f"--step {step}: Proton recorded no step scopes in {run_dir.steps_hatchet}")
-    kernels = tables.kernels if size is None else tables.by_size[tables.by_size["size"] == size]
+    kernels = tables.kernels
+    if size is not None:
+        by_size = tables.by_size
+        assert by_size is not None   # a run of several sizes (size is one of them, checked above) has the table
+        kernels = by_size[by_size["size"] == size]
     timeline = build(data, kernels, tables.launches, f"step_{step}", size)
     print_warnings(tables.warnings + timeline.warnings)
     text = json.dumps(timeline.document(), separators=(",", ":"))

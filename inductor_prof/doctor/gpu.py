@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import procs
 from ..childenv import child_env
@@ -27,7 +28,7 @@ def probe_cuda(work: Path) -> dict:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         available = torch.cuda.is_available()   # a driver older than torch's CUDA says why in a warning
-    out = {"torch": torch.__version__, "torch_cuda": torch.version.cuda, "available": available,
+    out: dict[str, Any] = {"torch": torch.__version__, "torch_cuda": torch.version.cuda, "available": available,
            "warnings": [str(w.message).strip().splitlines()[0] for w in caught if str(w.message).strip()]}
     if available:
         p = torch.cuda.get_device_properties(0)

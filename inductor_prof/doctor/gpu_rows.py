@@ -78,6 +78,7 @@ def proton(found: dict | None) -> Check:
     row = _not_judged(name, found, "a session on a tiny Triton kernel failed", PROTON_REMEDY)
     if row:
         return row
+    assert found is not None   # _not_judged gives None its row
     if not found["calls"]:
         return Check(name, FAIL, f"a session on a tiny Triton kernel did not record {found['kernel']}", PROTON_REMEDY)
     return Check(name, OK, f"a session recorded a tiny Triton kernel ({found['calls']} launch, "
@@ -89,6 +90,7 @@ def inductor(found: dict | None) -> Check:
     row = _not_judged(name, found, "compiling a tiny function failed", INDUCTOR_REMEDY)
     if row:
         return row
+    assert found is not None   # _not_judged gives None its row
     if not found["triton_kernels"] or not found["matches_eager"]:
         what = "wrote no Triton kernel" if not found["triton_kernels"] else "gave a result unlike eager's"
         return Check(name, FAIL, f"compiling a tiny function {what}", INDUCTOR_REMEDY)
@@ -102,6 +104,7 @@ def cudnn_sdpa(found: dict | None) -> Check:
                       "the attention table lacks sdpa_cudnn and the model uses another SDPA backend", WARN)
     if row:
         return row
+    assert found is not None   # _not_judged gives None its row
     shape = "x".join(map(str, found["shape"]))
     return Check(name, OK, f"cuDNN {found['cudnn']} attention ran at {shape} bf16 "
                  f"(max error {found['max_abs_error']:.1e} against float32)")

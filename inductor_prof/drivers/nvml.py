@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any, Callable
 
 from ..errors import one_line
 
@@ -26,6 +27,7 @@ class Telemetry:
         self.energy: list[tuple[float, int]] = []   # (seconds, mJ) read beside each sample
         self.error = ""
         self._stop = threading.Event()
+        self._energy: Callable[[], Any] | None = None
         self._thread: threading.Thread | None = None
         self._nvml = None
 

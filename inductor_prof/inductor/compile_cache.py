@@ -125,7 +125,7 @@ class CompileCache:
     def store(self, cache_dir: Path, provenance: list[dict]) -> None:
         """The run's cache (and the provenance of its kernels) as the entry, replacing the old one whole."""
         entry = self.entry
-        if entry is None:
+        if entry is None or self.root is None:   # the entry is None whenever the root is
             return
         token = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp, old = self.root / f".tmp-{entry.name}-{token}", self.root / f".old-{entry.name}-{token}"

@@ -65,7 +65,7 @@ class KernelRegistry:
     def add(self, tuner) -> None:
         fn = tuner.fn
         meta = dict(getattr(tuner, "inductor_meta", None) or {})
-        name = meta.get("kernel_name") or getattr(fn, "__name__", "unknown")
+        name = str(meta.get("kernel_name") or getattr(fn, "__name__", "unknown"))
         heuristic = getattr(getattr(tuner, "heuristic_type", None), "name", None)
         source = getattr(fn, "src", "") or ""
         metrics = KernelMetrics.for_source(name, source, heuristic)
@@ -95,9 +95,9 @@ def instrumented_inductor(registry: KernelRegistry) -> Iterator[None]:
     patch = {"benchmark_kernel": True, "compile_threads": 1}
     if hasattr(inductor_config, "use_static_triton_launcher"):
         patch["use_static_triton_launcher"] = False
-    triton_heuristics.CachingAutotuner.__init__ = init
+    triton_heuristics.CachingAutotuner.__init__ = init  # type: ignore[method-assign]  # the hook, undone below
     try:
         with inductor_config.patch(patch), capture_provenance(registry.provenance):
             yield
     finally:
-        triton_heuristics.CachingAutotuner.__init__ = original_init
+        triton_heuristics.CachingAutotuner.__init__ = original_init  # type: ignore[method-assign]

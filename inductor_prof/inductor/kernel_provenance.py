@@ -84,7 +84,7 @@ def with_saved(fresh: list[dict], saved: list[dict]) -> list[dict]:
 def graph_block(records: list[dict], blocks: list[dict]) -> str:
     """Regional compile: the path pattern of the block class this graph belongs to: the class whose
     submodules hold most of the graph's (module path, class) pairs. "" when no blocks are known (whole model)."""
-    pairs = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
     for r in records:
         for n in r.get("nodes", []):
             for path, cls in (n.get("nn_module_stack") or {}).values():

@@ -126,7 +126,8 @@ def elementwise_metrics(args: Mapping[str, Any], ops: OpCounts, in_out_read: fro
 
 
 def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
-    a, b = args.get("arg_A"), args.get("arg_B")
+    a: Any = args.get("arg_A")
+    b: Any = args.get("arg_B")
     if not (_is_tensor(a) and _is_tensor(b)):
         tensors = [v for v in args.values() if _is_tensor(v)]
         if len(tensors) < 2:
@@ -139,7 +140,8 @@ def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
 
 
 def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
-    q, k = args.get("arg_Q"), args.get("arg_K")
+    q: Any = args.get("arg_Q")
+    k: Any = args.get("arg_K")
     if not (_is_tensor(q) and _is_tensor(k)):
         return {"bytes": distinct_bytes(args)}
     b, h, sq, d = q.shape[0], q.shape[1], q.shape[2], q.shape[3]

@@ -102,6 +102,8 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
 def _recorded(ctx: Context, name: str, run, required: bool, failed: dict[str, str]) -> None:
     """`run(ctx)` as the manifest's entry `name`: a failure of a required one ends the profile (the folder marked
     stopped there), any other is recorded in `failed` and the profile goes on; Ctrl-C and SIGTERM end it."""
+    from . import written
+
     try:
         with ctx.manifest.stage(name) as info:
             try:

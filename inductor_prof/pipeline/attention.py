@@ -152,7 +152,7 @@ def outcome(run_dir: rundir.RunDir, done: procs.WorkerOutcome) -> dict:
             "last_line": str(value.get("last_line", ""))[:300], "notes": [NOTE + n[:500 - len(NOTE)] for n in done.notes]}
 
 
-def run_shapes(run_dir: rundir.RunDir, extra: list[Shape] = ()) -> list[tuple[Shape, int, str]]:
+def run_shapes(run_dir: rundir.RunDir, extra: Sequence[Shape] = ()) -> list[tuple[Shape, int, str]]:
     """The run's captured shapes (calls per step, the op the model used), then `extra` ones not among them."""
     shapes = runfiles.if_present(run_dir.attention_shapes_json, lambda p: from_calls(runfiles.attention_calls_file(p)),
                                  "profile the model again, or benchmark shapes alone (`attention --shape ...`, no "
@@ -280,7 +280,7 @@ def flex_cache(todo: list[tuple[Shape, int, str]], setting: str | None):
 def _notes(result, opts: BenchOptions) -> dict:
     """What the summary says besides the counts: the tuning cache's outcome and warnings where it was used, the
     shapes checked at a reduced length."""
-    notes = {}
+    notes: dict[str, Any] = {}
     cache = opts.cache
     if cache is not None and (cache.hits or cache.misses or cache.warnings or cache.not_written):
         notes["tuning_cache"] = cache.summary()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from ..drivers import proton
 from ..errors import UserError
@@ -39,7 +40,7 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     import torch
 
     opts.validate()
-    kwargs = {"fullgraph": opts.fullgraph, "dynamic": opts.dynamic}
+    kwargs: dict[str, Any] = {"fullgraph": opts.fullgraph, "dynamic": opts.dynamic}
     if opts.mode != "default":
         kwargs["mode"] = opts.mode
     torch._dynamo.reset()

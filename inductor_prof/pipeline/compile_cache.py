@@ -35,7 +35,8 @@ def facts(opts, env: dict) -> dict:
            "hooks": _file_digest([Path(__file__).parent.parent / "inductor" / f for f in INDUCTOR_PROF_HOOKS])}
     if ":" in opts.target:
         module = sys.modules.get(opts.target.split(":")[0])
-        out["factory_module"] = _file_digest([Path(module.__file__)]) if getattr(module, "__file__", None) else None
+        file = getattr(module, "__file__", None)
+        out["factory_module"] = _file_digest([Path(file)]) if file else None
     else:
         out["flux"] = asdict(opts.flux)
     return out

@@ -38,7 +38,7 @@ def this_process(cache_dir: Path, wrappers: dict[str, str]) -> dict[str, str]:
     """The output-code modules of `wrappers` (relative path -> text) that this process loaded: a seeded cache
     also holds the graphs of earlier runs. All of them when the loaded ones cannot be told (another torch)."""
     loaded = loaded_output_code(cache_dir)
-    mine = {rel: text for rel, text in wrappers.items() if rel in loaded}
+    mine = {rel: text for rel, text in wrappers.items() if loaded is not None and rel in loaded}
     return mine if loaded is not None and mine else wrappers
 
 

@@ -140,7 +140,7 @@ def profile_ranks(opts, log: Callable[[str], None] = print, gpus: Callable[[], i
     check_nproc(opts.nproc, gpus())
     if check is None:
         from ..targets import check_target as check
-    check(opts.target, opts.flux)
+    check(opts.target, opts.flux)  # type: ignore[misc]  # set just above when None
     root = rundir.create(opts.out, opts.force).root
     ranked = rundir.RankedRun(root)
     rundir.write_json(ranked.spec_json, {"options": asdict(opts), "body": body, "nproc": opts.nproc})
@@ -160,7 +160,7 @@ def profile_ranks(opts, log: Callable[[str], None] = print, gpus: Callable[[], i
             status = "failed"
         why = f"rank {failure['rank']}: {failure['why']}" if failure else ""
         if status == "failed" and failure is None:   # torchrun itself (a port taken, a bad argument)
-            why = f"torchrun {procs.describe_exit(finished.returncode)}: " \
+            why = f"torchrun {procs.describe_exit(finished.returncode if finished else None)}: " \
                   f"{procs.tail(_read_text(ranked.torchrun_log)) or '(no output)'}"
         if status == "timed out":
             why = f"ranks_timeout: no end after {opts.settings.ranks_timeout:g} s (all ranks ended)"

@@ -18,7 +18,7 @@ WRITTEN: dict[str, Callable[[rundir.RunDir], Iterable[Path]]] = {
     "proton_steps": lambda run: [run.steps_hatchet],
     "annotated_step": lambda run: [run.annotated_hatchet],
     "ncu": lambda run: [run.ncu_csv, run.ncu_status_json, *_glob(run.ncu_dir, "*.ncu-rep")],
-    "ncu_source": lambda run: [run.ncu_source_status_json, run.ncu_source_beside_json,
+    "ncu_source": lambda run: [run.ncu_source_status_json,
                                *_glob(run.ncu_source_dir, "*.ncu-rep", "*.counters.json")],
     "attention": lambda run: [run.attention_csv, run.attention_tuning_csv, run.attention_hatchet,
                               run.attention_kernels_dir / "kernels.json"],

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from bokeh.models import ColumnDataSource, FactorRange, HoverTool, LabelSet
+from bokeh.models import ColumnDataSource, FactorRange, HoverTool
+from bokeh.models.annotations import LabelSet
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
@@ -46,7 +47,7 @@ def category_chart(summary: dict) -> figure | str:
     p.hbar(y="category", right="ms", height=0.7, source=src, color=CATEGORY_BAR)
     p.add_tools(HoverTool(tooltips=[("category", "@category"), ("ms per step", "@ms{0.00}"),
                                     ("% of GPU time", "@pct{0.0}"), ("kernels", "@kernels")]))
-    p.x_range.start = 0
+    p.x_range.start = 0  # type: ignore[attr-defined]  # a DataRange1d: bokeh types it as the Range base
     return p
 
 
@@ -181,6 +182,6 @@ def attention_chart(att: pd.DataFrame | None) -> figure | str:
                                     ("ms", "@ms{0.000}"), ("vs model", "@speedup_vs_model{0.00}x"),
                                     ("rel err", "@rel_err{0.0e}"), ("", "@what")]))
     p.xaxis.major_label_orientation = 0.9
-    p.y_range.start = 0
+    p.y_range.start = 0  # type: ignore[attr-defined]  # a DataRange1d: bokeh types it as the Range base
     p.add_layout(p.legend[0], "right")   # beside the plot: inside, it hid the tallest bars
     return p

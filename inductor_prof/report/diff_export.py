@@ -20,7 +20,7 @@ def _rows(df: pd.DataFrame | None) -> list[dict]:
     return records(df, []) if df is not None else []
 
 
-def _flagged(df: pd.DataFrame | None, failing: set[int]) -> pd.DataFrame | None:
+def _flagged(df: pd.DataFrame | None, failing: set[int | None]) -> pd.DataFrame | None:
     """df with `fails_gate`: whether the row is one the gate failed on."""
     if df is None:
         return None

@@ -5,10 +5,11 @@ passed as rich Text, never parsed as markup."""
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import pandas as pd
 from rich import box
-from rich.console import Console, Group
+from rich.console import Console, Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -39,7 +40,7 @@ def _table(title: str, columns: list[tuple[str, str]]) -> Table:
     t = Table(title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
               collapse_padding=True)
     for name, justify in columns:
-        t.add_column(name, justify=justify, no_wrap=True)
+        t.add_column(name, justify=cast("JustifyMethod", justify), no_wrap=True)
     return t
 
 
@@ -143,7 +144,7 @@ def attention_table(df: pd.DataFrame) -> Table:
     # a narrow terminal cuts no number: the numbers keep their width, the shape wraps, the backend is cut last
     for i, col in enumerate(t.columns):
         if i >= 2:
-            col.min_width = max([len(col.header), *(len(row[i]) for row in rows)])
+            col.min_width = max([len(str(col.header)), *(len(row[i]) for row in rows)])
     t.columns[1].no_wrap, t.columns[1].overflow = False, "fold"
     return t
 

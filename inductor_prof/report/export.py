@@ -149,7 +149,7 @@ def write_table(path, df: pd.DataFrame) -> None:
 def shape_table(df: pd.DataFrame) -> pd.DataFrame:
     """The kernels' calls_by_shape as CSV rows: the kernel's identity, `shape`, its op as `aten_ops`, and the
     shape's own numbers; dims and modules as JSON text, as library_ops.csv holds them."""
-    rows = []
+    rows: list[dict] = []
     if "calls_by_shape" not in df.columns:      # a table the run could not build (no kernels)
         return pd.DataFrame(rows)
     for k, shapes in zip(df[SHAPE_ROW_KERNEL].to_dict("records"), df["calls_by_shape"]):

@@ -163,18 +163,18 @@ def _cell(row: pd.Series, col: Col) -> dict:
     key = col.key if isinstance(col.key, str) else ""
     if col.fmt is not None:
         raw = None if _missing(v) else float(v)
-        shown = None if raw is None or (col.only_if and not row.get(col.only_if, 0) > 0) else raw * col.scale
+        shown: Any = None if raw is None or (col.only_if and not row.get(col.only_if, 0) > 0) else raw * col.scale
         return {"text": col.fmt(shown) if callable(col.fmt) else num(shown, col.fmt), "sort": shown, "style": "num",
                 "key": key, "value": "" if raw is None else repr(raw)}
     title = col.hover(row) if col.hover else ""
     if col.style == "list":
         items = [text(i) for i in v] if isinstance(v, (list, tuple)) else \
             [i for i in text(v).split(", ") if i] if not _missing(v) else []
-        shown = listed(items) if col.key == "modules" else ", ".join(items)
+        joined = listed(items) if col.key == "modules" else ", ".join(items)
         if len(items) > 1:
-            return {"text": shown, "sort": None, "style": "list", "title": title or "\n".join(items),
-                    "items": items, "key": key, "value": shown}
-        v = shown
+            return {"text": joined, "sort": None, "style": "list", "title": title or "\n".join(items),
+                    "items": items, "key": key, "value": joined}
+        v = joined
     t = text(v) if not _missing(v) else ""
     cell = {"text": t, "sort": None, "style": col.style if col.style != "list" else "token", "title": title,
             "key": key, "value": t}
@@ -315,7 +315,7 @@ def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
     made = {"category": charts.category_chart(tables.summary),
             "roofline": charts.roofline_chart(df, tables.summary["peaks"]),
             "attention": charts.attention_chart(tables.attention)}
-    figures = {k: v for k, v in made.items() if not isinstance(v, str)}
+    figures: dict[str, Any] = {k: v for k, v in made.items() if not isinstance(v, str)}
     missing = {k: v for k, v in made.items() if isinstance(v, str)}
     script, divs = components(figures) if figures else ("", {})
     # BokehJS itself, inlined (its core only: the page uses no widgets, tables, WebGL or MathJax)

@@ -6,6 +6,7 @@ analysis/inspect.py's view (the ranked rows `inspect` prints), laid out by line 
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import Any
 
 import pandas as pd
 
@@ -82,7 +83,7 @@ def kernel_sources(run: RunDir, df: pd.DataFrame, views: dict[str, dict], rows: 
             files.append({"file": rec.get("file") or "(no file recorded)", "source": text,
                           "heat": heat_rows(sc, text) if sc is not None and text is not None else None})
         first = by_name[name][0]
-        prov = provenance.get(name) if isinstance(provenance.get(name), dict) else first.get("provenance") or {}
+        prov: Any = provenance.get(name) if isinstance(provenance.get(name), dict) else first.get("provenance") or {}
         out.append({"id": f"src-{i}", "name": name, "kind": first.get("kind"),
                     "step_ms": f"{num(step_ms[name], '{:.3f}')} ms/step" if name in step_ms else
                     "not launched in the timed steps",

@@ -54,5 +54,6 @@ def place(points: list[tuple[float, float, float]], texts: list[str], frame: tup
                     break
             if best_cost == 0:
                 break
+        assert best is not None   # a first box always is one
         placed.append(best)
     return placed

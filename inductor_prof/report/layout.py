@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from rich.cells import cell_len
 from rich.table import Table
@@ -18,7 +19,7 @@ FLOOR = 8   # a shortened name keeps this many cells at least (shorten: below it
 @dataclass
 class Col:
     header: str
-    cells: list[str | Text]
+    cells: Sequence[str | Text]
     rank: float = 0             # importance: 0 first; at a narrow width the highest ranks are dropped
     right: bool = False         # numbers: right-aligned
     flex: tuple[int, int] | None = None   # text that gets what is left: (fewest, most) cells wide
@@ -53,6 +54,7 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
             widths[id(col)] = col.least()
             used += col.least() + EDGES
         elif grows and id(col) in widths:
+            assert col.prefer is not None   # a growing column has a preferred width
             want = max(0, min(col.prefer[1], col.natural()) - widths[id(col)])
             widths[id(col)] += min(want, max(0, width - used))
             used += min(want, max(0, width - used))
@@ -64,7 +66,7 @@ def fit(columns: list[Col], width: int, title: str | None = None) -> Table:
     spare = max(0, width - used)
     ranked = sorted(chosen, key=lambda c: c.rank)
     # what is left goes to kernel names, then to headers that would wrap, then to other text
-    wants = [(c, min(c.flex[1], c.natural())) for c in ranked if c.names]
+    wants = [(c, min(c.flex[1], c.natural())) for c in ranked if c.names and c.flex]   # names: a flex column
     wants += [(c, cell_len(c.header)) for c in ranked if not c.flex and cell_len(c.header) > widths[id(c)]]
     wants += [(c, min(c.flex[1], c.natural())) for c in ranked if c.flex and not c.names]
     for col, want in wants:
@@ -109,7 +111,7 @@ def too_narrow(columns: list[Col], width: int, title: str | None) -> Table:
     return table
 
 
-def _fit_name_cells(cells: list[str | Text], width: int) -> list[str | Text]:
+def _fit_name_cells(cells: Sequence[str | Text], width: int) -> list[str | Text]:
     """fit_names over the str cells of a names column; its Text cells (prose, not a kernel name) as they are."""
     names = iter(fit_names([c for c in cells if not isinstance(c, Text)], width))
     return [c if isinstance(c, Text) else next(names) for c in cells]

@@ -103,7 +103,7 @@ def render(view: RanksView, shown: int, console: Console) -> None:
     console.print(ranks_table(view, console.width))
     console.print(Text(spread_line(view.spread)))
     if view.straggler is not None:
-        console.print(Text(straggler_line(view.straggler)))
+        console.print(Text(straggler_line(view.straggler) or ""))
     table = view.collectives.get(shown)
     if table is not None and len(table):
         console.print(collectives_table(table, shown, console.width))

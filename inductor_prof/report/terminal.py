@@ -308,10 +308,12 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
     note = shapes_line(df, shapes)
     if note is not None:
         console.print(note)
-    ncu = ncu_table(df, console.width, kernels.columns[0].width)
+    name_width = kernels.columns[0].width
+    assert name_width is not None   # layout.fit gives every column its width
+    ncu = ncu_table(df, console.width, name_width)
     if ncu is not None:
         console.print(ncu)
-    for part in ncu_left_out(df, console.width, kernels.columns[0].width):
+    for part in ncu_left_out(df, console.width, name_width):
         console.print(part)
     if tables.attention is not None and len(tables.attention):
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import pandas as pd
 
@@ -49,7 +49,10 @@ def trouble(path: Path, e: Exception, state: str = "damaged") -> str:
     return f"{path} is {state} ({what(e)})"
 
 
-def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, state: str = "damaged"):
+T = TypeVar("T")
+
+
+def required(path: Path, read: Callable[[Path], T], need: str = REPORT_NEEDS, state: str = "damaged") -> T:
     """read(path); a damaged or unreadable file is one line naming it (UserError), not a traceback."""
     try:
         return read(path)
@@ -57,16 +60,16 @@ def required(path: Path, read: Callable[[Path], Any], need: str = REPORT_NEEDS, 
         raise UserError(f"{trouble(path, e, state)}; {need}") from e
 
 
-def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = "damaged"):
+def if_present(path: Path, read: Callable[[Path], T], need: str, state: str = "damaged") -> T | None:
     """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
     return required(path, read, need, state) if present(path) else None
 
 
-def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
+def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict[str, Any]:
     return required(run.manifest_path, manifest_file, need)
 
 
-def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict]:
+def steps(run: RunDir, manifest: dict[str, Any], need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
     if not present(run.steps_hatchet):
         stopped = [stage_line(name, entry) for name, entry in (manifest.get("stages") or {}).items()
@@ -79,7 +82,7 @@ def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.Dat
     return required(run.steps_hatchet, lambda p: checked_hatchet_rows(run, manifest, p, run.steps_launches), need)
 
 
-def checked_hatchet_rows(run: RunDir, manifest: dict, hatchet: Path, table: Path) -> tuple[pd.DataFrame, dict]:
+def checked_hatchet_rows(run: RunDir, manifest: dict[str, Any], hatchet: Path, table: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     """hatchet_rows, passing over a launches table that changed since the run recorded it (said)."""
     problem = changed(run, manifest, table)
     if problem is None:
@@ -103,7 +106,7 @@ def profiled_steps(rows: pd.DataFrame) -> int | None:
     return max(map(len, found.values())) if found else None
 
 
-def checked_steps(run: RunDir, manifest: dict, rows: pd.DataFrame) -> tuple[int, str | None]:
+def checked_steps(run: RunDir, manifest: dict[str, Any], rows: pd.DataFrame) -> tuple[int, str | None]:
     """The steps every per-step number divides by, and a warning when the manifest and the profile disagree on
     them (a step cut out of the hatchet, the manifest edited): then the profile's own count, which its times
     are the sum over."""
@@ -116,7 +119,7 @@ def checked_steps(run: RunDir, manifest: dict, rows: pd.DataFrame) -> tuple[int,
                   f"one of them is not what the run wrote; per-step numbers are over the {held} steps profiled")
 
 
-def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
+def torch_trace(run: RunDir, size: str | None, need: str) -> dict[str, Any]:
     """The torch.profiler trace of one step (of `size` in a run of several); missing or damaged: one line."""
     path = run.torch_trace_gz if size is None else run.torch_trace_gz_at(size)
     if not path.exists():
@@ -124,7 +127,7 @@ def torch_trace(run: RunDir, size: str | None, need: str) -> dict:
     return required(path, torch_trace_file, need)
 
 
-def kernel_records(run: RunDir) -> list[dict]:
+def kernel_records(run: RunDir) -> list[dict[str, Any]]:
     """kernels.json's records; none when it is missing or damaged (the report warned of it)."""
     try:
         return kernel_list(run.kernels_json) if present(run.kernels_json) else []
@@ -132,7 +135,7 @@ def kernel_records(run: RunDir) -> list[dict]:
         return []
 
 
-def kernel_source(run: RunDir, record: dict) -> str | None:
+def kernel_source(run: RunDir, record: dict[str, Any]) -> str | None:
     """A harvested kernel's text (a damaged byte shown as U+FFFD), or None when it cannot be read."""
     path = run.kernel_file(record["file"]) if record.get("file") else None
     try:
@@ -141,7 +144,7 @@ def kernel_source(run: RunDir, record: dict) -> str | None:
         return None
 
 
-def kernel_texts(run: RunDir) -> tuple[list[dict], dict[str, str]] | None:
+def kernel_texts(run: RunDir) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
     """kernels.json's records and the text of each file they name that exists; None without kernels.json;
     Damaged when it or a file cannot be read."""
     if not run.kernels_json.is_file():
@@ -160,12 +163,12 @@ def kernel_texts(run: RunDir) -> tuple[list[dict], dict[str, str]] | None:
         raise Damaged(one_line(e)) from e
 
 
-def source_status(run: RunDir, need: str) -> dict:
+def source_status(run: RunDir, need: str) -> dict[str, Any]:
     """The source pass's entries (stem -> name, status, reason, report); {} when it never ran."""
     return if_present(run.ncu_source_status_json, source_status_file, need) or {}
 
 
-def source_report(run: RunDir, stem: str, entry: dict | None) -> tuple[Path, int]:
+def source_report(run: RunDir, stem: str, entry: dict[str, Any] | None) -> tuple[Path, int]:
     """(the source report holding kernel `stem`, its index there), from its status entry: one process of the
     source pass writes one report for all its kernels (`report`, `index`); an entry without them (runs recorded
     before) names the kernel's own report, <stem>.ncu-rep."""
@@ -175,8 +178,8 @@ def source_report(run: RunDir, stem: str, entry: dict | None) -> tuple[Path, int
             index if isinstance(index, int) else 0)
 
 
-def source_counters(run: RunDir, stems: list[str], status: dict | None = None,
-                    warnings: list[str] | None = None) -> dict[str, dict]:
+def source_counters(run: RunDir, stems: list[str], status: dict[str, Any] | None = None,
+                    warnings: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """stem -> its kernel's counters (drivers/ncu/source.py), or {"error": why}: from the counters file the source
     pass wrote for the kernel, else from its result in its source report (status.json: `report`, `index`), which
     needs ncu-report (the ncu extra); a damaged or stale counters file is one line in `warnings` when the report
@@ -208,7 +211,7 @@ def source_counters(run: RunDir, stems: list[str], status: dict | None = None,
     return {stem: out[stem] for stem in stems}
 
 
-def stage_line(name: str, entry: dict) -> str:
+def stage_line(name: str, entry: dict[str, Any]) -> str:
     """`stage ncu failed: <its error's first sentence>`, as the manifest recorded it."""
     error = str(entry.get("error") or "").split(". ")[0]
     state = "did not finish" if entry.get("status") == "running" else entry.get("status")  # its process died
@@ -218,8 +221,9 @@ def stage_line(name: str, entry: dict) -> str:
 class Reader:
     """Reads a run's optional files, collecting one warning per file that is missing or damaged."""
 
-    def __init__(self, run: RunDir, manifest: dict):
-        self.run, self.manifest, self.warnings = run, manifest, []
+    def __init__(self, run: RunDir, manifest: dict[str, Any]):
+        self.run, self.manifest = run, manifest
+        self.warnings: list[str] = []
         self.failed_checks: list[str] = []   # the warnings of files that failed a check (the diff gate's refusal)
         self.stages = manifest.get("stages") or {}
         self.said: set[str] = set()      # stages a file warning already named
@@ -228,13 +232,13 @@ class Reader:
         entry = self.stages.get(stage) if stage else None
         if stage and entry is None:
             return f" (the profile did not get to stage {stage})"
-        if isinstance(entry, dict) and entry.get("status") != "ok":
+        if stage and isinstance(entry, dict) and entry.get("status") != "ok":
             self.said.add(stage)
             return f" ({stage_line(stage, entry)})"
         return ""
 
-    def optional(self, path: Path, read: Callable[[Path], Any], lacking: str, stage: str | None = None,
-                 expected: bool = True):
+    def optional(self, path: Path, read: Callable[[Path], T], lacking: str, stage: str | None = None,
+                 expected: bool = True) -> T | None:
         """read(path), or None and one warning: the file is damaged, or missing where the run should have it."""
         if not present(path):
             entry = self.stages.get(stage) if stage else None
@@ -265,10 +269,10 @@ class Reader:
             if isinstance(entry, dict) and entry.get("status") != "ok" and name not in self.said:
                 self.warnings.append(stage_line(name, entry))
 
-    def kernels(self) -> dict[str, dict] | None:
+    def kernels(self) -> dict[str, dict[str, Any]] | None:
         return self.optional(self.run.kernels_json, kernels_by_name, LACKING["kernels"], "harvest")
 
-    def io_split(self, harvested: dict[str, dict]) -> dict[str, dict | None]:
+    def io_split(self, harvested: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any] | None]:
         """Per-launch read/write bytes of each harvested Inductor kernel, from its file."""
         return {name: self.optional(self.run.kernel_file(rec["file"]), kernel_io,
                                     f"kernel {name} is shown without its read/write split")
@@ -286,7 +290,7 @@ class Reader:
         return self.optional(self.run.attention_csv, attention_file, LACKING["attention"], "attention",
                              expected="attention" in self.stages)
 
-    def attention_calls(self, expected: bool = False) -> list[dict] | None:
+    def attention_calls(self, expected: bool = False) -> list[dict[str, Any]] | None:
         """attention_shapes.json: the model's captured attention calls (FlexAttention kernels are priced by them);
         `expected`: the manifest records calls written there."""
         return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",

@@ -8,7 +8,7 @@ import functools
 import json
 import math
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
@@ -17,7 +17,7 @@ SHOWN = 3                             # bad cells named in a warning; the rest a
 
 
 @functools.lru_cache(maxsize=None)
-def json_cell(text: str):
+def json_cell(text: str) -> Any:
     """A JSON cell (library_ops.csv's dims, strides, types, scalars, modules) decoded, once per distinct text: a
     run of thousands of kernels repeats a few hundred cells in tens of thousands of rows, and each reader of the
     table decoded them again (most of a large report's time). Raises ValueError as json.loads does. The value is
@@ -31,19 +31,19 @@ def canonical_cell(text: str) -> str:
     return json.dumps(json_cell(text))
 
 
-class Noted(list):
+class Noted(list[Any]):
     """A list a validator read, with the lines of what it left out (as a DataFrame's attrs)."""
 
-    def __init__(self, items=()):
+    def __init__(self, items: Iterable[Any] = ()) -> None:
         super().__init__(items)
-        self.attrs: dict = {}
+        self.attrs: dict[str, Any] = {}
 
 
 class NoNumbers(ValueError):
     """A column that should hold numbers holds none (the whole file is unusable, not a row of it)."""
 
 
-def why_bad(value, nonneg: bool) -> str | None:
+def why_bad(value: Any, nonneg: bool) -> str | None:
     """What is wrong with one cell's value (None: a number, or empty); `nonneg`: a time, size or count."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
@@ -67,7 +67,7 @@ def why_bad(value, nonneg: bool) -> str | None:
     return None
 
 
-def why_bad_json(value, nonneg: bool) -> str | None:
+def why_bad_json(value: Any, nonneg: bool) -> str | None:
     """What is wrong with a JSON value where a number (or null) belongs."""
     if value is None:
         return None
@@ -124,7 +124,7 @@ def keep_good_rows(df: pd.DataFrame, path: Path, numeric: Iterable[str], nonneg:
     return kept
 
 
-def left_out_line(path: Path, bad: dict, unit: str) -> str:
+def left_out_line(path: Path, bad: Mapping[Any, str], unit: str) -> str:
     """One warning for a file's bad values: `unit` names where each is (line, call, record)."""
     named = "; ".join(f"{unit} {at}: {what}" for at, what in list(bad.items())[:SHOWN])
     more = f"; and {len(bad) - SHOWN} more" if len(bad) > SHOWN else ""
@@ -133,7 +133,7 @@ def left_out_line(path: Path, bad: dict, unit: str) -> str:
             "left out")
 
 
-def left_out(obj) -> list[str]:
+def left_out(obj: object) -> list[str]:
     """The lines a validator attached to what it read (and removes them: they are said once)."""
     attrs = getattr(obj, "attrs", None)
     return list(attrs.pop(LEFT_OUT, [])) if isinstance(attrs, dict) else []

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 _SAVED = re.compile(r"\((\d+) of (\d+) ok\)\s*$")   # the attention stage's last line: "saved to ... (7 of 12 ok)"
 
 
-def recorded_rows(manifest: dict) -> dict[str, int]:
+def recorded_rows(manifest: dict[str, Any]) -> dict[str, int]:
     """What the stages recorded of the rows they wrote (manifest stages): library_ops.csv's launches,
     attention_shapes.json's calls, attention.csv's rows. Runs that did not record one lack its key."""
     stages = manifest.get("stages") or {}

@@ -6,7 +6,7 @@ import functools
 import gzip
 import json
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -54,20 +54,21 @@ def what(e: Exception) -> str:
     return str(e) if isinstance(e, Damaged) else one_line(e)
 
 
-def _kind(x) -> str:
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(x), type(x).__name__)
+def _kind(x: object) -> str:
+    kinds: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+    return kinds.get(type(x), type(x).__name__)
 
 
 # --- one validator per kind of file: path in, its contents out, or Damaged saying what is wrong -------------
 
-def json_object(path: Path) -> dict:
+def json_object(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text())
     if not isinstance(data, dict):
         raise Damaged(f"a JSON object expected, found {_kind(data)}")
     return data
 
 
-def manifest_file(path: Path) -> dict:
+def manifest_file(path: Path) -> dict[str, Any]:
     m = json_object(path)
     for key in MANIFEST_SECTIONS:
         if key in m and not isinstance(m[key], dict):
@@ -81,12 +82,12 @@ def manifest_file(path: Path) -> dict:
     return m
 
 
-def n_steps(manifest: dict) -> int:
+def n_steps(manifest: dict[str, Any]) -> int:
     """The timed steps of a run (manifest profile.steps; at least 1): what every per-step number divides by."""
     return max(int((manifest.get("profile") or {}).get("steps", 1) or 1), 1)
 
 
-def hatchet_rows(path: Path, table: Path | None) -> tuple[pd.DataFrame, dict]:
+def hatchet_rows(path: Path, table: Path | None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(kernel rows, device info) of a .hatchet file: from its launches table when that was written from this
     hatchet (same size; a 2,000-kernel run's hatchet takes seconds to decode), else from the hatchet. The table
     is only a copy, so a damaged or stale one is passed over."""
@@ -116,7 +117,7 @@ def hatchet_rows(path: Path, table: Path | None) -> tuple[pd.DataFrame, dict]:
 _NUMBERS = HATCHET_COLUMNS[2:]   # calls, time, bytes, flops: never negative, never infinite
 
 
-def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict]:
+def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The hatchet's kernel rows; a row with a negative, infinite or NaN time or count is left out and said."""
     root, device = load_hatchet(path)
     if not isinstance(root, dict) or not isinstance(device, dict):
@@ -133,9 +134,10 @@ def _hatchet_rows(path: Path) -> tuple[pd.DataFrame, dict]:
     return kept, device
 
 
-def _bad_metrics(root: dict) -> dict[str, str]:
+def _bad_metrics(root: dict[str, Any]) -> dict[str, str]:
     """Frame name -> its first metric no Proton run writes (negative, infinite or NaN), over the whole tree."""
-    bad, stack = {}, [root]
+    bad: dict[str, str] = {}
+    stack = [root]
     while stack:
         node = stack.pop()
         metrics = node.get("metrics")
@@ -148,7 +150,7 @@ def _bad_metrics(root: dict) -> dict[str, str]:
     return bad
 
 
-def kernel_list(path: Path) -> list[dict]:
+def kernel_list(path: Path) -> list[dict[str, Any]]:
     """kernels.json: one record per harvested kernel file (a name Inductor reused can have two)."""
     data = json.loads(path.read_text())
     if not isinstance(data, list):
@@ -165,9 +167,9 @@ def kernel_list(path: Path) -> list[dict]:
     return data
 
 
-def kernels_by_name(path: Path) -> dict[str, dict]:
+def kernels_by_name(path: Path) -> dict[str, dict[str, Any]]:
     """kernels.json by kernel name: a name Inductor gave kernels of several graphs has all their provenance."""
-    by_name: dict[str, dict] = {}
+    by_name: dict[str, dict[str, Any]] = {}
     for k in kernel_list(path):
         if k["name"] in by_name and k.get("provenance") and by_name[k["name"]].get("provenance"):
             k = {**k, "provenance": merge_provenance([by_name[k["name"]]["provenance"], k["provenance"]])}
@@ -195,7 +197,7 @@ def _cut_line(path: Path) -> int | None:
 
 def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows_ok: bool = False,
                signed: tuple[str, ...] = (), needed: tuple[str, ...] = (),
-               **read_options) -> Callable[[Path], pd.DataFrame]:
+               **read_options: Any) -> Callable[[Path], pd.DataFrame]:
     """A reader of a CSV that must hold `columns`, the `numeric` ones numbers (never negative unless `signed`; a
     row with a bad one is left out and said, cells.py), and end its last line (a file cut mid-row would show the
     row's first cells as data; `cut_rows_ok`: the caller sorts out the rows)."""
@@ -234,7 +236,7 @@ def _int_lists(cell: str, nonneg: bool) -> bool:
     return isinstance(value, list) and all(_sizes(arg, nonneg) for arg in value)
 
 
-def _sizes(value, nonneg: bool) -> bool:
+def _sizes(value: Any, nonneg: bool) -> bool:
     """A whole number, or a list (of lists: a tensor list's sizes) of them."""
     if isinstance(value, list):
         return all(_sizes(v, nonneg) for v in value)
@@ -297,7 +299,7 @@ def ncu_rows(path: Path) -> tuple[pd.DataFrame, pd.Series, pd.Series]:
     return df, cut & ~bad_mask, bad_mask
 
 
-def ncu_status_file(path: Path) -> dict:
+def ncu_status_file(path: Path) -> dict[str, Any]:
     """status.json of the ncu stage: kernel stem -> entry with its status."""
     status = json_object(path)
     if not all(isinstance(v, dict) and "status" in v for v in status.values()):
@@ -305,7 +307,7 @@ def ncu_status_file(path: Path) -> dict:
     return status
 
 
-def source_status_file(path: Path) -> dict:
+def source_status_file(path: Path) -> dict[str, Any]:
     """ncu/source/status.json of the source pass: kernel stem -> entry with its name and status."""
     status = ncu_status_file(path)
     if not all(isinstance(v.get("name"), str) for v in status.values()):
@@ -317,7 +319,7 @@ class Stale(Damaged):
     """A copy of what a file holds (a source report's counters) written from another version of that file."""
 
 
-def source_counters_file(path: Path, report: Path, index: int = 0) -> dict:
+def source_counters_file(path: Path, report: Path, index: int = 0) -> dict[str, Any]:
     """ncu/source/<stem>.counters.json: {"report": the source report it was read from, "index": the kernel's result
     there, "report_bytes": that report's size, "counters": drivers/ncu/source.read_action's dict of that result}.
     Files written before batch reports lack "report" and "index" (a report of one kernel: its result 0). Stale
@@ -351,13 +353,13 @@ CALL_NUMBERS = ("B", "H", "Hkv", "Sq", "Sk", "D", "window", "scale", "dropout", 
 CALL_SIGNED = ("window", "scale")
 
 
-def attention_calls_file(path: Path) -> list[dict]:
+def attention_calls_file(path: Path) -> list[dict[str, Any]]:
     """attention_shapes.json: the model's attention calls; a call holding a value no run writes (NaN, text where
     a size belongs, a negative size) is left out and said (cells.py), not priced."""
-    calls = json.loads(path.read_text())
+    calls: list[dict[str, Any]] = json.loads(path.read_text())
     if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
         raise Damaged(f"a list of attention calls expected, found {_kind(calls)}")
-    bad = {}
+    bad: dict[int, str] = {}
     for i, c in enumerate(calls):
         for key in CALL_NUMBERS:
             why = cells.why_bad_json(c.get(key), key not in CALL_SIGNED)
@@ -372,7 +374,7 @@ def attention_calls_file(path: Path) -> list[dict]:
     return calls
 
 
-def torch_trace_file(path: Path) -> dict:
+def torch_trace_file(path: Path) -> dict[str, Any]:
     """A gzipped Chrome trace of torch.profiler (torch_trace[.<size>].json.gz): an object with a traceEvents
     list of event objects; cut or not gzip is Damaged (gzip's own error names it)."""
     with gzip.open(path, "rb") as f:
@@ -385,7 +387,7 @@ def torch_trace_file(path: Path) -> dict:
     return data
 
 
-def ranks_file(path: Path) -> dict:
+def ranks_file(path: Path) -> dict[str, Any]:
     """ranks.json of a multi-rank run: nproc, and a record per rank (rank, exit, status, why) once it ended."""
     data = json_object(path)
     if not isinstance(data.get("nproc"), int) or isinstance(data.get("nproc"), bool) or data["nproc"] < 1:

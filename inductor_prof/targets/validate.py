@@ -49,8 +49,10 @@ def _argument_names(model, args: tuple) -> list[str]:
     names = []
     for i in range(len(args)):
         p = params[i] if i < len(params) else None
-        ok = p is not None and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        names.append(f"{p.name!s} (positional {i})" if ok else f"args[{i}]")
+        if p is not None and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(f"{p.name!s} (positional {i})")
+        else:
+            names.append(f"args[{i}]")
     return names
 
 

@@ -16,7 +16,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...aten import ATTENTION_OPS
 from ...cost import rates
@@ -26,6 +26,9 @@ from . import memory
 from ..semantics import masks
 from .registry import Backend, backends as all_backends, cannot_take, own_mask_args
 from ..semantics.shapes import Shape, to_dict
+
+if TYPE_CHECKING:
+    from ..tuning_cache import TuningCache
 
 # ||o - ref|| / ||ref|| allowed per input dtype (16-bit operands and a 16-bit P in the second matmul)
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
@@ -45,7 +48,7 @@ class BenchOptions:
     device: str = "cuda"
     # timer(fn, rep_ms=...) -> ms; None: CUDA events on a GPU (timing.time_ms), host wall time else (wall_ms)
     timer: Callable[..., float] | None = None
-    cache: object | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
+    cache: TuningCache | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
     compile_cache: str | None = None   # the compile_cache setting: FlexAttention's compiles reused in a run folder
 
 
@@ -296,14 +299,14 @@ def _tune(name: str, shape: Shape, q, k, v, scale: float, result: BenchResult, s
                               "tflops": _tflops(shape, t["ms"]) if t["ms"] == t["ms"] else NAN,
                               "error": t["error"], "source": t.get("source", "tuned")})
     ok = [t for t in tuned if t["ms"] == t["ms"]]
-    fastest = min(ok, key=lambda t: t["ms"]) if ok else {"config": "", "ms": NAN}
+    fastest: dict[str, Any] = min(ok, key=lambda t: t["ms"]) if ok else {"config": "", "ms": NAN}
     if cache and (known is None or any(t.get("source", "tuned") == "tuned" for t in tuned)):
         cache.store(key, tuning_cache.entry(fastest["config"], fastest["ms"],
                                             {t["config"]: t["error"] for t in tuned if t["error"]}))
     return best, fastest["config"]
 
 
-def tuning_of(name: str, shape: Shape, q, k, sem: dict | None, cache) -> tuple[object, str, dict | None, dict]:
+def tuning_of(name: str, shape: Shape, q, k, sem: dict | None, cache) -> tuple[Any, str, dict | None, dict]:
     """An own kernel's tuning at this shape: (its module, the tuning cache's key, what the cache knows there,
     the keyword arguments of its tune: the mask as the kernel runs it, causal)."""
     import importlib
@@ -327,6 +330,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
     from ...drivers.proton import session
 
     passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"]}
+    assert opts.proton_path is not None   # set by the caller, the run folder's attention hatchet
     with session(opts.proton_path, hook=None):
         for shape, _, _ in shapes:
             if not any(name == shape.label for _, name in passed):

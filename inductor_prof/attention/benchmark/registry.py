@@ -34,6 +34,7 @@ class Backend:
         """config: a tile config from the backend's own `tune` (own kernels only; None: its default). causal and
         mask are passed on only when set."""
         semantics = {**({"causal": True} if causal else {}), **({"mask": mask} if mask is not None else {})}
+        assert self.fn is not None, f"{self.name} is not installed"
         return self.fn(q, k, v, scale, *(() if config is None else (config,)), **semantics)
 
 

@@ -83,7 +83,7 @@ class AttentionSpy:
                 "padding_left": spec.left, "mask_pairs": masks.pairs(spec, B, Sq, Sk), "mask_file": ""}
         if spec.kind == "arbitrary":
             name = f"mask_{len(self.keeps)}"
-            self.keeps[name] = keep.to("cpu")
+            self.keeps[name] = keep.to("cpu")  # type: ignore[union-attr]  # an arbitrary mask has its keep
             info["mask_file"] = name
         self._known[key] = info
         return info

@@ -17,7 +17,7 @@ def save(keep, path: Path) -> None:
             np.savez_compressed(f, shape=np.array(keep.shape, dtype=np.int64), bits=bits)
 
 
-def load(path: Path):
+def load(path: Path | str):
     """The bool tensor `save` wrote. A missing or damaged file is a ValueError naming it (numpy raises
     BadZipFile, EOFError, KeyError... by how it is damaged)."""
     import torch

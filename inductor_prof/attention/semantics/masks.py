@@ -19,6 +19,8 @@ cost.attention_flops prices them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 # MaskSpec and the kept pairs live on the ground floor (mask_pairs.py), where the cost model reads them
 from ...mask_pairs import CAUSAL, KINDS, NONE, MaskSpec, call_mask, causal_pairs, pairs  # noqa: F401
 
@@ -46,7 +48,7 @@ def _tril(Sq: int, Sk: int, device):
     return j <= i, i - j
 
 
-def classify(mask, Sq: int, Sk: int, B: int = 1) -> tuple[MaskSpec, object]:
+def classify(mask, Sq: int, Sk: int, B: int = 1) -> tuple[MaskSpec, Any]:
     """(what the mask is, its keep as (b, 1, Sq, Sk) bool: b = 1 when broadcast over the batch; None for none and
     bias). `mask` broadcastable to (B, H, Sq, Sk); B counts an arbitrary mask's pairs when it is broadcast."""
     if mask is None:
@@ -121,9 +123,13 @@ def _recognise(rows) -> MaskSpec | None:
 
     # the band as tight as it is first (a span then reaches a prefix or suffix more often), then with a bound
     # dropped that the spans hold (a left-padded row keeping keys after its own: a bound of the wrong sign)
-    for bounds in ((left, right), (None, right), (left, None), (None, None)):
-        spans = widen(*bounds) if same(*bounds, lo, hi) else None
-        spec = spans and _spec(*relax(*bounds, *spans[1:]), *spans, Sq, Sk)
+    for band_left, band_right in ((left, right), (None, right), (left, None), (None, None)):
+        spans = widen(band_left, band_right) if same(band_left, band_right, lo, hi) else None
+        if not spans:
+            continue
+        from_left, key_lo, key_hi = spans
+        kept_left, kept_right = relax(band_left, band_right, key_lo, key_hi)
+        spec = _spec(kept_left, kept_right, from_left, key_lo, key_hi, Sq, Sk)
         if spec:
             return spec
     return None
@@ -134,7 +140,7 @@ def _spec(left, right, from_left: bool, lo, hi, Sq: int, Sk: int) -> MaskSpec | 
     key is outside the band (the own kernels run no such band)."""
     lengths = tuple(int(n) for n in hi - lo)
     padded = any(n != Sk for n in lengths)
-    pad = {"key_lengths": lengths, "left": from_left} if padded else {}
+    pad: dict[str, Any] = {"key_lengths": lengths, "left": from_left} if padded else {}
     if left is None and right is None:
         return MaskSpec("padding", **pad) if padded else None
     if left is None and right == 0:

@@ -195,6 +195,7 @@ def run_queue(todo: list[NcuTarget], size: int, run_one: Callable[[list[NcuTarge
         outcome = run_one(batch)
         settled += len(outcome.settled)
         for phase, seconds in outcome.phases.items() if spent is not None else ():
+            assert spent is not None
             spent[phase] = round(spent.get(phase, 0.0) + seconds, 2)
         if outcome.again:
             queue.appendleft(outcome.again)

@@ -79,6 +79,7 @@ def only_chosen_config(tuner, chosen: dict) -> None:
 
 def inductor_launch(spec: dict):
     mod_spec = importlib.util.spec_from_file_location(spec["name"], spec["file"])
+    assert mod_spec is not None and mod_spec.loader is not None, spec["file"]   # a .py file always has both
     module = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(module)
     only_chosen_config(getattr(module, spec["name"], None), spec.get("config") or {})

@@ -10,7 +10,7 @@ import gc
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
@@ -78,7 +78,7 @@ def kernel_columns(root: dict) -> dict[str, list]:
     """
     rows = []
     # (node, its metrics, scope path, parent's metrics, parent's name); children pushed reversed
-    stack = [(root, _norm_metrics(root.get("metrics", {})), "", {}, None)]
+    stack: list[tuple[dict, dict, str, dict, str | None]] = [(root, _norm_metrics(root.get("metrics", {})), "", {}, None)]
     with _no_cycle_gc():
         while stack:
             node, metrics, path, parent_metrics, parent_name = stack.pop()
@@ -106,7 +106,7 @@ def kernel_rows(root: dict) -> list[dict]:
     return [dict(zip(COLUMNS, row)) for row in zip(*cols.values())]
 
 
-def frame_of(cols: dict[str, list]) -> pd.DataFrame:
+def frame_of(cols: Mapping[str, Any]) -> pd.DataFrame:  # column name -> its values (a list, an array)
     return pd.DataFrame(cols, columns=list(COLUMNS))
 
 

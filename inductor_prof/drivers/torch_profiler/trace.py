@@ -16,7 +16,7 @@ from ...cost import NO_COST, aten_op as op_cost   # op_cost: this package's name
 from ...units import NS_PER_US
 
 
-def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: str, kernel: str) -> dict:
+def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: Any, kernel: str) -> dict:
     """One SDPA call as (B, H, Sq, Sk, D, dtype, causal, mask, scale, layout) from the op's recorded arguments."""
     q, k = dims[0], dims[1]
     spec = ATTENTION_OPS[op]
