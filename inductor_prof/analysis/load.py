@@ -41,6 +41,7 @@ class RunTables:
     by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
     library_ops: pd.DataFrame | None = None   # library_ops.csv as read (None: missing or damaged, warned)
     failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
+    experiments: dict | None = None    # experiments/experiments.json (`inductor-prof try`), where it was run
 
 
 def run_peaks_of(device: dict, manifest: dict) -> dict:
@@ -124,6 +125,7 @@ def load_run_tables(path) -> RunTables:
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
+    experiments = reader.experiments()
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
@@ -133,4 +135,4 @@ def load_run_tables(path) -> RunTables:
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
                      warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops,
-                     failed_checks=reader.failed_checks)
+                     failed_checks=reader.failed_checks, experiments=experiments)

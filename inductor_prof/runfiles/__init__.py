@@ -20,7 +20,8 @@ from ..errors import UserError, one_line
 from .cells import LEFT_OUT, left_out
 from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
-                    REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, hatchet_rows,
+                    REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, experiments_file,
+                    hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
                     ncu_rows, ncu_status_file, ranks_file, source_counters_file, source_status_file,
                     torch_trace_file, what)
@@ -288,6 +289,11 @@ class Reader:
         `expected`: the manifest records calls written there."""
         return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",
                              expected=expected)
+
+    def experiments(self) -> dict | None:
+        """experiments.json of `inductor-prof try`, where it was run (none otherwise, and no warning)."""
+        return self.optional(self.run.experiments_json, experiments_file, "the experiments (inductor-prof try) are "
+                             "not shown", expected=False)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""

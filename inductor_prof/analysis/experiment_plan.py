@@ -1,0 +1,87 @@
+"""Which experiments `inductor-prof try` runs for a run's advice (pure): each experiment is one change to how the
+model compiles (torch.compile's mode or Inductor options), the advice items it answers, and the exact change for
+the user to apply.
+
+- "launch overhead and idle" (category host): CUDA graphs, mode="reduce-overhead" (max-autotune where the run
+  compiled with max-autotune-no-cudagraphs).
+- Inductor's own kernels (categories "Inductor ..."): coordinate-descent tuning of their launch configs, and
+  max-autotune (without graphs, so its gain is not the graphs').
+- Library GEMMs (category GEMM): Inductor's GEMM templates (max_autotune_gemm: its Triton template against
+  cuBLAS at each of the model's GEMM shapes).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+HOST = "host"
+GEMM = "GEMM"
+GRAPH_MODES = ("reduce-overhead", "max-autotune")   # torch.compile's modes that replay CUDA graphs
+INDUCTOR = "Inductor"   # the prefix of the categories of Inductor's own kernels ("Inductor pointwise", ...)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    what: str                  # what is changed, in words
+    mode: str | None = None    # torch.compile's mode; None: the run's own
+    options: dict = field(default_factory=dict)   # torch.compile(options=...): Inductor config entries
+    apply: str = ""            # the exact change for the user to apply
+    profile_flag: str = ""     # the `profile` option that applies it, where there is one (then `diff` compares)
+    answers: tuple[str, ...] = ()   # the `what` of the advice items it answers
+
+    def record(self) -> dict:
+        return asdict(self) | {"answers": list(self.answers)}
+
+
+def _graphs(run_mode: str) -> Experiment:
+    mode = "max-autotune" if run_mode.startswith("max-autotune") else "reduce-overhead"
+    return Experiment("cuda_graphs", f"CUDA graphs: torch.compile mode={mode!r} (was {run_mode!r})", mode=mode,
+                      apply=f'torch.compile(model, mode="{mode}")', profile_flag=f"--mode {mode}")
+
+
+CATALOG = {
+    "cuda_graphs": _graphs,
+    "coordinate_descent": lambda run_mode: Experiment(
+        "coordinate_descent", "Inductor's coordinate-descent tuning of its kernels' launch configs",
+        options={"coordinate_descent_tuning": True},
+        apply='torch._inductor.config.coordinate_descent_tuning = True   # before torch.compile'),
+    "max_autotune": lambda run_mode: Experiment(
+        "max_autotune", "max-autotune without CUDA graphs: each kernel's configs and the GEMM templates benchmarked",
+        mode="max-autotune-no-cudagraphs", apply='torch.compile(model, mode="max-autotune-no-cudagraphs")',
+        profile_flag="--mode max-autotune-no-cudagraphs"),
+    "gemm_templates": lambda run_mode: Experiment(
+        "gemm_templates", "Inductor's GEMM templates (Triton) against cuBLAS at each GEMM shape (max_autotune_gemm)",
+        options={"max_autotune_gemm": True},
+        apply='torch._inductor.config.max_autotune_gemm = True   # before torch.compile'),
+}
+NAMES = tuple(CATALOG)
+
+
+def answers(name: str, items: list[dict]) -> list[str]:
+    """The advice items (their `what`) experiment `name` answers."""
+    def hit(i: dict) -> bool:
+        cat = str(i.get("category") or "")
+        if name == "cuda_graphs":
+            return cat == HOST and i.get("what") == "launch overhead and idle"
+        if name in ("coordinate_descent", "max_autotune"):
+            return cat.startswith(INDUCTOR) or (name == "max_autotune" and cat == GEMM)
+        if name == "gemm_templates":
+            return cat == GEMM
+        return False
+    return [i["what"] for i in items if hit(i)]
+
+
+def plan(items: list[dict], run_mode: str, asked: list[str] | None = None, top: int = 5) -> list[Experiment]:
+    """The experiments for the top `top` advice items, in the order of the first item each answers; `asked`: these
+    experiments whatever the advice (each still says which items it answers). CUDA graphs are not tried for a run
+    already compiled with them (reduce-overhead, max-autotune)."""
+    items = items[:top]
+    chosen = []
+    for name in NAMES if asked is None else asked:
+        if name == "cuda_graphs" and run_mode in GRAPH_MODES:
+            continue
+        said = answers(name, items)
+        if asked is not None or said:
+            first = min((k for k, i in enumerate(items) if i["what"] in said), default=len(items))
+            chosen.append((first, Experiment(**{**asdict(CATALOG[name](run_mode)), "answers": tuple(said)})))
+    return [e for _, e in sorted(chosen, key=lambda fe: fe[0])]
