@@ -95,15 +95,20 @@ def _leaves(ref: list, got: list) -> list[dict]:
     return out
 
 
-def _timed(step, n: int) -> list[float]:
+def _sync() -> None:
     import torch
 
+    if torch.cuda.is_available():   # a CPU model (the tests') has nothing to wait for
+        torch.cuda.synchronize()
+
+
+def _timed(step, n: int) -> list[float]:
     times = []
     for _ in range(n):
-        torch.cuda.synchronize()
+        _sync()
         t0 = time.perf_counter()
         step()
-        torch.cuda.synchronize()
+        _sync()
         times.append((time.perf_counter() - t0) * 1e3)
     return times
 
@@ -115,10 +120,12 @@ def _kernels(step, n: int) -> dict[str, float]:
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
+    if not torch.cuda.is_available():
+        return {}
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(n):
             step()
-        torch.cuda.synchronize()
+        _sync()
     out: dict[str, float] = {}
     for e in prof.events():
         if e.device_type == DeviceType.CUDA:
@@ -151,7 +158,7 @@ def run(spec: dict) -> dict:
                 step()
             stage = f"output_{side}"
             outputs[side] = [t.detach().clone() for t in _tensors(step())]   # a graph's outputs are overwritten
-        torch.cuda.synchronize()
+        _sync()
         stage = "timing"
         times = {side: [] for side in sides}
         order = list(sides)
@@ -167,7 +174,8 @@ def run(spec: dict) -> dict:
         ref = outputs["before"]
         return {"before_ms": times["before"], "after_ms": times["after"], "leaves": _leaves(ref, outputs["after"]),
                 "dtype": str(ref[0].dtype).replace("torch.", "") if ref else "",
-                "kernels_before": kernels["before"], "kernels_after": kernels["after"]}
+                "kernels_before": kernels["before"], "kernels_after": kernels["after"],
+                "graphs_compiled": int(torch._dynamo.utils.counters["stats"]["unique_graphs"])}
     except torch.cuda.OutOfMemoryError as e:
         return {"stage": stage, "error": f"out of memory: {str(e).splitlines()[0]}", "oom": True}
     except Exception as e:   # one line for the record; the log keeps the traceback

@@ -1,0 +1,20 @@
+#!/bin/bash
+# The device session of issue 54 (try): profile --mode reduce-overhead on a regional and a whole-model target,
+# the graph replays' attribution checked against default runs, then `try` on copies of shipped runs.
+# Usage (device, repo root, after device_env.sh): bash scripts/device_try_session.sh PART OUT
+part=$1; out=$2; r=/tmp/r; mkdir -p $r
+P="python3 -m inductor_prof"
+case $part in
+a)
+  timeout 110 $P profile examples.models.llama_decoder:decoder --mode reduce-overhead --no-ceilings --no-attention \
+      --steps 5 --out $r/dec-ro; echo "rc=$?"
+  timeout 80 $P profile examples.models.convnet:unet --whole-model --mode reduce-overhead --no-ceilings \
+      --no-attention --steps 5 --out $r/unet-ro; echo "rc=$?"
+  python3 scripts/check_graph_attribution.py $r/dec-ro ../examples/runs/llama-h100
+  python3 scripts/check_graph_attribution.py $r/unet-ro ../examples/runs/unet-h200
+  rsync -a --exclude ncu --exclude inductor_cache --exclude kernels --exclude proton ../examples/runs/unet-h200/ $r/unet/
+  timeout 90 $P try $r/unet -e cuda_graphs --rounds 4 --steps 10; echo "rc=$?"
+  $P report $r/unet --top 3 --width 160 | tail -25
+  ;;
+esac
+tar czf $out/runs.tgz --exclude inductor_cache --exclude '*.hatchet' -C $r . 2>/dev/null
