@@ -12,7 +12,7 @@ a)
       --no-attention --steps 5 --out $r/unet-ro; echo "rc=$?"
   python3 scripts/check_graph_attribution.py $r/dec-ro ../examples/runs/llama-h100
   python3 scripts/check_graph_attribution.py $r/unet-ro ../examples/runs/unet-h200
-  cp -r ../examples/runs/unet-h200 $r/unet && rm -rf $r/unet/ncu $r/unet/inductor_cache
+  cp -r ../examples/runs/unet-h200 $r/unet
   timeout 90 $P try $r/unet -e cuda_graphs --rounds 4 --steps 10; echo "rc=$?"
   $P report $r/unet --top 3 --width 160 | tail -25
   ;;
