@@ -16,5 +16,19 @@ a)
   timeout 90 $P try $r/unet -e cuda_graphs --rounds 4 --steps 10; echo "rc=$?"
   $P report $r/unet --top 3 --width 160 | tail -25
   ;;
+b)
+  timeout 70 $P profile examples.models.llama_decoder:decoder --mode reduce-overhead --no-ceilings --no-attention \
+      --steps 5 --out $r/dec-ro; echo "rc=$?"
+  python3 scripts/check_graph_attribution.py $r/dec-ro ../examples/runs/llama-h100
+  for run in llama-h100 moe-h200; do cp -r ../examples/runs/$run $r/$run; done
+  timeout 140 $P try $r/llama-h100 -e cuda_graphs -e coordinate_descent -e max_autotune --rounds 4 --steps 10 \
+      --timeout 120; echo "rc=$?"
+  timeout 80 $P try $r/moe-h200 --rounds 4 --steps 10 --timeout 70; echo "rc=$?"
+  ;;
+c)
+  cp -r ../examples/runs/flux-h100 $r/flux-h100
+  timeout 280 $P try $r/flux-h100 -e cuda_graphs -e coordinate_descent --rounds 3 --steps 5 --timeout 200
+  echo "rc=$?"
+  ;;
 esac
 tar czf $out/runs.tgz --exclude inductor_cache --exclude '*.hatchet' -C $r . 2>/dev/null

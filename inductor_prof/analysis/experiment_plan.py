@@ -33,6 +33,10 @@ class Experiment:
         return asdict(self) | {"answers": list(self.answers)}
 
 
+def uses_cuda_graphs(mode: str) -> bool:
+    return mode in GRAPH_MODES
+
+
 def _graphs(run_mode: str) -> Experiment:
     mode = "max-autotune" if run_mode.startswith("max-autotune") else "reduce-overhead"
     return Experiment("cuda_graphs", f"CUDA graphs: torch.compile mode={mode!r} (was {run_mode!r})", mode=mode,
@@ -78,7 +82,7 @@ def plan(items: list[dict], run_mode: str, asked: list[str] | None = None, top: 
     items = items[:top]
     chosen = []
     for name in NAMES if asked is None else asked:
-        if name == "cuda_graphs" and run_mode in GRAPH_MODES:
+        if name == "cuda_graphs" and uses_cuda_graphs(run_mode):
             continue
         said = answers(name, items)
         if asked is not None or said:

@@ -8,7 +8,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..analysis.experiment_plan import GRAPH_MODES
+from ..analysis.experiment_plan import uses_cuda_graphs
 from ..drivers import proton
 from ..errors import UserError
 from ..inductor.provenance import block_classes
@@ -17,10 +17,6 @@ from ..targets.blocks import candidates_text, named_blocks
 from . import compile_cache
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
-
-
-def uses_cuda_graphs(mode: str) -> bool:
-    return mode in GRAPH_MODES
 
 
 @dataclass
