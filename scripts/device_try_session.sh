@@ -23,7 +23,7 @@ b)
   for run in llama-h100 moe-h200; do cp -r ../examples/runs/$run $r/$run; done
   timeout 140 $P try $r/llama-h100 -e cuda_graphs -e coordinate_descent -e max_autotune --rounds 4 --steps 10 \
       --timeout 120; echo "rc=$?"
-  timeout 80 $P try $r/moe-h200 --rounds 4 --steps 10 --timeout 70; echo "rc=$?"
+  timeout 80 $P try $r/moe-h200 -e cuda_graphs -e coordinate_descent --rounds 4 --steps 10 --timeout 70; echo "rc=$?"
   ;;
 c)
   cp -r ../examples/runs/flux-h100 $r/flux-h100
