@@ -26,8 +26,11 @@ b)
   timeout 80 $P try $r/moe-h200 -e cuda_graphs -e coordinate_descent --rounds 4 --steps 10 --timeout 70; echo "rc=$?"
   ;;
 c)
-  cp -r ../examples/runs/flux-h100 $r/flux-h100
-  timeout 280 $P try $r/flux-h100 -e cuda_graphs -e coordinate_descent --rounds 3 --steps 5 --timeout 200
+  timeout 60 $P profile examples.models.llama_decoder:decoder --mode reduce-overhead --no-ceilings --no-attention \
+      --steps 5 --out $r/dec-ro2 --force; echo "rc=$?"
+  python3 scripts/check_graph_attribution.py $r/dec-ro2 ../examples/runs/llama-h100
+  rm -rf $r/flux-h100; cp -r ../examples/runs/flux-h100 $r/flux-h100
+  timeout 225 $P try $r/flux-h100 -e cuda_graphs -e coordinate_descent --rounds 3 --steps 5 --timeout 110
   echo "rc=$?"
   ;;
 esac
