@@ -30,7 +30,7 @@ c)
       --steps 5 --out $r/dec-ro2 --force; echo "rc=$?"
   python3 scripts/check_graph_attribution.py $r/dec-ro2 ../examples/runs/llama-h100
   rm -rf $r/flux-h100; cp -r ../examples/runs/flux-h100 $r/flux-h100
-  timeout 225 $P try $r/flux-h100 -e cuda_graphs -e coordinate_descent --rounds 3 --steps 5 --timeout 110
+  timeout 228 $P try $r/flux-h100 -e cuda_graphs -e coordinate_descent --rounds 3 --steps 5 --timeout 150
   echo "rc=$?"
   ;;
 esac

@@ -62,7 +62,12 @@ def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Ca
     if not planned:
         raise UserError(f"none of the top {opts.top} advice items of {run.root} has an experiment; name one with "
                         f"--experiment ({', '.join(experiment_plan.NAMES)})")
-    done = []
+    try:
+        old = json.loads(run.experiments_json.read_text())
+    except (OSError, ValueError):   # none yet, or damaged: written anew
+        old = None
+    done: list[dict] = []
+    doc = {"advice": advice[:opts.top], "rounds": opts.rounds, "steps": opts.steps, "experiments": merged(old, done)}
     for exp in planned:
         folder = run.experiment_dir(exp.name)
         spec_path, log_path = folder / "spec.json", folder / "worker.log"
@@ -75,11 +80,6 @@ def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Ca
         rundir.write_json(folder / "result.json", record)
         log(f"{exp.name}: {record['status']}" + (f" ({record['reason']})" if record["reason"] else ""))
         done.append(record)
-    try:
-        old = json.loads(run.experiments_json.read_text())
-    except (OSError, ValueError):   # none yet, or damaged: written anew
-        old = None
-    doc = {"advice": advice[:opts.top], "rounds": opts.rounds, "steps": opts.steps,
-           "experiments": merged(old, done)}
-    rundir.write_json(run.experiments_json, doc)
+        doc["experiments"] = merged(old, done)
+        rundir.write_json(run.experiments_json, doc)   # after each: an interrupted `try` keeps those it finished
     return doc
