@@ -43,9 +43,18 @@ def side_by_side(before_ms: list[float], after_ms: list[float]) -> dict:
             "noise_ms": noise, "verdict": verdict}
 
 
-def advice_verdict(verdict: str) -> str:
-    """What the experiment says of the advice it answers: a step faster beyond the noise confirms it."""
-    return "confirmed" if verdict == FASTER else "refuted"
+CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
+
+
+def advice_verdict(verdict: str, noise_ms: float, predicted_ms: float | None) -> str:
+    """What the experiment says of the advice it answers: a step faster beyond the noise confirms it, a slower one
+    refutes it; no change beyond the noise refutes it only where the saving the advice predicted (`predicted_ms`,
+    the headroom of the items it answers) is larger than the noise, so it would have been seen."""
+    if verdict == FASTER:
+        return CONFIRMED
+    if verdict == SLOWER:
+        return REFUTED
+    return REFUTED if predicted_ms is not None and predicted_ms > noise_ms else INCONCLUSIVE
 
 
 def output_check(leaves: list[dict], dtype: str) -> dict:
@@ -80,7 +89,7 @@ def kernels_moved(before: dict[str, float], after: dict[str, float], top: int = 
 OK, FAILED, OOM, DIFFER = "ok", "failed", "out of memory", "outputs differ"
 
 
-def judge(raw: dict | None, why: str = "") -> dict:
+def judge(raw: dict | None, why: str = "", predicted_ms: float | None = None) -> dict:
     """An experiment's record from its process's result (worker.run; None: it said none, `why` says how it
     ended): {"status", "reason"} and, where it got that far, "timing" (side_by_side), "outputs" (output_check),
     "advice_verdict" (confirmed or refuted; None where its outputs differ or it failed), "kernels" (count and µs
@@ -95,7 +104,8 @@ def judge(raw: dict | None, why: str = "") -> dict:
     kb, ka = raw["kernels_before"], raw["kernels_after"]
     out = {"status": OK if outputs["ok"] else DIFFER, "reason": outputs.get("why", ""), "timing": timing,
            "outputs": {**outputs, "dtype": raw["dtype"]},
-           "advice_verdict": advice_verdict(timing["verdict"]) if outputs["ok"] else None,
+           "advice_verdict": advice_verdict(timing["verdict"], timing["noise_ms"], predicted_ms) if outputs["ok"]
+           else None, "predicted_ms": predicted_ms, "device": raw.get("device"),
            "kernels": {"before": len(kb), "after": len(ka), "before_us": sum(kb.values()),
                        "after_us": sum(ka.values())},
            "kernels_moved": kernels_moved(kb, ka)}

@@ -54,6 +54,19 @@ def merged(old: dict | None, new: list[dict]) -> list[dict]:
     return [e for e in (old or {}).get("experiments", []) if e.get("name") not in names] + new
 
 
+def predicted_ms(answers: list[str], advice: list[dict]) -> float | None:
+    """The saving the advice promised for the items an experiment answers: the sum of their headroom (None: it
+    answers none)."""
+    got = [i["headroom_ms_per_step"] for i in advice if i["what"] in answers]
+    return float(sum(got)) if got else None
+
+
+def record_of(exp: dict, raw: dict | None, why: str, advice: list[dict], seconds: float, log: str) -> dict:
+    """An experiment's record: what it is (experiment_plan.Experiment.record), its judged result, its time."""
+    return {**exp, **experiment_stats.judge(raw, why, predicted_ms(exp["answers"], advice)), "seconds": seconds,
+            "log": log}
+
+
 def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Callable[[str], None]) -> dict:
     """Runs the planned experiments; returns experiments.json's document (also written)."""
     manifest = json.loads(run.manifest_path.read_text())
@@ -75,8 +88,8 @@ def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Ca
         log(f"{exp.name}: {exp.what}")
         t0 = time.monotonic()
         raw, why = run_experiment(spec_path, log_path, run.experiments_cache, opts.timeout)
-        record = {**exp.record(), **experiment_stats.judge(raw, why), "seconds": round(time.monotonic() - t0, 1),
-                  "log": str(log_path.relative_to(run.root))}
+        record = record_of(exp.record(), raw, why, advice, round(time.monotonic() - t0, 1),
+                           str(log_path.relative_to(run.root)))
         rundir.write_json(folder / "result.json", record)
         log(f"{exp.name}: {record['status']}" + (f" ({record['reason']})" if record["reason"] else ""))
         done.append(record)

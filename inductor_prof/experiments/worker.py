@@ -175,7 +175,8 @@ def run(spec: dict) -> dict:
         return {"before_ms": times["before"], "after_ms": times["after"], "leaves": _leaves(ref, outputs["after"]),
                 "dtype": str(ref[0].dtype).replace("torch.", "") if ref else "",
                 "kernels_before": kernels["before"], "kernels_after": kernels["after"],
-                "graphs_compiled": int(torch._dynamo.utils.counters["stats"]["unique_graphs"])}
+                "graphs_compiled": int(torch._dynamo.utils.counters["stats"]["unique_graphs"]),
+                "device": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu"}
     except torch.cuda.OutOfMemoryError as e:
         return {"stage": stage, "error": f"out of memory: {str(e).splitlines()[0]}", "oom": True}
     except Exception as e:   # one line for the record; the log keeps the traceback

@@ -7,7 +7,7 @@ import math
 from rich.console import Console
 
 ROW_COLUMNS = ["experiment", "answers", "status", "before_ms", "after_ms", "ratio", "noise_ms", "verdict",
-               "advice_verdict", "output_error", "output_tolerance", "output_dtype", "kernels_before",
+               "predicted_ms", "advice_verdict", "device", "output_error", "output_tolerance", "output_dtype", "kernels_before",
                "kernels_after", "apply", "profile_flag", "reason"]
 
 
@@ -30,8 +30,8 @@ def rows(doc: dict) -> list[dict]:
         out.append({"experiment": e["name"], "answers": "; ".join(e.get("answers") or []), "status": e["status"],
                     "before_ms": (t.get("before") or {}).get("median_ms"),
                     "after_ms": (t.get("after") or {}).get("median_ms"), "ratio": t.get("ratio"),
-                    "noise_ms": t.get("noise_ms"), "verdict": t.get("verdict"),
-                    "advice_verdict": e.get("advice_verdict"), "output_error": o.get("error"),
+                    "noise_ms": t.get("noise_ms"), "verdict": t.get("verdict"), "predicted_ms": e.get("predicted_ms"),
+                    "advice_verdict": e.get("advice_verdict"), "device": e.get("device"), "output_error": o.get("error"),
                     "output_tolerance": o.get("tolerance"), "output_dtype": o.get("dtype"),
                     "kernels_before": k.get("before"), "kernels_after": k.get("after"), "apply": e.get("apply", ""),
                     "profile_flag": e.get("profile_flag", ""), "reason": e.get("reason", "")})
@@ -70,30 +70,34 @@ def moved_line(e: dict, top: int = 3) -> str | None:
 
 
 def lines(doc: dict) -> list[str]:
-    """The section: each advice item tried, the experiments answering it below it (an experiment answering
-    several appears under each), then those answering none of them."""
-    out = ["Experiments (inductor-prof try: the run's configuration and the change, alternating in one process, "
-           f"{doc.get('rounds')} rounds x {doc.get('steps')} synchronised steps each)"]
+    """The section: each advice item tried, with the experiments whose first answered item it is below it (an
+    experiment answering several is shown once, naming the others), then those answering none of them."""
     exps = doc.get("experiments", [])
+    devices = sorted({e["device"] for e in exps if e.get("device")})
+    on = f" on {', '.join(devices)}" if devices else ""
+    out = [f"Experiments{on} (inductor-prof try: the run's configuration and the change, alternating in one process, "
+           f"{doc.get('rounds')} rounds x {doc.get('steps')} synchronised steps each)"]
     placed = set()
     for item in doc.get("advice", []):
-        mine = [e for e in exps if item["what"] in (e.get("answers") or [])]
+        mine = [e for e in exps if e["name"] not in placed and item["what"] in (e.get("answers") or [])]
         if not mine:
             continue
         out.append(f"  {item['what'][:90]} ({item['headroom_ms_per_step']:.2f} ms/step; advice: {item.get('do', '')})")
         for e in mine:
             placed.add(e["name"])
-            out += _experiment_lines(e)
+            out += _experiment_lines(e, [w for w in e["answers"] if w != item["what"]])
     rest = [e for e in exps if e["name"] not in placed]
     if rest:
         out.append("  (answering none of the advice items shown)")
         for e in rest:
-            out += _experiment_lines(e)
+            out += _experiment_lines(e, [])
     return out
 
 
-def _experiment_lines(e: dict) -> list[str]:
+def _experiment_lines(e: dict, also: list[str]) -> list[str]:
     out = [f"    {experiment_line(e)}"]
+    if also:
+        out.append(f"      also answers: {'; '.join(w[:60] for w in also)}")
     moved = moved_line(e)
     if moved:
         out.append(f"      {moved}")
