@@ -126,6 +126,9 @@ def load_run_tables(path) -> RunTables:
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
     experiments = reader.experiments()
+    graphs = ((manifest.get("stages") or {}).get("annotated_step") or {}).get("cuda_graphs")
+    if graphs:   # a run compiled with CUDA graphs: its replays were timed, not annotated
+        reader.warnings.append(f"{run.annotated_hatchet}: {graphs}")
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
