@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from inductor_prof import rundir  # noqa: E402
 from inductor_prof.analysis.experiment_plan import Experiment  # noqa: E402
-from inductor_prof.experiments.run import record_of  # noqa: E402
+from inductor_prof.experiments.run import record_of, then  # noqa: E402
 from inductor_prof.experiments.worker import RESULT  # noqa: E402
 
 KEEP = [f for f in Experiment.__dataclass_fields__]
@@ -30,6 +30,7 @@ def main() -> int:
     args = parser.parse_args()
     run = rundir.open_run(args.run)
     doc = json.loads(run.experiments_json.read_text())
+    manifest = json.loads(run.manifest_path.read_text())
     out = []
     for old in doc["experiments"]:
         log = run.root / old["log"]
@@ -39,6 +40,7 @@ def main() -> int:
             raw["device"] = args.device
         rec = record_of({k: old[k] for k in KEEP}, raw, old.get("reason", ""), doc["advice"], old["seconds"],
                         old["log"])
+        rec.update(then(manifest, run, old["name"], old.get("profile_flag", "")))
         rundir.write_json(run.experiment_dir(old["name"]) / "result.json", rec)
         out.append(rec)
         print(old["name"], rec["status"], rec.get("advice_verdict"))

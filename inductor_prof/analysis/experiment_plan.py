@@ -89,3 +89,24 @@ def plan(items: list[dict], run_mode: str, asked: list[str] | None = None, top: 
             first = min((k for k, i in enumerate(items) if i["what"] in said), default=len(items))
             chosen.append((first, Experiment(**{**asdict(CATALOG[name](run_mode)), "answers": tuple(said)})))
     return [e for _, e in sorted(chosen, key=lambda fe: fe[0])]
+
+
+def applied_command(command: list[str], profile_flag: str, out: str) -> list[str] | None:
+    """The run's own `profile` command line (manifest["command"]: the program, then its arguments) with the
+    experiment's option in place of the run's and `out` as its folder, so the run with the change applied can be
+    diffed against this one; None where the experiment has no `profile` option or the command is not a profile."""
+    if not profile_flag or "profile" not in command:
+        return None
+    args = list(command[command.index("profile"):])
+    flag, _, value = profile_flag.partition(" ")
+    drop = {flag: 1, "--out": 1, "-o": 1, "--force": 0}
+    kept, i = [], 0
+    while i < len(args):
+        a = args[i]
+        name = a.split("=", 1)[0]
+        if name in drop:
+            i += 1 + (drop[name] if "=" not in a else 0)
+            continue
+        kept.append(a)
+        i += 1
+    return ["inductor-prof", *kept, flag, value, "--out", out]

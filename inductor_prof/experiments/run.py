@@ -67,6 +67,12 @@ def record_of(exp: dict, raw: dict | None, why: str, advice: list[dict], seconds
             "log": log}
 
 
+def then(manifest: dict, run: rundir.RunDir, name: str, profile_flag: str) -> dict:
+    """{"then": the `profile` of the run with the change applied, and its diff against this run}, or {}."""
+    applied = experiment_plan.applied_command(manifest.get("command") or [], profile_flag, f"{run.root}-{name}")
+    return {"then": [" ".join(applied), f"inductor-prof diff {run.root} {run.root}-{name}"]} if applied else {}
+
+
 def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Callable[[str], None]) -> dict:
     """Runs the planned experiments; returns experiments.json's document (also written)."""
     manifest = json.loads(run.manifest_path.read_text())
@@ -90,6 +96,7 @@ def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Ca
         raw, why = run_experiment(spec_path, log_path, run.experiments_cache, opts.timeout)
         record = record_of(exp.record(), raw, why, advice, round(time.monotonic() - t0, 1),
                            str(log_path.relative_to(run.root)))
+        record.update(then(manifest, run, exp.name, exp.profile_flag))
         rundir.write_json(folder / "result.json", record)
         log(f"{exp.name}: {record['status']}" + (f" ({record['reason']})" if record["reason"] else ""))
         done.append(record)

@@ -102,8 +102,9 @@ def _experiment_lines(e: dict, also: list[str]) -> list[str]:
     if moved:
         out.append(f"      {moved}")
     if e.get("apply"):
-        out.append(f"      apply: {e['apply']}" + (f"  (profile {e['profile_flag']}, then diff the two runs)"
-                                                     if e.get("profile_flag") else ""))
+        out.append(f"      apply: {e['apply']}")
+    for line in e.get("then") or []:   # the run with the change applied, and its diff against this one
+        out.append(f"      then: {line}")
     return out
 
 

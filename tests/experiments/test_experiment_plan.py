@@ -31,3 +31,12 @@ def test_an_asked_experiment_runs_though_no_item_calls_for_it():
     got = plan.plan([OTHER], "default", asked=["coordinate_descent"])
     assert [(e.name, e.answers) for e in got] == [("coordinate_descent", ())]
     assert got[0].options == {"coordinate_descent_tuning": True}
+
+
+def test_the_applied_run_is_the_runs_own_command_with_the_option_changed():
+    cmd = ["/x/inductor_prof/__main__.py", "profile", "flux", "--out", "/tmp/flux", "--force", "--steps", "10",
+           "--mode=default", "--ncu"]
+    assert plan.applied_command(cmd, "--mode reduce-overhead", "/tmp/flux-cuda_graphs") == [
+        "inductor-prof", "profile", "flux", "--steps", "10", "--ncu", "--mode", "reduce-overhead", "--out",
+        "/tmp/flux-cuda_graphs"]
+    assert plan.applied_command(cmd, "", "x") is None   # an Inductor config line has no profile option
