@@ -8,8 +8,12 @@ the user to apply.
   max-autotune (without graphs, so its gain is not the graphs').
 - Library GEMMs (category GEMM): Inductor's GEMM templates (max_autotune_gemm: its Triton template against
   cuBLAS at each of the model's GEMM shapes).
+- An attention item naming a faster backend ("use gluon_fa3 for (1,24,4608,128)"): the model's SDPA calls routed
+  to that backend through a custom op (experiments/attention_override.py), the model not edited.
 """
 from __future__ import annotations
+
+import re
 
 from dataclasses import asdict, dataclass, field
 
@@ -28,6 +32,7 @@ class Experiment:
     apply: str = ""            # the exact change for the user to apply
     profile_flag: str = ""     # the `profile` option that applies it, where there is one (then `diff` compares)
     answers: tuple[str, ...] = ()   # the `what` of the advice items it answers
+    attention: str | None = None    # the attention backend the model's SDPA calls are routed to
 
     def record(self) -> dict:
         return asdict(self) | {"answers": list(self.answers)}
@@ -58,7 +63,23 @@ CATALOG = {
         options={"max_autotune_gemm": True},
         apply='torch._inductor.config.max_autotune_gemm = True   # before torch.compile'),
 }
-NAMES = tuple(CATALOG)
+USE_BACKEND = re.compile(r"^use (\S+) (?:for|instead of) ")   # advice.py's attention items' `do`
+
+
+def _attention(backend: str) -> Experiment:
+    return Experiment("attention_backend", f"the model's scaled_dot_product_attention calls on {backend} (a custom "
+                      "op; masked calls stay on SDPA)", attention=backend,
+                      apply=f"route F.scaled_dot_product_attention to {backend} through a torch.library custom op, "
+                            "as inductor_prof/experiments/attention_override.py does")
+
+
+NAMES = (*CATALOG, "attention_backend")
+
+
+def backend_of(item: dict) -> str | None:
+    """The backend an attention item says to use, or None."""
+    m = USE_BACKEND.match(str(item.get("do") or ""))
+    return m.group(1) if m else None
 
 
 def answers(name: str, items: list[dict]) -> list[str]:
@@ -71,6 +92,8 @@ def answers(name: str, items: list[dict]) -> list[str]:
             return cat.startswith(INDUCTOR) or (name == "max_autotune" and cat == GEMM)
         if name == "gemm_templates":
             return cat == GEMM
+        if name == "attention_backend":
+            return backend_of(i) is not None
         return False
     return [i["what"] for i in items if hit(i)]
 
@@ -85,9 +108,17 @@ def plan(items: list[dict], run_mode: str, asked: list[str] | None = None, top: 
         if name == "cuda_graphs" and uses_cuda_graphs(run_mode):
             continue
         said = answers(name, items)
+        if name == "attention_backend":   # the backend the first such item names; none named, nothing to try
+            said = said[:1]
+            backend = next((backend_of(i) for i in items if i["what"] in said), None)
+            if backend is None:
+                continue
+            exp = _attention(backend)
+        else:
+            exp = CATALOG[name](run_mode)
         if asked is not None or said:
             first = min((k for k, i in enumerate(items) if i["what"] in said), default=len(items))
-            chosen.append((first, Experiment(**{**asdict(CATALOG[name](run_mode)), "answers": tuple(said)})))
+            chosen.append((first, Experiment(**{**asdict(exp), "answers": tuple(said)})))
     return [e for _, e in sorted(chosen, key=lambda fe: fe[0])]
 
 

@@ -5,12 +5,11 @@ answer. A failed experiment is recorded with its reason and the others go on; no
 written."""
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import rundir
+from .. import rundir, runfiles
 from ..analysis import experiment_plan, experiment_stats
 from ..errors import UserError
 from .launch import run_experiment
@@ -44,7 +43,7 @@ def spec(manifest: dict, exp: experiment_plan.Experiment, opts: TryOptions) -> d
         raise UserError("the run's manifest.json lacks settings.target or settings.compile (a run recorded by an "
                         "older version): profile it again to try its advice")
     return {"target": settings["target"], "flux": settings.get("flux") or {}, "compile": settings["compile"],
-            "experiment": {"name": exp.name, "mode": exp.mode, "options": exp.options},
+            "experiment": {"name": exp.name, "mode": exp.mode, "options": exp.options, "attention": exp.attention},
             "warmup": opts.warmup, "rounds": opts.rounds, "steps": opts.steps, "profile_steps": opts.profile_steps}
 
 
@@ -75,16 +74,13 @@ def then(manifest: dict, run: rundir.RunDir, name: str, profile_flag: str) -> di
 
 def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Callable[[str], None]) -> dict:
     """Runs the planned experiments; returns experiments.json's document (also written)."""
-    manifest = json.loads(run.manifest_path.read_text())
+    manifest = runfiles.manifest(run, "`try` needs the run's settings")
     mode = (manifest.get("settings") or {}).get("compile", {}).get("mode", "default")
     planned = experiment_plan.plan(advice, mode, opts.experiments, opts.top)
     if not planned:
         raise UserError(f"none of the top {opts.top} advice items of {run.root} has an experiment; name one with "
                         f"--experiment ({', '.join(experiment_plan.NAMES)})")
-    try:
-        old = json.loads(run.experiments_json.read_text())
-    except (OSError, ValueError):   # none yet, or damaged: written anew
-        old = None
+    old = runfiles.earlier_experiments(run)
     done: list[dict] = []
     doc = {"advice": advice[:opts.top], "rounds": opts.rounds, "steps": opts.steps, "experiments": merged(old, done)}
     for exp in planned:

@@ -63,6 +63,15 @@ def if_present(path: Path, read: Callable[[Path], Any], need: str, state: str = 
     return required(path, read, need, state) if present(path) else None
 
 
+def earlier_experiments(run: RunDir) -> dict | None:
+    """experiments.json as an earlier `try` left it, for this one to add to; None when there is none or it is
+    damaged (then written anew)."""
+    try:
+        return experiments_file(run.experiments_json) if present(run.experiments_json) else None
+    except Exception:   # damaged: replaced by this try's
+        return None
+
+
 def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict:
     return required(run.manifest_path, manifest_file, need)
 

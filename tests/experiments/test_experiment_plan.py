@@ -40,3 +40,14 @@ def test_the_applied_run_is_the_runs_own_command_with_the_option_changed():
         "inductor-prof", "profile", "flux", "--steps", "10", "--ncu", "--mode", "reduce-overhead", "--out",
         "/tmp/flux-cuda_graphs"]
     assert plan.applied_command(cmd, "", "x") is None   # an Inductor config line has no profile option
+
+
+def test_an_attention_item_naming_a_backend_is_tried_with_that_backend():
+    att = {"what": "cudnn_generated_fort_native_sdpa", "category": "attention", "headroom_ms_per_step": 1.1,
+           "do": "use gluon_fa3 for (1,24,4608,128)"}
+    other = {"what": "attention (2,8,512,64)", "category": "attention", "headroom_ms_per_step": 0.1,
+             "do": "use triton_fa2 instead of sdpa_flash"}
+    (e,) = plan.plan([att, other], "default", asked=["attention_backend"])
+    assert (e.attention, e.answers) == ("gluon_fa3", ("cudnn_generated_fort_native_sdpa",))
+    # an item saying nothing faster was measured names no backend: nothing to try
+    assert plan.plan([{**att, "do": "nothing faster was measured for its calls"}], "default") == []

@@ -59,3 +59,19 @@ def test_an_experiment_through_the_worker_on_the_cpu(tmp_path, monkeypatch):
 def test_bad_options_are_one_line(opts, said):
     with pytest.raises(UserError, match=said):
         check(opts)
+
+
+def test_the_attention_override_on_the_cpu(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    run = tiny_run(tmp_path)
+    manifest = json.loads(run.manifest_path.read_text())
+    manifest["settings"]["target"] = "tests.experiments.tiny_attention:tiny"
+    run.manifest_path.write_text(json.dumps(manifest))
+    advice = [{"what": "sdpa_kernel", "category": "attention", "headroom_ms_per_step": 0.2, "why": "",
+               "do": "use torch_blocked for (2,4/2,16,8),causal"}]
+    doc = try_advice(run, advice, TryOptions(rounds=2, steps=1, warmup=1, timeout=600), lambda line: None)
+    (e,) = doc["experiments"]
+    assert (e["name"], e["attention"], e["status"]) == ("attention_backend", "torch_blocked", "ok"), e["reason"]
+    # the same attention (causal, GQA) in float32 on another backend: within fp32's 4 * 2^-10, yet not bit-equal
+    # (a graph that still called SDPA would give 0)
+    assert 0 < e["outputs"]["error"] <= e["outputs"]["tolerance"]
