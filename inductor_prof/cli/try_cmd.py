@@ -21,7 +21,7 @@ def try_command(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
     experiment: list[str] = typer.Option([], "--experiment", "-e", help="run this experiment whatever the advice "
                                          "(repeatable): cuda_graphs, coordinate_descent, max_autotune, "
-                                         "gemm_templates"),
+                                         "gemm_templates, attention_backend"),
     top: int = typer.Option(5, help="advice items to answer"),
     rounds: int = typer.Option(6, help="alternating rounds of the two configurations"),
     steps: int = typer.Option(10, help="synchronised steps a configuration per round"),
@@ -31,7 +31,7 @@ def try_command(
     width: Optional[int] = width_option(100),
 ):
     """Try the run's advice: each experiment (CUDA graphs, coordinate-descent tuning, max-autotune, GEMM
-    templates) compiled in a process of its own beside the run's configuration, timed alternating, its outputs
+    templates, another attention backend) compiled in a process of its own beside the run's configuration, timed alternating, its outputs
     checked; results in RUN/experiments/ and in `report`."""
     require_gpu_extra("`inductor-prof try`")
     import json
