@@ -79,3 +79,17 @@ def test_a_damaged_experiments_file_is_one_warning_and_the_report_goes_on(tmp_pa
     code, out, err = run_main(["report", str(run), "--width", "120"], capsys)
     assert code == 0
     assert "experiments.json is damaged" in err and "Experiments" not in out
+
+
+def test_a_graphs_run_warns_that_its_inductor_kernels_are_unannotated(tmp_path, capsys):
+    from cli_main import run_main
+
+    from inductor_prof.pipeline.steps import GRAPH_REPLAYS_UNANNOTATED
+
+    run = tmp_path / "unet"
+    shutil.copytree(UNET, run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["stages"]["annotated_step"]["cuda_graphs"] = GRAPH_REPLAYS_UNANNOTATED   # as the stage records it
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    code, out, err = run_main(["report", str(run), "--width", "120"], capsys)
+    assert code == 0 and "launch no kernel through Triton's launcher" in err
