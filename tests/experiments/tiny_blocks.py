@@ -28,3 +28,9 @@ class Stack(torch.nn.Module):
 def tiny():
     torch.manual_seed(0)
     return Stack().eval().requires_grad_(False), (torch.randn(4, 16),)
+
+
+def tiny_cuda():
+    """The same on the GPU in bf16 (tests/gpu/test_try_gpu.py)."""
+    model, (x,) = tiny()
+    return model.to("cuda", torch.bfloat16), (x.to("cuda", torch.bfloat16),)
