@@ -22,9 +22,9 @@ class Attn(torch.nn.Module):
 class Stack(torch.nn.Module):
     _repeated_blocks = ["Attn"]
 
-    def __init__(self):
+    def __init__(self, d: int = 32):
         super().__init__()
-        self.blocks = torch.nn.ModuleList(Attn() for _ in range(2))
+        self.blocks = torch.nn.ModuleList(Attn(d) for _ in range(2))
 
     def forward(self, x):
         for b in self.blocks:
@@ -35,3 +35,10 @@ class Stack(torch.nn.Module):
 def tiny():
     torch.manual_seed(0)
     return Stack().eval().requires_grad_(False), (torch.randn(2, 16, 32),)
+
+
+def tiny_cuda():
+    """On the GPU in bf16, head dim 64 (what the own kernels take): tests/gpu/test_try_gpu.py."""
+    torch.manual_seed(0)
+    model = Stack(256).eval().requires_grad_(False).to("cuda", torch.bfloat16)
+    return model, (torch.randn(2, 128, 256, device="cuda", dtype=torch.bfloat16),)

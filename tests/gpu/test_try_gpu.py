@@ -28,3 +28,18 @@ def test_graphs_and_gemm_templates_on_the_gpu(tmp_path, monkeypatch):
         assert e["status"] == "ok", (e["name"], e["reason"])
         assert e["device"].startswith("NVIDIA") and e["outputs"]["dtype"] == "bfloat16"
         assert e["kernels"]["before"] > 0 and e["kernels"]["after"] > 0
+
+
+def test_the_attention_override_on_an_own_kernel(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({"settings": {
+        "target": "tests.experiments.tiny_attention:tiny_cuda", "flux": {},
+        "compile": {"mode": "default", "regional": True, "fullgraph": True, "blocks": [], "dynamic": False}}}))
+    advice = [{"what": "sdpa", "category": "attention", "headroom_ms_per_step": 0.1, "why": "",
+               "do": "use triton_fa2 for (2,4/2,128,64),causal"}]
+    doc = try_advice(RunDir(run), advice, TryOptions(rounds=3, steps=5, timeout=280), print)
+    (e,) = doc["experiments"]
+    assert (e["name"], e["status"]) == ("attention_backend", "ok"), e["reason"]
+    assert any("fa" in m["name"].lower() for m in e["kernels_moved"])   # the own kernel appears among those moved
