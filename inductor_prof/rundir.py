@@ -97,6 +97,16 @@ class RunDir:
     def gemm_templates_log(self) -> Path: return self.ceilings_dir / "gemm_templates.log"
     @property
     def gemm_templates_cache(self) -> Path: return self.ceilings_dir / "inductor_cache"
+    # `inductor-prof try`: each experiment's spec, log and result, and all of them with the advice they answer;
+    # nothing outside this folder is written (the run as profiled stays as it was)
+    @property
+    def experiments_dir(self) -> Path: return self.root / "experiments"
+    @property
+    def experiments_json(self) -> Path: return self.experiments_dir / "experiments.json"
+    @property
+    def experiments_cache(self) -> Path: return self.experiments_dir / "inductor_cache"   # shared by its children
+    def experiment_dir(self, name: str) -> Path: return self.experiments_dir / name
+
     # Nsight Compute
     @property
     def ncu_dir(self) -> Path: return self.root / "ncu"

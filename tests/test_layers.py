@@ -30,7 +30,7 @@ LAYERS = (
     ("runfiles", {"runfiles"}),               # every read of a run folder, validated
     ("analysis", {"analysis"}),               # pure judgement of what a run holds
     ("report", {"report", "doctor"}),         # rendering a run; doctor's checks
-    ("pipeline", {"pipeline"}),               # profile's stages
+    ("pipeline", {"pipeline", "experiments"}),   # profile's stages; `try`'s experiments, which build and compile
     ("cli", {"cli"}),                         # the commands
     ("entry", {"entry", "__main__", "", "worker"}),   # the console script, `python -m`, the package init, worker.py
 )

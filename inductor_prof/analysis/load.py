@@ -49,6 +49,7 @@ class RunTables:
     # the source pass's counters as read once (stem -> runfiles.source_counters' dict): the advice's causes,
     # inspect and the HTML sections share them (a damaged file is one warning)
     source_counters: dict[str, dict] = field(default_factory=dict)
+    experiments: dict | None = None    # experiments/experiments.json (`inductor-prof try`), where it was run
 
 
 def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
@@ -158,6 +159,10 @@ def load_run_tables(path) -> RunTables:
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
+    experiments = reader.experiments()
+    graphs = ((manifest.get("stages") or {}).get("annotated_step") or {}).get("cuda_graphs")
+    if graphs:   # a run compiled with CUDA graphs: its replays were timed, not annotated
+        reader.warnings.append(f"{run.annotated_hatchet}: {graphs}")
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
@@ -168,4 +173,4 @@ def load_run_tables(path) -> RunTables:
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
                      warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops,
-                     failed_checks=reader.failed_checks, source_counters=counters)
+                     failed_checks=reader.failed_checks, source_counters=counters, experiments=experiments)

@@ -44,7 +44,8 @@ def profile(
     force: bool = typer.Option(False, "--force", help="replace an existing run folder"),
     steps: int = typer.Option(5, help="profiled steps"),
     warmup: int = typer.Option(2, help="warm-up steps after the compiling one"),
-    mode: str = typer.Option("default", help="compile mode: default, max-autotune, max-autotune-no-cudagraphs"),
+    mode: str = typer.Option("default", help="compile mode: default, reduce-overhead (CUDA graphs), max-autotune, "
+                              "max-autotune-no-cudagraphs"),
     whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
     blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
                                          "by one, comma-separated (a model without _repeated_blocks)"),
@@ -205,6 +206,10 @@ def report(
         df = df.sort_values(col, ascending=ascending, na_position="last")
     if csv:
         export.to_csv(df, csv, tables.by_size)
+        if tables.experiments and not csv_out:   # `inductor-prof try`'s experiments: a table of their own
+            export.experiments_to_csv(tables.experiments, export.experiments_csv_path(csv))
+            err.print(f"experiments written to {export.experiments_csv_path(csv)}", markup=False, highlight=False,
+                      soft_wrap=True)
     if html_out:
         from ..report import html
 

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis.experiment_plan import uses_cuda_graphs
 from ..drivers import proton
 from ..errors import UserError
 from ..inductor.provenance import block_classes
@@ -16,7 +17,7 @@ from ..targets.base import Target
 from ..targets.blocks import candidates_text, named_blocks
 from . import compile_cache
 
-MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs")
+MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 
 @dataclass
@@ -49,6 +50,8 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     if opts.regional and target.blocks:
         for _, block in target.blocks:
             block.compile(**kwargs)
+        if uses_cuda_graphs(opts.mode):
+            mark_steps(target.model)
         return "regional"
     if opts.regional and not target.blocks:
         raise UserError(f"{target.name} declares no repeated blocks (_repeated_blocks) for regional compile; pass "
@@ -57,6 +60,14 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     kwargs["fullgraph"] = False  # a whole model may have graph breaks outside the blocks
     target.model.compile(**kwargs)
     return "whole-model"
+
+
+def mark_steps(model) -> None:
+    """Each block's graphs are CUDA graphs of one tree: a step starts a new generation of it (its outputs may then
+    be overwritten), said before the model's own forward, outside every compiled block."""
+    import torch
+
+    model.register_forward_pre_hook(lambda module, args: torch.compiler.cudagraph_mark_step_begin())
 
 
 def graphs_compiled() -> int:

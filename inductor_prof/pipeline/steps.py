@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 
 from ..analysis import telemetry
+from ..analysis.experiment_plan import uses_cuda_graphs
 from ..drivers import proton
 from ..drivers.nvml import Telemetry
 from ..steptime import median_ms, step_ms
@@ -94,9 +95,19 @@ def under_proton(ctx) -> dict:
 
 def annotated(ctx) -> dict:
     ctx.log("profiling one annotated step (flops/bytes per launch)")
+    graphs = uses_cuda_graphs(ctx.opts.compile.mode)
     with proton.session(ctx.run.annotated_hatchet, hook="triton"):
         times = timed(ctx, 1, scope_prefix="annotated_step_", progress=False)
     proton.launches.write(ctx.run.annotated_hatchet, ctx.run.annotated_launches)
     info = record(ctx, "annotated_step_ms", times)
     ctx.manifest.set("profile", ctx.profile)
-    return {"step_ms": info["step_ms"][0]}
+    return {"step_ms": info["step_ms"][0], **({"cuda_graphs": GRAPH_REPLAYS_UNANNOTATED} if graphs else {})}
+
+
+# Measured on an H200 (reduce-overhead, the decoder and the UNet, 2026-11-28): a graph replay launches no kernel
+# through Triton's launcher, so its launch hook never gives the Inductor kernels' flops and bytes (0% of their
+# time annotated); forgetting the graph trees first so the step ran as their warm-up failed the stage and the
+# next ("Running CUDAGraph after shutdown"). Proton's times and block scopes and torch.profiler's library calls
+# were right in the replays (scripts/check_graph_attribution.py).
+GRAPH_REPLAYS_UNANNOTATED = ("CUDA graph replays launch no kernel through Triton's launcher: the Inductor kernels "
+                             "have no flops or bytes (profile without reduce-overhead for the roofline)")

@@ -124,6 +124,10 @@ def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks
            "attention": records(tables.attention, []) if tables.attention is not None else []}
     if tables.by_size is not None:
         obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
+    if tables.experiments:   # `inductor-prof try`: experiments.json as written, NaN as null
+        from .experiments import clean
+
+        obj["experiments"] = clean(tables.experiments)
     return json_text(obj, cleaned=("kernels", "attention", "kernels_by_size"))
 
 
@@ -158,6 +162,18 @@ def shape_table(df: pd.DataFrame) -> pd.DataFrame:
                          "dims": json.dumps(s["dims"]),
                          "modules": "" if s["modules"] is None else json.dumps(s["modules"])})
     return pd.DataFrame(rows)
+
+
+def experiments_csv_path(path) -> Path:
+    """Where `report --csv FILE` writes the experiments' rows (`inductor-prof try`): FILE.experiments.csv."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.experiments.csv")
+
+
+def experiments_to_csv(doc: dict, path) -> None:
+    from .experiments import ROW_COLUMNS, rows
+
+    write_table(path, pd.DataFrame(rows(doc), columns=ROW_COLUMNS))
 
 
 def to_csv(df: pd.DataFrame, path, by_size: pd.DataFrame | None = None) -> None:

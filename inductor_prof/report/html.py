@@ -129,6 +129,15 @@ NEXT_COLUMNS = [
     Col("roofline ms/step", "roofline_headroom_ms_per_step", "{:.3f}", narrow=LEAST), Col("do", "do", style="prose"),
     Col("measured against", "why", style="prose"), Col("category", "category"),
 ]
+# `inductor-prof try`'s experiments (report/experiments.rows), under the advice they answer
+EXPERIMENT_COLUMNS = [
+    Col("experiment", "experiment"), Col("answers", "answers", style="prose"), Col("status", "status"),
+    Col("before ms", "before_ms", "{:.3f}"), Col("after ms", "after_ms", "{:.3f}"), Col("ratio", "ratio", "{:.3f}x"),
+    Col("noise ± ms", "noise_ms", "{:.3f}"), Col("promised ms", "predicted_ms", "{:.2f}"),
+    Col("advice", "advice_verdict"), Col("output error", "output_error", "{:.2g}"),
+    Col("tolerance", "output_tolerance", "{:.2g}"), Col("device", "device"), Col("apply", "apply", style="prose"),
+    Col("reason", "reason", style="prose", optional=True),
+]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
     Col("TFLOP/s", "tflops", rate), Col("% peak", "pct_of_peak", "{:.1f}"),
@@ -356,6 +365,14 @@ def _link_rows(t: dict, ids: dict[str, str] | None = None, names: dict[str, str]
     return t
 
 
+def _experiments(doc: dict | None) -> dict | None:
+    from .experiments import ROW_COLUMNS, rows
+
+    if not doc or not doc.get("experiments"):
+        return None
+    return table(pd.DataFrame(rows(doc), columns=ROW_COLUMNS).astype(object), EXPERIMENT_COLUMNS)
+
+
 def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> str:
     """The page for these tables (df: the kernel table, all rows, in the order to show); ranks: ranks_view of a
     run of several ranks."""
@@ -391,6 +408,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom, sizes=sizes_view(tables, df), sources=sources,
+        experiments=_experiments(tables.experiments),
         targets=_targets(df, sources, inspected), inspected=inspected, fmt=num,
         has_kernels_json=tables.run.kernels_json.exists(), has_ncu_csv=tables.run.ncu_csv.exists())
 

@@ -328,4 +328,8 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
     headroom = headroom_table(tables.summary, console.width, set(df["display"]) if len(df) else set())
     if headroom is not None:
         console.print(headroom)
+    if tables.experiments:
+        from .experiments import render as render_experiments
+
+        render_experiments(tables.experiments, console)
     console.print(summary_table(tables.summary, console.width))

@@ -20,7 +20,8 @@ from ..errors import UserError, one_line
 from .cells import LEFT_OUT, left_out
 from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
-                    REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, hatchet_rows,
+                    REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, experiments_file,
+                    hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
                     ncu_rows, ncu_status_file, ranks_file, source_counters_file, source_status_file,
                     torch_trace_file, what)
@@ -63,6 +64,15 @@ def required(path: Path, read: Callable[[Path], T], need: str = REPORT_NEEDS, st
 def if_present(path: Path, read: Callable[[Path], T], need: str, state: str = "damaged") -> T | None:
     """read(path) when the file exists, else None; a damaged one is one line naming it (required)."""
     return required(path, read, need, state) if present(path) else None
+
+
+def earlier_experiments(run: RunDir) -> dict[str, Any] | None:
+    """experiments.json as an earlier `try` left it, for this one to add to; None when there is none or it is
+    damaged (then written anew)."""
+    try:
+        return experiments_file(run.experiments_json) if present(run.experiments_json) else None
+    except Exception:   # damaged: replaced by this try's
+        return None
 
 
 def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict[str, Any]:
@@ -295,6 +305,11 @@ class Reader:
         `expected`: the manifest records calls written there."""
         return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",
                              expected=expected)
+
+    def experiments(self) -> dict | None:
+        """experiments.json of `inductor-prof try`, where it was run (none otherwise, and no warning)."""
+        return self.optional(self.run.experiments_json, experiments_file, "the experiments (inductor-prof try) are "
+                             "not shown", expected=False)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""

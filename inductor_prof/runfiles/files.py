@@ -399,3 +399,16 @@ def ranks_file(path: Path) -> dict[str, Any]:
     return data
 
 
+
+
+def experiments_file(path: Path) -> dict:
+    """experiments/experiments.json (`inductor-prof try`): the advice tried and a record per experiment (name,
+    status, what it answers)."""
+    data = json_object(path)
+    records = data.get("experiments")
+    if not isinstance(records, list) or not all(isinstance(r, dict) and isinstance(r.get("name"), str)
+                                                and isinstance(r.get("status"), str) for r in records):
+        raise Damaged("'experiments' should be a list of records each with its 'name' and 'status'")
+    if not all(isinstance(r.get("answers", []), list) for r in records):
+        raise Damaged("an experiment's 'answers' should be a list of advice items")
+    return data
