@@ -31,6 +31,7 @@ class ProfileOptions:
     ceilings: bool = True
     ncu: bool = False
     attention: bool = True
+    train: bool = False           # profile the target's training step: forward, backward, optimizer
     nproc: int | None = None      # ranks under torchrun, one GPU each (ranks.py); None: this process, one GPU
     settings: Settings = field(default_factory=Settings)
     flux: FluxOptions = field(default_factory=FluxOptions)

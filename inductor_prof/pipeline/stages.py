@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 from .. import rundir
 from ..inductor.instrument import KernelRegistry
-from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps
+from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps, \
+    training
 
 Log = Callable[[str], None]
 
@@ -48,6 +49,8 @@ STAGES = (
     Stage("build", build.run, required=True),
     Stage("compile", compile.run, required=True, hooks=True),
     Stage("warmup", compile.warmup, required=True, hooks=True),
+    # a training target: peak GPU memory per phase (forward, backward, optimizer), one step
+    Stage("phase_memory", training.phase_memory, when=("train",)),
     Stage("plain_steps", steps.plain, required=True),
     Stage("proton_steps", steps.under_proton, required=True),
     Stage("annotated_step", steps.annotated),
