@@ -65,7 +65,12 @@ class Training:
         it runs eagerly between graph breaks (fullgraph=False), as torch allows."""
         import torch
 
-        self.optimizer_step = torch.compile(self.optimizer.step, fullgraph=False)
+        optimizer = self.optimizer
+
+        def optimizer_step():   # as torch's compiled-optimizer recipe writes it: the step inside a function
+            optimizer.step()
+
+        self.optimizer_step = torch.compile(optimizer_step, fullgraph=False)
         return type(self.optimizer).__name__
 
 
