@@ -22,7 +22,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, library_calls, older_runs
+from . import above_spec, advice, library_calls, older_runs, phases
 from .binding import add_binding
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
@@ -125,7 +125,13 @@ def load_run_tables(path) -> RunTables:
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
     reader.failed_stages()
+    training = phases.is_training(steps)
+    if training and len(df):   # each kernel's phases (forward, backward, optimizer)
+        df["phase"] = df["name"].map(phases.kernel_phases(steps)).fillna("")
     summary = summarize(df, manifest, peaks, n_steps)
+    if training:
+        summary["phases"] = phases.phase_summary(steps, annotated, library_ops, n_steps,
+                                                 (manifest.get("profile") or {}).get("phase_memory"))
     if len(df):
         summary["headroom"] = headroom(df, summary["plain_step_ms"], savings)
     if sizes:

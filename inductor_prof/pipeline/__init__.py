@@ -105,6 +105,9 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                 if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
                     raise
                 failed[stage.name] = one_line(e, None)   # recorded in the manifest; the run goes on
+                import traceback   # where it failed, for the run's log (stderr is profile.log's)
+
+                traceback.print_exception(e, file=sys.stderr)
                 log(f"stage {stage.name} failed: {failed[stage.name]}")
     manifest.set("failed_stages", failed)
     return ProfileResult(run=run, failed=failed)

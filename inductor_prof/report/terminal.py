@@ -66,12 +66,15 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH, shapes: 
         return Col(header, cells, rank, **kw)
     # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
     module = [col("module", lambda r: str(r.get("module") or ""), 5.6, flex=(14, 40))]
+    # a training run: the phases each kernel ran in (analysis/phases.py), beside its name
+    phase = [col("phase", lambda r: str(r.get("phase") or ""), 1.5)]
     # the unit ncu found busy (analysis/binding.py): runs with ncu rows; the least column, left out first
     binds = [col("ncu binds", lambda r: SHORT.get(_text(r.get("binding_unit")), ""), 10.5)]
     return fit([
         # a sub-row's label is Text: prose, never shortened or numbered as a kernel name
         col("kernel", lambda r: r["display"], 0, lambda s: Text(s["label"]), flex=NAME_WIDTH, names=True,
             prefer=(5.5, 48)),
+        *(phase if any(r.get("phase") for r, _ in rows) else []),
         *(module if any(r.get("module") for r, _ in rows) else []),
         col("kind", lambda r: str(r["kind"]), 9),
         col("fused ATen ops", lambda r: str(r["aten_ops"]), 10, lambda s: s["other_op"], flex=(16, 60)),
