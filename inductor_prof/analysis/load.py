@@ -22,7 +22,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, library_calls, older_runs, phases
+from . import above_spec, advice, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
@@ -134,6 +134,9 @@ def load_run_tables(path) -> RunTables:
                                                  (manifest.get("profile") or {}).get("phase_memory"))
     if len(df):
         summary["headroom"] = headroom(df, summary["plain_step_ms"], savings)
+    if training and len(df):
+        compiled = ((manifest.get("stages") or {}).get("compile") or {}).get("optimizer_compiled")
+        summary["training"] = training_advice.items(df, summary["phases"], peaks, compiled)
     if sizes:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")

@@ -18,6 +18,25 @@ from ..names import demangle
 COMMUNICATION = "communication"   # a collective's phase, whichever training phase launched it
 
 
+def run_kind(manifest: dict) -> str:
+    """"training" for a `profile --train` run, else "inference"."""
+    return "training" if (manifest.get("settings") or {}).get("train") else "inference"
+
+
+def same_kind(label_a: str, manifest_a: dict, label_b: str, manifest_b: dict) -> None:
+    """Two runs `diff` may pair kernel by kernel: both training steps or both inference; else one line
+    saying they differ in kind (a training step's backward kernels have no counterpart in an inference run,
+    and a forward GEMM would be paired with a backward one of the same cuBLAS kernel)."""
+    from ..errors import UserError
+
+    kind_a, kind_b = run_kind(manifest_a), run_kind(manifest_b)
+    if kind_a != kind_b:
+        raise UserError(f"{label_a} is {'a training' if kind_a == 'training' else 'an inference'} run and {label_b} "
+                        f"{'a training' if kind_b == 'training' else 'an inference'} run: they differ in kind "
+                        "(forward, backward and optimizer against forward only), so diff does not pair their "
+                        "kernels; compare two training runs or two inference runs")
+
+
 def phase_of_path(path: str) -> str:
     """The training phase scope on a Proton scope path ("" outside every phase: an inference run)."""
     for part in str(path).split("/"):
@@ -84,10 +103,14 @@ def phase_summary(steps: pd.DataFrame, annotated: pd.DataFrame | None, library_o
         if lib is not None:
             f, b = _work(lib, lib_phase, name)
             flops, nbytes = flops + f, nbytes + b
-        peak = ((memory or {}).get(name) or {}).get("peak_bytes")
+        mem = (memory or {}).get(name) or {}
+        peak = mem.get("peak_bytes")
         out[name] = {"ms_per_step": ns / n_steps / NS_PER_MS, "pct_of_gpu_time": 100 * ns / total if total else 0.0,
                      "launches_per_step": float(steps.loc[phase == name, "calls"].sum()) / n_steps,
                      "tflop_per_step": flops / TFLOP, "gb_per_step": nbytes / GB,
                      "tflops": rates(flops, 0.0, ns / n_steps / NS_PER_S)[0] if ns else 0.0,
                      "peak_memory_bytes": peak}
+        if name == "forward" and "end_bytes" in mem and "start_bytes" in mem:
+            # what the forward leaves allocated: the activations autograd keeps for backward (and the loss)
+            out[name]["saved_bytes"] = mem["end_bytes"] - mem["start_bytes"]
     return out

@@ -135,6 +135,22 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
     ], width, title)
 
 
+def training_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
+    """A training run's phase items (analysis/training_advice.py): backward against forward, the backward
+    kernel with the most headroom, the optimizer's launches, the activations kept for backward."""
+    rows = summary.get("training")
+    if not rows:
+        return None
+    return fit([
+        Col("phase", [r["phase"] for r in rows], 0),
+        Col("what", [Text(r["what"]) for r in rows], 1, flex=(24, 60)),
+        Col("ms/step", [f"{r['ms_per_step']:.2f}" for r in rows], 2, right=True),
+        Col("headroom", [_num(r["headroom_ms_per_step"], "{:.2f}") for r in rows], 3, right=True),
+        Col("do", [r["do"] for r in rows], 4, flex=(_word_room(r["do"] for r in rows), 40)),
+        Col("measured against", [r["why"] for r in rows], 5, flex=(_word_room(r["why"] for r in rows), 50)),
+    ], width, "Training step: where to look next by phase")
+
+
 def _word_room(texts, least: int = 12) -> int:
     """The fewest cells a wrapped advice column takes: `least`, or its longest word (a shape such as
     "(1,24,4608,128)"), which wraps whole and is never folded in two."""
@@ -318,4 +334,7 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
     headroom = headroom_table(tables.summary, console.width, set(df["display"]) if len(df) else set())
     if headroom is not None:
         console.print(headroom)
+    training = training_table(tables.summary, console.width)
+    if training is not None:
+        console.print(training)
     console.print(summary_table(tables.summary, console.width))
