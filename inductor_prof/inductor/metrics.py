@@ -42,6 +42,8 @@ def kernel_kind(name: str, heuristic: str | None = None, source: str = "") -> st
     """Kind from Inductor's heuristic decorator, else from the name prefix Inductor gives each kind."""
     if "flex_attention" in name or "flex_attention" in source[:4000] or "flex_decoding" in name:
         return "flex_attention"
+    if name.startswith("triton_for_"):   # a foreach kernel's autotuner says TEMPLATE (triton_heuristics.foreach)
+        return "foreach"
     if heuristic:
         kind = _HEURISTIC_KIND.get(heuristic.lower())
         if kind:
@@ -132,6 +134,8 @@ def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
         if len(tensors) < 2:
             return {"bytes": distinct_bytes(args)}
         a, b = tensors[0], tensors[1]
+    if a.dim() < 2 or b.dim() < 2:   # not a matmul's operands: what it moves only
+        return {"bytes": distinct_bytes(args)}
     m, k = a.shape[-2], a.shape[-1]
     n = b.shape[-1]
     batch = math.prod(a.shape[:-2]) if a.dim() > 2 else 1

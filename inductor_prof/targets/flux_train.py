@@ -10,6 +10,10 @@ from .custom import training_info
 from .training import DEFAULT_LR, TrainingStep, build_training
 
 TRAINED_BLOCKS = 2   # of each kind, the last ones
+# cuDNN's SDPA backward fails at FLUX's attention (1, 24, 4608, 128), bf16, on an H200 with torch 2.11:
+# "mha_graph.execute(...).is_good()" false, then an illegal memory access (scripts/try_train_backward.py; with
+# cuDNN's SDPA off the flash backend runs forward and backward). The training step runs SDPA without it.
+SDPA_NOTE = "cuDNN's SDPA off: its backward fails at FLUX's shape (torch 2.11, H200); flash runs instead"
 
 
 def trained_blocks(model, n: int = TRAINED_BLOCKS) -> list:
@@ -20,6 +24,11 @@ def flux_training(target: Target, n: int = TRAINED_BLOCKS) -> Target:
     """`target` (build_flux's) made a training target in place: the trained blocks, loss and AdamW, checked."""
     import torch
 
+    if len(target.sizes) > 1:
+        from ..errors import UserError
+
+        raise UserError("--train profiles one input size; leave out --resolutions")
+    torch.backends.cuda.enable_cudnn_sdp(False)   # SDPA_NOTE: before the eager check's backward
     model = target.model
     blocks = trained_blocks(model, n)
     for block in blocks:
@@ -38,5 +47,5 @@ def flux_training(target: Target, n: int = TRAINED_BLOCKS) -> Target:
     step = TrainingStep(model, target.kwargs, loss_fn, optimizer)
     target.training = build_training(target.name, step, target.args, target.kwargs)
     target.info["training"] = {**training_info(target.training), "trained_blocks": len(blocks),
-                               "loss": "mse of the output against a fixed random target"}
+                               "loss": "mse of the output against a fixed random target", "sdpa": SDPA_NOTE}
     return target

@@ -1004,3 +1004,19 @@ def test_for_source_counts_no_ops_for_templates():
     assert (m.kind, m.ops) == ("flex_attention", OpCounts(0, 0, 0))
     # no heuristic but the source names it: the name prefix triton_poi_ decides
     assert KernelMetrics.for_source("triton_poi_fused_0", TWO_OPS).ops.per_element == 2
+
+
+def test_foreach_kernel_is_foreach_though_its_autotuner_says_template():
+    # the compiled AdamW's triton_for_fused_* kernels: their CachingAutotuner's heuristic_type is TEMPLATE
+    # (triton_heuristics.foreach); priced as a matmul, their 1-D parameter tensors failed the annotated step
+    assert kernel_kind("triton_for_fused_0", "template") == "foreach"
+    assert kernel_kind("triton_tem_fused_mm_0", "template") == "template_mm"
+
+
+def test_mm_metrics_of_non_matrix_operands_is_bytes_only():
+    import torch
+
+    from inductor_prof.inductor.metrics import mm_metrics
+
+    a, b = torch.zeros(8), torch.zeros(8)   # 1-D: 2 x 8 x 4 B
+    assert mm_metrics({"in_ptr0": a, "in_ptr1": b}) == {"bytes": 64}
