@@ -63,3 +63,21 @@ def test_phase_summary_by_hand():
     assert o["gb_per_step"] == pytest.approx(0.5) and o["tflop_per_step"] == 0 and o["launches_per_step"] == 10
     assert o["peak_memory_bytes"] is None
     assert s["communication"]["launches_per_step"] == 1   # the collective, out of backward's launches
+
+
+def test_diff_of_an_inference_run_and_a_training_run_says_they_differ_in_kind():
+    from typer.testing import CliRunner
+
+    from inductor_prof.cli import app
+    from recorded import REPO
+
+    runs = REPO / "examples" / "runs"
+    # the decoder's inference run (H100) against the decoder's training step (H200): shipped, real runs
+    r = CliRunner().invoke(app, ["diff", str(runs / "llama-h100"), str(runs / "llama-train-h200")])
+    assert r.exit_code == 2
+    line = r.output.strip().splitlines()[-1]
+    assert line.startswith(f"error: A ({runs / 'llama-h100'}) is an inference run and B ")
+    assert "a training run: they differ in kind" in line and "diff does not pair their kernels" in line
+    # two training runs (regional and whole-model compile) are of one kind: compared
+    r = CliRunner().invoke(app, ["diff", str(runs / "llama-train-h200"), str(runs / "llama-train-whole-h200")])
+    assert r.exit_code == 0, r.output
