@@ -24,6 +24,10 @@ class Target:
             return self.training.step(self.args, self.kwargs)
         return self.model(*self.args, **self.kwargs)
 
+    def forward(self):
+        """The model's call alone (a training target's forward, without its loss, backward and optimizer)."""
+        return self.model(*self.args, **self.kwargs)
+
     def each_size(self) -> list[tuple[str | None, Callable[[], Any]]]:
         """(size name, one step at that size) per input size; [(None, self)] for a run of one size."""
         if len(self.sizes) < 2:
