@@ -30,6 +30,25 @@ ATTENTION_OPS = {
 }
 MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 none, 1/2 causal), not a bool
 
+
+@dataclass(frozen=True)
+class AttentionBackwardOp:
+    causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_backward)
+    layout: str             # query/key dims as recorded: "bhsd" (B, H, S, D) or "bshd" (B, S, H, D)
+
+
+# the backward ops of SDPA (grad_out, query, key, value first in each; positions as in the ops' schemas): a
+# training step's attention backward, priced by cost.attention_backward_flops
+ATTENTION_BACKWARD_OPS = {
+    "aten::_scaled_dot_product_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd"),
+    "aten::_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd"),
+    "aten::_scaled_dot_product_flash_attention_backward": AttentionBackwardOp(11, "bhsd"),
+    "aten::_flash_attention_backward": AttentionBackwardOp(11, "bshd"),
+    "aten::_scaled_dot_product_efficient_attention_backward": AttentionBackwardOp(11, "bhsd"),
+    "aten::_efficient_attention_backward": AttentionBackwardOp(14, "bshd"),
+}
+MASK_TYPE_BACKWARD_OP = "aten::_efficient_attention_backward"
+
 # GEMM ops -> how many leading arguments are tensor inputs (the trace lists `out=` tensors after them)
 GEMM_OPS = {"aten::mm": 2, "aten::addmm": 3, "aten::bmm": 2, "aten::baddbmm": 3, "aten::linear": 3,
             "aten::matmul": 2, "aten::_scaled_mm": 6, "aten::_int_mm": 2, "aten::_grouped_mm": 4,

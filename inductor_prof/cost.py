@@ -21,7 +21,7 @@ import math
 from typing import Any, Callable, Sequence
 
 from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
-from .aten import (ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
+from .aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, CONV_OPS, MASK_TYPE_BACKWARD_OP, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
                    SCALAR_TYPES, attention_flags, flops_key_for_dtype)
 from .units import GB, TFLOP
 
@@ -39,6 +39,34 @@ def gemm_flops(m: int, n: int, k: int, batch: int = 1) -> int:
 def attention_flops(mask: MaskSpec, B: int, Hq: int, Sq: int, Sk: int, D: int) -> int:
     """4 * D * Hq * kept pairs summed over the batch: QK^T and PV, 2 * D flops each per kept pair."""
     return 4 * D * Hq * pairs(mask, B, Sq, Sk)
+
+
+def attention_backward_flops(mask: MaskSpec, B: int, Hq: int, Sq: int, Sk: int, D: int) -> int:
+    """The backward of attention over the same kept pairs: 10 * D * Hq * kept pairs, 2.5 times the forward's.
+    Per kept pair the forward runs two matmul products of length D (S = QK^T, O = PV: 2 * 2D flops). The
+    backward runs five: S = QK^T again (recomputed from Q, K and the saved logsumexp, as the flash/cuDNN
+    kernels do instead of keeping P), dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q: 5 * 2D flops."""
+    return 10 * D * Hq * pairs(mask, B, Sq, Sk)
+
+
+def attention_backward_bytes(B: int, Hq: int, Hkv: int, Sq: int, Sk: int, D: int, size: int) -> int:
+    """q, out and dO read and dq written (B, Hq, Sq, D each), k and v read and dk, dv written (B, Hkv, Sk, D
+    each), at `size` bytes an element; the float32 logsumexp (B, Hq, Sq) read."""
+    return size * (4 * B * Hq * Sq * D + 4 * B * Hkv * Sk * D) + 4 * B * Hq * Sq
+
+
+def _attention_backward(op: str, inputs: list, scalars: list) -> tuple[int, int]:
+    """(flops, bytes) of an SDPA backward op from its recorded grad_out, query and key."""
+    spec = ATTENTION_BACKWARD_OPS[op]
+    q, k, size = inputs[1][0], inputs[2][0], inputs[1][2]
+    if spec.layout == "bshd":
+        (b, sq, h, d), (sk, hkv) = q, (k[1], k[2])
+    else:
+        (b, h, sq, d), (hkv, sk) = q, (k[1], k[2])
+    flag = scalars[spec.causal] if spec.causal < len(scalars) else ""
+    causal = flag == "True" or (op == MASK_TYPE_BACKWARD_OP and flag not in ("", "0"))
+    return (attention_backward_flops(CAUSAL if causal else NONE, b, h, sq, sk, d),
+            attention_backward_bytes(b, h, hkv, sq, sk, d, size))
 
 
 def attention_bytes(B: int, Hq: int, Hkv: int, Sq: int, Sk: int, D: int, size: int) -> int:
@@ -213,6 +241,9 @@ def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | Non
         elif op in GEMM_OPS:
             flops, out_numel, out_size = _gemm(op, inputs, scalars, DTYPE_BYTES[operand_dtype])
             nbytes = sum(_numel(s) * size for s, _, size, _ in inputs) + out_numel * out_size
+        elif op in ATTENTION_BACKWARD_OPS and len(inputs) >= 3:
+            flops, nbytes = _attention_backward(op, inputs, scalars)
+            operand_dtype = inputs[1][1]
         elif op in ATTENTION_OPS and len(inputs) >= 3:
             (b, h, sq, d), sk, size = inputs[0][0], inputs[1][0][2], inputs[0][2]
             mask = CAUSAL if attention_flags(op, scalars)["is_causal"] else NONE

@@ -89,3 +89,17 @@ def test_scalar_type_codes_match_torch():
 
 def test_int8_and_fp8_are_8_bit_work():
     assert {flops_key_for_dtype(d) for d in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")} == {"flops8"}
+
+
+def test_attention_backward_positions_match_torch_schemas():
+    import torch
+
+    from inductor_prof.aten import ATTENTION_BACKWARD_OPS, MASK_TYPE_BACKWARD_OP
+
+    for op, spec in ATTENTION_BACKWARD_OPS.items():
+        packet = getattr(torch.ops.aten, op.split("::")[1], None)
+        if packet is None:   # an op this torch does not have
+            continue
+        names = [a.name for a in packet.default._schema.arguments]
+        assert names[1:3] == ["query", "key"], op
+        assert names[spec.causal] == ("custom_mask_type" if op == MASK_TYPE_BACKWARD_OP else "is_causal"), op

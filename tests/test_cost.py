@@ -326,3 +326,42 @@ def test_an_op_without_a_price_says_why(dims, types, why):
     op = "aten::cudnn_convolution" if len(dims) == 1 else "aten::mm"
     c = aten_op(op, dims, types)
     assert (c["flops"], c["bytes"]) == (0, 0) and why in c["unpriced"]
+
+
+# ---- attention backward (training steps) ------------------------------------------------------------------
+
+def test_cudnn_attention_backward_is_two_and_a_half_forwards_at_flux_shape():
+    from inductor_prof.cost import aten_op
+
+    # FLUX.1-dev's attention (1, 24, 4608, 128) bf16, dense: grad_out, q, k, v, out (B, H, S, D), logsumexp
+    # (B, H, S) float32, then the rest; is_causal at position 14 ("False")
+    q = [1, 24, 4608, 128]
+    dims = [q, q, q, q, q, [1, 24, 4608], [], [], [], [], [], [], [], [], []]
+    types = ["c10::BFloat16"] * 5 + ["float"] + [""] * 9
+    scalars = [""] * 14 + ["False"]
+    cost = aten_op("aten::_scaled_dot_product_cudnn_attention_backward", dims, types, scalars)
+    # by hand: 4608^2 = 21,233,664 pairs per head; x 24 heads x 128 x 10 flops (5 matmuls of 2D) per pair
+    assert cost["flops"] == 652_298_158_080 and cost["flops_key"] == "flops16"
+    # the forward's 4 * D per pair: 260,919,263,232; the backward 2.5 times it
+    forward = aten_op("aten::_scaled_dot_product_cudnn_attention", [q, q, q], ["c10::BFloat16"] * 3, [])
+    assert cost["flops"] == 2.5 * forward["flops"] == 2.5 * 260_919_263_232
+    # q, out, dO read + dq written: 4 x 24 x 4608 x 128 x 2 B; k, v read + dk, dv written: the same (no GQA);
+    # logsumexp 24 x 4608 x 4 B: 113,246,208 + 113,246,208 + 442,368
+    assert cost["bytes"] == 226_934_784
+
+
+def test_flash_attention_backward_causal_gqa_in_bshd_layout():
+    from inductor_prof.cost import aten_op
+
+    # the decoder's attention: B 2, S 2048, 32 query / 8 key-value heads of 64, causal; _flash_attention_backward
+    # records (B, S, H, D); is_causal at position 11
+    q, k = [2, 2048, 32, 64], [2, 2048, 8, 64]
+    dims = [q, q, k, k, q, [2, 32, 2048], [], [], [], [], [], [], [], []]
+    types = ["c10::BFloat16"] * 5 + ["float"] + [""] * 8
+    scalars = [""] * 11 + ["True"]
+    cost = aten_op("aten::_flash_attention_backward", dims, types, scalars)
+    # causal pairs: 2048 x 2049 / 2 = 2,098,176 per sequence, 4,196,352 over the batch; x 32 heads x 64 x 10
+    assert cost["flops"] == 85_941_288_960
+    # q-side: 4 x 2 x 32 x 2048 x 64 = 33,554,432 elements; k-side: 4 x 2 x 8 x 2048 x 64 = 8,388,608; x 2 B;
+    # logsumexp 2 x 32 x 2048 x 4 B = 524,288
+    assert cost["bytes"] == 2 * (33_554_432 + 8_388_608) + 524_288

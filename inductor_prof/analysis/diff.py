@@ -15,6 +15,7 @@ from ..units import NS_PER_MS
 from .diff_inputs import RunSide
 from .diff_sizes import size_rows
 from .kernels import CATEGORIES
+from .phases import same_kind
 from .noise import GPU_ROW, NAN, change_pct, change_row, spread_pct, spreads_by_name
 from .rank_gate import rank_failures
 
@@ -176,6 +177,7 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
             allow_different: bool = False, ranks: dict[str, Any] | None = None, fail_above_spread: float | None = None,
             fail_above_comm: float | None = None) -> Diff:
     """ranks: runs of several ranks, rank_gate.ranks_change (gated by fail_above_spread, fail_above_comm)."""
+    same_kind(f"A ({a.run.root})", a.manifest, f"B ({b.run.root})", b.manifest)   # training vs inference: refused
     missing = a.missing + b.missing
     for side in (a, b):
         if not any(stage_steps(side.manifest, s) for s, _ in TIMING_STAGES):

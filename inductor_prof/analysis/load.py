@@ -24,7 +24,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, library_calls, older_runs
+from . import above_spec, advice, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
 from .causes import source_facts
 from .reachable import add_reachable
@@ -164,10 +164,19 @@ def load_run_tables(path) -> RunTables:
     if graphs:   # a run compiled with CUDA graphs: its replays were timed, not annotated
         reader.warnings.append(f"{run.annotated_hatchet}: {graphs}")
     reader.failed_stages()
+    training = phases.is_training(steps)
+    if training and len(df):   # each kernel's phases (forward, backward, optimizer)
+        df["phase"] = df["name"].map(phases.kernel_phases(steps)).fillna("")
     summary = summarize(df, manifest, peaks, n_steps)
+    if training:
+        summary["phases"] = phases.phase_summary(steps, annotated, library_ops, n_steps,
+                                                 (manifest.get("profile") or {}).get("phase_memory"))
     if len(df):
         summary["headroom"] = headroom(df, summary["plain_step_ms"], savings,
                                        in_model=in_model_items(df, savings, ncu))
+    if training and len(df):
+        compiled = ((manifest.get("stages") or {}).get("compile") or {}).get("optimizer_compiled")
+        summary["training"] = training_advice.items(df, summary["phases"], peaks, compiled)
     if sizes:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")

@@ -35,7 +35,8 @@ NUMBERS_SOURCE = "report kernel table (Proton, mean over the run's timed steps)"
 FLOPS, BYTES = "flops per launch", "bytes per launch"
 REPORT_ARGS = {"TFLOP/s": "tflops", "GB/s": "gbps", "% of ceiling": "pct_of_peak", "ceiling": "ceiling",
                "bound": "bound", "category": "category", "kind": "kind", "origin": "origin", "module": "module",
-               "report avg us": "avg_us", "launches per step": "calls_per_step"}
+               "report avg us": "avg_us", "launches per step": "calls_per_step",
+               "training phases of the kernel": "phase"}   # a training run: the slice lies in its own phase scope
 GAP = "gap before (us)"   # idle time of the stream since its previous GPU activity ended
 OVERLAPS = "overlaps the one before (us)"
 OVERLAP = 1_000_000   # track of a stream's kernels that start before the one before them ended: stream + this

@@ -47,6 +47,8 @@ def profile(
     mode: str = typer.Option("default", help="compile mode: default, reduce-overhead (CUDA graphs), max-autotune, "
                               "max-autotune-no-cudagraphs"),
     whole_model: bool = typer.Option(False, "--whole-model", help="compile the whole model, not each repeated block"),
+    train: bool = typer.Option(False, "--train", help="profile a training step: forward, backward, optimizer "
+                               "(flux: its last blocks fine-tuned; a factory returns a TrainingStep)"),
     blocks: Optional[str] = typer.Option(None, "--blocks", help="class names of the repeated blocks to compile one "
                                          "by one, comma-separated (a model without _repeated_blocks)"),
     dynamic: bool = typer.Option(False, "--dynamic", help="compile with symbolic shapes, so input sizes share a "
@@ -84,6 +86,9 @@ def profile(
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
     sizes: dict[str, Any] = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
+    if train and (resolutions is not None or nproc is not None):
+        raise UserError(f"--train profiles one input size on one GPU; leave out "
+                        f"{'--resolutions' if resolutions is not None else '--nproc'}")
     if early_gpu_check(target, dtype):
         require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
     from ..drivers.ncu.locate import find_ncu
@@ -91,7 +96,7 @@ def profile(
     if ncu:
         find_ncu(settings.ncu)  # fail before the long run, not after it
     opts = ProfileOptions(
-        target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings,
+        target=target, out=str(out), steps=steps, warmup=warmup, force=force, ceilings=not no_ceilings, train=train,
         ncu=ncu, attention=not no_attention, settings=settings,
         flux=FluxOptions(**sizes, **{k: cast(Any, v) for k, v in (("text_len", text_len), ("batch", batch), ("dtype", dtype))
                                      if v is not None},   # not given: FluxOptions' defaults

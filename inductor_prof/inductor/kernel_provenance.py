@@ -113,11 +113,14 @@ def summarize(records: list[dict], block: str, short: dict[str, str]) -> dict[st
                 lines[(f["file"], f["line"])] += 1
                 where.setdefault((f["file"], f["line"]), f)
     ranked = [where[k] for k, _ in lines.most_common()]   # the line most nodes came from first
-    return {"source": "traced", "block": block or None,
-            "nodes": [{"name": k, "target": v} for k, v in nodes.items()],
-            "modules": list(modules), "module": module_pattern(list(modules), block),
-            "source_lines": [f"{short.get(f['file'], f['file'])}:{f['line']}" for f in ranked[:SHOWN_LINES]],
-            "frames": ranked}
+    out = {"source": "traced", "block": block or None,
+           "nodes": [{"name": k, "target": v} for k, v in nodes.items()],
+           "modules": list(modules), "module": module_pattern(list(modules), block),
+           "source_lines": [f"{short.get(f['file'], f['file'])}:{f['line']}" for f in ranked[:SHOWN_LINES]],
+           "frames": ranked}
+    if any(r.get("backward_graph") for r in records):   # written for a training step's backward graph
+        out["backward_graph"] = True
+    return out
 
 
 def module_pattern(modules: list[str], block: str | None) -> str | None:
@@ -152,6 +155,8 @@ def merge(provenances: list[dict]) -> dict:
     out = {"source": "traced", "block": block,
            "nodes": list(nodes.values()), "modules": modules, "module": module_pattern(modules, block),
            "source_lines": lines, "frames": frames}
+    if any(p.get("backward_graph") for p in traced):
+        out["backward_graph"] = True
     if len(traced) < len(provenances):   # some graphs of this kernel came from the cache
         out["also"] = sorted({str(p.get("source")) for p in provenances} - {"traced"})
     return out

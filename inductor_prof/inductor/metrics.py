@@ -42,6 +42,8 @@ def kernel_kind(name: str, heuristic: str | None = None, source: str = "") -> st
     """Kind from Inductor's heuristic decorator, else from the name prefix Inductor gives each kind."""
     if "flex_attention" in name or "flex_attention" in source[:4000] or "flex_decoding" in name:
         return "flex_attention"
+    if name.startswith("triton_for_"):   # a foreach kernel's autotuner says TEMPLATE (triton_heuristics.foreach)
+        return "foreach"
     if heuristic:
         kind = _HEURISTIC_KIND.get(heuristic.lower())
         if kind:
@@ -79,10 +81,22 @@ def loaded_in_out(source: str) -> frozenset[str]:
     return frozenset(_LOAD_PTR.findall(source))
 
 
-def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0, in_out_read: frozenset[str] | None = None) -> int:
+_MUTATED = re.compile(r"'mutated_arg_names':\s*\[([^\]]*)\]")
+
+
+def mutated_inputs(source: str) -> frozenset[str]:
+    """The in_ptr arguments Inductor's inductor_meta says the kernel mutates (a foreach optimizer step updates
+    parameters and states in place): read and written, not read only."""
+    m = _MUTATED.search(source)
+    return frozenset(n for n in re.findall(r"'(in_ptr\d+)'", m.group(1))) if m else frozenset()
+
+
+def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0, in_out_read: frozenset[str] | None = None,
+                   mutated: frozenset[str] = frozenset()) -> int:
     """Bytes the kernel must read and write: each distinct tensor once, twice when read and written.
 
     `in_out_read`: the in_out_ptr names the kernel really loads (None: assume all, the old over-count).
+    `mutated`: in_ptr names the kernel also writes (mutated_inputs): counted twice.
     """
     seen: set[int] = set()
     total = 0
@@ -96,7 +110,7 @@ def distinct_bytes(args: Mapping[str, Any], clamp_numel: int = 0, in_out_read: f
         n = v.numel()
         if clamp_numel:
             n = min(n, clamp_numel)
-        both = name.startswith("in_out_ptr") and (in_out_read is None or name in in_out_read)
+        both = (name.startswith("in_out_ptr") and (in_out_read is None or name in in_out_read)) or name in mutated
         total += n * v.element_size() * (2 if both else 1)
     return total
 
@@ -115,14 +129,15 @@ def reduction_lanes(args: Mapping[str, Any]) -> tuple[int, int]:
     return rows * math.ceil(per_row / block) * block, block
 
 
-def elementwise_metrics(args: Mapping[str, Any], ops: OpCounts, in_out_read: frozenset[str] | None = None) -> dict:
+def elementwise_metrics(args: Mapping[str, Any], ops: OpCounts, in_out_read: frozenset[str] | None = None,
+                        mutated: frozenset[str] = frozenset()) -> dict:
     total, rows = iteration_numel(args)
     padded, lanes = reduction_lanes(args)
     # Inductor computes in fp32, in fp64 where a tensor is fp64
     wide = any(_is_tensor(v) and flops_key_for_dtype(v.dtype) == "flops64" for v in args.values())
     key = "flops64" if wide else "flops32"
     flops = ops.per_element * padded + ops.per_lane * lanes * rows + ops.per_row * rows
-    return {key: round(flops), "bytes": distinct_bytes(args, total, in_out_read)}
+    return {key: round(flops), "bytes": distinct_bytes(args, total, in_out_read, mutated)}
 
 
 def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
@@ -133,6 +148,8 @@ def mm_metrics(args: Mapping[str, Any]) -> dict[str, int]:
         if len(tensors) < 2:
             return {"bytes": distinct_bytes(args)}
         a, b = tensors[0], tensors[1]
+    if a.dim() < 2 or b.dim() < 2:   # not a matmul's operands: what it moves only
+        return {"bytes": distinct_bytes(args)}
     m, k = a.shape[-2], a.shape[-1]
     n = b.shape[-1]
     batch = math.prod(a.shape[:-2]) if a.dim() > 2 else 1
@@ -150,25 +167,27 @@ def attention_metrics(args: Mapping[str, Any]) -> dict[str, int]:
 
 
 def launch_metrics(kind: str, args: Mapping[str, Any], ops: OpCounts = OpCounts(),
-                   in_out_read: frozenset[str] | None = None) -> dict:
+                   in_out_read: frozenset[str] | None = None, mutated: frozenset[str] = frozenset()) -> dict:
     if kind == "template_mm":
         return mm_metrics(args)
     if kind == "flex_attention":
         return attention_metrics(args)
     if kind == "other":
         total, _ = iteration_numel(args)
-        return {"bytes": distinct_bytes(args, total, in_out_read)}
-    return elementwise_metrics(args, ops, in_out_read)
+        return {"bytes": distinct_bytes(args, total, in_out_read, mutated)}
+    return elementwise_metrics(args, ops, in_out_read, mutated)
 
 
 class KernelMetrics:
     """Triton `launch_metadata` callable: `(grid, metadata, args) -> {flopsNN, bytes}` for one kernel."""
 
     def __init__(self, kind: str, ops_per_element: float = 0, ops_per_row: float = 0,
-                 in_out_read: frozenset[str] | tuple | None = None, ops_per_lane: float = 0):
+                 in_out_read: frozenset[str] | tuple | None = None, ops_per_lane: float = 0,
+                 mutated: frozenset[str] | tuple = ()):
         self.kind = kind
         self.ops = OpCounts(ops_per_element, ops_per_lane, ops_per_row)
         self.in_out_read = frozenset(in_out_read) if in_out_read is not None else None
+        self.mutated = frozenset(mutated)
 
     @property
     def ops_per_element(self) -> float: return self.ops.per_element
@@ -181,13 +200,14 @@ class KernelMetrics:
     def for_source(cls, name: str, source: str, heuristic: str | None = None) -> "KernelMetrics":
         kind = kernel_kind(name, heuristic, source)
         ops = count_ops(source) if kind not in ("template_mm", "flex_attention") else OpCounts()
-        return cls(kind, ops.per_element, ops.per_row, loaded_in_out(source), ops.per_lane)
+        return cls(kind, ops.per_element, ops.per_row, loaded_in_out(source), ops.per_lane, mutated_inputs(source))
 
     def __call__(self, grid, metadata, args) -> dict:
-        return launch_metrics(self.kind, args, self.ops, self.in_out_read)
+        return launch_metrics(self.kind, args, self.ops, self.in_out_read, getattr(self, "mutated", frozenset()))
 
     def __repr__(self) -> str:
         read = "" if self.in_out_read is None else f", in_out_read={tuple(sorted(self.in_out_read))!r}"
         lane = f", ops_per_lane={self.ops.per_lane:g}" if self.ops.per_lane else ""
+        lane += f", mutated={tuple(sorted(self.mutated))!r}" if self.mutated else ""
         return (f"KernelMetrics(kind={self.kind!r}, ops_per_element={self.ops.per_element:g}, "
                 f"ops_per_row={self.ops.per_row:g}{read}{lane})")

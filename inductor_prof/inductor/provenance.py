@@ -43,9 +43,21 @@ class ProvenanceRecorder:
 
     def add(self, node_schedule, kernel_name: str, is_extern: bool, handle: int | None) -> None:
         origins = extern_origins(node_schedule) if is_extern else schedule_origins(node_schedule)
-        self.records.append({"kernel": kernel_name, "handle": handle, "extern": bool(is_extern),
-                             "graph": self.graph_ordinal(),
-                             "nodes": [node_record(o, shapes=is_extern) for o in origins]})
+        record = {"kernel": kernel_name, "handle": handle, "extern": bool(is_extern), "graph": self.graph_ordinal(),
+                  "nodes": [node_record(o, shapes=is_extern) for o in origins]}
+        if backward_graph():   # AOTAutograd's backward graph of a training step
+            record["backward_graph"] = True
+        self.records.append(record)
+
+
+def backward_graph() -> bool:
+    """Whether the graph Inductor is lowering is a backward graph (GraphLowering.is_backward)."""
+    try:
+        from torch._inductor.virtualized import V
+
+        return bool(getattr(V.graph, "is_backward", False))
+    except Exception:   # no graph being lowered
+        return False
 
 
 def extern_origins(kernel) -> list:
@@ -72,7 +84,9 @@ def _dims(value) -> list | None:
 
 def node_record(node, shapes: bool = False) -> dict:
     meta = getattr(node, "meta", {}) or {}
-    stack = meta.get("nn_module_stack") or {}
+    # a backward graph's node: AOTAutograd copies the module stack of the forward node it is the gradient of
+    # (fwd_nn_module_stack), so a backward kernel is traced to the forward module that produced it
+    stack = meta.get("nn_module_stack") or meta.get("fwd_nn_module_stack") or {}
     rec = {"name": node.name, "target": str(node.target), "stack_trace": meta.get("stack_trace"),
            "nn_module_stack": {str(k): [str(x) for x in v] for k, v in stack.items()}}
     if shapes:   # the tensor inputs, to join the library kernel the op launches (kernel_provenance.library)

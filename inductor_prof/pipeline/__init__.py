@@ -31,6 +31,7 @@ class ProfileOptions:
     ceilings: bool = True
     ncu: bool = False
     attention: bool = True
+    train: bool = False           # profile the target's training step: forward, backward, optimizer
     nproc: int | None = None      # ranks under torchrun, one GPU each (ranks.py); None: this process, one GPU
     settings: Settings = field(default_factory=Settings)
     flux: FluxOptions = field(default_factory=FluxOptions)
@@ -120,6 +121,9 @@ def _recorded(ctx: Context, name: str, run, required: bool, failed: dict[str, st
         if not isinstance(e, Exception):   # Ctrl-C, SIGTERM: the profile ends here
             raise
         failed[name] = one_line(e, None)   # recorded in the manifest; the run goes on
+        import traceback   # where it failed, for the run's log (stderr is profile.log's)
+
+        traceback.print_exception(e, file=sys.stderr)
         ctx.log(f"stage {name} failed: {failed[name]}")
 
 

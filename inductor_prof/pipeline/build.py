@@ -6,7 +6,7 @@ from ..targets import resolve
 
 def run(ctx) -> dict:
     ctx.log(f"building {ctx.opts.target}")
-    ctx.target = resolve(ctx.opts.target, ctx.opts.flux)
+    ctx.target = resolve(ctx.opts.target, ctx.opts.flux, getattr(ctx.opts, "train", False))
     ctx.manifest.set("target", ctx.target.info)
     if len(ctx.target.sizes) > 1:    # the run's input sizes, in order (the first the default): steps fill them
         ctx.profile["sizes"] = {name: {} for name in ctx.target.sizes}

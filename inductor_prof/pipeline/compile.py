@@ -15,7 +15,7 @@ from ..errors import UserError
 from ..inductor.provenance import block_classes
 from ..targets.base import Target
 from ..targets.blocks import candidates_text, named_blocks
-from . import compile_cache
+from . import compile_cache, training
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
@@ -92,6 +92,7 @@ def run(ctx) -> dict:
     shapes = "dynamic shapes" if opts.dynamic else "static shapes"
     ctx.log(f"compiling ({opts.mode}, {'regional' if opts.regional else 'whole model'}, {shapes})")
     how = compile_target(ctx.target, opts)
+    trained = training.install(ctx.target)   # a training target: phases marked, its optimizer step compiled
     _room_for_sizes(len(ctx.target.sizes))
     if how == "regional":   # one graph serves every block of a class: its module paths get the blocks' pattern
         ctx.registry.provenance.blocks = block_classes(ctx.target.model, ctx.target.blocks)
@@ -99,7 +100,7 @@ def run(ctx) -> dict:
     before = graphs_compiled()
     with graph_breaks_explained(ctx.target, how):
         first = {size: proton.timed_steps(step, 1)[0] for size, step in ctx.target.each_size()}
-    info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values())), **seeded}
+    info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values())), **trained, **seeded}
     if len(first) > 1:   # the first step at each size: its compile, or its recompile without `dynamic`
         info["first_step_ms_by_size"] = first
     info["graphs_compiled"] = graphs_compiled() - before

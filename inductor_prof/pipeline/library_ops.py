@@ -44,7 +44,8 @@ def run(ctx) -> dict:
         try:   # one eager step (torch.compiler.set_stance('force_eager')) under the attention spy
             from ..attention.semantics.capture import eager_step
 
-            spy = eager_step(step)
+            # a training step's attention calls are its forward's (eager_step runs under no_grad: no backward)
+            spy = eager_step(step if ctx.target.training is None else ctx.target.forward)
             attention = with_semantics(run_dir, table, attention, spy.calls, spy.keeps)
         except Exception as e:  # the trace's facts stand alone; the run says why
             semantics = one_line(e)

@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from .. import procs, rundir
 from ..inductor.instrument import KernelRegistry
-from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps
+from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps, \
+    training
 
 Log = Callable[[str], None]
 Child = procs.Worker   # a started child, ended with the run if never waited for
@@ -62,6 +63,8 @@ STAGES = (
     Stage("build", build.run, required=True),
     Stage("compile", compile.run, required=True, hooks=True),
     Stage("warmup", compile.warmup, required=True, hooks=True),
+    # a training target: peak GPU memory per phase (forward, backward, optimizer), one step
+    Stage("phase_memory", training.phase_memory, when=("train",)),
     Stage("plain_steps", steps.plain, required=True),
     Stage("proton_steps", steps.under_proton, required=True),
     Stage("annotated_step", steps.annotated),

@@ -6,7 +6,7 @@ import math
 from ..analysis.telemetry import line as telemetry_line
 
 from ..analysis.ncu_compare import ANNOTATION_TOLERANCE
-from ..units import MS_PER_S
+from ..units import BYTES, MS_PER_S
 
 
 def num(v, fmt: str = "{:.1f}") -> str:
@@ -135,4 +135,19 @@ def summary_rows(summary: dict) -> list[tuple[str, str]]:
         count = f"{c['kernels']} kernel" + ("" if c["kernels"] == 1 else "s")
         rows.append((f"  {cat}", f"{c['step_ms']:.2f} ms/step  {c['pct']:.1f}%  "
                      f"{rate(c['tflops'] or None)} TFLOP/s  ({count}){room}"))
+    return rows + phase_rows(summary.get("phases"))
+
+
+def phase_rows(phases: dict | None) -> list[tuple[str, str]]:
+    """A training run's phases: GPU time, work and launches per step, and the allocator's peak in each."""
+    if not phases:
+        return []
+    rows = [("training phases", "GPU kernel time, work and launches per step; peak: torch.cuda.max_memory_allocated "
+                                "while the phase ran")]
+    for name, p in phases.items():
+        peak = p.get("peak_memory_bytes")
+        memory = f"  peak {peak / BYTES['GiB']:.2f} GiB" if peak is not None else ""
+        rows.append((f"  {name}", f"{p['ms_per_step']:.2f} ms/step  {p['pct_of_gpu_time']:.1f}%  "
+                                  f"{p['tflop_per_step']:.2f} TFLOP  {p['gb_per_step']:.2f} GB  "
+                                  f"{rate(p['tflops'] or None)} TFLOP/s  {p['launches_per_step']:.0f} launches{memory}"))
     return rows

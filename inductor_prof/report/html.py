@@ -138,6 +138,12 @@ EXPERIMENT_COLUMNS = [
     Col("tolerance", "output_tolerance", "{:.2g}"), Col("device", "device"), Col("apply", "apply", style="prose"),
     Col("reason", "reason", style="prose", optional=True),
 ]
+# a training run's items by phase (analysis.training_advice)
+TRAINING_COLUMNS = [
+    Col("phase", "phase"), Col("what", "what", style="prose"), Col("ms/step", "ms_per_step", "{:.3f}"),
+    Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("do", "do", style="prose"),
+    Col("measured against", "why", style="prose"),
+]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
     Col("TFLOP/s", "tflops", rate), Col("% peak", "pct_of_peak", "{:.1f}"),
@@ -268,8 +274,10 @@ def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
     if "headroom_ms_per_step" in df.columns:
         ranked = table(df[df["headroom_ms_per_step"] > 0].sort_values("headroom_ms_per_step", ascending=False)
                        .head(top), HEADROOM_LIST_COLUMNS)
+    training = summary.get("training")
     return {"columns": have, "missing": [c for c in HEADROOM_COLUMNS if c not in df.columns],
-            "ranked": ranked, "summary": per_step_view(summary["headroom"]) if summary.get("headroom") else None}
+            "ranked": ranked, "summary": per_step_view(summary["headroom"]) if summary.get("headroom") else None,
+            "training": table(pd.DataFrame(training), TRAINING_COLUMNS) if training else None}
 
 
 SHOWN_ROWS = 25   # source lines (or SASS regions) of an inspected kernel on the page

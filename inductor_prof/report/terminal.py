@@ -66,12 +66,15 @@ def kernel_table(df: pd.DataFrame, title: str, width: int = PIPE_WIDTH, shapes: 
         return Col(header, cells, rank, **kw)
     # the module each kernel came from (runs with provenance): after the 80-column set, before the minor columns
     module = [col("module", lambda r: str(r.get("module") or ""), 5.6, flex=(14, 40))]
+    # a training run: the phases each kernel ran in (analysis/phases.py), beside its name
+    phase = [col("phase", lambda r: str(r.get("phase") or ""), 1.5)]
     # the unit ncu found busy (analysis/binding.py): runs with ncu rows; the least column, left out first
     binds = [col("ncu binds", lambda r: SHORT.get(_text(r.get("binding_unit")), ""), 10.5)]
     return fit([
         # a sub-row's label is Text: prose, never shortened or numbered as a kernel name
         col("kernel", lambda r: r["display"], 0, lambda s: Text(s["label"]), flex=NAME_WIDTH, names=True,
             prefer=(5.5, 48)),
+        *(phase if any(r.get("phase") for r, _ in rows) else []),
         *(module if any(r.get("module") for r, _ in rows) else []),
         col("kind", lambda r: str(r["kind"]), 9),
         col("fused ATen ops", lambda r: str(r["aten_ops"]), 10, lambda s: s["other_op"], flex=(16, 60)),
@@ -141,6 +144,22 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
         Col("measured against", [r["why"] for r in rows], 3, flex=(_word_room(r["why"] for r in rows), 50)),
         Col("category", [r["category"] for r in rows], 4),
     ], width, title)
+
+
+def training_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
+    """A training run's phase items (analysis/training_advice.py): backward against forward, the backward
+    kernel with the most headroom, the optimizer's launches, the activations kept for backward."""
+    rows = summary.get("training")
+    if not rows:
+        return None
+    return fit([
+        Col("phase", [r["phase"] for r in rows], 0),
+        Col("what", [Text(r["what"]) for r in rows], 1, flex=(24, 60)),
+        Col("ms/step", [f"{r['ms_per_step']:.2f}" for r in rows], 2, right=True),
+        Col("headroom", [_num(r["headroom_ms_per_step"], "{:.2f}") for r in rows], 3, right=True),
+        Col("do", [r["do"] for r in rows], 4, flex=(_word_room(r["do"] for r in rows), 40)),
+        Col("measured against", [r["why"] for r in rows], 5, flex=(_word_room(r["why"] for r in rows), 50)),
+    ], width, "Training step: where to look next by phase")
 
 
 def _word_room(texts, least: int = 12) -> int:
@@ -332,4 +351,7 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
         from .experiments import render as render_experiments
 
         render_experiments(tables.experiments, console)
+    training = training_table(tables.summary, console.width)
+    if training is not None:
+        console.print(training)
     console.print(summary_table(tables.summary, console.width))

@@ -283,10 +283,11 @@ class Reader:
         return self.optional(self.run.kernels_json, kernels_by_name, LACKING["kernels"], "harvest")
 
     def io_split(self, harvested: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any] | None]:
-        """Per-launch read/write bytes of each harvested Inductor kernel, from its file."""
+        """Per-launch read/write bytes of each harvested Inductor kernel, from its file. A foreach kernel's file
+        has no get_args() (Inductor writes none for combo kernels): no split, and no warning."""
         return {name: self.optional(self.run.kernel_file(rec["file"]), kernel_io,
                                     f"kernel {name} is shown without its read/write split")
-                if rec.get("file") else None for name, rec in harvested.items()}
+                if rec.get("file") and rec.get("kind") != "foreach" else None for name, rec in harvested.items()}
 
     def annotated(self) -> pd.DataFrame | None:
         return self.optional(self.run.annotated_hatchet,

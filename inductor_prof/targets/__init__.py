@@ -6,6 +6,7 @@ from .custom import find_factory, load_custom
 from .flux import FLUX_PRESETS, FluxOptions, build_flux, check_size, import_flux_class, parse_resolutions, \
     torch_dtype
 from .inputs import InputSets
+from .training import PHASES, TrainingStep
 
 KNOWN = tuple(FLUX_PRESETS)
 
@@ -61,16 +62,21 @@ def check_target(name: str, flux: FluxOptions | None = None) -> None:
         find_factory(name)
 
 
-def resolve(name: str, flux: FluxOptions | None = None) -> Target:
-    """`flux`, `flux-schnell`, or `package.module:factory`."""
+def resolve(name: str, flux: FluxOptions | None = None, train: bool = False) -> Target:
+    """`flux`, `flux-schnell`, or `package.module:factory`; under `train` its training step."""
     from ..errors import UserError
 
     if name in FLUX_PRESETS:
-        return build_flux(name, flux or FluxOptions())
+        target = build_flux(name, flux or FluxOptions())
+        if train:
+            from .flux_train import flux_training
+
+            flux_training(target)
+        return target
     if ":" in name:
-        return load_custom(name)
+        return load_custom(name, train)
     raise UserError(f"unknown target {name!r}; known targets: {', '.join(KNOWN)}, or package.module:factory")
 
 
-__all__ = ["check_target", "check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
+__all__ = ["PHASES", "TrainingStep", "check_target", "check_target_name", "Target", "FluxOptions", "InputSets", "resolve", "KNOWN", "build_flux", "load_custom",
            "parse_resolutions", "refuse_flux_options", "resolution_options"]

@@ -16,16 +16,26 @@ class Target:
     # several named input sizes, name -> (args, kwargs), the first the default (args/kwargs are its inputs);
     # empty for a run of one size
     sizes: dict[str, tuple[tuple, dict]] = field(default_factory=dict)
+    # a training target (`--train`): each step is forward, backward and optimizer (training.py); None: inference
+    training: Any = None
 
     def __call__(self):
+        if self.training is not None:
+            return self.training.step(self.args, self.kwargs)
+        return self.model(*self.args, **self.kwargs)
+
+    def forward(self):
+        """The model's call alone (a training target's forward, without its loss, backward and optimizer)."""
         return self.model(*self.args, **self.kwargs)
 
     def each_size(self) -> list[tuple[str | None, Callable[[], Any]]]:
         """(size name, one step at that size) per input size; [(None, self)] for a run of one size."""
         if len(self.sizes) < 2:
             return [(None, self)]
-        return [(name, _call(self.model, args, kwargs)) for name, (args, kwargs) in self.sizes.items()]
+        return [(name, _call(self.model, args, kwargs, self.training)) for name, (args, kwargs) in self.sizes.items()]
 
 
-def _call(model, args: tuple, kwargs: dict) -> Callable[[], Any]:
+def _call(model, args: tuple, kwargs: dict, training=None) -> Callable[[], Any]:
+    if training is not None:
+        return lambda: training.step(args, kwargs)
     return lambda: model(*args, **kwargs)

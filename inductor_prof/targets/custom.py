@@ -16,6 +16,7 @@ from ..errors import UserError, one_line
 from .base import Target
 from .blocks import declared_blocks
 from .inputs import named_sets
+from .training import PHASES, TrainingStep, build_training, check_kind
 from .validate import check_devices, check_result
 
 
@@ -78,13 +79,31 @@ def _call(spec: str, factory):
         raise UserError(f"{spec} raised {one_line(e)}") from e
 
 
-def load_custom(spec: str) -> Target:
+def load_custom(spec: str, train: bool = False) -> Target:
+    """The factory's target; under `train` its TrainingStep, checked (training.py) before any compile."""
     factory = find_factory(spec)
-    model, inputs = check_result(spec, _call(spec, factory))
+    result = _call(spec, factory)
+    check_kind(spec, result, train)
+    step = result if isinstance(result, TrainingStep) else None
+    model, inputs = check_result(spec, (step.model, step.inputs) if step else result)
     sizes = {name: _split_inputs(v) for name, v in named_sets(inputs, spec).items()}
     args, kwargs = next(iter(sizes.values())) if sizes else _split_inputs(inputs)
     for size, (a, kw) in (sizes.items() or [(None, (args, kwargs))]):
         check_devices(spec, model, a, kw, size)
     n_params = sum(p.numel() for p in model.parameters())
+    info = {"parameters": n_params, "class": type(model).__name__}
+    training = None
+    if step is not None:
+        if len(sizes) > 1:
+            raise UserError(f"{spec}: a TrainingStep takes the inputs of one size, not an InputSets")
+        training = build_training(spec, step, args, kwargs)
+        info["training"] = training_info(training)
     return Target(name=spec, model=model, args=args, kwargs=kwargs, blocks=repeated_blocks(model),
-                  info={"parameters": n_params, "class": type(model).__name__}, sizes=sizes)
+                  info=info, sizes=sizes, training=training)
+
+
+def training_info(training) -> dict:
+    """The manifest's target.training: what is trained and by which optimizer."""
+    params = [p for g in training.optimizer.param_groups for p in g["params"]]
+    return {"optimizer": type(training.optimizer).__name__, "trained_parameters": sum(p.numel() for p in params),
+            "trained_tensors": len(params), "phases": list(PHASES)}

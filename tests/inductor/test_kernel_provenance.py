@@ -369,3 +369,23 @@ def test_library_modules_skip_scalar_dims_before_tensors():
     # the profiler lists a scalar input as []: left out before matching the tensors' shapes in order
     calls = [{"op": "aten::mm", "shapes": [[4, 8], [8, 2]], "module": "m"}]
     assert library_modules("aten::mm", [[], [4, 8], [8, 2]], calls) == ["m"]
+
+
+def test_backward_graph_node_is_traced_to_its_forward_module():
+    # a backward graph's node has no nn_module_stack of its own; AOTAutograd copied its forward node's as
+    # fwd_nn_module_stack: the record carries that one, and the kernel says it came from a backward graph
+    from inductor_prof.inductor.provenance import node_record
+
+    class Node:
+        name, target = "mm_3", "aten.mm.default"
+        args = ()
+        meta = {"fwd_nn_module_stack": {"L__self___attn_to_q": ("L['self'].attn.to_q", "torch.nn.Linear")},
+                "stack_trace": TRACE}
+
+    rec = node_record(Node())
+    assert rec["nn_module_stack"] == {"L__self___attn_to_q": ["L['self'].attn.to_q", "torch.nn.Linear"]}
+    records = [{"kernel": "k", "handle": 1, "backward_graph": True, "nodes": [rec]}]
+    prov = summarize(records, "blocks.*", {})
+    assert prov["module"] == "blocks.*.attn.to_q" and prov["backward_graph"] is True
+    assert prov["source_lines"] == ["/m/model.py:10"]
+    assert "backward_graph" not in summarize([{**records[0], "backward_graph": False}], "blocks.*", {})

@@ -1004,3 +1004,42 @@ def test_for_source_counts_no_ops_for_templates():
     assert (m.kind, m.ops) == ("flex_attention", OpCounts(0, 0, 0))
     # no heuristic but the source names it: the name prefix triton_poi_ decides
     assert KernelMetrics.for_source("triton_poi_fused_0", TWO_OPS).ops.per_element == 2
+
+
+def test_foreach_kernel_is_foreach_though_its_autotuner_says_template():
+    # the compiled AdamW's triton_for_fused_* kernels: their CachingAutotuner's heuristic_type is TEMPLATE
+    # (triton_heuristics.foreach); priced as a matmul, their 1-D parameter tensors failed the annotated step
+    assert kernel_kind("triton_for_fused_0", "template") == "foreach"
+    assert kernel_kind("triton_tem_fused_mm_0", "template") == "template_mm"
+
+
+def test_mm_metrics_of_non_matrix_operands_is_bytes_only():
+    import torch
+
+    from inductor_prof.inductor.metrics import mm_metrics
+
+    a, b = torch.zeros(8), torch.zeros(8)   # 1-D: 2 x 8 x 4 B
+    assert mm_metrics({"in_ptr0": a, "in_ptr1": b}) == {"bytes": 64}
+
+
+def test_in_place_optimizer_update_counts_its_mutated_inputs_twice():
+    import torch
+
+    from inductor_prof.inductor.metrics import distinct_bytes, mutated_inputs
+    from recorded import REPO
+
+    # the compiled AdamW's foreach kernel of examples/runs/llama-train-h200: per parameter, in_ptr0 (the
+    # parameter), in_ptr2 and in_ptr3 (its two moments) updated in place, in_ptr1 (its gradient) read only,
+    # in_ptr4 (the fp32 step) read only
+    src = (REPO / "examples/runs/llama-train-h200/kernels/triton_for_fused_1.py").read_text()
+    mutated = mutated_inputs(src)
+    assert {"in_ptr0", "in_ptr2", "in_ptr3"} <= mutated and not {"in_ptr1", "in_ptr4"} & mutated
+    # one bf16 parameter of 10 elements: p, m, v read and written (3 x 2 x 20 B), the gradient read (20 B), the
+    # step read (4 B); the stores go through out_ptrs aliasing p, m, v (counted once, with them): 144 B, where
+    # counting each tensor once gave 84
+    p, g, m, v = (torch.zeros(10, dtype=torch.bfloat16) for _ in range(4))
+    step = torch.zeros(1)
+    args = {"in_ptr0": p, "in_ptr1": g, "in_ptr2": m, "in_ptr3": v, "in_ptr4": step, "out_ptr0": p, "out_ptr3": m,
+            "out_ptr4": v}
+    assert distinct_bytes(args, mutated=frozenset({"in_ptr0", "in_ptr2", "in_ptr3"})) == 144
+    assert distinct_bytes(args) == 84

@@ -95,6 +95,12 @@ def _scope(name: str | None):
     return proton.scope(name)
 
 
+def phase_scope(name: str):
+    """The Proton scope of a training phase (forward, backward, optimizer), below step_<i>, while a session
+    records; none otherwise."""
+    return _scope(name if BlockScopes.enabled else None)
+
+
 def size_scope(size: str | None):
     """The Proton scope of one input size, above its step_<i> scopes; none in a run of one size."""
     return _scope(size)

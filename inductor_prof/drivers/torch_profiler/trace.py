@@ -14,6 +14,7 @@ import pandas as pd
 from ...aten import ATTENTION_OPS, attention_flags
 from ...cost import NO_COST, aten_op as op_cost   # op_cost: this package's name for it
 from ...units import NS_PER_US
+from .record import PHASE_RANGE
 
 
 def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: Any, kernel: str) -> dict:
@@ -34,6 +35,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
     ops_by_tid: dict[Any, list[dict]] = {}
     runtime_by_corr: dict[Any, dict] = {}
     kernels = []
+    phases: list[tuple[float, float, str]] = []   # a training step's (start, end, phase) on the host
     for e in events:
         cat = e.get("cat", "")
         if cat == "cpu_op":
@@ -44,6 +46,8 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                 runtime_by_corr[corr] = e
         elif cat == "kernel":
             kernels.append(e)
+        elif cat == "user_annotation" and str(e.get("name", "")).startswith(PHASE_RANGE):
+            phases.append((e["ts"], e["ts"] + e.get("dur", 0), e["name"][len(PHASE_RANGE):]))
     for ops in ops_by_tid.values():
         ops.sort(key=lambda e: e["ts"])
     starts = {tid: [o["ts"] for o in ops] for tid, ops in ops_by_tid.items()}
@@ -71,7 +75,8 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
         scalars = args.get("Concrete Inputs", []) or []
         cost = op_cost(op_name, dims, types, scalars) if op else {**NO_COST, "unpriced": "no ATen op launched it"}
-        rows.append({"kernel": name, "op": op_name, "dims": json.dumps(dims),
+        rows.append({"kernel": name, "op": op_name, "phase": phase_at(phases, rt["ts"]) if rt else "",
+                     "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
                      "scalars": json.dumps(scalars if op else []),
                      "dur_ns": k.get("dur", 0) * NS_PER_US, **cost})
@@ -87,6 +92,13 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         for r in launched:
             if r is not main:
                 r.update(flops_key="", flops=0, bytes=0, unpriced="")   # priced: on the op's main kernel
-    columns = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
+    columns = ["kernel", "op", "phase", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
                "unpriced"]
     return pd.DataFrame(rows, columns=columns), attention
+
+
+def phase_at(phases: list[tuple[float, float, str]], ts: float) -> str:
+    """The training phase whose host range holds a launch at `ts` (the launch's runtime call: backward runs on
+    the calling thread, and the calling thread waits inside its range in any case); "" outside every phase (an
+    inference step)."""
+    return next((name for start, end, name in phases if start <= ts <= end), "")

@@ -343,7 +343,7 @@ def test_attention_call_layout_from_q_strides():
 
 # ==== torch.profiler trace: parse_trace =====================================================================
 
-COLUMNS = ["kernel", "op", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
+COLUMNS = ["kernel", "op", "phase", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
            "unpriced"]
 
 
@@ -395,7 +395,7 @@ def test_parse_trace_row_fields(tmp_path):
     assert list(df.columns) == COLUMNS and att == []
     (row,) = df.to_dict("records")
     # the op's args serialised as JSON; 2.5 us = 2500 ns; mm cost: 48 flops, (6+12+8) x 4 = 104 B
-    assert row == {"kernel": "gemm", "op": "aten::mm", "dims": "[[2, 3], [3, 4]]", "strides": "[[3, 1], [4, 1]]",
+    assert row == {"kernel": "gemm", "op": "aten::mm", "phase": "", "dims": "[[2, 3], [3, 4]]", "strides": "[[3, 1], [4, 1]]",
                    "types": '["float", "float"]', "scalars": '["", ""]', "dur_ns": 2500.0,
                    "flops_key": "flops32", "flops": 48, "bytes": 104, "dtype": "float32", "unpriced": ""}
 
@@ -404,9 +404,25 @@ def test_parse_trace_kernel_without_launch_or_name(tmp_path):
     # no runtime event with its correlation, no name, no dur: an empty row of zero cost
     df, _ = parse_trace(_write(tmp_path, [_op("aten::mm", 0, 10), _k(None, 99)]))
     (row,) = df.to_dict("records")
-    assert row == {"kernel": "", "op": "", "dims": "[]", "strides": "[]", "types": "[]", "scalars": "[]",
+    assert row == {"kernel": "", "op": "", "phase": "", "dims": "[]", "strides": "[]", "types": "[]", "scalars": "[]",
                    "dur_ns": 0, "flops_key": "", "flops": 0, "bytes": 0, "dtype": "",
                    "unpriced": "no ATen op launched it"}
+
+
+def test_parse_trace_phase_of_each_launch(tmp_path):
+    # a training step's ranges (record_function on the calling thread): each library launch gets the phase whose
+    # host range holds its runtime call, whichever thread made it; a launch outside every range gets none
+    def phase(name, ts, dur):
+        return {"cat": "user_annotation", "name": f"inductor_prof.phase.{name}", "ts": ts, "dur": dur, "tid": 1}
+
+    ev = [phase("forward", 0, 100), phase("backward", 100, 200), phase("optimizer", 300, 50),
+          _op("aten::mm", 10, 20), _rt(15, 1, dur=1), _k("fwd_gemm", 1),
+          _op("aten::mm", 150, 20, tid=7), _rt(155, 2, dur=1, tid=7), _k("bwd_gemm", 2),
+          _op("aten::_foreach_add_", 310, 20), _rt(320, 3, dur=1), _k("adam", 3),
+          _op("aten::mm", 400, 20), _rt(405, 4, dur=1), _k("after", 4)]
+    df, _ = parse_trace(_write(tmp_path, ev))
+    assert dict(zip(df["kernel"], df["phase"])) == {"fwd_gemm": "forward", "bwd_gemm": "backward",
+                                                    "adam": "optimizer", "after": ""}
 
 
 def test_parse_trace_launch_on_thread_without_ops(tmp_path):
