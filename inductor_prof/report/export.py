@@ -59,12 +59,19 @@ def _clean(v: Any) -> Any:
 def json_text(obj: Any, cleaned: tuple[str, ...] = ()) -> str:
     """obj as a JSON document that every JSON reader takes (allow_nan=False: a value left unclean raises
     here rather than writing NaN or Infinity); `cleaned`: keys of obj whose values are clean already (records:
-    not walked twice). Laid out as json.dumps(indent=1) does, except that an object in a list is one line (a
-    kernel, a shape, an advice item: one line each, which grep and diff read too)."""
-    clean = {k: v if k in cleaned else _clean(v) for k, v in obj.items()} if cleaned else _clean(obj)
+    not walked twice), but for nested lists and dicts, which the writer checks as it goes (a NaN, an infinity or
+    a numpy scalar there: the whole is cleaned and written again). Laid out as json.dumps(indent=1) does, except
+    that an object in a list is one line (a kernel, a shape, an advice item: one line each, which grep and diff
+    read too)."""
+    if cleaned:
+        try:
+            return _indented({k: v if k in cleaned else _clean(v) for k, v in obj.items()})
+        except (_NotPlain, ValueError, TypeError):
+            pass
+    clean = _clean(obj)
     try:
         return _indented(clean)
-    except (_NotPlain, ValueError, TypeError):   # json's own writer says what is wrong, or writes what this one leaves
+    except (_NotPlain, ValueError, TypeError):   # json's own writer says what is wrong, or writes what is left
         return json.dumps(clean, indent=1, allow_nan=False, default=_clean)
 
 
@@ -122,9 +129,9 @@ def _indented(doc: Any) -> str:
     return "".join(out)
 
 
-def _column_cells(col: pd.Series) -> list:
+def _column_cells(col: pd.Series, nested: bool = True) -> list:
     """A column's cells as JSON holds them (_clean): numbers and flags at once by their numpy dtype, the rest a
-    cell at a time."""
+    cell at a time; nested=False: lists and dicts as they are."""
     kind = col.dtype.kind if isinstance(col.dtype, np.dtype) else "O"
     if kind == "f":
         values = col.to_numpy()
@@ -134,13 +141,17 @@ def _column_cells(col: pd.Series) -> list:
         return cells
     if kind in "biu":
         return col.to_numpy().tolist()
+    if not nested:
+        return [v if _plain(v) or type(v) is list or type(v) is dict else _clean(v) for v in col.tolist()]
     return [v if _plain(v) else _clean(v) for v in col.tolist()]
 
 
-def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
+def records(df: pd.DataFrame, columns: list[str], nested: bool = True) -> list[dict]:
+    """df's rows as dicts of clean cells (_clean), `columns` first; nested=False leaves the lists and dicts in
+    cells as they are, for json_text(cleaned=...) to check as it writes them."""
     cols = [c for c in columns if c in df.columns] + [c for c in df.columns if c not in columns]
     # a column at a time, each by its own dtype (a row at a time cost most of a large report's output)
-    cells = [_column_cells(df.iloc[:, df.columns.get_loc(c)]) for c in cols]
+    cells = [_column_cells(df.iloc[:, df.columns.get_loc(c)], nested) for c in cols]
     return [dict(zip(cols, row)) for row in zip(*cells)] if cols else [{} for _ in range(len(df))]
 
 
@@ -150,10 +161,10 @@ def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks
     obj = {"run": str(tables.run.root), "warnings": tables.warnings, **({"ranks": ranks} if ranks else {}),
            "summary": tables.summary,
            "kernels_total": len(df) if total is None else total, "kernels_shown": len(df),
-           "kernels": records(df, JSON_KERNEL_COLUMNS),
-           "attention": records(tables.attention, []) if tables.attention is not None else []}
+           "kernels": records(df, JSON_KERNEL_COLUMNS, nested=False),
+           "attention": records(tables.attention, [], nested=False) if tables.attention is not None else []}
     if tables.by_size is not None:
-        obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
+        obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS], nested=False)
     return json_text(obj, cleaned=("kernels", "attention", "kernels_by_size"))
 
 
