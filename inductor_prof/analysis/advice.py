@@ -199,6 +199,9 @@ def comm_items(gap_ms: float | None, comm: dict) -> tuple[list[dict], float | No
     return items, gap_ms, wait
 
 
+ITEM_COLUMNS = ["display", "category", "headroom_ms_per_step", "headroom_vs", "do"]   # what a kernel's item says
+
+
 def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
          comm: dict | None = None) -> list[dict]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
@@ -213,7 +216,8 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     items = extra + [{"what": r["display"], "category": r["category"],
                       "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r["headroom_ms_per_step"] > 0]
+                     for r in df.loc[df["sol_ms_per_step"].notna(), ITEM_COLUMNS].to_dict("records")
+                     if r["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",

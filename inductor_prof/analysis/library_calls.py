@@ -8,6 +8,7 @@ import json
 import re
 from itertools import groupby
 
+import numpy as np
 import pandas as pd
 
 from ..aten import GEMM_OPS
@@ -180,7 +181,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks:
     if rows is None or rows.empty:
         return pd.DataFrame(columns=SHAPE_COLUMNS)
     out = pd.DataFrame({"name": rows["kernel"].map(name_of),
-                        "shape": [call_label(o, d) for o, d in zip(rows["op"], rows["dims"])], "op": rows["op"],
+                        "shape": _labels(rows["op"], rows["dims"]), "op": rows["op"],
                         "dims": [json_cell(d) if isinstance(d, str) else d for d in rows["dims"]],
                         "calls_per_step": rows["calls"], "avg_us": rows["us_per_call"], "step_ms": rows["ms"]})
     out["pct_of_gpu_time"] = 100 * out["step_ms"] / float(kernels["step_ms"].sum())
@@ -197,6 +198,20 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict, blocks:
         .reset_index(drop=True)
 
 
+def _labels(ops, dims) -> list[str]:
+    """call_label of each (op, dims), once per distinct pair of cells (thousands of rows repeat a few hundred)."""
+    seen: dict = {}
+    out = []
+    for o, d in zip(ops, dims):
+        key = (o, d) if isinstance(d, str) else None
+        if key is None or key not in seen:
+            label = call_label(o, d)
+            if key is not None:
+                seen[key] = label
+        out.append(seen[key] if key is not None else label)
+    return out
+
+
 def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
     """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
     `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
@@ -210,12 +225,22 @@ def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict]]:
     """shape_rows per kernel table name: its shapes as records (in order), without the name; a missing value is
     None (a NaN would make two loads of one run compare unequal)."""
     out: dict[str, list[dict]] = {}
-    # one to_dict over all rows, grouped here (a to_dict per group took most of a report's load)
-    for record in rows.astype(object).where(rows.notna(), None).to_dict("records"):
-        name = record.pop("name")
+    others = [c for c in rows.columns if c != "name"]
+    # a column at a time, grouped here (a to_dict per group took most of a report's load; one over all rows,
+    # a cell at a time, most of the rest)
+    for name, *cells in zip(_cells(rows["name"]), *(_cells(rows[c]) for c in others)):
         if name is not None:
-            out.setdefault(name, []).append(record)
+            out.setdefault(name, []).append(dict(zip(others, cells)))
     return out
+
+
+def _cells(col: pd.Series) -> list:
+    """A column's values as Python ones, None where pandas sees a missing value (NaN, None, NA)."""
+    values = col.tolist()
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "biu":
+        return values
+    return [None if v is None or v is pd.NA or (type(v) is float and v != v) else
+            (v.item() if isinstance(v, np.generic) else v) for v in values]
 
 
 def top_shapes(shapes: list[dict], n: int) -> tuple[list[dict], dict | None]:
