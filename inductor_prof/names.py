@@ -128,14 +128,14 @@ _PYTORCH_NS = ("at::native::", "at::")
 _NOISE = {"lambda", "operator", "const", "unsigned", "signed", "int", "char", "bool", "true", "false", "void",
           "array", "anonymous", "namespace", "gpu_kernel_impl", "gpu_kernel_impl_nocast", "OffsetCalculator",
           "TrivialOffsetCalculator"}
-_TOKEN = re.compile(r"\d\w*|[A-Za-z_]\w*|::|.", re.S)
+_TOKEN = re.compile(r"\d\w*|[A-Za-z_]\w*|::|\S")   # no whitespace: a token after a space is as after none
 _SUFFIXES = ("_kernel_cuda", "_kernel")   # cos_kernel_cuda -> cos
 
 
 def _words(args: str) -> list[str]:
     """The identifying words of a template argument list: type and function names, and the types a lambda
     takes (its element type), without namespaces, function parameter lists or numbers."""
-    tokens = [t for t in _TOKEN.findall(args) if not t.isspace()]
+    tokens = _TOKEN.findall(args)
     words, parens = [], []          # parens: for each open "(", whether it is a lambda's parameter list
     for i, tok in enumerate(tokens):
         if tok == "(":

@@ -30,10 +30,10 @@ def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple, list[str]]:
     """union_modules of the `modules` cells of each group of rows with the same `keys` values (a tuple), in one
     pass over the rows: a pandas agg of a Python function, a call per group, took much of a large run's load."""
     groups: dict[tuple, list] = {}
-    for *key, cell in zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist()):
+    # a repeated (key, cell) adds nothing: each distinct one once, in order (a large run repeats most rows)
+    for *key, cell in dict.fromkeys(zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist())):
         groups.setdefault(tuple(key), []).append(cell)
-    # a repeated cell adds nothing: each distinct one once, in order
-    return {k: union_modules(dict.fromkeys(cells)) for k, cells in groups.items()}
+    return {k: union_modules(cells) for k, cells in groups.items()}
 
 
 def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
