@@ -51,7 +51,7 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
         flops_key=("flops_key", "first"))
     if with_modules:
         modules = modules_by(ops, KEYS)
-        g["modules"] = pd.Series([modules[k] for k in zip(g["kernel"], g["op"], g["dims"])], index=g.index,
+        g["modules"] = pd.Series([modules[k] for k in zip(*(g[c].tolist() for c in KEYS))], index=g.index,
                                  dtype=object)
     else:
         g["modules"] = None
