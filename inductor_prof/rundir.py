@@ -1,6 +1,7 @@
 """The run folder: the contract between `profile` (writes) and `report` (reads)."""
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -20,6 +21,12 @@ from .errors import UserError, one_line
 MANIFEST = "manifest.json"
 FILES = "files"     # manifest key: each file a stage wrote through this module -> file_record() of it
 RUN_ID = "run_id"   # manifest key: this run's id
+# the run files that carry their run's id (RUN_ID), by how, relative to the run folder: a CSV in a `run_id` column
+# (every row: pandas and any CSV tool read it as one more column), a JSON object in a `run_id` field written first.
+# The rest cannot without another format: kernels.json and attention_shapes.json are lists, the status.json files
+# maps of kernel stems, the hatchets and .ncu-rep files Proton's and ncu's own formats, the kernels Python source
+STAMPED_CSV = ("library_ops.csv", "attention.csv", "attention_tuning.csv", "ncu/ncu.csv")
+STAMPED_JSON = ("proton/steps.launches.json", "proton/annotated_step.launches.json", "ncu/source/*.counters.json")
 RANKS = "ranks.json"   # the top of a multi-rank run (`profile --nproc N`): each rank's exit; rank<i>/ are runs
 
 
@@ -304,6 +311,39 @@ def _record(path: Path) -> None:
             return
 
 
+def stamp_id(path: Path) -> str | None:
+    """The run id a file written at `path` carries: its run's (the live Manifest's, else the run folder's
+    manifest.json: a stage's own process), when `path` is one of the STAMPED files of a run; else None."""
+    path = Path(os.path.abspath(path))
+    for folder in path.parents:
+        rel = path.relative_to(folder).as_posix()
+        if not any(fnmatch.fnmatchcase(rel, p) for p in STAMPED_CSV + STAMPED_JSON):
+            continue
+        live = _LIVE.get(folder)
+        if live is not None:
+            return live.data.get(RUN_ID)
+        try:
+            data = json.loads((folder / MANIFEST).read_text())
+        except (OSError, ValueError):
+            continue
+        found = data.get(RUN_ID) if isinstance(data, dict) else None
+        return found if isinstance(found, str) else None
+    return None
+
+
+def stamped(path: Path, obj: Any) -> Any:
+    """`obj` as the file at `path` is written: with its run's id (stamp_id) as a `run_id` column of a DataFrame,
+    the first field of a dict; as it is when the file carries none."""
+    run_id = stamp_id(path)
+    if run_id is None:
+        return obj
+    if isinstance(obj, dict):
+        return {RUN_ID: run_id, **{k: v for k, v in obj.items() if k != RUN_ID}}
+    if hasattr(obj, "assign"):   # a DataFrame
+        return obj.assign(**{RUN_ID: run_id})
+    return obj
+
+
 def write_text(path: Path, text: str) -> None:
     """UTF-8 whatever the locale; a path that is not UTF-8 (Python holds its bytes as lone surrogates) is
     written back as its own bytes instead of failing with UnicodeEncodeError (`report --html` of such a run)."""
@@ -320,11 +360,13 @@ def write_gzip(path: Path, text: str) -> None:
 
 
 def write_json(path: Path, obj: Any) -> None:
-    write_text(path, json.dumps(obj, indent=1, sort_keys=False, default=str) + "\n")
+    """`obj` as JSON, atomically; a run file that carries its run's id gets it (stamped)."""
+    write_text(path, json.dumps(stamped(path, obj), indent=1, sort_keys=False, default=str) + "\n")
 
 
 def write_csv(path: Path, df) -> None:
-    """A pandas DataFrame as CSV, atomically."""
+    """A pandas DataFrame as CSV, atomically; a run file that carries its run's id gets it (stamped)."""
+    df = stamped(path, df)
     with atomic_path(path) as tmp:
         df.to_csv(tmp, index=False)
 

@@ -7,6 +7,7 @@ is invisible module by module: cost -> attention.semantics.masks, attention.sema
 A new top-level module or package must be given its floor here; an import that climbs fails with the import named
 (its file and line), and the fix is to move what it needs down, not the floor up."""
 import ast
+import functools
 from pathlib import Path
 
 from package_imports import modules_of, package_of, targets
@@ -41,20 +42,22 @@ def unit(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def imports(root: Path) -> list[tuple[str, str, str]]:
+@functools.lru_cache(maxsize=None)   # the package's source, parsed once for the floor and the cycle checks
+def imports(root: Path) -> tuple[tuple[str, str, str], ...]:
     """(importing module, imported module of the package, 'file:line') for every import in the package's source,
     function bodies included."""
     modules = modules_of(root)
     out = []
     for name, path in modules.items():
+        rel, package = path.relative_to(root.parent), package_of(name, path)   # once a file, not once a node
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):   # the only nodes targets() finds imports in
+                continue
             # `from inductor_prof import __version__`: a constant of the package's __init__, which imports
             # nothing when imported (its public API imports the pipeline inside its functions): not the API
-            found = targets(node, package_of(name, path), modules,
-                            skip=lambda base, a: base == root.name and a == "__version__")
-            where = f"{path.relative_to(root.parent)}:{getattr(node, 'lineno', 0)}"
-            out += [(name, t, where) for t in found if t != name]
-    return out
+            found = targets(node, package, modules, skip=lambda base, a: base == root.name and a == "__version__")
+            out += [(name, t, f"{rel}:{getattr(node, 'lineno', 0)}") for t in found if t != name]
+    return tuple(out)
 
 
 def climbs(root: Path, floor: dict[str, int] = FLOOR) -> list[str]:

@@ -23,19 +23,21 @@ import pandas as pd
 from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind
+from .causes import causes, counter_facts, instruction_cause
 from .library_calls import call_label
 
 TOP = 10
+NAN = float("nan")
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
 DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
-def _gemm_judgement(headroom: float, shapes: list[dict]) -> tuple[float, str, str] | None:
+def _gemm_judgement(headroom: float, shapes: list[dict], bound: str) -> tuple[float, str, str] | None:
     """(headroom ms/step, against what, what to do) of a library GEMM from its calls (with_best rows, as records):
     calls per step x (time per call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton
-    template), plus its roofline `headroom` for the share of its time in calls nothing else measured. None when
-    none of its calls was."""
+    template), plus its roofline `headroom` for the share of its time in calls nothing else measured (`bound`: its
+    roofline bound, whose action they get). None when none of its calls was."""
     measured = [s for s in shapes if not math.isnan(s["best_us"])]
     if not measured:
         return None
@@ -52,8 +54,11 @@ def _gemm_judgement(headroom: float, shapes: list[dict]) -> tuple[float, str, st
                        if not math.isnan(top[col]))
     if saving <= AT_BEST * total(measured, lambda s: s["ms"]):
         why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
-        do = "nothing for its measured calls" + (f" ({unmeasured:.0%} of its time is in others)"
-                                                 if unmeasured > AT_BEST else "")
+        # no headroom without an action: within AT_BEST the measured calls have none (timing noise), and what is
+        # left is its other calls' roofline headroom, with the roofline's action for them
+        do = f"its other calls ({unmeasured:.0%} of its time): {DO[bound]}; the measured ones are as fast as " \
+             "they get here" if unmeasured > AT_BEST else "nothing for its measured calls"
+        return headroom * unmeasured if unmeasured > AT_BEST else 0.0, why, do
     elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
         why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
@@ -79,6 +84,11 @@ def _attention_judgement(r: pd.Series, savings: list[dict]) -> tuple[float, str,
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
+        if covered < 1 - AT_BEST:   # no headroom without an action: the rest's, judged on the roofline
+            do = f"its calls no benchmark covered ({1 - covered:.0%} of its time): " \
+                 f"{DO.get(r['bound'], DO['compute'])}; nothing faster was measured for the others"
+        else:
+            return 0.0, why, do
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
 
 
@@ -105,11 +115,14 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df["headroom_vs"] = [f"{p:.0f}% of {c}" + _other_roofs(r) if c and k else "" for p, c, k, r in
                          zip(df["pct_of_peak"], df["ceiling"], known, _roof_columns(df))]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
+    # what the headroom is measured against (reachable.py re-bases only the roofline's on the binding unit)
+    df["headroom_by"] = ["roofline" if k else "" for k in known]
     floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
     if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
         df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
                                         zip(df.loc[floor, "avg_us"], df.loc[floor, "floor_us"])]
         df.loc[floor, "do"] = DO["floor"]
+        df.loc[floor, "headroom_by"] = "launch floor"
     shaped = set() if gemm_shapes is None or gemm_shapes.empty else set(gemm_shapes["kernel"])
     # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
     # large run, a DataFrame each)
@@ -131,7 +144,8 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
-            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name]) if name in by_kernel else None
+            judged = _gemm_judgement(float(r["headroom_ms_per_step"]), by_kernel[name], r["bound"]) \
+                if name in by_kernel else None
         elif name in savings:
             judged = _attention_judgement(r, savings[name])
         if judged:
@@ -140,6 +154,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         at = list(judged_rows)
         for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
             df.loc[at, col] = [judged_rows[i][j] for i in at]
+        df.loc[at, "headroom_by"] = "measured"
     return df
 
 
@@ -151,21 +166,60 @@ DO_BINDING = {bind.SM: "fewer instructions a byte (SM {sm:.0f}% busy: the math p
               bind.L1: "fewer L1/shared accesses (memory SOL {mem:.0f}%: wider loads, bank conflicts)"}
 
 
-def with_counters(df: pd.DataFrame) -> pd.DataFrame:
-    """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), its `do`
-    names the unit that binds and `headroom_vs` says both, keeping the roofline's headroom (its number is still
-    the distance to the roof its bytes and flops imply). Items judged another way (a replay, a benchmark, the
-    launch floor) keep theirs: they were measured, not inferred."""
+def memory_level_mismatch(bound: str, unit: str, dram_pct, roofline_pct=None) -> bool:
+    """Memory-bound on the roofline (its bytes at DRAM's rate), while ncu finds DRAM is not what is busy: L1/shared,
+    or L2 with DRAM below BUSY_PCT; or no unit busy (latency) where the roofline agrees that DRAM is not busy
+    either (`roofline_pct`, its % of the roof, below BUSY_PCT: a kernel at 90% of DRAM in the model that ncu's
+    replay, its inputs no longer in L2, finds idle is DRAM-bound in the model). Fewer DRAM bytes would not make
+    it faster."""
+    if bound != "memory":
+        return False
+    if unit == bind.L2:
+        return bind._known(dram_pct) and dram_pct < bind.BUSY_PCT
+    if unit in (bind.LATENCY, bind.NONE):
+        return not bind._known(roofline_pct) or roofline_pct < bind.BUSY_PCT
+    return unit == bind.L1
+
+
+# what to do where the memory level is not DRAM and the source pass found no cause
+DO_LEVEL = {bind.L1: DO_BINDING[bind.L1], bind.L2: DO_BINDING[bind.L2],
+            bind.LATENCY: "more warps in flight (occupancy {occ:.0f}%: fewer registers or shared memory a block, "
+                          "more blocks)",
+            bind.NONE: "more work in flight (no unit 60% busy: a larger tile or more blocks a launch)"}
+
+
+def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), or whose
+    bytes are at DRAM's rate on the roofline while ncu finds another memory level busy or none
+    (memory_level_mismatch), its `do` names the unit that binds, or with the source pass's counters (`facts`:
+    name -> causes.source_facts) the causes it found (uncoalesced lines, the loads' latency), and `headroom_vs`
+    says both, keeping the roofline's figure beside. Items judged another way (a replay, a benchmark, the launch
+    floor) keep theirs: they were measured, not inferred."""
     if "binding_disagrees" not in df.columns:
         return df
     df = df.copy()
+    facts = facts or {}
     roofline_said = df["do"] == df["bound"].map(DO).fillna("")
-    for i, r in df[df["binding_disagrees"].astype(bool) & roofline_said].iterrows():
+    roof = df["pct_of_peak"] if "pct_of_peak" in df.columns else pd.Series(NAN, index=df.index)
+    level = pd.Series([memory_level_mismatch(b, u, d, p) for b, u, d, p in
+                       zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"], roof)], index=df.index, dtype=bool)
+    for i, r in df[(df["binding_disagrees"].astype(bool) | level) & roofline_said].iterrows():
         unit = r["binding_unit"]
-        df.loc[i, "do"] = DO_BINDING[unit].format(sm=r["sol_compute_pct"], mem=r["sol_memory_pct"],
-                                                  tensor=r.get("tensor_pipe_pct", float("nan")))
+        # the source pass's counters (with its lines), else the metric pass's stall counters where recorded
+        mine = facts.get(r["name"]) or counter_facts(r.to_dict())
+        found = causes(mine) if mine else []
+        if unit == bind.SM and mine:   # the instructions, by line and op, where the source pass has them
+            found = [c for c in [instruction_cause(mine, r["sol_compute_pct"])] if c] + found
+        if found:
+            df.loc[i, "do"] = "; ".join(found)
+        elif level.at[i]:
+            df.loc[i, "do"] = DO_LEVEL[unit].format(mem=r["sol_memory_pct"], occ=r.get("occupancy_pct", NAN))
+        else:
+            df.loc[i, "do"] = DO_BINDING[unit].format(sm=r["sol_compute_pct"], mem=r["sol_memory_pct"],
+                                                      tensor=r.get("tensor_pipe_pct", NAN))
+        busier = f"{unit} busier" if unit not in (bind.LATENCY, bind.NONE) else "no unit busy"
         df.loc[i, "headroom_vs"] = (f"{r['headroom_vs']} on the roofline ({r['bound']}-bound by its bytes and "
-                                    f"flops); ncu finds {unit} busier: {r['binding_evidence']}")
+                                    f"flops); ncu finds {busier}: {r['binding_evidence']}")
     return df
 
 
@@ -203,7 +257,7 @@ ITEM_COLUMNS = ["display", "category", "headroom_ms_per_step", "headroom_vs", "d
 
 
 def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
-         comm: dict | None = None) -> list[dict]:
+         comm: dict | None = None, apart: list[dict] | None = None) -> list[dict]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
@@ -213,11 +267,16 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
     waited = 0.0
     if comm:
         extra, gap_ms, waited = comm_items(gap_ms, comm)
-    items = extra + [{"what": r["display"], "category": r["category"],
-                      "headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"], "do": r["do"]}
+    reach = "reachable_headroom_ms_per_step" if "reachable_headroom_ms_per_step" in df.columns else \
+        "headroom_ms_per_step"
+    # a kernel's item: its headroom to the unit that binds it (reachable.py), the roofline's beside it
+    items = extra + [{"what": r["display"], "category": r["category"], "headroom_ms_per_step": float(r[reach]),
+                      "roofline_headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"],
+                      "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df.loc[df["sol_ms_per_step"].notna(), ITEM_COLUMNS].to_dict("records")
-                     if r["headroom_ms_per_step"] > 0]
+                     for r in df.loc[df["sol_ms_per_step"].notna(), list(dict.fromkeys([*ITEM_COLUMNS, reach]))]
+                     .to_dict("records") if r[reach] > 0]
+    items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
             items.append({"what": f"attention {a['shape']}", "category": "attention",

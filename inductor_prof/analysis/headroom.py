@@ -7,6 +7,7 @@ import pandas as pd
 
 from . import advice
 from .kernels import CATEGORIES
+from .reachable import reachable_sol_step_ms
 
 
 def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None) -> list[dict]:
@@ -33,12 +34,12 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
 
 
 def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None,
-             comm: dict | None = None) -> dict:
+             comm: dict | None = None, in_model: list[dict] | None = None) -> dict:
     """Speed-of-light step time, headroom by category, the launch/idle gap (the plain step, unprofiled, minus
     GPU-busy time: Proton's own cost is not the model's), and where to look next. df: the kernel table after
     advice.per_shape; attention: attention_saving rows; comm: a rank of several (ranks.rank_comm): its NCCL
     kernels' waiting (`proton_wait_ms`) is not GPU-busy time, and the waits, exposed transfer and imbalance
-    join the list."""
+    join the list; in_model: in_model.items (calls slower in the model than alone), items of their own."""
     busy = float(df["step_ms"].sum()) if len(df) else 0.0
     if comm:
         busy -= comm["proton_wait_ms"]
@@ -52,8 +53,10 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
               if len(df) and (df["category"] == cat).any()}
     gap = (step_ms_plain - busy) if step_ms_plain else None
     attention = attention or []
-    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "step_ms_plain": step_ms_plain,
+    return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "reachable_sol_step_ms": reachable_sol_step_ms(df, sol),
+            "step_ms_plain": step_ms_plain,
             "launch_gap_ms_per_step": gap, "kernels_without_sol": int((~known).sum()) if len(df) else 0,
             "by_category": by_cat, "attention": attention,
-            "next": advice.rank(df, gap, attention, comm=comm) if len(df) else [],
+            "in_model": in_model or [],
+            "next": advice.rank(df, gap, attention, comm=comm, apart=in_model) if len(df) else [],
             **({"comm": comm} if comm else {})}

@@ -19,7 +19,8 @@ NEED = "`inspect` needs it"
 ROW_FIELDS = ("name", "display", "origin", "kind", "category", "module", "aten_ops", "calls_per_step", "avg_us",
               "step_ms", "pct_of_gpu_time")
 ROOFLINE_FIELDS = ("flops_key", "tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak",
-                   "sol_ms_per_step", "headroom_ms_per_step", "headroom_vs", "do")
+                   "sol_ms_per_step", "headroom_ms_per_step", "reachable_headroom_ms_per_step", "binding_unit",
+                   "headroom_vs", "do")
 NCU_FIELDS = {"ncu_duration_ns": "duration_ns", "registers": "registers", "occupancy_pct": "occupancy_pct",
               "ncu_shape": "replayed_call"}
 
@@ -92,6 +93,8 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict] | Non
     mine = {stem: e for stem, e in status.items() if e.get("name") == name}
     ok = [stem for stem, e in mine.items() if e.get("status") == "ok"]
     read_warnings: list[str] = []   # a damaged counters file, read from its report instead
+    if counters is None and set(ok) <= set(tables.source_counters):   # read with the tables, warned there
+        counters = tables.source_counters
     counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
     rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})

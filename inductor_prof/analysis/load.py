@@ -24,6 +24,9 @@ from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
 from . import above_spec, advice, library_calls, older_runs
 from .binding import add_binding
+from .causes import source_facts
+from .reachable import add_reachable
+from .in_model import items as in_model_items
 from .roofline import add_derived, judge_attention, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
@@ -41,6 +44,9 @@ class RunTables:
     by_size: pd.DataFrame | None = None    # a run of several input sizes: kernel table per size (sizes.py)
     library_ops: pd.DataFrame | None = None   # library_ops.csv as read (None: missing or damaged, warned)
     failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
+    # the source pass's counters as read once (stem -> runfiles.source_counters' dict): the advice's causes,
+    # inspect and the HTML sections share them (a damaged file is one warning)
+    source_counters: dict[str, dict] = field(default_factory=dict)
 
 
 def run_peaks_of(device: dict, manifest: dict) -> dict:
@@ -48,6 +54,29 @@ def run_peaks_of(device: dict, manifest: dict) -> dict:
     facts = DeviceFacts.from_proton(device)
     gpu = ((manifest.get("env") or {}).get("gpu") or {}).get("name", "")
     return run_peaks(facts, manifest.get("ceilings"), gpu)
+
+
+def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict, dict[str, dict]]:
+    """(the source pass's status entries, stem -> its counters: runfiles.source_counters, {"error": why} where
+    unreadable) for every kernel the pass profiled; ({}, {}) without the pass. Optional to the report: a damaged
+    or unreadable status or counters file is a warning, and the advice goes without the causes."""
+    try:
+        status = runfiles.source_status(run, "the advice's causes need it")
+        ok = [stem for stem, e in status.items() if e.get("status") == "ok"]
+        return status, (runfiles.source_counters(run, ok, status, warnings) if ok else {})
+    except UserError as e:
+        warnings.append(str(e))
+        return {}, {}
+
+
+def source_facts_of(status: dict, counters: dict[str, dict]) -> dict[str, dict]:
+    """Kernel name -> causes.source_facts of its source counters (the first of its stems, by name)."""
+    out: dict[str, dict] = {}
+    for stem in sorted(counters):
+        name = (status.get(stem) or {}).get("name")
+        if name and name not in out and "error" not in counters[stem]:
+            out[name] = source_facts(counters[stem])
+    return out
 
 
 def load_run_tables(path) -> RunTables:
@@ -97,6 +126,7 @@ def load_run_tables(path) -> RunTables:
         reader.failed(f"{off}; {runfiles.LACKING['attention']}")
         attention = None
     measured = run_peaks_of(device, manifest)
+    counters: dict[str, dict] = {}
     # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
     timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet
     df, over = above_spec.kernels(df, measured.get("spec") or {}, timing)
@@ -121,17 +151,21 @@ def load_run_tables(path) -> RunTables:
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
-        df = advice.with_counters(add_binding(df, peaks))
+        status, counters = read_source_counters(run, reader.warnings)
+        df = advice.with_counters(add_binding(df, peaks), source_facts_of(status, counters))
+        # the headroom to the unit that binds each kernel, beside the roofline's
+        df = add_reachable(df)
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
     reader.failed_stages()
     summary = summarize(df, manifest, peaks, n_steps)
     if len(df):
-        summary["headroom"] = headroom(df, summary["plain_step_ms"], savings)
+        summary["headroom"] = headroom(df, summary["plain_step_ms"], savings,
+                                       in_model=in_model_items(df, savings, ncu))
     if sizes:
         summary["sizes"] = size_summary(by_size, manifest, sizes, n_steps)
         summary["ncu_at_size"] = ((manifest.get("stages") or {}).get("ncu") or {}).get("at_size")
     return RunTables(run=run, manifest=manifest, kernels=df, summary=summary, attention=attention,
                      warnings=reader.warnings, launches=steps, by_size=by_size, library_ops=library_ops,
-                     failed_checks=reader.failed_checks)
+                     failed_checks=reader.failed_checks, source_counters=counters)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..drivers.ncu.metrics import STALL_METRICS
+
 from ..units import NS_PER_US
 
 NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
@@ -12,7 +14,10 @@ NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
                "occupancy_pct": "occupancy_pct", "registers": "registers", "l2_bytes": "ncu_l2_bytes",
                "l1_bytes": "ncu_l1_bytes", "local_bytes": "ncu_local_bytes", "tensor_pipe_pct": "tensor_pipe_pct",
                "status": "ncu_status", "reason": "ncu_reason", "shape": "ncu_shape", "model_us": "ncu_model_us",
-               "model_bytes": "ncu_model_bytes"}
+               "model_bytes": "ncu_model_bytes",
+               # the stall and occupancy counters (runs recorded before them lack them: causes.counter_facts)
+               **{k: k for k in (*STALL_METRICS, "occupancy_theoretical_pct", "limit_registers", "limit_shared_mem",
+                                 "limit_warps", "limit_blocks")}}
 ANNOTATION_TOLERANCE = 0.25
 
 

@@ -146,7 +146,8 @@ def rank_advice(tables, view: RanksView, shown: int) -> None:
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
     if comm:
-        tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm)
+        tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm,
+                                              h.get("in_model"))
 
 
 def pick_rank(view: RanksView, asked: int | None) -> tuple[int, str | None]:

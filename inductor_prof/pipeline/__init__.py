@@ -54,6 +54,7 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
         from .ranks import profile_ranks
 
         return profile_ranks(opts, log)
+    from . import written
     from .stages import STAGES, Context
 
     if opts.steps < 1:
@@ -97,6 +98,8 @@ def profile(opts: ProfileOptions, log: Log = print, step_progress=None, ncu_prog
                     except Exception as e:   # a stage that failed with counts (NothingProfiled) keeps them
                         info.update(getattr(e, "stage_info", None) or {})
                         raise
+                    finally:   # what its own process, Proton or ncu wrote, a failed stage's too
+                        written.record(manifest, stage.name)
             except BaseException as e:
                 if stage.required:   # no result `report` can read: a retry may replace this folder
                     manifest.set(rundir.STOPPED_AT, stage.name)

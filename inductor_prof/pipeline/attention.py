@@ -35,6 +35,7 @@ from ..inductor.output_code import harvest_texts, output_code_texts
 from ..priority import at_lower_priority
 from ..settings import Settings
 from .harvest import this_process, write_kernels
+from . import written
 
 TIMEOUT_S = 1200   # the stage's process, from the stage's start
 PRECOMPILE_TIMEOUT_S = 600   # its configs compiled ahead (about 13-17 s at FLUX's shape): stuck past this, it is ended
@@ -207,8 +208,12 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
-    with rundir.Manifest.of(run_dir, manifest).stage("attention") as info:   # its outcome in the run, a failure too
-        rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
+    live = rundir.Manifest.of(run_dir, manifest)
+    with live.stage("attention") as info:   # its outcome in the run, a failure too
+        try:
+            rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
+        finally:   # Proton's hatchet, the FlexAttention kernels' list, a failed call's too
+            written.record(live, "attention")
         info.update(summary)
     return rows, summary
 

@@ -28,6 +28,7 @@ from ..errors import StepFailed, UserError
 from ..names import demangle
 from ..runfiles.cells import json_cell
 from ..settings import Settings
+from . import written
 
 
 NEEDS = "the ncu stage needs it"
@@ -71,9 +72,12 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, log: Callable[[s
     find_ncu(settings.ncu)
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu") as info:
-        info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
-        info.update(at_size(manifest.data.get("profile") or {}))
-        profiled_any(info)
+        try:
+            info.update(run_ncu(run_dir, settings, log=log, on_kernel=on_kernel))
+            info.update(at_size(manifest.data.get("profile") or {}))
+            profiled_any(info)
+        finally:   # the reports ncu wrote, a failed call's too
+            written.record(manifest, "ncu")
     return info
 
 

@@ -26,6 +26,7 @@ from ..drivers.ncu.source import kernel_at
 from ..errors import StepFailed, UserError
 from ..settings import Settings
 from . import ncu as ncu_stage
+from . import written
 
 NEEDS = "the ncu source pass needs it"
 Log = Callable[[str], None]
@@ -279,6 +280,9 @@ def on_existing_run(run_dir: rundir.RunDir, settings: Settings, queries: list[st
     find_ncu(settings.ncu)
     manifest = rundir.Manifest.of(run_dir, runfiles.manifest(run_dir, NEEDS))
     with manifest.stage("ncu_source") as info:
-        info.update(collect(run_dir, settings, chosen, log, on_kernel, again=bool(queries)))
-        recorded_any(info)
+        try:
+            info.update(collect(run_dir, settings, chosen, log, on_kernel, again=bool(queries)))
+            recorded_any(info)
+        finally:   # the reports ncu wrote, a failed call's too
+            written.record(manifest, "ncu_source")
     return info

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis import RunTables
+from ..analysis.binding import SHORT
 from ..errors import UserError
 from ..inductor.module_paths import listed
 from ..rundir import write_text
@@ -49,6 +50,7 @@ class Col:
 # to its first item, the rest in a <details>; "prose" wrapped at spaces only
 STYLES = ("token", "name", "list", "prose")
 NARROW = (1400, 1100)   # the window widths the page's CSS leaves columns out below (a Col's `narrow`)
+LEAST = 1700            # the kernel table's least column (the terminal's first left out): a wide window's only
 
 
 def provenance_hover(row: pd.Series) -> str:
@@ -75,6 +77,11 @@ KERNEL_COLUMNS = [
     # from the ceilings analysis, shown when the run's tables carry them
     Col("ceiling", "ceiling", off=True), Col("SOL ms/step", "sol_ms_per_step", "{:.3f}", off=True),
     Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}", off=True),
+    Col("headroom to its unit ms/step", "reachable_headroom_ms_per_step", "{:.3f}", off=True),
+    # the unit ncu found binding the kernel (analysis/binding.py), its evidence on hover; runs without ncu: none
+    # in a word, as the terminal's column
+    Col("ncu binds", lambda r: SHORT.get(text(r.get("binding_unit")), ""), optional=True,
+        hover=lambda r: text(r.get("binding_evidence")), narrow=LEAST),
     Col("module", "module", hover=provenance_hover, optional=True, style="name", narrow=NARROW[0]),
 ]
 # a library kernel's calls by shape (analysis/library_calls.shape_rows), in the expandable row under it
@@ -112,12 +119,15 @@ SIZE_KERNEL_COLUMNS = [KERNEL_COLUMNS[0], Col("size", "size"), *KERNEL_COLUMNS[1
 HEADROOM_LIST_COLUMNS = [
     Col("kernel", "display", style="name"), Col("kind", "kind", narrow=NARROW[1]), Col("ms/step", "step_ms", "{:.3f}"),
     Col("SOL ms/step", "sol_ms_per_step", "{:.3f}"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
-    Col("ceiling", "ceiling"), Col("why this ceiling", "ceiling_why", style="prose"),
+    Col("headroom to its unit ms/step", "reachable_headroom_ms_per_step", "{:.3f}"), Col("ceiling", "ceiling"),
+    Col("why this ceiling", "ceiling_why", style="prose"),
 ]
 # the per-step headroom's "where to look next" list (analysis.headroom: kernels, launch gap, attention backends)
 NEXT_COLUMNS = [
     Col("what", "what", style="name"), Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"),
-    Col("do", "do", style="prose"), Col("measured against", "why", style="prose"), Col("category", "category"),
+    # the roofline's headroom beside the reachable one (its "measured against" says it too): a wide window's
+    Col("roofline ms/step", "roofline_headroom_ms_per_step", "{:.3f}", narrow=LEAST), Col("do", "do", style="prose"),
+    Col("measured against", "why", style="prose"), Col("category", "category"),
 ]
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
@@ -130,8 +140,11 @@ ATTENTION_COLUMNS = [
 
 
 def _present(df: pd.DataFrame, cols: list[Col]) -> list[Col]:
-    return [c for c in cols if callable(c.key) or (c.key in df.columns and not (
-        c.optional and not df[c.key].astype(bool).any()))]
+    def empty(c: Col) -> bool:   # an optional column no row has a value for
+        if callable(c.key):
+            return not any(c.key(r) for _, r in df.iterrows())
+        return not df[c.key].astype(bool).any()
+    return [c for c in cols if (callable(c.key) or c.key in df.columns) and not (c.optional and empty(c))]
 
 
 TAIL = 14   # characters a cut name keeps of its end (an Inductor kernel's index, a cuBLAS kernel's layout)
@@ -229,6 +242,8 @@ def per_step_view(h: dict) -> dict:
     """summary["headroom"] (analysis.headroom) as labelled rows and its "where to look next" table."""
     rows = [("GPU busy, ms/step", num(h.get("gpu_busy_ms_per_step"), "{:.3f}")),
             ("speed of light, ms/step", num(h.get("sol_step_ms"), "{:.3f}")),
+            ("speed of light from reachable limits (each kernel's binding unit), ms/step",
+             num(h.get("reachable_sol_step_ms"), "{:.3f}")),
             ("plain step, ms", num(h.get("step_ms_plain"), "{:.3f}")),
             ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
             ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
@@ -260,9 +275,10 @@ def inspect_views(tables: RunTables) -> dict[str, dict]:
     if not names:
         return {}
     status = runfiles.source_status(tables.run, "the report's per-line sections need it")
-    counters = runfiles.source_counters(tables.run, [s for s, e in status.items()
-                                                     if e.get("name") in names and e.get("status") == "ok"],
-                                        status, tables.warnings)   # warnings printed after the page is written
+    stems = [s for s, e in status.items() if e.get("name") in names and e.get("status") == "ok"]
+    # read once with the tables (the advice's causes) where they were; warnings printed after the page is written
+    counters = tables.source_counters if set(stems) <= set(tables.source_counters) else \
+        runfiles.source_counters(tables.run, stems, status, tables.warnings)
     return {name: inspect_kernel(tables, name, counters) for name in names}
 
 

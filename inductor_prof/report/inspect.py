@@ -54,6 +54,9 @@ def roofline_line(view: dict) -> str:
     if r.get("headroom_ms_per_step") is not None:
         text += (f"; {num(r['headroom_ms_per_step'], '{:.2f}')} ms/step above its speed of light "
                  f"({num(r.get('sol_ms_per_step'), '{:.2f}')} ms/step)")
+        reach = r.get("reachable_headroom_ms_per_step")
+        if reach is not None and reach < r["headroom_ms_per_step"]:   # analysis/reachable.py
+            text += f", {num(reach, '{:.2f}')} to {r.get('binding_unit')} fully busy"
     if r.get("do"):
         text += f"; to do: {r['do']}"
     return text

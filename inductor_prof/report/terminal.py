@@ -114,17 +114,28 @@ def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
 
 def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | None = None) -> Table | None:
     """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends.
-    A row naming one of `kernels` (their display names; None: every row) is cut as a kernel name; the others
+    A row naming one of `kernels` (their display names; None: every row), or a kernel in the model vs alone, is cut
+    as a kernel name; the others
     ("launch overhead and idle ...", "attention (shape): A instead of B") wrap, never cut."""
     h = summary.get("headroom")
     if not h or not h["next"]:
         return None
     rows = h["next"]
-    title = (f"Where to look next (speed of light {h['sol_step_ms']:.1f} ms/step vs {h['gpu_busy_ms_per_step']:.1f} "
+    reach = h.get("reachable_sol_step_ms", h["sol_step_ms"])
+    sol = f"{reach:.1f} ms/step" + (f" reachable, {h['sol_step_ms']:.1f} on the roofline" if
+                                     abs(reach - h["sol_step_ms"]) >= 0.05 else "")
+    title = (f"Where to look next (speed of light {sol} vs {h['gpu_busy_ms_per_step']:.1f} "
              f"ms GPU busy, {_num(h.get('step_ms_plain'), '{:.1f}')} ms plain step)")
+    # the roofline's headroom beside the reachable one, where one item's differs
+    differs = any(abs(r.get("roofline_headroom_ms_per_step", r["headroom_ms_per_step"]) - r["headroom_ms_per_step"])
+                  >= 0.005 for r in rows)
     return fit([
         Col("headroom ms/step", [f"{r['headroom_ms_per_step']:.2f}" for r in rows], 0, right=True),
-        Col("what", [r["what"] if kernels is None or r["what"] in kernels else Text(r["what"]) for r in rows], 1,
+        *([Col("roofline ms/step", [_num(r.get("roofline_headroom_ms_per_step"), "{:.2f}") for r in rows], 5,
+               right=True)] if differs else []),
+        # a kernel's name is cut (an in-model item's starts with one), other words wrap
+        Col("what", [r["what"] if kernels is None or r["what"] in kernels or r["category"] == "in model"
+                     else Text(r["what"]) for r in rows], 1,
             flex=(24, 60), names=True),
         Col("do", [r.get("do", "") for r in rows], 2, flex=(_word_room(r.get("do", "") for r in rows), 40)),
         Col("measured against", [r["why"] for r in rows], 3, flex=(_word_room(r["why"] for r in rows), 50)),

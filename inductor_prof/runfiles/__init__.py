@@ -73,6 +73,9 @@ def steps(run: RunDir, manifest: dict, need: str = REPORT_NEEDS) -> tuple[pd.Dat
                    if isinstance(entry, dict) and entry.get("status") != "ok"]
         raise UserError(f"{run.root} has no Proton steps ({run.steps_hatchet.relative_to(run.root)}); "
                         "the profile did not get that far" + (f" ({stopped[0]})" if stopped else ""))
+    problem = changed(run, manifest, run.steps_hatchet)   # a required file: not the run's is an error
+    if problem:
+        raise UserError(f"{problem}; {need}")
     return required(run.steps_hatchet, lambda p: checked_hatchet_rows(run, manifest, p, run.steps_launches), need)
 
 

@@ -14,6 +14,7 @@ from ..drivers.ncu.metrics import METRICS
 from ..drivers.proton.hatchet import COLUMNS as HATCHET_COLUMNS, frame_of, kernel_columns, load_hatchet
 from ..drivers.proton.launches import from_table
 from ..errors import one_line
+from ..rundir import RUN_ID
 from . import cells
 from ..inductor.kernel_files import io_bytes
 from ..inductor.kernel_provenance import merge as merge_provenance
@@ -202,7 +203,7 @@ def csv_reader(columns: tuple[str, ...], numeric: tuple[str, ...] = (), cut_rows
         cut = None if cut_rows_ok else _cut_line(path)
         if cut:   # before parsing: a cut inside a quoted cell is a parser error that would not say so
             raise Damaged(f"cut short: its last line (line {cut}) has no end")
-        df = pd.read_csv(path, **read_options)
+        df = pd.read_csv(path, **read_options).drop(columns=[RUN_ID], errors="ignore")   # integrity.py reads it
         missing = [c for c in columns if c not in df.columns]
         if missing:
             raise Damaged(f"no column {', '.join(map(repr, missing))}")

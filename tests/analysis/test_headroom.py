@@ -134,7 +134,9 @@ def test_step_headroom_by_category_and_the_launch_gap(df):
     got = [(r["what"], round(r["headroom_ms_per_step"], 6)) for r in h["next"]]
     assert got == [("gemm", 1.2), ("pointwise", 0.5), ("launch overhead and idle", 0.5), ("from_l2", 0.25)]
     gemm = next(r for r in h["next"] if r["what"] == "gemm")
+    # no ncu here: its headroom is the roofline's, said twice
     assert gemm == {"what": "gemm", "category": "GEMM", "headroom_ms_per_step": pytest.approx(1.2),
+                    "roofline_headroom_ms_per_step": pytest.approx(1.2),
                     "why": "40% of bf16/fp16 tensor (reached); 50% of measured, 33% of spec",
                     "do": "a faster kernel, or less work"}
     gap = next(r for r in h["next"] if r["what"] == "launch overhead and idle")
@@ -199,9 +201,9 @@ def test_a_shape_where_the_model_backend_alone_passed_saves_nothing():
 
 def test_headroom_of_no_kernels_and_of_no_plain_step(df):
     h = headroom(pd.DataFrame(), None)
-    assert h == {"gpu_busy_ms_per_step": 0.0, "sol_step_ms": 0.0, "step_ms_plain": None,
+    assert h == {"gpu_busy_ms_per_step": 0.0, "sol_step_ms": 0.0, "reachable_sol_step_ms": 0.0, "step_ms_plain": None,
                  "launch_gap_ms_per_step": None, "kernels_without_sol": 0, "by_category": {}, "attention": [],
-                 "next": []}
+                 "in_model": [], "next": []}
     # no plain step recorded: no gap, and no gap item; the categories are those the table has, the attention
     # savings passed through
     saving = [{"shape": "s", "saving_ms_per_step": 0.0, "kernels": []}]

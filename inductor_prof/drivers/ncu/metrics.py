@@ -27,7 +27,23 @@ METRICS = {
     "dadd": "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
     "dmul": "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
     "dfma": "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    # why a kernel no unit binds is slow (analysis/causes.py), for every kernel, not only the source pass's few:
+    # issue slots busy, the cycles between a warp's issues and of them those stalled on each reason it acts on
+    # (WarpStateStats' own metrics; stalled / between = the share the source pass's samples estimate: FLUX's rope
+    # kernel 42.5% long-scoreboard by these, 42.9% of its samples), theoretical occupancy and its limits
+    "issue_active": "smsp__issue_active.avg.per_cycle_active",
+    "warp_cycles_per_issue": "smsp__average_warp_latency_per_inst_issued.ratio",
+    **{f"stall_{r}": f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in
+       ("long_scoreboard", "math_pipe_throttle", "mio_throttle", "barrier")},
+    "occupancy_theoretical_pct": "sm__maximum_warps_per_active_cycle_pct",
+    "limit_registers": "launch__occupancy_limit_registers",
+    "limit_shared_mem": "launch__occupancy_limit_shared_mem",
+    "limit_warps": "launch__occupancy_limit_warps",
+    "limit_blocks": "launch__occupancy_limit_blocks",
 }
+# asked for since issue 53 (the runs shipped before lack them; the analysis uses them where present)
+STALL_METRICS = ("issue_active", "warp_cycles_per_issue", "stall_long_scoreboard", "stall_math_pipe_throttle",
+                 "stall_mio_throttle", "stall_barrier")
 # Units ncu may report a time or size in (lower case) -> factor to the unit of its short name (ns, bytes).
 # ncu_report names them "ns" and "byte"; its CSV and the Nsight UI scale them ("usecond", "Mbyte", ...).
 UNITS = {"ns": TIME_NS["ns"], "nsecond": TIME_NS["ns"], "us": TIME_NS["us"], "usecond": TIME_NS["us"],

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...rundir import write_text
+from ...rundir import stamped, write_text
 from .hatchet import COLUMNS, frame_of, kernel_columns, load_hatchet
 
 FORMAT = "inductor-prof launches 2"
@@ -71,5 +71,6 @@ def write(hatchet: Path, table_path: Path) -> int:
     """Writes the launches table of a hatchet file (atomically); returns its kernel rows."""
     root, device = load_hatchet(hatchet)
     rows = frame_of(kernel_columns(root))
-    write_text(table_path, json.dumps(to_table(rows, device, hatchet.stat().st_size), separators=(",", ":")))
+    table = stamped(table_path, to_table(rows, device, hatchet.stat().st_size))   # with its run's id
+    write_text(table_path, json.dumps(table, separators=(",", ":")))
     return len(rows)
