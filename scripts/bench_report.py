@@ -164,7 +164,8 @@ def write_tables(run: Path, code: Path) -> None:
     """The launches tables of `run`'s hatchets, written by the inductor_prof under `code` (launches.write)."""
     script = ("import sys; from pathlib import Path; from inductor_prof.rundir import RunDir; "
               "from inductor_prof.drivers.proton import launches; r = RunDir(Path(sys.argv[1])); "
-              "launches.write(r.steps_hatchet, r.steps_launches); launches.write(r.annotated_hatchet, r.annotated_launches)")
+              "launches.write(r.steps_hatchet, r.steps_launches); "
+              "launches.write(r.annotated_hatchet, r.annotated_launches)")
     subprocess.run([sys.executable, "-c", script, str(run)], check=True, env=report_cmd(run, code)[1], cwd=code,
                    timeout=600)
 

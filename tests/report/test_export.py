@@ -71,8 +71,8 @@ def test_json_text_writes_each_object_of_a_list_on_one_line():
     text = export.json_text(doc)
     assert json.loads(text) == doc
     # the layout of json.dumps(indent=1) down to the lists, json.dumps' one line for each object in one
-    assert text == ('{\n "kernels": [\n  {"name": "k1", "x": [1, {"y": null}]},\n  {},\n  {"name": "\\u00e9", "n": 2.5}\n ],'
-                    '\n "s": {\n  "t": [\n   [\n    {"u": 1}\n   ]\n  ]\n }\n}')
+    assert text == ('{\n "kernels": [\n  {"name": "k1", "x": [1, {"y": null}]},\n  {},\n'
+                    '  {"name": "\\u00e9", "n": 2.5}\n ],\n "s": {\n  "t": [\n   [\n    {"u": 1}\n   ]\n  ]\n }\n}')
 
 
 def test_json_text_leaves_other_values_to_json_dumps():
