@@ -38,7 +38,13 @@ def demangle(name: str) -> str:
     try:
         return ctypes.string_at(ptr).decode(errors="replace")
     finally:
-        ctypes.CDLL(None).free(ctypes.c_void_p(ptr))
+        _free()(ctypes.c_void_p(ptr))
+
+
+@functools.lru_cache(maxsize=1)
+def _free():
+    """libc's free, found once (a CDLL made per name cost more than the demangling)."""
+    return ctypes.CDLL(None).free
 
 
 _LENGTH = re.compile(r"\d+")
@@ -123,14 +129,14 @@ _PYTORCH_NS = ("at::native::", "at::")
 _NOISE = {"lambda", "operator", "const", "unsigned", "signed", "int", "char", "bool", "true", "false", "void",
           "array", "anonymous", "namespace", "gpu_kernel_impl", "gpu_kernel_impl_nocast", "OffsetCalculator",
           "TrivialOffsetCalculator"}
-_TOKEN = re.compile(r"\d\w*|[A-Za-z_]\w*|::|.", re.S)
+_TOKEN = re.compile(r"\d\w*|[A-Za-z_]\w*|::|\S")   # no whitespace: a token after a space is as after none
 _SUFFIXES = ("_kernel_cuda", "_kernel")   # cos_kernel_cuda -> cos
 
 
 def _words(args: str) -> list[str]:
     """The identifying words of a template argument list: type and function names, and the types a lambda
     takes (its element type), without namespaces, function parameter lists or numbers."""
-    tokens = [t for t in _TOKEN.findall(args) if not t.isspace()]
+    tokens = _TOKEN.findall(args)
     words, parens = [], []          # parens: for each open "(", whether it is a lambda's parameter list
     for i, tok in enumerate(tokens):
         if tok == "(":
@@ -150,10 +156,14 @@ def _words(args: str) -> list[str]:
     return words
 
 
+_BRACKET = re.compile(r"[<>(]")
+
+
 def _split(text: str) -> tuple[str, str]:
     """(the qualified name, its outermost template argument list) of a demangled function signature."""
     depth, start = 0, None
-    for i, ch in enumerate(text):
+    for m in _BRACKET.finditer(text):   # the brackets alone: a character loop cost most of short_name
+        ch, i = m.group(), m.start()
         if ch == "<":
             if depth == 0 and start is None:
                 start = i
@@ -162,6 +172,6 @@ def _split(text: str) -> tuple[str, str]:
             depth -= 1
             if depth == 0 and start is not None:
                 return text[:start], text[start + 1:i]
-        elif ch == "(" and depth == 0:
+        elif depth == 0:
             return text[:i], ""
     return text, ""

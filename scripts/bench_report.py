@@ -9,7 +9,9 @@ Inductor kernels get kernels.json records and copied kernel files, mangled libra
 (`.copyN`, which demangles to `... [clone .copyN]`) and copies of their library_ops.csv rows.
 
 It is reported twice: as an older run (hatchets only: `report` walks them), then with the launches tables a
-profile now writes after each Proton session (written here by the same function, launches.write).
+profile now writes after each Proton session (written here by the same function, launches.write; with
+--baseline, the baseline's tables by its own launches.write, in a copy of the synthetic run: a table format it
+does not know would send it to the hatchet).
 
 Each report is `python -m inductor_prof report RUN --json --top 0` in a fresh process (imports included, as a
 user runs it); the median of --repeat runs is printed, wall time and the process's CPU time (user + system,
@@ -40,7 +42,6 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
 sys.path.insert(0, str(REPO))
 
-from inductor_prof.drivers.proton import launches  # noqa: E402
 from inductor_prof.names import demangle  # noqa: E402
 from inductor_prof.rundir import RunDir  # noqa: E402
 
@@ -159,6 +160,16 @@ def medians(jobs: list[tuple[Path, Path]], repeat: int) -> list[tuple[float, flo
     return [(statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for t in times]
 
 
+def write_tables(run: Path, code: Path) -> None:
+    """The launches tables of `run`'s hatchets, written by the inductor_prof under `code` (launches.write)."""
+    script = ("import sys; from pathlib import Path; from inductor_prof.rundir import RunDir; "
+              "from inductor_prof.drivers.proton import launches; r = RunDir(Path(sys.argv[1])); "
+              "launches.write(r.steps_hatchet, r.steps_launches); "
+              "launches.write(r.annotated_hatchet, r.annotated_launches)")
+    subprocess.run([sys.executable, "-c", script, str(run)], check=True, env=report_cmd(run, code)[1], cwd=code,
+                   timeout=600)
+
+
 def checkout(ref: str, dst: Path) -> Path:
     """The inductor_prof package of git commit `ref`, written under dst (a folder for PYTHONPATH)."""
     archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "inductor_prof"], check=True,
@@ -192,10 +203,13 @@ def main() -> int:
         got = medians([(run, code) for _, code in codes for run in (EXAMPLE, dst)], a.repeat)
         rows["example (recorded)"] = got[0::2]
         rows["synthetic, hatchets only"] = got[1::2]
-        run = RunDir(dst)
-        launches.write(run.steps_hatchet, run.steps_launches)
-        launches.write(run.annotated_hatchet, run.annotated_launches)
-        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, dst)], a.repeat)
+        # each code reads tables its own writer wrote (a format it does not know sends it to the hatchet): the
+        # baseline's in a copy of the synthetic run
+        folders = {}
+        for _, code in codes:
+            folders[code] = dst if code == REPO else Path(shutil.copytree(dst, Path(tmp) / "synthetic-baseline"))
+            write_tables(folders[code], code)
+        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, folders[code])], a.repeat)
         rows["example (again)"] = got[0::2]
         rows["synthetic, launches tables"] = got[1::2]
     print(f"report --json --top 0, median of {a.repeat}, each a fresh process; wall s / CPU s "

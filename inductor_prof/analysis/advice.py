@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from ..names import demangle
@@ -33,24 +34,26 @@ DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, 
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
-def _gemm_judgement(headroom: float, shapes: pd.DataFrame, bound: str) -> tuple[float, str, str] | None:
-    """(headroom ms/step, against what, what to do) of a library GEMM from its calls: calls per step x (time per
-    call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton template), plus its roofline
-    `headroom` for the share of its time in calls nothing else measured (`bound`: its roofline bound, whose action
-    they get). None when none of its calls was."""
-    measured = shapes[shapes["best_us"].notna()]
-    if measured.empty:
+def _gemm_judgement(headroom: float, shapes: list[dict], bound: str) -> tuple[float, str, str] | None:
+    """(headroom ms/step, against what, what to do) of a library GEMM from its calls (with_best rows, as records):
+    calls per step x (time per call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton
+    template), plus its roofline `headroom` for the share of its time in calls nothing else measured (`bound`: its
+    roofline bound, whose action they get). None when none of its calls was."""
+    measured = [s for s in shapes if not math.isnan(s["best_us"])]
+    if not measured:
         return None
+
+    def total(rows: list[dict], f) -> float:   # NaN as 0, summed as pandas sums a column (numpy's order)
+        return float(np.nansum(np.array([f(s) for s in rows], dtype=float)))
     # library_ops.csv traces one pass over every input size: its calls are calls per step
-    saving = float(((measured["us_per_call"] - measured["best_us"]).clip(lower=0) * measured["calls"]).sum()) \
-        / US_PER_MS
-    unmeasured = float(shapes.loc[shapes["best_us"].isna(), "share_of_kernel"].sum())
-    top = measured.iloc[0]
+    saving = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"]) / US_PER_MS
+    unmeasured = total([s for s in shapes if math.isnan(s["best_us"])], lambda s: s["share_of_kernel"])
+    top = measured[0]
     shape = call_label(top["op"], top["dims"])
     others = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
                        (("a cuBLAS replay", "replay_us"), ("Inductor's Triton template", "template_us"))
                        if not math.isnan(top[col]))
-    if saving <= AT_BEST * float(measured["ms"].sum()):
+    if saving <= AT_BEST * total(measured, lambda s: s["ms"]):
         why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
         # no headroom without an action: within AT_BEST the measured calls have none (timing noise), and what is
         # left is its other calls' roofline headroom, with the roofline's action for them
@@ -97,6 +100,11 @@ def _other_roofs(r: dict[str, Any]) -> str:
     return "; " + ", ".join(said) if said else ""
 
 
+def _roof_columns(df: pd.DataFrame) -> list[dict]:
+    """Per row, the columns _other_roofs reads (records of the whole table cost more than the rest of per_shape)."""
+    return df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]].to_dict("records")
+
+
 def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict[str, Any]] | None = None) -> pd.DataFrame:
     """The kernel table with each kernel's headroom said (`headroom_vs`: what it is measured against, `do`), and
     where the run measured a kernel's exact calls another way, its headroom and speed of light against the best
@@ -106,7 +114,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df = df.copy()
     known = df["sol_ms_per_step"].notna()
     df["headroom_vs"] = [f"{p:.0f}% of {c}" + _other_roofs(r) if c and k else "" for p, c, k, r in
-                         zip(df["pct_of_peak"], df["ceiling"], known, df.to_dict("records"))]
+                         zip(df["pct_of_peak"], df["ceiling"], known, _roof_columns(df))]
     df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
     # what the headroom is measured against (reachable.py re-bases only the roofline's on the binding unit)
     df["headroom_by"] = ["roofline" if k else "" for k in known]
@@ -120,7 +128,10 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
     # large run, a DataFrame each)
     measured = set() if not shaped else set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
-    by_kernel = dict(tuple(gemm_shapes[gemm_shapes["kernel"].isin(measured)].groupby("kernel"))) if measured else {}
+    by_kernel: dict[str, list[dict]] = {}   # plain records: a DataFrame per kernel cost ms in each judgement
+    if measured:
+        for r in gemm_shapes[gemm_shapes["kernel"].isin(measured)].to_dict("records"):
+            by_kernel.setdefault(r["kernel"], []).append(r)
     savings: dict[str, list[dict]] = {}
     for a in attention or []:
         for k in a.get("kernels") or []:
@@ -130,7 +141,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     # the rows a branch below judges (iterrows of every known row cost more than the judging)
     some = known & (gemm | names.isin(list(savings)))
     judged_rows = {}
-    for i, r in df[some].iterrows():
+    for i, r in zip(df.index[some], df[some].to_dict("records")):
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
@@ -243,6 +254,9 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
     return items, gap_ms, wait
 
 
+ITEM_COLUMNS = ["display", "category", "headroom_ms_per_step", "headroom_vs", "do"]   # what a kernel's item says
+
+
 def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
          comm: dict | None = None, apart: list[dict] | None = None) -> list[dict]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
@@ -261,7 +275,8 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int
                       "roofline_headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"],
                       "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df[df["sol_ms_per_step"].notna()].to_dict("records") if r[reach] > 0]
+                     for r in df.loc[df["sol_ms_per_step"].notna(), list(dict.fromkeys([*ITEM_COLUMNS, reach]))]
+                     .to_dict("records") if r[reach] > 0]
     items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:

@@ -22,6 +22,11 @@ def _known(v) -> bool:
     return v is not None and not (isinstance(v, float) and math.isnan(v))
 
 
+def _records(df: pd.DataFrame, columns: tuple[str, ...]) -> list[dict]:
+    """df's rows as records of the columns read here (records of every column cost most of a large run's items)."""
+    return df[[c for c in columns if c in df.columns]].to_dict("records")
+
+
 def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float) -> float:
     """ms/step the model's calls take above the same calls alone; 0 within GAP_PCT of the time alone."""
     if not all(_known(v) for v in (in_model_us, alone_us, calls_per_step)) or alone_us <= 0:
@@ -34,7 +39,7 @@ def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float) -> float:
 def attention_items(df: pd.DataFrame, attention: list[dict]) -> list[dict]:
     """Per attention kernel of the table that ran the calls of exactly one benchmarked shape (and no other
     kernel did): its time a call in the timed steps against its backend's time alone in the attention stage."""
-    rows = {demangle(n): r for n, r in zip(df["name"], df.to_dict("records"))}
+    rows = {demangle(n): r for n, r in zip(df["name"], _records(df, ("avg_us", "calls_per_step", "display")))}
     out = []
     for a in attention:
         mine = [k for k in a.get("kernels") or [] if demangle(k) in rows]
@@ -59,7 +64,7 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None, skip: set[str] = fr
     kernels an attention item covers already."""
     if ncu is None or ncu.empty or "model_us" not in ncu.columns:
         return []
-    rows = {n: r for n, r in zip(df["name"], df.to_dict("records"))}
+    rows = {n: r for n, r in zip(df["name"], _records(df, ("display", "calls_by_shape")))}
     out = []
     replayed = ncu[ncu["model_us"].notna() & ncu["duration_ns"].notna() & ncu["name"].isin(list(rows))]
     for name, calls in replayed.groupby("name", sort=False):

@@ -9,6 +9,7 @@ import re
 from itertools import groupby
 from typing import Any, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from ..aten import GEMM_OPS
@@ -29,11 +30,11 @@ def union_modules(cells: Iterable[object]) -> list[str]:
 def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], list[str]]:
     """union_modules of the `modules` cells of each group of rows with the same `keys` values (a tuple), in one
     pass over the rows: a pandas agg of a Python function, a call per group, took much of a large run's load."""
-    groups: dict[tuple[Any, ...], list[Any]] = {}
-    for *key, cell in zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist()):
+    groups: dict[tuple, list] = {}
+    # a repeated (key, cell) adds nothing: each distinct one once, in order (a large run repeats most rows)
+    for *key, cell in dict.fromkeys(zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist())):
         groups.setdefault(tuple(key), []).append(cell)
-    # a repeated cell adds nothing: each distinct one once, in order
-    return {k: union_modules(dict.fromkeys(cells)) for k, cells in groups.items()}
+    return {k: union_modules(cells) for k, cells in groups.items()}
 
 
 def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
@@ -51,7 +52,7 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
         flops_key=("flops_key", "first"))
     if with_modules:
         modules = modules_by(ops, KEYS)
-        g["modules"] = pd.Series([modules[k] for k in zip(g["kernel"], g["op"], g["dims"])], index=g.index,
+        g["modules"] = pd.Series([modules[k] for k in zip(*(g[c].tolist() for c in KEYS))], index=g.index,
                                  dtype=object)
     else:
         g["modules"] = None
@@ -181,7 +182,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any
     if rows is None or rows.empty:
         return pd.DataFrame(columns=SHAPE_COLUMNS)
     out = pd.DataFrame({"name": rows["kernel"].map(name_of),
-                        "shape": [call_label(o, d) for o, d in zip(rows["op"], rows["dims"])], "op": rows["op"],
+                        "shape": _labels(rows["op"], rows["dims"]), "op": rows["op"],
                         "dims": [json_cell(d) if isinstance(d, str) else d for d in rows["dims"]],
                         "calls_per_step": rows["calls"], "avg_us": rows["us_per_call"], "step_ms": rows["ms"]})
     out["pct_of_gpu_time"] = 100 * out["step_ms"] / float(kernels["step_ms"].sum())
@@ -198,7 +199,21 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any
         .reset_index(drop=True)
 
 
-def _module_cell(modules: list[str] | None, blocks: Sequence[str]) -> str:
+def _labels(ops, dims) -> list[str]:
+    """call_label of each (op, dims), once per distinct pair of cells (thousands of rows repeat a few hundred)."""
+    seen: dict = {}
+    out = []
+    for o, d in zip(ops, dims):
+        key = (o, d) if isinstance(d, str) else None
+        if key is None or key not in seen:
+            label = call_label(o, d)
+            if key is not None:
+                seen[key] = label
+        out.append(seen[key] if key is not None else label)
+    return out
+
+
+def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
     """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
     `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
     has no provenance."""
@@ -210,16 +225,26 @@ def _module_cell(modules: list[str] | None, blocks: Sequence[str]) -> str:
 def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """shape_rows per kernel table name: its shapes as records (in order), without the name; a missing value is
     None (a NaN would make two loads of one run compare unequal)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    # one to_dict over all rows, grouped here (a to_dict per group took most of a report's load)
-    for record in rows.astype(object).where(rows.notna(), None).to_dict("records"):
-        name = record.pop("name")
+    out: dict[str, list[dict]] = {}
+    others = [c for c in rows.columns if c != "name"]
+    # a column at a time, grouped here (a to_dict per group took most of a report's load; one over all rows,
+    # a cell at a time, most of the rest)
+    for name, *cells in zip(_cells(rows["name"]), *(_cells(rows[c]) for c in others)):
         if name is not None:
-            out.setdefault(name, []).append(record)
+            out.setdefault(name, []).append(dict(zip(others, cells)))
     return out
 
 
-def top_shapes(shapes: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+def _cells(col: pd.Series) -> list:
+    """A column's values as Python ones, None where pandas sees a missing value (NaN, None, NA)."""
+    values = col.tolist()
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "biu":
+        return values
+    return [None if v is None or v is pd.NA or (type(v) is float and v != v) else
+            (v.item() if isinstance(v, np.generic) else v) for v in values]
+
+
+def top_shapes(shapes: list[dict], n: int) -> tuple[list[dict], dict | None]:
     """The first `n` of a kernel's shapes (by_kernel: the longest first) and the rest in one: {"shapes": how
     many, "step_ms", "pct_of_gpu_time": their sums}; None when nothing is left out (a rest of one shape is
     shown itself: it takes the line its summary would)."""

@@ -12,6 +12,7 @@ from json.encoder import encode_basestring_ascii as _quoted   # json.dumps' own 
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..analysis import RunTables
@@ -22,14 +23,28 @@ JSON_KERNEL_COLUMNS = ["name", "kind", "category", "origin", "aten_ops", "calls"
                        "pct_of_peak", "annotated", "unpriced", "module", "provenance", "calls_by_shape"]
 
 
+_PLAIN = frozenset((str, int, bool, type(None)))   # JSON holds these as they are
+
+
+def _plain(x: Any) -> bool:
+    """x needs no cleaning: a str, int, bool, None or finite float (x - x is 0 for no NaN and no infinity)."""
+    t = type(x)
+    return t in _PLAIN or (t is float and x - x == 0)
+
+
 def _clean(v: Any) -> Any:
     """A value JSON can hold: NaN and infinities become null (json.dumps would write NaN and Infinity, which
     are not JSON), numpy scalars Python ones, nested dicts, lists and tuples cleaned throughout."""
     t = type(v)
-    if t is str or t is int or t is bool or v is None:   # most cells, at once (a large run has a million)
+    if t in _PLAIN:   # most cells, at once (a large run has a million)
         return v
     if t is float:
         return None if math.isnan(v) or math.isinf(v) else v
+    # a plain cell (as _plain says) kept without a call: most of a large report's nested values
+    if t is dict:
+        return {k: x if type(x) in _PLAIN or (type(x) is float and x - x == 0) else _clean(x) for k, x in v.items()}
+    if t is list:
+        return [x if type(x) in _PLAIN or (type(x) is float and x - x == 0) else _clean(x) for x in v]
     if isinstance(v, dict):
         return {k: _clean(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
@@ -44,11 +59,19 @@ def _clean(v: Any) -> Any:
 def json_text(obj: Any, cleaned: tuple[str, ...] = ()) -> str:
     """obj as a JSON document that every JSON reader takes (allow_nan=False: a value left unclean raises
     here rather than writing NaN or Infinity); `cleaned`: keys of obj whose values are clean already (records:
-    not walked twice)."""
-    clean = {k: v if k in cleaned else _clean(v) for k, v in obj.items()} if cleaned else _clean(obj)
+    not walked twice), but for nested lists and dicts, which the writer checks as it goes (a NaN, an infinity or
+    a numpy scalar there: the whole is cleaned and written again). Laid out as json.dumps(indent=1) does, except
+    that an object in a list is one line (a kernel, a shape, an advice item: one line each, which grep and diff
+    read too)."""
+    if cleaned:
+        try:
+            return _indented({k: v if k in cleaned else _clean(v) for k, v in obj.items()})
+        except (_NotPlain, ValueError, TypeError):
+            pass
+    clean = _clean(obj)
     try:
         return _indented(clean)
-    except _NotPlain:   # json's own writer says what is wrong, or writes what it knows and this one does not
+    except (_NotPlain, ValueError, TypeError):   # json's own writer says what is wrong, or writes what is left
         return json.dumps(clean, indent=1, allow_nan=False, default=_clean)
 
 
@@ -56,30 +79,24 @@ class _NotPlain(Exception):
     """A value _indented leaves to json.dumps."""
 
 
+def _not_plain(v: Any) -> Any:
+    raise _NotPlain
+
+
+# json's C writer, which cannot indent: 30 times faster than its Python one on a 2,000-kernel report's records
+_one_line = json.JSONEncoder(allow_nan=False, check_circular=False, default=_not_plain).encode
+
+
 def _indented(doc: Any) -> str:
-    """json.dumps(doc, indent=1, allow_nan=False), byte for byte, of a document of dicts with str keys, lists,
-    str, int, finite float, bool and None; _NotPlain on anything else. Twice as fast: json's C writer cannot
-    indent, and its Python one (a generator per container) took most of a 2,000-kernel report's output time."""
+    """doc laid out as json.dumps(doc, indent=1, allow_nan=False) would, but each object in a list on one line
+    (json's C writer); a document of dicts with str keys, lists, str, int, finite float, bool and None, else
+    _NotPlain (or ValueError: NaN, infinity)."""
     out: list[str] = []
     put = out.append
 
     def write(v: Any, nl: str) -> None:
         t = type(v)
-        if t is str:
-            put(_quoted(v))
-        elif v is None:
-            put("null")
-        elif v is True:
-            put("true")
-        elif v is False:
-            put("false")
-        elif t is int:
-            put(int.__repr__(v))
-        elif t is float:
-            if math.isnan(v) or math.isinf(v):
-                raise _NotPlain
-            put(float.__repr__(v))
-        elif t is dict:
+        if t is dict:
             if not v:
                 put("{}")
                 return
@@ -99,19 +116,43 @@ def _indented(doc: Any) -> str:
             for x in v:
                 put(sep + inner)
                 sep = ","
-                write(x, inner)
+                if type(x) is dict:   # keys not str: json.dumps' own conversion, as its Python writer
+                    put(_one_line(x))
+                else:
+                    write(x, inner)
             put(nl + "]")
+        elif t is str or v is None or v is True or v is False or t is int or t is float:
+            put(_one_line(v))
         else:
             raise _NotPlain
     write(doc, "\n")
     return "".join(out)
 
 
-def records(df: pd.DataFrame, columns: list[str]) -> list[dict]:
+def _column_cells(col: pd.Series, nested: bool = True) -> list:
+    """A column's cells as JSON holds them (_clean): numbers and flags at once by their numpy dtype, the rest a
+    cell at a time; nested=False: lists and dicts as they are."""
+    kind = col.dtype.kind if isinstance(col.dtype, np.dtype) else "O"
+    if kind == "f":
+        values = col.to_numpy()
+        cells = values.tolist()
+        for i in np.flatnonzero(~np.isfinite(values)).tolist():
+            cells[i] = None
+        return cells
+    if kind in "biu":
+        return col.to_numpy().tolist()
+    if not nested:
+        return [v if _plain(v) or type(v) is list or type(v) is dict else _clean(v) for v in col.tolist()]
+    return [v if _plain(v) else _clean(v) for v in col.tolist()]
+
+
+def records(df: pd.DataFrame, columns: list[str], nested: bool = True) -> list[dict]:
+    """df's rows as dicts of clean cells (_clean), `columns` first; nested=False leaves the lists and dicts in
+    cells as they are, for json_text(cleaned=...) to check as it writes them."""
     cols = [c for c in columns if c in df.columns] + [c for c in df.columns if c not in columns]
-    at = [df.columns.get_loc(c) for c in cols]
-    # the rows of df.values, as iterrows gives them (one common dtype), without a Series per row
-    return [{c: _clean(row[i]) for c, i in zip(cols, at)} for row in df.values]
+    # a column at a time, each by its own dtype (a row at a time cost most of a large report's output)
+    cells = [_column_cells(df.iloc[:, df.columns.get_loc(c)], nested) for c in cols]
+    return [dict(zip(cols, row)) for row in zip(*cells)] if cols else [{} for _ in range(len(df))]
 
 
 def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks: dict | None = None) -> str:
@@ -120,10 +161,10 @@ def to_json(tables: RunTables, df: pd.DataFrame, total: int | None = None, ranks
     obj = {"run": str(tables.run.root), "warnings": tables.warnings, **({"ranks": ranks} if ranks else {}),
            "summary": tables.summary,
            "kernels_total": len(df) if total is None else total, "kernels_shown": len(df),
-           "kernels": records(df, JSON_KERNEL_COLUMNS),
-           "attention": records(tables.attention, []) if tables.attention is not None else []}
+           "kernels": records(df, JSON_KERNEL_COLUMNS, nested=False),
+           "attention": records(tables.attention, [], nested=False) if tables.attention is not None else []}
     if tables.by_size is not None:
-        obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS])
+        obj["kernels_by_size"] = records(tables.by_size, ["size", *JSON_KERNEL_COLUMNS], nested=False)
     if tables.experiments:   # `inductor-prof try`: experiments.json as written, NaN as null
         from .experiments import clean
 

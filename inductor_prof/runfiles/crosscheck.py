@@ -39,9 +39,10 @@ def library_calls_short(ops: pd.DataFrame | None, steps: pd.DataFrame, n_steps: 
     rows are left out (the kernel shown without flops and bytes), with one warning naming the file."""
     if ops is None or not len(ops) or "kernel" not in ops.columns or not len(steps):
         return ops, None
-    listed = ops.groupby("kernel").size()
-    ran = steps.groupby("name")["calls"].sum() / max(n_steps, 1)
-    short = [k for k in listed.index if k in ran.index and listed[k] != ran[k]]
+    # plain dicts: a Series lookup per kernel cost more than the two group-bys
+    listed = ops.groupby("kernel").size().to_dict()
+    ran = (steps.groupby("name")["calls"].sum() / max(n_steps, 1)).to_dict()
+    short = [k for k in listed if k in ran and listed[k] != ran[k]]
     if not short:
         return ops, None
     named = ", ".join(f"{k[:60]} ({listed[k]} of {ran[k]:g})" for k in short[:3])

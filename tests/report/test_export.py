@@ -60,17 +60,29 @@ def test_numpy_scalars_become_numbers():
 
 @pytest.mark.parametrize("doc", [
     {"a": [1, 2.5, -0.0, 1e300, 3e-7, True, False, None, "é\"\\\n\u2028"], "b": {}, "c": [], "d": {"e": {"f": [[]]}}},
-    [], {}, "text", 7, 0.1, None, [[1, [2, {"x": [3]}]], ()], {"": "", "k é": ("t", 1)}])
+    [], {}, "text", 7, 0.1, None, [[1, [2, [3]]], ()], {"": "", "k é": ("t", 1)}])
 def test_json_text_writes_what_json_dumps_writes(doc):
-    # the fast writer (_indented), byte for byte against the standard library's
+    # no object in a list: the fast writer (_indented) byte for byte against the standard library's indent=1
     assert export.json_text(doc) == json.dumps(doc, indent=1, allow_nan=False)
+
+
+def test_json_text_writes_each_object_of_a_list_on_one_line():
+    doc = {"kernels": [{"name": "k1", "x": [1, {"y": None}]}, {}, {"name": "é", "n": 2.5}], "s": {"t": [[{"u": 1}]]}}
+    text = export.json_text(doc)
+    assert json.loads(text) == doc
+    # the layout of json.dumps(indent=1) down to the lists, json.dumps' one line for each object in one
+    assert text == ('{\n "kernels": [\n  {"name": "k1", "x": [1, {"y": null}]},\n  {},\n'
+                    '  {"name": "\\u00e9", "n": 2.5}\n ],\n "s": {\n  "t": [\n   [\n    {"u": 1}\n   ]\n  ]\n }\n}')
 
 
 def test_json_text_leaves_other_values_to_json_dumps():
     # keys that are not strings: json.dumps turns them into strings, as before
     assert export.json_text({1: "a", None: [2]}) == json.dumps({1: "a", None: [2]}, indent=1)
+    assert json.loads(export.json_text({"r": [{1: "a"}]})) == {"r": [{"1": "a"}]}
     with pytest.raises(ValueError):   # a value JSON cannot hold raises as it did (json.dumps, default=_clean)
         export.json_text({"s": {1, 2}})
+    with pytest.raises(ValueError):
+        export.json_text({"r": [{"s": {1, 2}}]})
 
 
 def test_json_text_passes_over_what_is_clean_already():
@@ -80,9 +92,25 @@ def test_json_text_passes_over_what_is_clean_already():
                                                                  "s": {"y": None}}
 
 
-def test_json_text_of_a_whole_report_is_json_dumps_of_it(flux):
-    doc = _strict(export.to_json(flux, flux.kernels))
-    assert export.to_json(flux, flux.kernels) == json.dumps(doc, indent=1, allow_nan=False)
+def test_json_text_cleans_nested_cells_records_left():
+    np = pytest.importorskip("numpy")
+    df = pd.DataFrame({"n": ["a", "b"], "shapes": [[{"x": math.nan, "i": np.int64(2)}], [{"x": 1.5, "y": [math.inf]}]]})
+    rows = export.records(df, [], nested=False)
+    assert rows[0]["shapes"][0]["i"] is df["shapes"][0][0]["i"]   # left as it is, for the writer to check
+    # the writer refuses the NaN, infinity and numpy scalar, and the whole is cleaned and written again
+    assert _strict(export.json_text({"rows": rows}, cleaned=("rows",))) == \
+        {"rows": [{"n": "a", "shapes": [{"x": None, "i": 2}]}, {"n": "b", "shapes": [{"x": 1.5, "y": [None]}]}]}
+    assert export.json_text({"rows": rows}, cleaned=("rows",)) == export.json_text({"rows": export.records(df, [])})
+
+
+def test_json_text_of_a_whole_report_is_a_kernel_a_line(flux):
+    text = export.to_json(flux, flux.kernels)
+    doc = _strict(text)
+    lines = text.split("\n")
+    # the 57 kernels, one line each as json.dumps writes the record, in the table's order
+    assert [json.loads(line.strip().rstrip(",")) for line in lines if line.startswith('  {"name": ')][:57] == \
+        doc["kernels"] and len(doc["kernels"]) == 57
+    assert json.dumps(doc["kernels"][0]) in text
 
 
 # ---- a library kernel's calls by shape ---------------------------------------------------------------------

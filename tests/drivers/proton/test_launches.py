@@ -1,6 +1,7 @@
 """The launches table (proton/*.launches.json): the recorded hatchets' kernel rows survive it exactly, the
 report reads it when it was written from the run's hatchet, and falls back to the hatchet otherwise."""
 import json
+import math
 import shutil
 
 import pandas as pd
@@ -56,6 +57,33 @@ def test_whole_numbers_stored_as_integers_and_read_back_exactly():
     back, device = launches.from_table(json.loads(text))
     pd.testing.assert_frame_equal(back, rows, check_exact=True)
     assert device == {"CUDA": {}}
+
+
+def test_a_column_of_one_value_is_stored_once_and_read_back_exactly():
+    rows = _rows(name=["a", "b", "a"], path=["s", "s", "s"], calls=[2, 2, 2], time_ns=[1.0, 1.0, 3.0],
+                 bytes=[0.0] * 3, flops8=[0.0] * 3, flops16=[-0.0, 0.0, 0.0], flops32=[math.nan] * 3,
+                 flops64=[1.5] * 3, flops=[2.0 ** 60] * 3)
+    table = json.loads(json.dumps(launches.to_table(rows, {}, 99)))
+    cols = table["columns"]
+    assert table["format"] == "inductor-prof launches 2"
+    # calls, bytes and the flops of one value: the value alone; -0.0 is written 0 as format 1 did; NaN equals
+    # nothing (each NaN stays), time_ns differs
+    assert (cols["calls"], cols["bytes"], cols["flops8"], cols["flops16"], cols["flops64"], cols["flops"]) == \
+        (2, 0, 0, 0, 1.5, 2 ** 60)
+    assert cols["time_ns"] == [1, 1, 3] and len(cols["flops32"]) == 3 and cols["name"] == [0, 1, 0]
+    back, _ = launches.from_table(table)
+    expected = rows.assign(flops16=[0.0] * 3)
+    pd.testing.assert_frame_equal(back, expected, check_exact=True)
+
+
+def test_a_format_1_table_is_still_read():
+    rows = _rows(name=["a", "b"], path=["s", "s"], calls=[2, 2], time_ns=[1.0, 3.0], bytes=[0.0] * 2,
+                 flops8=[0.0] * 2, flops16=[0.0] * 2, flops32=[0.0] * 2, flops64=[0.0] * 2, flops=[0.0] * 2)
+    table = launches.to_table(rows, {}, 99)
+    # as format 1 wrote it: every column a list
+    old = {**table, "format": "inductor-prof launches 1",
+           "columns": {c: v if isinstance(v, list) else [v] * 2 for c, v in table["columns"].items()}}
+    pd.testing.assert_frame_equal(launches.from_table(old)[0], rows, check_exact=True)
 
 
 def _small_run(tmp_path) -> RunDir:
