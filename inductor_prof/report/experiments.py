@@ -3,6 +3,7 @@ rows of the CSV and HTML tables, the JSON document (experiments.json with NaN as
 from __future__ import annotations
 
 import math
+import textwrap
 
 from rich.console import Console
 
@@ -109,5 +110,9 @@ def _experiment_lines(e: dict, also: list[str]) -> list[str]:
 
 
 def render(doc: dict, console: Console) -> None:
+    """Each line wrapped to the console's width, continued two spaces deeper than it starts."""
     for line in lines(doc):
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
+        lead = " " * (len(line) - len(line.lstrip(" ")))
+        for part in textwrap.wrap(line, max(console.width, 20), initial_indent="", subsequent_indent=lead + "  ",
+                                  break_on_hyphens=False) or [""]:
+            console.print(part, markup=False, highlight=False, soft_wrap=True)
