@@ -4,6 +4,7 @@ size builds its kernels, with the launch hooks installed. The manifest keeps how
 over all sizes: with `dynamic` a new size reuses the graph, without it each size compiles its own."""
 from __future__ import annotations
 
+import gc
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ def compile_target(target: Target, opts: CompileOptions) -> str:
     kwargs: dict[str, Any] = {"fullgraph": opts.fullgraph, "dynamic": opts.dynamic}
     if opts.mode != "default":
         kwargs["mode"] = opts.mode
+    # reset walks dynamo's backend cache, which finalizers of compiled functions collected mid-walk shrink
+    # ("dictionary changed size during iteration", seen in a test process that compiled before): collect first
+    gc.collect()
     torch._dynamo.reset()
     if opts.regional and opts.blocks:
         target.blocks = named_blocks(target.model, list(opts.blocks))
