@@ -68,7 +68,7 @@ class KernelRegistry:
         name = str(meta.get("kernel_name") or getattr(fn, "__name__", "unknown"))
         heuristic = getattr(getattr(tuner, "heuristic_type", None), "name", None)
         source = getattr(fn, "src", "") or ""
-        metrics = KernelMetrics.for_source(name, source, heuristic)
+        metrics = KernelMetrics.for_source(name, source, heuristic, meta.get("mutated_arg_names") or ())
         if getattr(fn, "launch_metadata", None) is None:
             fn.launch_metadata = metrics
         triton_meta = getattr(tuner, "triton_meta", None) or {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..aten import flops_key_for_dtype
 from ..mask_pairs import NONE
@@ -197,10 +197,15 @@ class KernelMetrics:
     def ops_per_lane(self) -> float: return self.ops.per_lane
 
     @classmethod
-    def for_source(cls, name: str, source: str, heuristic: str | None = None) -> "KernelMetrics":
+    def for_source(cls, name: str, source: str, heuristic: str | None = None,
+                   mutated_arg_names: Iterable[str] | None = None) -> "KernelMetrics":
+        """`mutated_arg_names`: the inductor_meta entry where the caller has it (a JITFunction's `src` is the
+        def alone, without the decorator that names them); else read from `source` (a whole module's text)."""
         kind = kernel_kind(name, heuristic, source)
         ops = count_ops(source) if kind not in ("template_mm", "flex_attention") else OpCounts()
-        return cls(kind, ops.per_element, ops.per_row, loaded_in_out(source), ops.per_lane, mutated_inputs(source))
+        mutated = (mutated_inputs(source) if mutated_arg_names is None
+                   else frozenset(n for n in mutated_arg_names if str(n).startswith("in_ptr")))
+        return cls(kind, ops.per_element, ops.per_row, loaded_in_out(source), ops.per_lane, mutated)
 
     def __call__(self, grid, metadata, args) -> dict:
         return launch_metrics(self.kind, args, self.ops, self.in_out_read, getattr(self, "mutated", frozenset()))
