@@ -68,7 +68,9 @@ class KernelRegistry:
         name = str(meta.get("kernel_name") or getattr(fn, "__name__", "unknown"))
         heuristic = getattr(getattr(tuner, "heuristic_type", None), "name", None)
         source = getattr(fn, "src", "") or ""
-        metrics = KernelMetrics.for_source(name, source, heuristic, meta.get("mutated_arg_names") or ())
+        # cached_autotune pops mutated_arg_names out of inductor_meta onto the tuner (torch 2.11-2.13)
+        mutated = getattr(tuner, "mutated_arg_names", None) or meta.get("mutated_arg_names") or ()
+        metrics = KernelMetrics.for_source(name, source, heuristic, mutated)
         if getattr(fn, "launch_metadata", None) is None:
             fn.launch_metadata = metrics
         triton_meta = getattr(tuner, "triton_meta", None) or {}
