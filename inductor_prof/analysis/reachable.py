@@ -22,6 +22,11 @@ def busy_of_unit(unit: str, sm_pct, memory_pct, tensor_pct, dram_pct, l2_pct) ->
     return float(pct) if bind._known(pct) else float("nan")
 
 
+def busy_unit_label(unit: str) -> str:
+    """The unit busy_of_unit measured, in words: where none binds (or latency does), the busier of SM and memory."""
+    return "the busier of SM and memory" if unit in (bind.LATENCY, bind.NONE) else unit
+
+
 def reachable_headroom(step_ms: float, roofline_headroom: float, busy_pct: float) -> float:
     """ms/step above the time at which the binding unit, `busy_pct` busy now, would be 100% busy with the same
     work (step_ms x (1 - busy/100); a unit counted above its measured peak: 0), capped at the roofline's headroom;
@@ -50,7 +55,7 @@ def add_reachable(df: pd.DataFrame) -> pd.DataFrame:
     lower = on_roofline & (df["reachable_headroom_ms_per_step"] < df["headroom_ms_per_step"])
     if lower.any():   # the item says what its headroom is measured against
         df.loc[lower, "headroom_vs"] = [
-            f"{vs}; headroom to {unit} fully busy ({busy:.0f}% now), {h:.2f} ms/step on the roofline"
+            f"{vs}; headroom to {busy_unit_label(unit)} fully busy ({busy:.0f}% now), {h:.2f} ms/step on the roofline"
             for vs, unit, busy, h in zip(df.loc[lower, "headroom_vs"], df.loc[lower, "binding_unit"],
                                          df.loc[lower, "binding_busy_pct"], df.loc[lower, "headroom_ms_per_step"])]
     return df

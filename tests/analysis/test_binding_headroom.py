@@ -280,3 +280,10 @@ def test_a_grid_of_less_than_half_a_wave_is_a_launch_cause():
     assert causes.causes(_facts(waves=0.5)) == []
     assert causes.causes(_facts(waves=0.25)) == [
         "more blocks a launch (0.25 waves: the grid leaves 75% of the SMs' block slots empty): smaller tiles"]
+
+
+def test_a_kernel_no_unit_binds_names_what_its_headroom_is_measured_against():
+    # the decoder's RoPE kernel on the H200 (session 27): SM SOL 45%, memory 24%, no unit at 60%: its headroom is
+    # to the busier of the two fully busy, and says so (it read "headroom to none: below 60% everywhere ...")
+    assert reachable.busy_unit_label(NONE) == reachable.busy_unit_label(LATENCY) == "the busier of SM and memory"
+    assert reachable.busy_unit_label("L1/shared") == "L1/shared"
