@@ -287,3 +287,14 @@ def test_a_kernel_no_unit_binds_names_what_its_headroom_is_measured_against():
     # to the busier of the two fully busy, and says so (it read "headroom to none: below 60% everywhere ...")
     assert reachable.busy_unit_label(NONE) == reachable.busy_unit_label(LATENCY) == "the busier of SM and memory"
     assert reachable.busy_unit_label("L1/shared") == "L1/shared"
+
+
+def test_stall_shares_from_a_recorded_metric_pass():
+    # examples/runs/llama-h200 (H200, session 27) is the first shipped run whose ncu.csv holds the stall counters;
+    # its RoPE kernel's row: 9.6177 long-scoreboard cycles of 17.8806 between issues = 53.8% of the warps' time,
+    # occupancy limited by warps (8 blocks, the least of 10/32/8/32)
+    rows = pd.read_csv(REPO / "examples" / "runs" / "llama-h200" / "ncu" / "ncu.csv").to_dict("records")
+    row = next(r for r in rows if r["warp_cycles_per_issue"] == pytest.approx(17.8806, abs=1e-3))
+    facts = causes.counter_facts(row)
+    assert facts["stalls"]["long_scoreboard"] == pytest.approx(100 * 9.6177 / 17.8806, abs=0.01)
+    assert facts["limited_by"] == [causes.LIMITS["warps"]]
