@@ -215,7 +215,43 @@ def _memory_op(name: str, inputs: list[Any]) -> int:
     return sum(sizes) + max(sizes)
 
 
-def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | None = None) -> dict[str, Any]:
+GATHER_OPS = ("gather", "take_along_dim", "embedding", "index_select", "nll_loss_forward", "nll_loss_backward",
+              "nll_loss2d_forward", "nll_loss2d_backward")
+
+
+def _distinct_numel(shape: list[int], strides: Any) -> int:
+    """Elements a tensor really holds: a broadcast (stride-0) dimension repeats one (an expanded index)."""
+    if not isinstance(strides, list) or len(strides) != len(shape):
+        return _numel(shape)
+    return math.prod(n for n, st in zip(shape, strides) if st != 0)
+
+
+def _gather(name: str, dims: list[Any], types: list[Any], scalars: list[Any], strides: list[Any]) -> int:
+    """Bytes of a gather: the elements it picks read from the source (not the whole source: an embedding table
+    of 128256 rows gives 4096 of them), its index read (each distinct element once), its output written."""
+    at = [i for i, (d, t) in enumerate(zip(dims, types)) if isinstance(d, list) and t in PROFILER_DTYPES]
+    if len(at) < 2:
+        raise ValueError("no source and index tensors recorded")
+    src, idx = at[0], next(i for i in at[1:] if types[i] in INDEX_DTYPES)
+    if name.startswith("nll_loss"):   # (grad_output,) self [N, C], target [N]: one class's value a row, each
+        src = next(i for i in at if len(dims[i]) == len(dims[idx]) + 1)   # read (forward) or written (backward)
+        size, idx_size = PROFILER_DTYPES[types[src]][1], PROFILER_DTYPES[types[idx]][1]
+        index_strides = strides[idx] if idx < len(strides) else None
+        return _numel(dims[idx]) * size + _distinct_numel(dims[idx], index_strides) * idx_size
+    size, idx_size = PROFILER_DTYPES[types[src]][1], PROFILER_DTYPES[types[idx]][1]
+    if name == "embedding":     # (weight [V, D], indices): D elements a looked-up index
+        picked = _numel(dims[idx]) * dims[src][-1]
+    elif name == "index_select":   # (self, dim, index [k]): self with dimension dim k long
+        dim = int(scalars[1]) % len(dims[src])
+        picked = _numel(dims[src]) // max(dims[src][dim], 1) * _numel(dims[idx])
+    else:                       # gather, take_along_dim: the output has the index's shape
+        picked = _numel(dims[idx])
+    index_bytes = _distinct_numel(dims[idx], strides[idx] if idx < len(strides) else None) * idx_size
+    return 2 * picked * size + index_bytes
+
+
+def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | None = None,
+            strides: list[Any] | None = None) -> dict[str, Any]:
     """flops (with width key) and minimal bytes of an ATen op whose kernels come from libraries, from the
     torch.profiler record of its inputs (dims, types, concrete scalars): GEMMs (dense, batched, grouped; bf16,
     fp8 with any scaling, int8), convolutions (any dims, groups, stride, dilation, transposed), attention (the
@@ -249,9 +285,11 @@ def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | Non
             mask = CAUSAL if attention_flags(op, scalars)["is_causal"] else NONE
             flops = attention_flops(mask, b, h, sq, sk, d)
             nbytes = sum(_numel(s) * sz for s, _, sz, _ in inputs) + b * h * sq * d * size
+        elif name in GATHER_OPS:
+            nbytes = _gather(name, dims, types, scalars, strides or [])
         else:
             nbytes = _memory_op(name, inputs)
-    except (ValueError, IndexError, TypeError, KeyError) as e:
+    except (ValueError, IndexError, TypeError, KeyError, StopIteration) as e:
         return {**NO_COST, "unpriced": f"{op}: {e}" if str(e) else f"{op}: its recorded shapes fit no formula"}
     if not flops and not nbytes:
         return {**NO_COST, "dtype": operand_dtype, "unpriced": f"{op}: its recorded tensors are empty (an out= the "

@@ -365,3 +365,37 @@ def test_flash_attention_backward_causal_gqa_in_bshd_layout():
     # q-side: 4 x 2 x 32 x 2048 x 64 = 33,554,432 elements; k-side: 4 x 2 x 8 x 2048 x 64 = 8,388,608; x 2 B;
     # logsumexp 2 x 32 x 2048 x 4 B = 524,288
     assert cost["bytes"] == 2 * (33_554_432 + 8_388_608) + 524_288
+
+
+def test_a_gather_moves_the_elements_it_picks_not_its_source():
+    # examples/runs/llama-h200's aten::gather (the embedding lookup through an expanded index), as the H200's
+    # torch.profiler recorded it: source [128256, 2048] bf16, dim 0, index [4096, 2048] int64 with strides [1, 0]
+    # (one index a row, broadcast along the row), out [4096, 2048] bf16. By hand: 4096 x 2048 picked elements
+    # read and written at 2 B = 33,554,432 B, plus 4096 distinct index elements at 8 B = 32,768: 33,587,200 B
+    # (priced at the whole table it was 1,134,559,232 B, 103 TB/s in its 10,976 ns)
+    c = cost.aten_op("aten::gather", [[128256, 2048], [], [4096, 2048], [], [4096, 2048]],
+                     ["c10::BFloat16", "Scalar", "long int", "Scalar", "c10::BFloat16"], ["", "0", "", "False", ""],
+                     [[2048, 1], [], [1, 0], [], [2048, 1]])
+    assert c["bytes"] == 33_587_200 and c["unpriced"] == ""
+    # without strides the index counts whole: 4096 x 2048 x 8 more
+    assert cost.aten_op("aten::gather", [[128256, 2048], [], [4096, 2048]],
+                        ["c10::BFloat16", "Scalar", "long int"], ["", "0", ""])["bytes"] == 33_554_432 + 67_108_864
+    # an embedding of 2 x 2048 token ids into a [128256, 2048] table: 4096 rows of 2048 picked, ids read once
+    assert cost.aten_op("aten::embedding", [[128256, 2048], [2, 2048]],
+                        ["c10::BFloat16", "long int"], ["", ""])["bytes"] == 33_554_432 + 4096 * 8
+    # index_select along dim 1 of a [64, 1000] fp32 tensor with 10 indices: 64 x 10 picked, 2 x 2560 + 80
+    assert cost.aten_op("aten::index_select", [[64, 1000], [], [10]], ["float", "Scalar", "long int"],
+                        ["", "1", ""])["bytes"] == 2 * 640 * 4 + 80
+
+
+def test_nll_loss_moves_one_value_a_row():
+    # llama-train-h200's loss (H200 records): log-probs [4094, 128256] fp32, targets [4094] int64. One class's
+    # log-prob a row read (forward) or its gradient written (backward, into a zeroed grad_input): 4094 x 4 B, plus
+    # the targets 4094 x 8 B = 49,128 B (priced at the whole [4094, 128256] it was 4.2 GB, 215 TB/s)
+    fwd = cost.aten_op("aten::nll_loss_forward", [[4094, 128256], [4094], [], [], []],
+                       ["float", "long int", "", "Scalar", "Scalar"], ["", "", "", "1", "-100"],
+                       [[128256, 1], [1], [], [], []])
+    bwd = cost.aten_op("aten::nll_loss_backward", [[], [4094, 128256], [4094], [], [], [], []],
+                       ["float", "float", "long int", "", "Scalar", "Scalar", "float"],
+                       ["", "", "", "", "1", "-100", ""], [[], [128256, 1], [1], [], [], [], []])
+    assert fwd["bytes"] == bwd["bytes"] == 4094 * 4 + 4094 * 8

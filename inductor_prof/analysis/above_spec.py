@@ -52,3 +52,33 @@ def attention(att: pd.DataFrame | None, spec: dict[str, Any], path: object) -> t
     att = att.copy()
     att.loc[over, "ms"] = float("nan")
     return att, lines
+
+
+# Minimal bytes (each distinct tensor once) move faster than DRAM only out of L2, measured at 1.1-1.4x DRAM on
+# the H100 and H200 (docs/measurements.md): a library call priced above 3x the GPU's DRAM spec counted bytes it
+# never moves (a gather priced at its whole source table ran at 104 TB/s on the H200).
+MOVE_CAP = 3.0
+
+
+def library_ops(ops: pd.DataFrame | None, spec: dict[str, Any], path: object) -> tuple[pd.DataFrame | None, list[str]]:
+    """library_ops.csv's rows without the bytes of any call priced above MOVE_CAP x the DRAM spec: said unpriced
+    (the kernel's time then shows in summary.unpriced with the reason), one warning a distinct op naming the file."""
+    dram = float(spec.get("dram_gbps") or 0) if spec else 0.0
+    if ops is None or not len(ops) or not dram or any(c not in ops.columns for c in ("bytes", "dur_ns", "op")):
+        return ops, []
+    gbps = ops["bytes"] / ops["dur_ns"].where(ops["dur_ns"] > 0)   # B/ns = GB/s
+    over = (gbps > MOVE_CAP * dram) & (ops["flops"].fillna(0) == 0 if "flops" in ops.columns else True)
+    if not over.any():
+        return ops, []
+    ops = ops.copy()
+    lines = []
+    for op in dict.fromkeys(ops.loc[over, "op"].tolist()):
+        rows = over & (ops["op"] == op)
+        fastest = float(gbps[rows].max())
+        why = (f"{op}: priced at {fastest:,.0f} GB/s, above what this GPU moves ({MOVE_CAP:g}x its "
+               f"{dram:,.0f} GB/s DRAM spec): its byte count is an over-count")
+        lines.append(f"{path}: {why}; its bytes are left out")
+        if "unpriced" in ops.columns:
+            ops.loc[rows, "unpriced"] = why
+    ops.loc[over, "bytes"] = 0
+    return ops, lines

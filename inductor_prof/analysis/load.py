@@ -119,6 +119,10 @@ def load_run_tables(path) -> RunTables:
     if off:   # FlexAttention prices and the attention savings come from these calls: none rather than some
         reader.failed(f"{off}; {runfiles.LACKING['calls']}")
         calls = None
+    measured = run_peaks_of(device, manifest)
+    # a call priced above what the GPU moves counted bytes it never moves: left out before any rate uses them
+    library_ops, moved = above_spec.library_ops(library_ops, measured.get("spec") or {}, run.library_ops_csv)
+    reader.failed(*moved)
     df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
     attention = reader.attention()
     off = None if attention is None else crosscheck.row_count(run.attention_csv, len(attention),
@@ -127,7 +131,6 @@ def load_run_tables(path) -> RunTables:
     if off:   # the headroom's attention savings come from these rows: none rather than some
         reader.failed(f"{off}; {runfiles.LACKING['attention']}")
         attention = None
-    measured = run_peaks_of(device, manifest)
     counters: dict[str, dict] = {}
     # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
     timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet

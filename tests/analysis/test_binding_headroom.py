@@ -298,3 +298,18 @@ def test_stall_shares_from_a_recorded_metric_pass():
     facts = causes.counter_facts(row)
     assert facts["stalls"]["long_scoreboard"] == pytest.approx(100 * 9.6177 / 17.8806, abs=0.01)
     assert facts["limited_by"] == [causes.LIMITS["warps"]]
+
+
+def test_a_library_call_priced_above_what_the_gpu_moves_loses_its_bytes():
+    # llama-h200's gather was recorded at 1,134,559,232 B in 10,976 ns: 103,367 GB/s, above 3 x the H200's
+    # 4,814 GB/s DRAM spec (14,442): its bytes are left out, the kernel said unpriced with the reason, one warning
+    t = load_run_tables(REPO / "examples" / "runs" / "llama-h200")
+    [w] = [w for w in t.warnings if "aten::gather" in w]
+    assert "103,367 GB/s" in w and "library_ops.csv" in w
+    row = t.kernels[t.kernels["name"].str.contains("vectorized_gather")].iloc[0]
+    assert row["bytes"] == 0 and "over-count" in row["unpriced"]
+    # a call at 2.9x the spec keeps its bytes (the cap's direction)
+    from inductor_prof.analysis import above_spec
+    ops = pd.DataFrame({"op": ["aten::copy_"], "bytes": [2.9 * 4814 * 1000], "dur_ns": [1000.0], "flops": [0]})
+    kept, lines = above_spec.library_ops(ops, {"dram_gbps": 4814.0}, "x.csv")
+    assert lines == [] and kept["bytes"].iloc[0] == 2.9 * 4814 * 1000

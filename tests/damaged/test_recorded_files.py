@@ -102,7 +102,13 @@ def test_a_real_profiles_records_match_its_files():
             path = REPO / "examples" / "runs" / name / rel
             if path.exists():
                 assert rundir.file_record(path) == record, path
-        assert load_run_tables(REPO / "examples" / "runs" / name).warnings == []
+        warnings = load_run_tables(REPO / "examples" / "runs" / name).warnings
+        # the decoders were recorded before gathers and nll_loss had their own price (their embedding lookup and
+        # loss priced at the whole table): those calls' bytes left out (above_spec.library_ops), nothing else
+        said = [w for w in warnings if "over-count" in w]
+        assert warnings == said
+        if name == "llama-h200":
+            assert len(said) == 1 and "aten::gather" in said[0]
 
 
 def test_a_new_manifest_has_a_run_id(tmp_path):

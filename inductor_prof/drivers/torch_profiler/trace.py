@@ -74,7 +74,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
         args = (op or {}).get("args", {}) or {}
         dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
         scalars = args.get("Concrete Inputs", []) or []
-        cost = op_cost(op_name, dims, types, scalars) if op else {**NO_COST, "unpriced": "no ATen op launched it"}
+        cost = op_cost(op_name, dims, types, scalars, args.get("Input Strides", []) or []) if op else {**NO_COST, "unpriced": "no ATen op launched it"}
         rows.append({"kernel": name, "op": op_name, "phase": phase_at(phases, rt["ts"]) if rt else "",
                      "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
