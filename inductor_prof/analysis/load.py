@@ -139,7 +139,8 @@ def load_run_tables(path) -> RunTables:
     reader.failed(*over, *over_att)
     # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run;
     # what is compute-bound is decided at the spec roofs' ridge (reached_rates reads peaks["spec"])
-    peaks = with_reached(measured, reached_rates(df, attention, measured))
+    by_shape = library_calls.calls_by_shape(library_ops)
+    peaks = with_reached(measured, reached_rates(df, attention, measured, by_shape))
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row
@@ -152,7 +153,7 @@ def load_run_tables(path) -> RunTables:
     savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
     if len(df):
         ceilings = manifest.get("ceilings")
-        shapes = library_calls.with_best(library_calls.calls_by_shape(library_ops),
+        shapes = library_calls.with_best(by_shape,
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline

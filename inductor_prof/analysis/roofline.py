@@ -22,10 +22,13 @@ NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
-def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[str, Any]) -> dict[str, tuple[float, str]]:
+def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[str, Any],
+                  shapes: pd.DataFrame | None = None) -> dict[str, tuple[float, str]]:
     """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: kernel
-    rows (before add_derived) and the attention rows that passed their check. Compute-bound at the spec roofs'
-    ridge: a memory-bound kernel's flop rate says nothing of the compute roof."""
+    rows (before add_derived), the attention rows that passed their check, and a library kernel's calls of one
+    shape (library_calls.calls_by_shape: a shape can run faster than its kernel's average, and the report shows
+    each). Compute-bound at the spec roofs' ridge: a memory-bound kernel's flop rate says nothing of the compute
+    roof."""
     spec = peaks.get("spec") or {}
     rows = []
     if df is not None and len(df):
@@ -38,6 +41,11 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[
         tflops, _ = rates(ok["flops"], nbytes, ok["ms"] / MS_PER_S)
         rows += list(zip(ok["dtype"].map(flops_key_for_dtype), tflops, ok["flops"] / nbytes,
                          "attention " + ok["backend"] + " " + ok["shape"]))
+    if shapes is not None and len(shapes) and {"flops", "bytes", "us_per_call", "flops_key"} <= set(shapes.columns):
+        priced = shapes[shapes["flops"].fillna(0) > 0]
+        tflops, _ = rates(priced["flops"], priced["bytes"], priced["us_per_call"] * NS_PER_US / NS_PER_S)
+        rows += list(zip(priced["flops_key"], tflops, priced["flops"] / priced["bytes"].where(priced["bytes"] > 0),
+                         priced["kernel"].astype(str) + " at " + priced["dims"].astype(str)))
     best: dict[str, tuple[float, str]] = {}
     for key, tflops, intensity, name in rows:
         if not key or not spec.get(key) or not spec.get("dram_gbps") or not tflops == tflops:
