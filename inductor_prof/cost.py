@@ -55,7 +55,7 @@ def attention_backward_bytes(B: int, Hq: int, Hkv: int, Sq: int, Sk: int, D: int
     return size * (4 * B * Hq * Sq * D + 4 * B * Hkv * Sk * D) + 4 * B * Hq * Sq
 
 
-def _attention_backward(op: str, inputs: list, scalars: list) -> tuple[int, int]:
+def _attention_backward(op: str, inputs: list[Any], scalars: list[Any]) -> tuple[int, int]:
     """(flops, bytes) of an SDPA backward op from its recorded grad_out, query and key."""
     spec = ATTENTION_BACKWARD_OPS[op]
     q, k, size = inputs[1][0], inputs[2][0], inputs[1][2]

@@ -308,8 +308,10 @@ class Worker:
         """Tells a worker started with `stdin` to go on (a line on its stdin; it reads the end of the pipe, the
         parent gone, as no)."""
         try:
-            self.proc.stdin.write(b"go\n")
-            self.proc.stdin.close()
+            stdin = self.proc.stdin
+            if stdin is not None:   # None: started without `stdin`, nothing to tell it
+                stdin.write(b"go\n")
+                stdin.close()
         except (OSError, ValueError, AttributeError):   # it ended already: its outcome says how
             pass
 

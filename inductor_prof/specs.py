@@ -88,7 +88,7 @@ def dumps(spec: Spec) -> str:
     return json.dumps({"kind": spec.KIND, **dataclasses.asdict(spec)})
 
 
-def read(path: Path, kinds: dict[str, type[Spec]] = KINDS) -> Spec:
+def read(path: str | Path, kinds: dict[str, type[Spec]] = KINDS) -> Spec:
     """The spec in `path`, as the class of its kind; a missing, damaged or foreign file is a UserError naming it."""
     try:
         data = json.loads(Path(path).read_text())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 import traceback
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from . import specs
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USER, UserError, one_line
@@ -36,7 +36,7 @@ def handler(name: str) -> Handler:
 
 
 def serve(argv: list[str], kinds: dict[str, type[specs.Spec]] = specs.KINDS,
-          handlers: dict[str, str | Handler] = HANDLERS) -> tuple[int, specs.Spec | None]:
+          handlers: Mapping[str, str | Handler] = HANDLERS) -> tuple[int, specs.Spec | None]:
     """(exit status, the spec read): the spec's work done, its outcome as events."""
     if len(argv) != 2:
         print("usage: python -m inductor_prof.worker SPEC.json", file=sys.stderr)

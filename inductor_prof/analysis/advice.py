@@ -16,7 +16,7 @@ is measured against.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -34,7 +34,7 @@ DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, 
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
 
 
-def _gemm_judgement(headroom: float, shapes: list[dict], bound: str) -> tuple[float, str, str] | None:
+def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -> tuple[float, str, str] | None:
     """(headroom ms/step, against what, what to do) of a library GEMM from its calls (with_best rows, as records):
     calls per step x (time per call - best time) over its measured calls (a cuBLAS replay, Inductor's Triton
     template), plus its roofline `headroom` for the share of its time in calls nothing else measured (`bound`: its
@@ -43,7 +43,8 @@ def _gemm_judgement(headroom: float, shapes: list[dict], bound: str) -> tuple[fl
     if not measured:
         return None
 
-    def total(rows: list[dict], f) -> float:   # NaN as 0, summed as pandas sums a column (numpy's order)
+    # NaN as 0, summed as pandas sums a column (numpy's order)
+    def total(rows: list[dict[str, Any]], f: Callable[[dict[str, Any]], float]) -> float:
         return float(np.nansum(np.array([f(s) for s in rows], dtype=float)))
     # library_ops.csv traces one pass over every input size: its calls are calls per step
     saving = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"]) / US_PER_MS
@@ -100,9 +101,11 @@ def _other_roofs(r: dict[str, Any]) -> str:
     return "; " + ", ".join(said) if said else ""
 
 
-def _roof_columns(df: pd.DataFrame) -> list[dict]:
+def _roof_columns(df: pd.DataFrame) -> list[dict[str, Any]]:
     """Per row, the columns _other_roofs reads (records of the whole table cost more than the rest of per_shape)."""
-    return df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]].to_dict("records")
+    records: list[dict[str, Any]] = \
+        df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]].to_dict("records")
+    return records
 
 
 def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: list[dict[str, Any]] | None = None) -> pd.DataFrame:
@@ -127,12 +130,16 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     shaped = set() if gemm_shapes is None or gemm_shapes.empty else set(gemm_shapes["kernel"])
     # groups only of the kernels with a measured call: the others' judgement is None (thousands of kernels in a
     # large run, a DataFrame each)
-    measured = set() if not shaped else set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
-    by_kernel: dict[str, list[dict]] = {}   # plain records: a DataFrame per kernel cost ms in each judgement
+    measured: set[str] = set()
+    if shaped:
+        assert gemm_shapes is not None   # shaped is its kernel column
+        measured = set(gemm_shapes.loc[gemm_shapes["best_us"].notna(), "kernel"])
+    by_kernel: dict[str, list[dict[str, Any]]] = {}   # plain records: a DataFrame per kernel cost ms in each judgement
     if measured:
+        assert gemm_shapes is not None   # measured is a subset of shaped, its kernel column
         for r in gemm_shapes[gemm_shapes["kernel"].isin(measured)].to_dict("records"):
             by_kernel.setdefault(r["kernel"], []).append(r)
-    savings: dict[str, list[dict]] = {}
+    savings: dict[str, list[dict[str, Any]]] = {}
     for a in attention or []:
         for k in a.get("kernels") or []:
             savings.setdefault(demangle(k), []).append(a)
@@ -167,7 +174,7 @@ DO_BINDING = {bind.SM: "fewer instructions a byte (SM {sm:.0f}% busy: the math p
               bind.L1: "fewer L1/shared accesses (memory SOL {mem:.0f}%: wider loads, bank conflicts)"}
 
 
-def memory_level_mismatch(bound: str, unit: str, dram_pct, roofline_pct=None) -> bool:
+def memory_level_mismatch(bound: str, unit: str, dram_pct: float, roofline_pct: float | None = None) -> bool:
     """Memory-bound on the roofline (its bytes at DRAM's rate), while ncu finds DRAM is not what is busy: L1/shared,
     or L2 with DRAM below BUSY_PCT; or no unit busy (latency) where the roofline agrees that DRAM is not busy
     either (`roofline_pct`, its % of the roof, below BUSY_PCT: a kernel at 90% of DRAM in the model that ncu's
@@ -178,7 +185,10 @@ def memory_level_mismatch(bound: str, unit: str, dram_pct, roofline_pct=None) ->
     if unit == bind.L2:
         return bind._known(dram_pct) and dram_pct < bind.BUSY_PCT
     if unit in (bind.LATENCY, bind.NONE):
-        return not bind._known(roofline_pct) or roofline_pct < bind.BUSY_PCT
+        if not bind._known(roofline_pct):
+            return True
+        assert roofline_pct is not None   # _known: not None, not NaN
+        return roofline_pct < bind.BUSY_PCT
     return unit == bind.L1
 
 
@@ -189,7 +199,7 @@ DO_LEVEL = {bind.L1: DO_BINDING[bind.L1], bind.L2: DO_BINDING[bind.L2],
             bind.NONE: "more work in flight (no unit 60% busy: a larger tile or more blocks a launch)"}
 
 
-def with_counters(df: pd.DataFrame, facts: dict[str, dict] | None = None) -> pd.DataFrame:
+def with_counters(df: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
     """Per kernel whose roofline judgement ncu contradicts (binding.add_binding's `binding_disagrees`), or whose
     bytes are at DRAM's rate on the roofline while ncu finds another memory level busy or none
     (memory_level_mismatch), its `do` names the unit that binds, or with the source pass's counters (`facts`:
@@ -257,8 +267,8 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
 ITEM_COLUMNS = ["display", "category", "headroom_ms_per_step", "headroom_vs", "do"]   # what a kernel's item says
 
 
-def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict], top: int = TOP,
-         comm: dict | None = None, apart: list[dict] | None = None) -> list[dict]:
+def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]], top: int = TOP,
+         comm: dict[str, Any] | None = None, apart: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The ranked items: {"what", "category", "headroom_ms_per_step", "why" (what it is measured against),
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran

@@ -5,6 +5,7 @@ global accesses were not coalesced, the warps' stall reasons, what limits its oc
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from .hotspots import hotspots
 
@@ -27,7 +28,7 @@ FEWER = {"registers": "fewer registers a thread",
          "shared memory": "less shared memory a block"}
 
 
-def source_facts(counters: dict) -> dict:
+def source_facts(counters: dict[str, Any]) -> dict[str, Any]:
     """The facts of one kernel's source counters (drivers/ncu/source.py's dict) the causes are judged from:
     uncoalesced lines (label, % excess of its sectors), the excess as % of the kernel's L2 bytes, each stall
     reason's % of the warps' samples, occupancy achieved and theoretical and what limits it."""
@@ -61,7 +62,7 @@ BUSIEST_PCT = 40.0    # the arithmetic lines named until they hold this share of
 LINE_LEAST_PCT = 5.0  # a line under this share of the instructions is not worth naming
 
 
-def _busiest(rows: list[dict], texts: dict[str, list[str]]) -> list[tuple[str, float, str]]:
+def _busiest(rows: list[dict[str, Any]], texts: dict[str, list[str]]) -> list[tuple[str, float, str]]:
     """(label, % of the instructions, the expensive op its source names or "") of the lines with the most
     instructions that move no global memory (the kernel's own, or a helper inlined into it: Inductor's welford
     helpers), most first, until BUSIEST_PCT of the instructions."""
@@ -80,7 +81,7 @@ def _busiest(rows: list[dict], texts: dict[str, list[str]]) -> list[tuple[str, f
     return out
 
 
-def instruction_cause(facts: dict, sm_pct: float) -> str | None:
+def instruction_cause(facts: dict[str, Any], sm_pct: float) -> str | None:
     """An instruction-bound kernel's action naming its busiest arithmetic lines and their ops; None without them."""
     lines = facts.get("busiest_lines") or []
     if not lines:
@@ -93,20 +94,21 @@ def instruction_cause(facts: dict, sm_pct: float) -> str | None:
 STALL_REASONS = ("long_scoreboard", "math_pipe_throttle", "mio_throttle", "barrier")
 
 
-def counter_facts(row: dict) -> dict | None:
+def counter_facts(row: dict[str, Any]) -> dict[str, Any] | None:
     """The facts of a kernel's ncu row (the metric pass's stall and occupancy counters, drivers/ncu/metrics.py),
     for a kernel the source pass did not profile: no lines, so no uncoalesced ones. A reason's share of the warps'
     time: its stalled cycles per issue over all cycles between issues. None where the run's ncu.csv has no stall
     counters (recorded before they were asked for)."""
-    def known(v):
+    def known(v: Any) -> float | None:
         return float(v) if v is not None and v == v else None
     between = known(row.get("warp_cycles_per_issue"))
     if not between:
         return None
-    stalls = {r: 100 * known(row.get(f"stall_{r}")) / between for r in STALL_REASONS
+    # cast: the comprehension's `if` keeps only the reasons whose counter is known (not None)
+    stalls = {r: 100 * cast(float, known(row.get(f"stall_{r}"))) / between for r in STALL_REASONS
               if known(row.get(f"stall_{r}")) is not None}
-    limits = {k: known(row.get(f"limit_{k}")) for k in ("registers", "shared_mem", "warps", "blocks")}
-    limits = {k: v for k, v in limits.items() if v is not None}
+    measured = {k: known(row.get(f"limit_{k}")) for k in ("registers", "shared_mem", "warps", "blocks")}
+    limits = {k: v for k, v in measured.items() if v is not None}
     least = min(limits.values()) if limits else None
     return {"by": "line", "uncoalesced": [], "excess_pct_of_l2": 0.0, "stalls": stalls, "busiest_lines": [],
             "occupancy_pct": known(row.get("occupancy_pct")),
@@ -115,7 +117,7 @@ def counter_facts(row: dict) -> dict | None:
             "registers": known(row.get("registers"))}
 
 
-def causes(facts: dict) -> list[str]:
+def causes(facts: dict[str, Any]) -> list[str]:
     """What to do, one phrase a cause with its evidence, the cause with the larger share first: coalesce the lines
     that asked for excess sectors (share: the excess's % of the kernel's L2 bytes); hide the loads' latency where
     long-scoreboard holds LONG_SCOREBOARD_PCT of the warps' samples (share: that %), naming the occupancy and its

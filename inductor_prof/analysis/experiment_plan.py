@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
 
 HOST = "host"
 GEMM = "GEMM"
@@ -28,13 +29,13 @@ class Experiment:
     name: str
     what: str                  # what is changed, in words
     mode: str | None = None    # torch.compile's mode; None: the run's own
-    options: dict = field(default_factory=dict)   # torch.compile(options=...): Inductor config entries
+    options: dict[str, Any] = field(default_factory=dict)   # torch.compile(options=...): Inductor config entries
     apply: str = ""            # the exact change for the user to apply
     profile_flag: str = ""     # the `profile` option that applies it, where there is one (then `diff` compares)
     answers: tuple[str, ...] = ()   # the `what` of the advice items it answers
     attention: str | None = None    # the attention backend the model's SDPA calls are routed to
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return asdict(self) | {"answers": list(self.answers)}
 
 
@@ -48,7 +49,7 @@ def _graphs(run_mode: str) -> Experiment:
                       apply=f'torch.compile(model, mode="{mode}")', profile_flag=f"--mode {mode}")
 
 
-CATALOG = {
+CATALOG: dict[str, Callable[[str], Experiment]] = {
     "cuda_graphs": _graphs,
     "coordinate_descent": lambda run_mode: Experiment(
         "coordinate_descent", "Inductor's coordinate-descent tuning of its kernels' launch configs",
@@ -76,15 +77,15 @@ def _attention(backend: str) -> Experiment:
 NAMES = (*CATALOG, "attention_backend")
 
 
-def backend_of(item: dict) -> str | None:
+def backend_of(item: dict[str, Any]) -> str | None:
     """The backend an attention item says to use, or None."""
     m = USE_BACKEND.match(str(item.get("do") or ""))
     return m.group(1) if m else None
 
 
-def answers(name: str, items: list[dict]) -> list[str]:
+def answers(name: str, items: list[dict[str, Any]]) -> list[str]:
     """The advice items (their `what`) experiment `name` answers."""
-    def hit(i: dict) -> bool:
+    def hit(i: dict[str, Any]) -> bool:
         cat = str(i.get("category") or "")
         if name == "cuda_graphs":
             return cat == HOST and i.get("what") == "launch overhead and idle"
@@ -98,7 +99,7 @@ def answers(name: str, items: list[dict]) -> list[str]:
     return [i["what"] for i in items if hit(i)]
 
 
-def plan(items: list[dict], run_mode: str, asked: list[str] | None = None, top: int = 5) -> list[Experiment]:
+def plan(items: list[dict[str, Any]], run_mode: str, asked: list[str] | None = None, top: int = 5) -> list[Experiment]:
     """The experiments for the top `top` advice items, in the order of the first item each answers; `asked`: these
     experiments whatever the advice (each still says which items it answers). CUDA graphs are not tried for a run
     already compiled with them (reduce-overhead, max-autotune)."""

@@ -9,6 +9,7 @@ machine epsilons of the output's dtype (fp32 outputs at TF32's, the precision In
 from __future__ import annotations
 
 import math
+from typing import Any
 
 FASTER, SLOWER, NOISE = "faster", "slower", "within noise"
 # 4 x machine epsilon: bf16 (8 significant bits) 2^-7, fp16 and TF32 (11) 2^-10, fp8 e4m3 (4) 2^-3
@@ -25,7 +26,7 @@ def quantile(values: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
-def step_stats(ms: list[float]) -> dict:
+def step_stats(ms: list[float]) -> dict[str, Any]:
     """{"n", "median_ms", "p10_ms", "p90_ms", "spread_pct": (p90 - p10) / median}."""
     med = quantile(ms, 0.5)
     p10, p90 = quantile(ms, 0.1), quantile(ms, 0.9)
@@ -33,7 +34,7 @@ def step_stats(ms: list[float]) -> dict:
             "spread_pct": 100 * (p90 - p10) / med if med else float("nan")}
 
 
-def side_by_side(before_ms: list[float], after_ms: list[float]) -> dict:
+def side_by_side(before_ms: list[float], after_ms: list[float]) -> dict[str, Any]:
     """{"before", "after" (step_stats), "ratio": after/before medians, "saved_ms", "noise_ms", "verdict"}."""
     b, a = step_stats(before_ms), step_stats(after_ms)
     saved = b["median_ms"] - a["median_ms"]
@@ -57,7 +58,7 @@ def advice_verdict(verdict: str, noise_ms: float, predicted_ms: float | None) ->
     return REFUTED if predicted_ms is not None and predicted_ms > noise_ms else INCONCLUSIVE
 
 
-def output_check(leaves: list[dict], dtype: str) -> dict:
+def output_check(leaves: list[dict[str, Any]], dtype: str) -> dict[str, Any]:
     """leaves: per output tensor {"max_abs_diff", "ref_max_abs", "nan_mismatch"} (the changed model against the
     run's configuration). {"error": largest difference over the largest reference magnitude, "tolerance", "ok",
     "why" when not ok}."""
@@ -76,10 +77,10 @@ def output_check(leaves: list[dict], dtype: str) -> dict:
     return out
 
 
-def kernels_moved(before: dict[str, float], after: dict[str, float], top: int = 10) -> list[dict]:
+def kernels_moved(before: dict[str, float], after: dict[str, float], top: int = 10) -> list[dict[str, Any]]:
     """Kernels whose µs per step changed most: {"name", "before_us", "after_us", "delta_us"} (a kernel only on one
     side has 0 on the other), largest |delta| first."""
-    rows = [{"name": n, "before_us": before.get(n, 0.0), "after_us": after.get(n, 0.0),
+    rows: list[dict[str, Any]] = [{"name": n, "before_us": before.get(n, 0.0), "after_us": after.get(n, 0.0),
              "delta_us": after.get(n, 0.0) - before.get(n, 0.0)} for n in set(before) | set(after)]
     rows = [r for r in rows if r["delta_us"] != 0]
     rows.sort(key=lambda r: (-abs(r["delta_us"]), r["name"]))
@@ -89,7 +90,7 @@ def kernels_moved(before: dict[str, float], after: dict[str, float], top: int = 
 OK, FAILED, OOM, DIFFER = "ok", "failed", "out of memory", "outputs differ"
 
 
-def judge(raw: dict | None, why: str = "", predicted_ms: float | None = None) -> dict:
+def judge(raw: dict[str, Any] | None, why: str = "", predicted_ms: float | None = None) -> dict[str, Any]:
     """An experiment's record from its process's result (worker.run; None: it said none, `why` says how it
     ended): {"status", "reason"} and, where it got that far, "timing" (side_by_side), "outputs" (output_check),
     "advice_verdict" (confirmed or refuted; None where its outputs differ or it failed), "kernels" (count and µs

@@ -35,8 +35,8 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
     return out
 
 
-def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict] | None = None,
-             comm: dict | None = None, in_model: list[dict] | None = None) -> dict:
+def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict[str, Any]] | None = None,
+             comm: dict[str, Any] | None = None, in_model: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Speed-of-light step time, headroom by category, the launch/idle gap (the plain step, unprofiled, minus
     GPU-busy time: Proton's own cost is not the model's), and where to look next. df: the kernel table after
     advice.per_shape; attention: attention_saving rows; comm: a rank of several (ranks.rank_comm): its NCCL

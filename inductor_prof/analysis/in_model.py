@@ -6,6 +6,7 @@ beside the in-model time of the same call, ncu.csv's model_us)."""
 from __future__ import annotations
 
 import math
+from typing import AbstractSet, Any
 
 import pandas as pd
 
@@ -18,25 +19,27 @@ GAP_PCT = 5.0
 DO = "find what its context costs it (clocks under the power cap, cache, overlap), not the kernel"
 
 
-def _known(v) -> bool:
+def _known(v: object) -> bool:
     return v is not None and not (isinstance(v, float) and math.isnan(v))
 
 
-def _records(df: pd.DataFrame, columns: tuple[str, ...]) -> list[dict]:
+def _records(df: pd.DataFrame, columns: tuple[str, ...]) -> list[dict[str, Any]]:
     """df's rows as records of the columns read here (records of every column cost most of a large run's items)."""
-    return df[[c for c in columns if c in df.columns]].to_dict("records")
+    records: list[dict[str, Any]] = df[[c for c in columns if c in df.columns]].to_dict("records")
+    return records
 
 
-def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float) -> float:
+def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float | None) -> float:
     """ms/step the model's calls take above the same calls alone; 0 within GAP_PCT of the time alone."""
     if not all(_known(v) for v in (in_model_us, alone_us, calls_per_step)) or alone_us <= 0:
         return 0.0
     if in_model_us < alone_us * (1 + GAP_PCT / 100):
         return 0.0
+    assert calls_per_step is not None   # _known above: a call without a call count returned 0.0
     return (in_model_us - alone_us) * calls_per_step / US_PER_MS
 
 
-def attention_items(df: pd.DataFrame, attention: list[dict]) -> list[dict]:
+def attention_items(df: pd.DataFrame, attention: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per attention kernel of the table that ran the calls of exactly one benchmarked shape (and no other
     kernel did): its time a call in the timed steps against its backend's time alone in the attention stage."""
     rows = {demangle(n): r for n, r in zip(df["name"], _records(df, ("avg_us", "calls_per_step", "display")))}
@@ -57,7 +60,8 @@ def attention_items(df: pd.DataFrame, attention: list[dict]) -> list[dict]:
     return out
 
 
-def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None, skip: set[str] = frozenset()) -> list[dict]:
+def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
+                 skip: AbstractSet[str] = frozenset()) -> list[dict[str, Any]]:
     """Per library kernel whose calls ncu replayed (ncu.csv rows with model_us, the call's in-model time): the
     replayed calls' time in the model above their ncu duration, times their calls per step (the kernel's
     calls_by_shape row of that shape); summed over its calls more than GAP_PCT slower in the model. `skip`:
@@ -72,9 +76,9 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None, skip: set[str] = fr
             continue
         r = rows[name]
         per_step = {s["shape"]: s["calls_per_step"] for s in r.get("calls_by_shape") or []}
-        parts = [(c["shape"], c["model_us"], c["duration_ns"] / NS_PER_US, per_step.get(c["shape"]))
+        timed = [(c["shape"], c["model_us"], c["duration_ns"] / NS_PER_US, per_step.get(c["shape"]))
                  for c in calls.to_dict("records")]
-        parts = [(s, m, a, n, gap_ms(m, a, n)) for s, m, a, n in parts]
+        parts = [(s, m, a, n, gap_ms(m, a, n)) for s, m, a, n in timed]
         parts = [p for p in parts if p[4] > 0]
         if not parts:
             continue
@@ -85,7 +89,7 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None, skip: set[str] = fr
     return out
 
 
-def items(df: pd.DataFrame, attention: list[dict], ncu: pd.DataFrame | None) -> list[dict]:
+def items(df: pd.DataFrame, attention: list[dict[str, Any]], ncu: pd.DataFrame | None) -> list[dict[str, Any]]:
     """The in-model items of a run: attention stage first, ncu replays of the other kernels."""
     att = attention_items(df, attention)
     covered = {demangle(k) for a in attention for k in a.get("kernels") or []}

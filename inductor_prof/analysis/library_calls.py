@@ -30,7 +30,7 @@ def union_modules(cells: Iterable[object]) -> list[str]:
 def modules_by(ops: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], list[str]]:
     """union_modules of the `modules` cells of each group of rows with the same `keys` values (a tuple), in one
     pass over the rows: a pandas agg of a Python function, a call per group, took much of a large run's load."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[Any, ...], list[Any]] = {}
     # a repeated (key, cell) adds nothing: each distinct one once, in order (a large run repeats most rows)
     for *key, cell in dict.fromkeys(zip(*(ops[k].tolist() for k in keys), ops["modules"].tolist())):
         groups.setdefault(tuple(key), []).append(cell)
@@ -199,10 +199,10 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any
         .reset_index(drop=True)
 
 
-def _labels(ops, dims) -> list[str]:
+def _labels(ops: Iterable[Any], dims: Iterable[Any]) -> list[str]:
     """call_label of each (op, dims), once per distinct pair of cells (thousands of rows repeat a few hundred)."""
-    seen: dict = {}
-    out = []
+    seen: dict[tuple[Any, str], str] = {}
+    out: list[str] = []
     for o, d in zip(ops, dims):
         key = (o, d) if isinstance(d, str) else None
         if key is None or key not in seen:
@@ -213,7 +213,7 @@ def _labels(ops, dims) -> list[str]:
     return out
 
 
-def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
+def _module_cell(modules: list[str] | None, blocks: Sequence[str]) -> str:
     """The modules of one shape in short (module_paths.folded: repeats once with their count, a block's prefix as
     `*`, siblings after the first from where they part); "-" for calls no compiled module made, "" where the run
     has no provenance."""
@@ -225,7 +225,7 @@ def _module_cell(modules: list[str] | None, blocks: list[str]) -> str:
 def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """shape_rows per kernel table name: its shapes as records (in order), without the name; a missing value is
     None (a NaN would make two loads of one run compare unequal)."""
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     others = [c for c in rows.columns if c != "name"]
     # a column at a time, grouped here (a to_dict per group took most of a report's load; one over all rows,
     # a cell at a time, most of the rest)
@@ -235,16 +235,16 @@ def by_kernel(rows: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _cells(col: pd.Series) -> list:
+def _cells(col: pd.Series) -> list[Any]:
     """A column's values as Python ones, None where pandas sees a missing value (NaN, None, NA)."""
-    values = col.tolist()
+    values: list[Any] = col.tolist()
     if isinstance(col.dtype, np.dtype) and col.dtype.kind in "biu":
         return values
     return [None if v is None or v is pd.NA or (type(v) is float and v != v) else
             (v.item() if isinstance(v, np.generic) else v) for v in values]
 
 
-def top_shapes(shapes: list[dict], n: int) -> tuple[list[dict], dict | None]:
+def top_shapes(shapes: list[dict[str, Any]], n: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The first `n` of a kernel's shapes (by_kernel: the longest first) and the rest in one: {"shapes": how
     many, "step_ms", "pct_of_gpu_time": their sums}; None when nothing is left out (a rest of one shape is
     shown itself: it takes the line its summary would)."""

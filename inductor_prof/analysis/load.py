@@ -48,8 +48,8 @@ class RunTables:
     failed_checks: list[str] = field(default_factory=list)   # warnings of files that failed a check
     # the source pass's counters as read once (stem -> runfiles.source_counters' dict): the advice's causes,
     # inspect and the HTML sections share them (a damaged file is one warning)
-    source_counters: dict[str, dict] = field(default_factory=dict)
-    experiments: dict | None = None    # experiments/experiments.json (`inductor-prof try`), where it was run
+    source_counters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    experiments: dict[str, Any] | None = None    # experiments/experiments.json (`inductor-prof try`), where it was run
 
 
 def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, 
     return run_peaks(DeviceFacts.from_proton(device), m.ceilings, m.gpu_name)
 
 
-def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict, dict[str, dict]]:
+def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """(the source pass's status entries, stem -> its counters: runfiles.source_counters, {"error": why} where
     unreadable) for every kernel the pass profiled; ({}, {}) without the pass. Optional to the report: a damaged
     or unreadable status or counters file is a warning, and the advice goes without the causes."""
@@ -71,9 +71,9 @@ def read_source_counters(run: RunDir, warnings: list[str]) -> tuple[dict, dict[s
         return {}, {}
 
 
-def source_facts_of(status: dict, counters: dict[str, dict]) -> dict[str, dict]:
+def source_facts_of(status: dict[str, Any], counters: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Kernel name -> causes.source_facts of its source counters (the first of its stems, by name)."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for stem in sorted(counters):
         name = (status.get(stem) or {}).get("name")
         if name and name not in out and "error" not in counters[stem]:
@@ -81,7 +81,7 @@ def source_facts_of(status: dict, counters: dict[str, dict]) -> dict[str, dict]:
     return out
 
 
-def load_run_tables(path) -> RunTables:
+def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     run = open_run(path)
     manifest = runfiles.manifest(run)
     steps, device = runfiles.steps(run, manifest)
@@ -131,7 +131,7 @@ def load_run_tables(path) -> RunTables:
     if off:   # the headroom's attention savings come from these rows: none rather than some
         reader.failed(f"{off}; {runfiles.LACKING['attention']}")
         attention = None
-    counters: dict[str, dict] = {}
+    counters: dict[str, dict[str, Any]] = {}
     # a rate above the spec peak was timed or counted wrong: left out before it raises a roof (above_spec.py)
     timing = run.steps_launches if runfiles.present(run.steps_launches) else run.steps_hatchet
     df, over = above_spec.kernels(df, measured.get("spec") or {}, timing)

@@ -18,12 +18,12 @@ from ..names import demangle
 COMMUNICATION = "communication"   # a collective's phase, whichever training phase launched it
 
 
-def run_kind(manifest: dict) -> str:
+def run_kind(manifest: dict[str, Any]) -> str:
     """"training" for a `profile --train` run, else "inference"."""
     return "training" if (manifest.get("settings") or {}).get("train") else "inference"
 
 
-def same_kind(label_a: str, manifest_a: dict, label_b: str, manifest_b: dict) -> None:
+def same_kind(label_a: str, manifest_a: dict[str, Any], label_b: str, manifest_b: dict[str, Any]) -> None:
     """Two runs `diff` may pair kernel by kernel: both training steps or both inference; else one line
     saying they differ in kind (a training step's backward kernels have no counterpart in an inference run,
     and a forward GEMM would be paired with a backward one of the same cuBLAS kernel)."""
@@ -64,7 +64,8 @@ def kernel_phases(steps: pd.DataFrame) -> dict[str, str]:
         phase = phase_of_launch(name, path)
         if phase:
             seen.setdefault(name, set()).add(phase)
-    return {name: "+".join(sorted(phases, key=order.get)) for name, phases in seen.items()}
+    # every phase kept is one of order's keys (phase_of_launch: a PHASES entry, COMMUNICATION, or "", skipped)
+    return {name: "+".join(sorted(phases, key=order.__getitem__)) for name, phases in seen.items()}
 
 
 def _work(rows: pd.DataFrame, phase_col: pd.Series, phase: str) -> tuple[float, float]:
@@ -75,7 +76,7 @@ def _work(rows: pd.DataFrame, phase_col: pd.Series, phase: str) -> tuple[float, 
 
 
 def phase_summary(steps: pd.DataFrame, annotated: pd.DataFrame | None, library_ops: pd.DataFrame | None,
-                  n_steps: int, memory: dict | None) -> dict[str, dict[str, Any]]:
+                  n_steps: int, memory: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     """Per phase (in step order; communication last where collectives ran): ms, % of GPU kernel time, kernel
     launches per step, TFLOP and GB per step and TFLOP/s over the phase's kernel time, and the allocator's
     peak while it ran (bytes; None where not measured).

@@ -151,6 +151,7 @@ def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
     if comm:
+        assert h is not None   # comm is computed only where there is a headroom
         tables.summary["headroom"] = headroom(tables.kernels, h["step_ms_plain"], h["attention"], comm,
                                               h.get("in_model"))
 

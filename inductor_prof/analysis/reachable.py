@@ -11,7 +11,8 @@ import pandas as pd
 from . import binding as bind
 
 
-def busy_of_unit(unit: str, sm_pct, memory_pct, tensor_pct, dram_pct, l2_pct) -> float:
+def busy_of_unit(unit: str, sm_pct: float, memory_pct: float, tensor_pct: float, dram_pct: float,
+                 l2_pct: float) -> float:
     """How busy (% of its peak) the binding unit was: SM SOL for the SM's instructions, the tensor pipes', DRAM's and
     L2's bytes against their measured peaks, memory SOL for L1/shared (the memory unit ncu found busiest, with no
     measured peak here), and the busier of SM and memory SOL where no unit is busy (latency). NaN: not known."""
@@ -19,7 +20,10 @@ def busy_of_unit(unit: str, sm_pct, memory_pct, tensor_pct, dram_pct, l2_pct) ->
            bind.L1: memory_pct}.get(unit)
     if unit in (bind.LATENCY, bind.NONE) and bind._known(sm_pct, memory_pct):
         pct = max(sm_pct, memory_pct)
-    return float(pct) if bind._known(pct) else float("nan")
+    if not bind._known(pct):
+        return float("nan")
+    assert pct is not None   # _known: not None, not NaN
+    return float(pct)
 
 
 def busy_unit_label(unit: str) -> str:

@@ -12,6 +12,8 @@ question a training step raises, each with the ms per step it concerns and what 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ..units import GB, MS_PER_S
@@ -20,7 +22,7 @@ MANY_OPTIMIZER_LAUNCHES = 50   # per step: past this the optimizer's launches, n
 BACKWARD_OVER_FORWARD = 2.0    # what a step of GEMMs costs (dgrad + wgrad per forward GEMM)
 
 
-def _backward_kernel(df: pd.DataFrame) -> dict | None:
+def _backward_kernel(df: pd.DataFrame) -> dict[str, Any] | None:
     """The kernel that ran in backward with the most headroom per step."""
     if not len(df) or "phase" not in df.columns or "headroom_ms_per_step" not in df.columns:
         return None
@@ -35,7 +37,8 @@ def _backward_kernel(df: pd.DataFrame) -> dict | None:
                                                       else "")}
 
 
-def items(df: pd.DataFrame, phases: dict, peaks: dict, optimizer_compiled: str | None) -> list[dict]:
+def items(df: pd.DataFrame, phases: dict[str, Any], peaks: dict[str, Any],
+          optimizer_compiled: str | None) -> list[dict[str, Any]]:
     """The training items: {"phase", "what", "ms_per_step", "headroom_ms_per_step" (None: not a gap to a roof),
     "do", "why"}."""
     out = []

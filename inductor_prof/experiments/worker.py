@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from types import ModuleType
 
 RESULT = "experiment:"
 
@@ -150,11 +151,12 @@ def run(spec: dict) -> dict:
         sides = {"before": _inductor_options(copts.get("mode", "default"), {}),
                  "after": _inductor_options(exp.get("mode") or copts.get("mode", "default"), exp.get("options") or {})}
         step, state = _compiled(target, copts, sides)
-        override = None
+        override: ModuleType | None = None
         if exp.get("attention"):   # the model's SDPA calls to another backend, on the changed side only
             stage = "attention_override"
-            from . import attention_override as override
+            from . import attention_override
 
+            override = attention_override
             override.install(exp["attention"])
 
         def use(side: str) -> None:
@@ -172,7 +174,7 @@ def run(spec: dict) -> dict:
             outputs[side] = [t.detach().clone() for t in _tensors(step())]   # a graph's outputs are overwritten
         _sync()
         stage = "timing"
-        times = {side: [] for side in sides}
+        times: dict[str, list[float]] = {side: [] for side in sides}
         order = list(sides)
         for r in range(spec["rounds"]):
             for side in order if r % 2 == 0 else order[::-1]:

@@ -113,7 +113,7 @@ def summarize(records: list[dict], block: str, short: dict[str, str]) -> dict[st
                 lines[(f["file"], f["line"])] += 1
                 where.setdefault((f["file"], f["line"]), f)
     ranked = [where[k] for k, _ in lines.most_common()]   # the line most nodes came from first
-    out = {"source": "traced", "block": block or None,
+    out: dict[str, Any] = {"source": "traced", "block": block or None,
            "nodes": [{"name": k, "target": v} for k, v in nodes.items()],
            "modules": list(modules), "module": module_pattern(list(modules), block),
            "source_lines": [f"{short.get(f['file'], f['file'])}:{f['line']}" for f in ranked[:SHOWN_LINES]],
@@ -152,7 +152,7 @@ def merge(provenances: list[dict]) -> dict:
     lines = list(dict.fromkeys(s for p in traced for s in p.get("source_lines", [])))[:SHOWN_LINES]
     blocks = list(dict.fromkeys(p["block"] for p in traced if p.get("block")))
     block = common_pattern(blocks) if blocks else None
-    out = {"source": "traced", "block": block,
+    out: dict[str, Any] = {"source": "traced", "block": block,
            "nodes": list(nodes.values()), "modules": modules, "module": module_pattern(modules, block),
            "source_lines": lines, "frames": frames}
     if any(p.get("backward_graph") for p in traced):

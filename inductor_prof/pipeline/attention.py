@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -124,6 +124,7 @@ def went_on(run_dir: rundir.RunDir, child: procs.Worker, info: dict) -> dict | N
         info["precompile"] = ahead[-1][:300]
     if any(e.get("name") == WENT_ON for e in done.seen("phase")):
         return outcome(run_dir, done)
+    assert child.log_path is not None   # start_precompile keeps its output (attention.log)
     if child.log_path.exists():
         os.replace(child.log_path, run_dir.attention_precompile_log)
     why = f"no configs compiled after {PRECOMPILE_TIMEOUT_S} s, ended" if stuck else done.why()
@@ -148,6 +149,7 @@ def outcome(run_dir: rundir.RunDir, done: procs.WorkerOutcome) -> dict:
     if not done.ok:
         raise RuntimeError(f"attention benchmark: {done.failure()}")
     value = done.result or {}
+    assert done.log_path is not None   # the stage's worker keeps its output (attention.log)
     return {"summary": value.get("summary") or {}, "log": str(done.log_path.relative_to(run_dir.root)),
             "last_line": str(value.get("last_line", ""))[:300], "notes": [NOTE + n[:500 - len(NOTE)] for n in done.notes]}
 

@@ -307,7 +307,7 @@ class Reader:
         return self.optional(self.run.attention_shapes_json, attention_calls_file, LACKING["calls"], "library_ops",
                              expected=expected)
 
-    def experiments(self) -> dict | None:
+    def experiments(self) -> dict[str, Any] | None:
         """experiments.json of `inductor-prof try`, where it was run (none otherwise, and no warning)."""
         return self.optional(self.run.experiments_json, experiments_file, "the experiments (inductor-prof try) are "
                              "not shown", expected=False)

@@ -404,7 +404,7 @@ def ranks_file(path: Path) -> dict[str, Any]:
 
 
 
-def experiments_file(path: Path) -> dict:
+def experiments_file(path: Path) -> dict[str, Any]:
     """experiments/experiments.json (`inductor-prof try`): the advice tried and a record per experiment (name,
     status, what it answers)."""
     data = json_object(path)

@@ -10,7 +10,7 @@ import hashlib
 import io
 import re
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..rundir import FILES, RUN_ID, Manifest, RunDir, file_record
 
@@ -34,7 +34,7 @@ def run_ids(path: Path, data: bytes) -> set[str]:
     return set()
 
 
-def changed(run: RunDir, manifest: dict, path: Path) -> str | None:
+def changed(run: RunDir, manifest: dict[str, Any], path: Path) -> str | None:
     """`<path> is from another run (...)` when it carries another run's id, `<path> changed since the run was
     recorded (...)` when it differs from its record, or None: as recorded, or nothing recorded of it."""
     files, own = manifest.get(FILES), manifest.get(RUN_ID)

@@ -59,7 +59,7 @@ def assign_results(batch: list[NcuTarget], profiled: list[str], events: list[dic
     step events). Results come in launch order, which is batch order, so two kernels sharing a name map to their
     own results."""
     used: set[int] = set()
-    out = {}
+    out: dict[str, tuple[int | None, str]] = {}
     why_skipped = skipped(events)
     for at, t in enumerate(batch):
         idx = next((i for i, n in enumerate(profiled) if n == t.name and i not in used), None)

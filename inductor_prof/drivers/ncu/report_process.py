@@ -35,7 +35,7 @@ READERS = {"metrics": ("inductor_prof.drivers.ncu.report", "parse_report_all", "
 
 def read_each(paths: list[str], read: Callable[[Path], list], key: str) -> dict[str, dict]:
     """{path: {key: read(path)} or {"error": why}}: one unreadable report is that report's error."""
-    out = {}
+    out: dict[str, dict] = {}
     for path in paths:
         try:
             out[path] = {key: read(Path(path))}
