@@ -223,7 +223,7 @@ def _distinct_numel(shape: list[int], strides: Any) -> int:
     """Elements a tensor really holds: a broadcast (stride-0) dimension repeats one (an expanded index)."""
     if not isinstance(strides, list) or len(strides) != len(shape):
         return _numel(shape)
-    return math.prod(n for n, st in zip(shape, strides) if st != 0)
+    return int(math.prod(n for n, st in zip(shape, strides) if st != 0))
 
 
 def _gather(name: str, dims: list[Any], types: list[Any], scalars: list[Any], strides: list[Any]) -> int:
@@ -235,18 +235,18 @@ def _gather(name: str, dims: list[Any], types: list[Any], scalars: list[Any], st
     src, idx = at[0], next(i for i in at[1:] if types[i] in INDEX_DTYPES)
     if name.startswith("nll_loss"):   # (grad_output,) self [N, C], target [N]: one class's value a row, each
         src = next(i for i in at if len(dims[i]) == len(dims[idx]) + 1)   # read (forward) or written (backward)
-        size, idx_size = PROFILER_DTYPES[types[src]][1], PROFILER_DTYPES[types[idx]][1]
-        index_strides = strides[idx] if idx < len(strides) else None
-        return _numel(dims[idx]) * size + _distinct_numel(dims[idx], index_strides) * idx_size
-    size, idx_size = PROFILER_DTYPES[types[src]][1], PROFILER_DTYPES[types[idx]][1]
+    size: int = PROFILER_DTYPES[types[src]][1]
+    idx_size: int = PROFILER_DTYPES[types[idx]][1]
+    index_bytes = _distinct_numel(dims[idx], strides[idx] if idx < len(strides) else None) * idx_size
+    if name.startswith("nll_loss"):
+        return _numel(dims[idx]) * size + index_bytes
     if name == "embedding":     # (weight [V, D], indices): D elements a looked-up index
-        picked = _numel(dims[idx]) * dims[src][-1]
+        picked = _numel(dims[idx]) * int(dims[src][-1])
     elif name == "index_select":   # (self, dim, index [k]): self with dimension dim k long
         dim = int(scalars[1]) % len(dims[src])
         picked = _numel(dims[src]) // max(dims[src][dim], 1) * _numel(dims[idx])
     else:                       # gather, take_along_dim: the output has the index's shape
         picked = _numel(dims[idx])
-    index_bytes = _distinct_numel(dims[idx], strides[idx] if idx < len(strides) else None) * idx_size
     return 2 * picked * size + index_bytes
 
 
