@@ -53,6 +53,9 @@ MASK_TYPE_BACKWARD_OP = "aten::_efficient_attention_backward"
 GEMM_OPS = {"aten::mm": 2, "aten::addmm": 3, "aten::bmm": 2, "aten::baddbmm": 3, "aten::linear": 3,
             "aten::matmul": 2, "aten::_scaled_mm": 6, "aten::_int_mm": 2, "aten::_grouped_mm": 4,
             "aten::_scaled_grouped_mm": 7}
+# GEMMs whose two operands come first, their scales (row-wise: 2-D too) or offsets after: (a, b, ...); the others
+# end in their operands (addmm, baddbmm, linear: a bias first or last, 1-D or 2-D)
+GEMM_OPERANDS_FIRST = ("aten::_scaled_mm", "aten::_int_mm", "aten::_grouped_mm", "aten::_scaled_grouped_mm")
 # position of the output dtype (a ScalarType code) among a GEMM's recorded scalars, where the op takes one
 GEMM_OUT_DTYPE = {"aten::_scaled_mm": 6, "aten::_grouped_mm": 4, "aten::_scaled_grouped_mm": 7}
 # c10::ScalarType codes (c10/core/ScalarType.h) -> torch dtype name, as torch.profiler records an out_dtype

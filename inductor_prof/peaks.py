@@ -86,7 +86,7 @@ def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None 
             "published": published(facts) if facts else None, "gpu": gpu}
 
 
-def with_reached(peaks: dict, reached: dict[str, tuple[float, str]]) -> dict:
+def with_reached(peaks: dict, reached: dict[str, tuple[float, str]], l2: tuple[float, str] | None = None) -> dict:
     """The compute roofs the run is judged against, never below a rate a kernel of the same width reached in it:
     `reached` {key: (TFLOP/s, what reached it)} (roofline.reached_rates: compute-bound ops only). A key with a
     measured ceiling takes the higher of the two; a key with none takes the reached rate (the spec, at the
@@ -101,4 +101,7 @@ def with_reached(peaks: dict, reached: dict[str, tuple[float, str]]) -> dict:
         if out["source"].get(key) == "measured" and tflops <= out["tflops"][key]:
             continue
         out["tflops"][key], out["source"][key] = tflops, "reached"
+    if l2 is not None:   # roofline.reached_l2: an op moved its minimal bytes faster than the L2 ceiling measured
+        out["reached_l2"] = {"gbps": l2[0], "by": l2[1]}
+        out["l2_gbps"], out["source"]["l2_gbps"] = l2[0], "reached"
     return out

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..aten import GEMM_OPS
+from ..aten import GEMM_OPERANDS_FIRST, GEMM_OPS
 from ..inductor.module_paths import block_of, folded, short_pattern
 from ..names import demangle
 from ..runfiles.cells import canonical_cell, json_cell
@@ -134,6 +134,8 @@ def call_label(op: str, dims: Any) -> str:
               all(isinstance(x, int) for x in d)]
     name = op.split("::")[-1]
     mats = [d for d in inputs if len(d) >= 2]
+    if op in GEMM_OPERANDS_FIRST:   # a row-wise scale is a matrix too
+        mats = mats[:2]
     if op in GEMM_OPS and len(mats) >= 2:
         (m, k), (_, n) = mats[-2][-2:], mats[-1][-2:]
         batch = f"{mats[-2][0]}x" if len(mats[-2]) == 3 else ""

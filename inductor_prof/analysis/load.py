@@ -29,7 +29,7 @@ from .binding import add_binding
 from .causes import source_facts
 from .reachable import add_reachable
 from .in_model import items as in_model_items
-from .roofline import add_derived, judge_attention, reached_rates
+from .roofline import add_derived, judge_attention, reached_l2, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
 from .summary import summarize
 
@@ -140,7 +140,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     # compute roofs never below what a kernel (or an attention backend) of the same width reached in this run;
     # what is compute-bound is decided at the spec roofs' ridge (reached_rates reads peaks["spec"])
     by_shape = library_calls.calls_by_shape(library_ops)
-    peaks = with_reached(measured, reached_rates(df, attention, measured, by_shape))
+    peaks = with_reached(measured, reached_rates(df, attention, measured, by_shape),
+                         reached_l2(df, by_shape, measured))
     sizes = size_names(manifest)
     by_size = None
     if sizes:   # the launches tables carry the size of each row

@@ -129,13 +129,15 @@ NEXT_COLUMNS = [
     Col("roofline ms/step", "roofline_headroom_ms_per_step", "{:.3f}", narrow=LEAST), Col("do", "do", style="prose"),
     Col("measured against", "why", style="prose"), Col("category", "category"),
 ]
-# `inductor-prof try`'s experiments (report/experiments.rows), under the advice they answer
+# `inductor-prof try`'s experiments (report/experiments.rows), under the advice they answer; the promise, the
+# output check, the device and the ratio (before and after are beside) in the column chooser: it fits 1,400 px
 EXPERIMENT_COLUMNS = [
     Col("experiment", "experiment"), Col("answers", "answers", style="prose"), Col("status", "status"),
-    Col("before ms", "before_ms", "{:.3f}"), Col("after ms", "after_ms", "{:.3f}"), Col("ratio", "ratio", "{:.3f}x"),
-    Col("noise ± ms", "noise_ms", "{:.3f}"), Col("promised ms", "predicted_ms", "{:.2f}"),
-    Col("advice", "advice_verdict"), Col("output error", "output_error", "{:.2g}"),
-    Col("tolerance", "output_tolerance", "{:.2g}"), Col("device", "device"), Col("apply", "apply", style="prose"),
+    Col("before ms", "before_ms", "{:.3f}"), Col("after ms", "after_ms", "{:.3f}"), Col("ratio", "ratio", "{:.3f}x", off=True),
+    Col("noise ± ms", "noise_ms", "{:.3f}"), Col("promised ms", "predicted_ms", "{:.2f}", off=True),
+    Col("advice", "advice_verdict"), Col("output error", "output_error", "{:.2g}", off=True),
+    Col("tolerance", "output_tolerance", "{:.2g}", off=True), Col("device", "device", off=True),
+    Col("apply", "apply", style="prose"),
     Col("reason", "reason", style="prose", optional=True),
 ]
 # a training run's items by phase (analysis.training_advice)

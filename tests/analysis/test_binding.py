@@ -175,9 +175,10 @@ def test_the_fp8_runs_silu_reduction_is_said_to_be_instruction_bound(fp8):
 
 def test_the_fp8_runs_gemm_against_three_roofs(fp8):
     g = fp8.kernels.set_index("name").loc["nvjet_sm90_qqtst_144x128_128x6_1x2_h_bz_coopA_algo2_TNN"]
-    # it set the 8-bit roof (1394.1 TFLOP/s reached); the ceilings stage measured 1173.1; the H200 spec 2141.1:
-    # 1394.1 / 1173.1 = 118.8%, 1394.1 / 2141.1 = 65.1%
-    assert g["pct_of_reached_roof"] == pytest.approx(100.0)
+    # the 8-bit roof is its own gate/up shape's rate: 2 x 8192 x 4096 x 14336 = 962,072,674,304 flop a call in
+    # 675.4165 us = 1424.41 TFLOP/s (a shape runs faster than the kernel's 1394.1 average over both of its shapes):
+    # 1394.1 / 1424.41 = 97.87%; the ceilings stage measured 1173.1: 118.8%; the H200 spec 2141.1: 65.1%
+    assert g["pct_of_reached_roof"] == pytest.approx(97.873, abs=0.01)
     assert g["pct_of_measured_ceiling"] == pytest.approx(118.84, abs=0.01)
     assert g["pct_of_spec"] == pytest.approx(65.11, abs=0.01)
     assert g["binding_unit"] == TENSOR

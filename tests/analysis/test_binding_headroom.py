@@ -180,8 +180,9 @@ def test_the_speed_of_light_from_reachable_limits():
 def test_flux_speed_of_light_reachable():
     h = load_run_tables(RUNS / "flux-h100").summary["headroom"]
     # the rope kernel: 4.554 ms/step at memory SOL 75.7% keeps 3.18 - 1.11 of its roofline headroom, the SM-bound
-    # layer norm (1.94 at 80%) 1.28 - 0.38, ...: the reachable speed of light is above the roofline's 118.8
-    assert h["sol_step_ms"] == pytest.approx(118.83, abs=0.01)
+    # layer norm (1.94 at 80%) 1.28 - 0.38, ...: the reachable speed of light is above the roofline's 118.7 (the bf16
+    # roof the FF-down GEMM shape's 828.5 TFLOP/s: the compute-bound kernels' floor 0.15 ms lower than at 757.0)
+    assert h["sol_step_ms"] == pytest.approx(118.68, abs=0.01)
     assert h["reachable_sol_step_ms"] > h["sol_step_ms"] + 3.0
     rope = [i for i in h["next"] if i["what"].startswith("triton_red_fused__fused_rms_norm__scale")][0]
     assert rope["roofline_headroom_ms_per_step"] == pytest.approx(3.18, abs=0.005)

@@ -170,6 +170,9 @@ def test_ncu_replays_the_costliest_call_of_each_kernel_and_the_calls_above_the_s
     ("aten::_cudnn_attention_forward", [[1, 24, 4608, 128]] * 3 + [[]] * 10,
      "_cudnn_attention_forward [1,24,4608,128] [1,24,4608,128] [1,24,4608,128]"),
     ("aten::fill_", [[], []], "fill_"),       # no input tensor: the op alone
+    # fp8-mlp-h200's down projection: a, b, then row-wise scales [8192,1] and [1,4096] (matrices too), out=
+    ("aten::_scaled_mm", [[8192, 14336], [14336, 4096], [8192, 1], [1, 4096], [], [], [], [], [8192, 4096]],
+     "[8192,14336]x[14336,4096]"),
 ])
 def test_call_label(op, dims, label):
     assert library_calls.call_label(op, json.dumps(dims)) == label
