@@ -5,6 +5,7 @@ published figures as a cross-check only. Matching GPU names is avoided: an "L40S
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from .cost import FLOP_KEYS
 from .units import GB, KHZ, TFLOP
@@ -30,6 +31,32 @@ PUBLISHED = {
     (89, 58, 192): {"name": "L4", "flops16": 121.0, "flops32": 30.3, "dram_gbps": 300.0},
     (89, 142, 384): {"name": "L40S", "flops16": 362.0, "flops32": 91.6, "dram_gbps": 864.0},
 }
+
+
+class Reached(TypedDict):
+    tflops: float
+    by: str          # what reached it: a kernel, a kernel's shape, an attention backend
+
+
+class ReachedL2(TypedDict):
+    gbps: float
+    by: str
+
+
+class Peaks(TypedDict, total=False):
+    """The peaks a run is judged against, as `--json`'s summary.peaks holds them: run_peaks' keys, then
+    with_reached's (reached, measured_tflops, and reached_l2 where an op beat the L2 ceiling)."""
+    tflops: dict[str, float | None]          # per flops key: the roof (measured, reached or spec)
+    dram_gbps: float | None
+    l2_gbps: float | None
+    kernel_floor_us: float | None
+    source: dict[str, str]                   # per key: measured | reached | spec | none
+    spec: dict[str, float | None]
+    published: dict[str, Any] | None
+    gpu: str | None
+    reached: dict[str, Reached]
+    measured_tflops: dict[str, float | None]
+    reached_l2: ReachedL2
 
 
 @dataclass(frozen=True)
@@ -67,14 +94,14 @@ def published(facts: DeviceFacts) -> dict | None:
     return PUBLISHED.get((facts.capability, facts.num_sms, facts.bus_width_bits))
 
 
-def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None = "") -> dict:
+def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None = "") -> Peaks:
     """The peaks a run is judged against: measured ceilings where the run measured them, else the computed spec.
 
     {"tflops": {key: TFLOP/s}, "dram_gbps", "l2_gbps" and "kernel_floor_us" (measured or None), "source": {key:
      measured|spec|none},
      "spec": {...}, "published": {...} or None, "gpu": name}.
     """
-    spec = spec_peaks(facts) if facts else {k: None for k in (*FLOP_KEYS, "dram_gbps")}
+    spec: dict[str, float | None] = spec_peaks(facts) if facts else {k: None for k in (*FLOP_KEYS, "dram_gbps")}
     peaks = dict(spec)
     source = {k: "spec" if v else "none" for k, v in spec.items()}
     measured = measured or {}
@@ -86,22 +113,23 @@ def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None 
             "published": published(facts) if facts else None, "gpu": gpu}
 
 
-def with_reached(peaks: dict, reached: dict[str, tuple[float, str]], l2: tuple[float, str] | None = None) -> dict:
+def with_reached(peaks: Peaks, reached: dict[str, tuple[float, str]], l2: tuple[float, str] | None = None) -> Peaks:
     """The compute roofs the run is judged against, never below a rate a kernel of the same width reached in it:
     `reached` {key: (TFLOP/s, what reached it)} (roofline.reached_rates: compute-bound ops only). A key with a
     measured ceiling takes the higher of the two; a key with none takes the reached rate (the spec, at the
     maximum clock, is reached by no kernel on a power-limited GPU); a key neither measured nor reached keeps the
     spec, said as such. peaks["reached"] and peaks["measured_tflops"] keep both figures for the summary."""
-    out = {**peaks, "tflops": dict(peaks["tflops"]), "source": dict(peaks["source"]),
-           "reached": {k: {"tflops": v, "by": by} for k, (v, by) in reached.items()},
-           "measured_tflops": {k: peaks["tflops"][k] for k in FLOP_KEYS if peaks["source"].get(k) == "measured"}}
+    roofs, source = dict(peaks["tflops"]), dict(peaks["source"])
+    out: Peaks = {**peaks, "tflops": roofs, "source": source,
+                  "reached": {k: {"tflops": v, "by": by} for k, (v, by) in reached.items()},
+                  "measured_tflops": {k: roofs[k] for k in FLOP_KEYS if source.get(k) == "measured"}}
     for key, (tflops, _) in reached.items():
         if not tflops or tflops != tflops:
             continue
-        if out["source"].get(key) == "measured" and tflops <= out["tflops"][key]:
+        if source.get(key) == "measured" and tflops <= (roofs[key] or 0.0):
             continue
-        out["tflops"][key], out["source"][key] = tflops, "reached"
+        roofs[key], source[key] = tflops, "reached"
     if l2 is not None:   # roofline.reached_l2: an op moved its minimal bytes faster than the L2 ceiling measured
         out["reached_l2"] = {"gbps": l2[0], "by": l2[1]}
-        out["l2_gbps"], out["source"]["l2_gbps"] = l2[0], "reached"
+        out["l2_gbps"], source["l2_gbps"] = l2[0], "reached"
     return out

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..units import GB, NS_PER_S
+from ..peaks import Peaks
 
 # ncu's own speed-of-light rule: a unit below 60% of its peak is not the bottleneck; every unit below it
 # "typically indicates latency issues" (Nsight Compute, SOLBottleneck)
@@ -79,7 +80,7 @@ def disagrees(bound: str, unit: str, sm_pct: float, memory_pct: float) -> bool:
     return False
 
 
-def add_binding(df: pd.DataFrame, peaks: dict[str, Any]) -> pd.DataFrame:
+def add_binding(df: pd.DataFrame, peaks: Peaks) -> pd.DataFrame:
     """The kernel table (after merge_ncu) with `binding_unit`, `binding_evidence`, `ncu_dram_pct`, `ncu_l2_pct`
     (its ncu bytes over its ncu duration, % of the run's measured DRAM and L2 peaks) and `binding_disagrees`
     (ncu contradicts the roofline's bound); unchanged where ncu profiled nothing."""

@@ -16,6 +16,7 @@ from ..rundir import RunDir
 from .hotspots import hotspots
 from .load import RunTables
 from .pick import kernel_names, pick_kernel
+from ..peaks import Peaks
 
 NEED = "`inspect` needs it"
 ROW_FIELDS = ("name", "display", "origin", "kind", "category", "module", "aten_ops", "calls_per_step", "avg_us",
@@ -38,11 +39,11 @@ def collect_command(run: str, name: str) -> str:
     return f"inductor-prof ncu {shlex.quote(run)} --source {shlex.quote(name)}"
 
 
-def ceiling_rate(row: dict[str, Any], peaks: dict[str, Any]) -> tuple[float | None, str]:
+def ceiling_rate(row: dict[str, Any], peaks: Peaks) -> tuple[float | None, str]:
     """The rate of the ceiling the report judged the kernel by (its `ceiling` label names which), and its unit."""
     if row.get("bound") == "memory":
-        key = "l2_gbps" if str(row.get("ceiling") or "").startswith("L2") else "dram_gbps"
-        return peaks.get(key), "GB/s"
+        return (peaks.get("l2_gbps") if str(row.get("ceiling") or "").startswith("L2")
+                else peaks.get("dram_gbps")), "GB/s"
     if row.get("bound") == "compute":
         return (peaks.get("tflops") or {}).get(row.get("flops_key") or ""), "TFLOP/s"
     return None, ""
@@ -99,7 +100,8 @@ def inspect_kernel(tables: RunTables, name: str, counters: dict[str, dict[str, A
         counters = tables.source_counters
     counters = counters if counters is not None else runfiles.source_counters(tables.run, ok, status, read_warnings)
     records = [r for r in runfiles.kernel_records(tables.run) if r.get("name") == name]
-    rate, unit = ceiling_rate(row, tables.summary.get("peaks") or {})
+    no_peaks: Peaks = {}
+    rate, unit = ceiling_rate(row, tables.summary.get("peaks") or no_peaks)
     view: dict[str, Any] = {
         "run": str(tables.run.root), **{k: row.get(k) for k in ROW_FIELDS},
         "roofline": {**{k: row.get(k) for k in ROOFLINE_FIELDS}, "ceiling_rate": rate, "ceiling_unit": unit},

@@ -18,6 +18,7 @@ from ..names import demangle
 from ..runfiles.cells import canonical_cell, json_cell
 from ..units import NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_MS
 from .roofline import judge
+from ..peaks import Peaks
 
 KEYS = ["kernel", "op", "dims"]
 
@@ -167,7 +168,7 @@ SHAPE_COLUMNS = ["name", "shape", "op", "dims", "calls_per_step", "avg_us", "ste
                  "bound", "ceiling", "pct_of_peak", "replay_us", "template_us", "best_us", "modules", "module"]
 
 
-def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: dict[str, Any], blocks: Sequence[str] = ()) -> pd.DataFrame:
+def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: Peaks, blocks: Sequence[str] = ()) -> pd.DataFrame:
     """Each library kernel's calls by shape, as the report shows them under the kernel. shapes: with_best of
     calls_by_shape; kernels: the kernel table after add_derived (name, origin, step_ms); peaks: those the kernel
     table was judged by; blocks: the regional blocks' path patterns (kernels.block_patterns).

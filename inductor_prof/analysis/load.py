@@ -19,7 +19,7 @@ from ..runfiles.sections import sections
 from ..cost import with_flex_masks
 from ..aten import REPLAYABLE_GEMMS
 from ..errors import UserError
-from ..peaks import DeviceFacts, run_peaks, with_reached
+from ..peaks import DeviceFacts, Peaks, run_peaks, with_reached
 from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
@@ -52,7 +52,7 @@ class RunTables:
     experiments: dict[str, Any] | None = None    # experiments/experiments.json (`inductor-prof try`), where it was run
 
 
-def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
+def run_peaks_of(device: dict[str, Any], manifest: dict[str, Any]) -> Peaks:
     """Peaks from the device facts Proton stored with the timed steps and the ceilings measured in the run."""
     m = sections(manifest)
     return run_peaks(DeviceFacts.from_proton(device), m.ceilings, m.gpu_name)

@@ -17,12 +17,13 @@ import pandas as pd
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
 from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
+from ..peaks import Peaks
 
 NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
-def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[str, Any],
+def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks,
                   shapes: pd.DataFrame | None = None) -> dict[str, tuple[float, str]]:
     """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: kernel
     rows (before add_derived), the attention rows that passed their check, and a library kernel's calls of one
@@ -55,7 +56,7 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: dict[
     return best
 
 
-def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: dict[str, Any]) -> tuple[float, str] | None:
+def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: Peaks) -> tuple[float, str] | None:
     """(the highest GB/s a memory-bound op moved its bytes at, its name): kernel rows (before add_derived) and a
     library kernel's calls of one shape; None when none moved them faster than the run's L2 ceiling (or DRAM's,
     with no L2 ceiling measured). Minimal bytes beat DRAM only from L2: the fastest such op is an L2 rate this GPU
@@ -83,7 +84,7 @@ def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: dict
     return best
 
 
-def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: dict[str, Any]) -> pd.DataFrame:
+def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: Peaks) -> pd.DataFrame:
     """Per op: TFLOP/s, GB/s, arithmetic intensity, the bound (compute where the intensity reaches the ridge of
     its width's roof and DRAM's), the ceiling that bounds it and why that one, % of it; and the two roofs
     (compute_roof TFLOP/s, memory_roof GB/s) for the speed of light. Every table judges its rows here."""
@@ -124,7 +125,7 @@ ROOF_SHARES = ["pct_of_reached_roof", "pct_of_measured_ceiling", "pct_of_spec"]
 
 
 def roof_shares(tflops: pd.Series, flops_key: pd.Series, bound: pd.Series, pct: pd.Series,
-                peaks: dict[str, Any]) -> pd.DataFrame:
+                peaks: Peaks) -> pd.DataFrame:
     """A compute-bound op's rate as % of three roofs of its width: the run's roof (`pct`, its % of peak: the
     higher of the measured ceiling and the best rate reached), the ceiling the ceilings stage measured, and the
     spec at the maximum clock; NaN where the op is not compute-bound or the roof is not known. A GEMM at the
@@ -136,7 +137,7 @@ def roof_shares(tflops: pd.Series, flops_key: pd.Series, bound: pd.Series, pct: 
                          .where(cmp), "pct_of_spec": (100 * tflops / spec).where(cmp)}, index=tflops.index)
 
 
-def add_derived(df: pd.DataFrame, peaks: dict[str, Any], n_steps: int) -> pd.DataFrame:
+def add_derived(df: pd.DataFrame, peaks: Peaks, n_steps: int) -> pd.DataFrame:
     """avg time, share, TFLOP/s, GB/s, arithmetic intensity, roofline bound and % of the bounding peak."""
     df = df.copy()
     seconds = df["total_ns"] / NS_PER_S
@@ -170,10 +171,10 @@ SHAPE_COLUMNS = ("B", "H", "Hkv", "Sq", "Sk", "D", "dtype", "flops", "ms")
 
 
 @overload
-def judge_attention(att: None, peaks: dict[str, Any]) -> None: ...
+def judge_attention(att: None, peaks: Peaks) -> None: ...
 @overload
-def judge_attention(att: pd.DataFrame, peaks: dict[str, Any]) -> pd.DataFrame: ...
-def judge_attention(att: pd.DataFrame | None, peaks: dict[str, Any]) -> pd.DataFrame | None:
+def judge_attention(att: pd.DataFrame, peaks: Peaks) -> pd.DataFrame: ...
+def judge_attention(att: pd.DataFrame | None, peaks: Peaks) -> pd.DataFrame | None:
     """The attention table's TFLOP/s, % of peak and ceiling, judged as the kernel table judges a kernel (its
     flops from contract B, its bytes q, k, v and the output once), against the run's peaks: runs recorded
     with the spec bf16 peak in attention.csv read the same as their kernel table."""

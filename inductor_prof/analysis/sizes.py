@@ -14,6 +14,7 @@ from ..runfiles.sections import StepTimes, sections
 from .kernels import kernel_table
 from .roofline import add_derived
 from .summary import work
+from ..peaks import Peaks
 
 SIZE = "size"
 
@@ -37,7 +38,7 @@ def _of(rows: pd.DataFrame | None, size: str) -> pd.DataFrame | None:
 
 
 def kernels_by_size(steps: pd.DataFrame, annotated: pd.DataFrame | None, harvested: dict[str, dict[str, Any]],
-                    library_ops: pd.DataFrame | None, io_split: dict[str, Any], n_steps: int, peaks: dict[str, Any],
+                    library_ops: pd.DataFrame | None, io_split: dict[str, Any], n_steps: int, peaks: Peaks,
                     sizes: list[str], attention_calls: list[Any] | None = None) -> pd.DataFrame:
     """One kernel table per size (kernels.kernel_table + roofline.add_derived over that size's rows), stacked
     with a `size` column first. steps/annotated carry `size` (with_size); library_ops its own `size` column;

@@ -9,6 +9,7 @@ from ..cost import rates
 from ..runfiles.sections import sections
 from ..units import NS_PER_MS, NS_PER_S, TFLOP
 from .kernels import CATEGORIES
+from ..peaks import Peaks
 
 
 def work(df: pd.DataFrame, n_steps: int) -> dict[str, float]:
@@ -35,7 +36,7 @@ def unpriced(df: pd.DataFrame, n_steps: int) -> dict[str, Any]:
                         for r in rows.itertuples()]}
 
 
-def summarize(df: pd.DataFrame, manifest: dict[str, Any], peaks: dict[str, Any], n_steps: int) -> dict[str, Any]:
+def summarize(df: pd.DataFrame, manifest: dict[str, Any], peaks: Peaks, n_steps: int) -> dict[str, Any]:
     """n_steps: the run's timed steps (runfiles.n_steps)."""
     m = sections(manifest)
     prof = m.profile

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ..units import GB, MS_PER_S
+from ..peaks import Peaks
 
 MANY_OPTIMIZER_LAUNCHES = 50   # per step: past this the optimizer's launches, not its bytes, are the question
 BACKWARD_OVER_FORWARD = 2.0    # what a step of GEMMs costs (dgrad + wgrad per forward GEMM)
@@ -37,7 +38,7 @@ def _backward_kernel(df: pd.DataFrame) -> dict[str, Any] | None:
                                                       else "")}
 
 
-def items(df: pd.DataFrame, phases: dict[str, Any], peaks: dict[str, Any],
+def items(df: pd.DataFrame, phases: dict[str, Any], peaks: Peaks,
           optimizer_compiled: str | None) -> list[dict[str, Any]]:
     """The training items: {"phase", "what", "ms_per_step", "headroom_ms_per_step" (None: not a gap to a roof),
     "do", "why"}."""
@@ -75,8 +76,9 @@ def items(df: pd.DataFrame, phases: dict[str, Any], peaks: dict[str, Any],
                             else "its kernels carry no bytes (no annotated step)")
                     + f"; {'compiled' if optimizer_compiled else 'eager'}"})
     saved = (fwd or {}).get("saved_bytes")
-    if saved and peaks.get("dram_gbps"):
-        ms = 2 * saved / (peaks["dram_gbps"] * GB) * MS_PER_S
+    dram = peaks.get("dram_gbps")
+    if saved and dram:
+        ms = 2 * saved / (dram * GB) * MS_PER_S
         out.append({"phase": "forward+backward", "what": f"activations kept for backward: {saved / 2**30:.2f} GiB",
                     "ms_per_step": ms, "headroom_ms_per_step": None,
                     "do": "activation checkpointing (recompute instead of keeping), fewer saved tensors",

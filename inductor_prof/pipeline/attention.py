@@ -31,6 +31,7 @@ from ..errors import UserError, one_line
 from ..envinfo import require_cuda
 from ..inductor.cache import isolated_cache
 from ..inductor.output_code import harvest_texts, output_code_texts
+from ..peaks import Peaks
 from ..priority import at_lower_priority
 from ..settings import Settings
 from ..specs import AttentionSpec, CudaBuildSpec
@@ -166,7 +167,7 @@ def run_shapes(run_dir: rundir.RunDir, extra: Sequence[Shape] = ()) -> list[tupl
     return shapes
 
 
-def machine_peaks(ceilings: dict | None = None) -> dict:
+def machine_peaks(ceilings: dict | None = None) -> Peaks:
     """This machine's peaks (peaks.run_peaks: computed from its GPU's own facts), with a run's measured
     ceilings where given: what the run's report judges its attention rows against."""
     from ..envinfo import device_facts
@@ -199,7 +200,7 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
 
 
 def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
-              on_backend: Callable[[int, int, str], None] | None, peaks: dict) -> tuple[pd.DataFrame, dict]:
+              on_backend: Callable[[int, int, str], None] | None, peaks: Peaks) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     cache = flex_cache(todo, opts.compile_cache)
