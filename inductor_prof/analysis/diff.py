@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
 from . import diff_kernels
+from .summary import Summary
 from .diff_gate import Failure, failures, gaps, gpu, run_facts, target, tool_version
 from ..units import NS_PER_MS
 from .diff_inputs import RunSide
@@ -57,7 +58,7 @@ def category_steps(steps: pd.DataFrame | None, kernels: pd.DataFrame) -> pd.Data
     return steps.groupby(cat).sum()
 
 
-def category_rows(sum_a: dict[str, Any], sum_b: dict[str, Any], cat_steps_a: pd.DataFrame | None,
+def category_rows(sum_a: Summary, sum_b: Summary, cat_steps_a: pd.DataFrame | None,
                   cat_steps_b: pd.DataFrame | None) -> pd.DataFrame:
     """Time per step by category (the report's summary), with each category's spread."""
     ba, bb = sum_a["by_category"], sum_b["by_category"]

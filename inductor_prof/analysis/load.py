@@ -31,7 +31,7 @@ from .reachable import add_reachable
 from .in_model import items as in_model_items
 from .roofline import add_derived, judge_attention, reached_l2, reached_rates
 from .sizes import kernels_by_size, size_names, size_summary, with_size
-from .summary import summarize
+from .summary import Summary, summarize
 
 
 @dataclass
@@ -39,7 +39,7 @@ class RunTables:
     run: RunDir
     manifest: dict[str, Any]
     kernels: pd.DataFrame          # one row per kernel name
-    summary: dict[str, Any]
+    summary: Summary
     attention: pd.DataFrame | None
     warnings: list[str] = field(default_factory=list)   # one line each: a missing/damaged file, a failed stage
     launches: pd.DataFrame | None = None   # the timed steps' kernel rows (name, scope path, calls, time...)

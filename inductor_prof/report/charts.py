@@ -12,7 +12,9 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.transform import factor_cmap
 
+from ..analysis.summary import Summary
 from ..cost import ridge
+from ..peaks import Peaks
 from .labels import place
 
 WIDTH = 1100
@@ -35,7 +37,7 @@ def _figure(**kw) -> figure:
     return p
 
 
-def category_chart(summary: dict) -> figure | str:
+def category_chart(summary: Summary) -> figure | str:
     """GPU kernel time per step by category (horizontal bars)."""
     cats = summary.get("by_category") or {}
     if not cats:
@@ -105,7 +107,7 @@ def number_labels(pts: pd.DataFrame, x_range: tuple[float, float], y_range: tupl
                          "y_offset": [(b.y0 + b.y1) / 2 - y for b, y in zip(boxes, ys)]})
 
 
-def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
+def roofline_chart(df: pd.DataFrame, peaks: Peaks) -> figure | str:
     """Each kernel with flops and bytes at (flop/B, TFLOP/s), its area proportional to its time, the largest
     numbered (numbered_points: the page's table under the chart names them); the roofs of each flops width the
     plotted kernels use: spec (dashed) and the ones this run is judged against (solid)."""
@@ -128,23 +130,25 @@ def roofline_chart(df: pd.DataFrame, peaks: dict) -> figure | str:
                 x_range=x_range, y_range=y_range, x_axis_label="arithmetic intensity (flop/B)",
                 y_axis_label="TFLOP/s")
     x_lo, x_hi = x_range
+    tflops, dram, l2 = peaks.get("tflops") or {}, peaks.get("dram_gbps"), peaks.get("l2_gbps")
+    src_of = peaks.get("source") or {}
     for k in widths:
-        if spec.get(k) and spec.get("dram_gbps"):
-            _roof(p, x_lo, x_hi, spec[k], spec["dram_gbps"],
-                  f"{WIDTH_NAMES[k]} spec: {spec[k]:.0f} TFLOP/s, {spec['dram_gbps']:.0f} GB/s", ROOF_COLOURS[k],
-                  "dashed")
-        if peaks["tflops"].get(k) and peaks.get("dram_gbps"):
-            src = peaks.get("source") or {}
-            _roof(p, x_lo, x_hi, peaks["tflops"][k], peaks["dram_gbps"],
-                  f"{WIDTH_NAMES[k]} judged against: {peaks['tflops'][k]:.0f} TFLOP/s ({src.get(k)}), "
-                  f"{peaks['dram_gbps']:.0f} GB/s ({src.get('dram_gbps')})", ROOF_COLOURS[k], "solid")
-    if peaks.get("l2_gbps") and widths and peaks["tflops"].get(widths[0]):
-        # the memory roof of kernels whose inputs were still in L2 (measured in the run)
-        _roof(p, x_lo, x_hi, peaks["tflops"][widths[0]], peaks["l2_gbps"],
-              f"L2: {peaks['l2_gbps']:.0f} GB/s (measured)", L2_ROOF_COLOUR, "dotted")
-    src = ColumnDataSource(pts[["display", "kind", "intensity", "tflops", "gbps", "step_ms", "pct_of_peak",
-                                "bound", "size", "n"]])
-    dots = p.scatter(x="intensity", y="tflops", size="size", source=src, fill_alpha=0.6, line_color="black",
+        spec_k, spec_dram, roof = spec.get(k), spec.get("dram_gbps"), tflops.get(k)
+        if spec_k and spec_dram:
+            _roof(p, x_lo, x_hi, spec_k, spec_dram,
+                  f"{WIDTH_NAMES[k]} spec: {spec_k:.0f} TFLOP/s, {spec_dram:.0f} GB/s", ROOF_COLOURS[k], "dashed")
+        if roof and dram:
+            _roof(p, x_lo, x_hi, roof, dram,
+                  f"{WIDTH_NAMES[k]} judged against: {roof:.0f} TFLOP/s ({src_of.get(k)}), "
+                  f"{dram:.0f} GB/s ({src_of.get('dram_gbps')})", ROOF_COLOURS[k], "solid")
+    first = tflops.get(widths[0]) if widths else None
+    if l2 and first:
+        # the memory roof of kernels whose inputs were still in L2 (measured in the run, or reached by an op)
+        _roof(p, x_lo, x_hi, first, l2, f"L2: {l2:.0f} GB/s ({src_of.get('l2_gbps', 'measured')})", L2_ROOF_COLOUR,
+              "dotted")
+    points = ColumnDataSource(pts[["display", "kind", "intensity", "tflops", "gbps", "step_ms", "pct_of_peak",
+                                   "bound", "size", "n"]])
+    dots = p.scatter(x="intensity", y="tflops", size="size", source=points, fill_alpha=0.6, line_color="black",
                      color=factor_cmap("kind", Category10_10, kinds), legend_group="kind")
     p.add_tools(HoverTool(renderers=[dots], tooltips=[
         ("#", "@n"), ("kernel", "@display"), ("kind", "@kind"), ("flop/B", "@intensity{0.00}"),

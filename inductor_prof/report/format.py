@@ -6,6 +6,8 @@ import math
 from ..analysis.telemetry import line as telemetry_line
 
 from ..analysis.ncu_compare import ANNOTATION_TOLERANCE
+from ..analysis.summary import Summary
+from ..peaks import Peaks
 from ..units import BYTES, MS_PER_S
 
 
@@ -34,7 +36,7 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _proton_cost_row(summary: dict) -> list[tuple[str, str]]:
+def _proton_cost_row(summary: Summary) -> list[tuple[str, str]]:
     """Proton's own cost, said as such: the step under Proton over the plain step, synchronised, and GPU ms per
     step with the steps queued back to back (no host sync), where its host cost per launch hides while the CPU
     runs ahead. Runs recorded before the back-to-back steps have only the first."""
@@ -48,13 +50,14 @@ def _proton_cost_row(summary: dict) -> list[tuple[str, str]]:
     return [("Proton's own cost", text)]
 
 
-def _roof_rows(peaks: dict) -> list[tuple[str, str]]:
+def _roof_rows(peaks: Peaks) -> list[tuple[str, str]]:
     """The roofs kernels are judged against, where each comes from, and the spec and published figures beside
     them as references only (a power-limited H100 reaches neither)."""
     def compute(key: str, label: str) -> str:
         value, source = peaks["tflops"].get(key), peaks["source"].get(key, "none")
         if source == "reached":
-            by = (peaks.get("reached") or {}).get(key, {}).get("by", "")
+            reached = (peaks.get("reached") or {}).get(key)
+            by = reached["by"] if reached else ""
             measured = (peaks.get("measured_tflops") or {}).get(key)
             text = f"{label} {rate(value)} TFLOP/s reached by {by}" + (
                 f" (above the {rate(measured)} the ceilings stage measured)" if measured else "")
@@ -71,7 +74,9 @@ def _roof_rows(peaks: dict) -> list[tuple[str, str]]:
                                         [compute("flops16", "bf16"), compute("flops32", "fp32")]))]
     memory = f"DRAM {num(peaks['dram_gbps'], '{:.0f}')} GB/s ({peaks['source']['dram_gbps']})"
     if peaks.get("l2_gbps"):
-        memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s (measured)"
+        l2_by = peaks.get("reached_l2")
+        memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s " + (
+            f"reached by {l2_by['by']}" if l2_by else "(measured)")
     rows.append(("memory roofs", memory))
     return rows
 
@@ -91,7 +96,7 @@ def _ms_or_s(ms: float) -> str:
     return f"{ms / MS_PER_S:.1f} s" if ms >= MS_PER_S else f"{ms:.0f} ms"
 
 
-def _compile_row(summary: dict) -> list[tuple[str, str]]:
+def _compile_row(summary: Summary) -> list[tuple[str, str]]:
     """How the model compiled and how many graphs Dynamo built: with several sizes, whether a size recompiled
     (its first step as long as a compile) or reused a graph. Runs recorded before it have none."""
     c = summary.get("compile") or {}
@@ -107,7 +112,7 @@ def _compile_row(summary: dict) -> list[tuple[str, str]]:
     return [("compile", text)]
 
 
-def summary_rows(summary: dict) -> list[tuple[str, str]]:
+def summary_rows(summary: Summary) -> list[tuple[str, str]]:
     """The run summary as (label, value) lines, the same in the terminal and in HTML."""
     peaks = summary["peaks"]
     rows = [

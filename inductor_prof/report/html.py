@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..analysis import RunTables
 from ..analysis.binding import SHORT
+from ..analysis.summary import Summary
 from ..errors import UserError
 from ..inductor.module_paths import listed
 from ..rundir import write_text
@@ -269,7 +270,7 @@ def per_step_view(h: dict) -> dict:
     return {"rows": rows, "next": table(pd.DataFrame(nxt), NEXT_COLUMNS) if nxt else None}
 
 
-def headroom_view(df: pd.DataFrame, summary: dict, top: int = 25) -> dict:
+def headroom_view(df: pd.DataFrame, summary: Summary, top: int = 25) -> dict:
     """The ranked "where to look next" list and summary["headroom"], each only where the tables have it."""
     have = [c for c in HEADROOM_COLUMNS if c in df.columns]
     ranked = None

@@ -14,6 +14,7 @@ from rich.text import Text
 from ..analysis import RunTables
 from ..analysis.binding import SHORT
 from ..analysis.library_calls import top_shapes
+from ..analysis.summary import Summary
 from ..units import MB, NS_PER_MS, NS_PER_US
 from .format import num as _num, off_flag, rate, short as _short, summary_rows, text as _text
 from .layout import Col, fit, fit_names
@@ -101,7 +102,7 @@ def _sub_cell(shape_cell, s: dict) -> str | Text:
         return ""
 
 
-def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
+def summary_table(summary: Summary, width: int = PIPE_WIDTH) -> Table:
     t = Table(title="Summary", title_justify="left", show_header=False)
     rows = summary_rows(summary)
     # a value's longest word (a kernel name: what reached a roof) is never cut with "…": where it does not fit
@@ -115,7 +116,7 @@ def summary_table(summary: dict, width: int = PIPE_WIDTH) -> Table:
     return t
 
 
-def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | None = None) -> Table | None:
+def headroom_table(summary: Summary, width: int = PIPE_WIDTH, kernels: set[str] | None = None) -> Table | None:
     """Where to look next: the largest gaps to the ceilings per step, the launch/idle gap, attention backends.
     A row naming one of `kernels` (their display names; None: every row), or a kernel in the model vs alone, is cut
     as a kernel name; the others
@@ -146,7 +147,7 @@ def headroom_table(summary: dict, width: int = PIPE_WIDTH, kernels: set[str] | N
     ], width, title)
 
 
-def training_table(summary: dict, width: int = PIPE_WIDTH) -> Table | None:
+def training_table(summary: Summary, width: int = PIPE_WIDTH) -> Table | None:
     """A training run's phase items (analysis/training_advice.py): backward against forward, the backward
     kernel with the most headroom, the optimizer's launches, the activations kept for backward."""
     rows = summary.get("training")
