@@ -8,7 +8,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .errors import UserError
 from .settings import Settings
@@ -72,6 +72,50 @@ class ReplaySpec(Spec):
     harvested kernel or a recorded library call each), replayed in this order."""
     KIND: ClassVar[str] = "ncu_replay"
     specs: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InductorCall:
+    """One kernel for ncu's replay (drivers/ncu/replay.py): a harvested Inductor kernel, its file, its name in
+    it and the launch config it ran with in the model."""
+    name: str
+    file: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self, **extra: Any) -> dict[str, Any]:
+        return {"type": "inductor", **dataclasses.asdict(self), **extra}
+
+
+@dataclass(frozen=True)
+class AtenCall:
+    """One library call for a replay (ncu's, the ceilings' GEMMs, the GEMM templates'): the ATen op and its
+    arguments as torch.profiler recorded them (library_ops.csv's cells, decoded)."""
+    op: str
+    dims: list[Any]
+    strides: list[Any] = field(default_factory=list)
+    types: list[Any] = field(default_factory=list)
+    scalars: list[Any] = field(default_factory=list)
+
+    def as_json(self, **extra: Any) -> dict[str, Any]:
+        """The spec file's object: these fields, `type`, and what the caller keeps beside them (extra)."""
+        return {"type": "aten", **dataclasses.asdict(self), **extra}
+
+    @classmethod
+    def of(cls, spec: "AtenCall | dict[str, Any]") -> "AtenCall":
+        """The call a spec object names (extra keys beside the fields are the caller's, ignored here)."""
+        if isinstance(spec, AtenCall):
+            return spec
+        return cls(spec["op"], spec["dims"], spec.get("strides") or [], spec.get("types") or [],
+                   spec.get("scalars") or [])
+
+
+def replay_call(spec: dict[str, Any]) -> InductorCall | AtenCall:
+    """A replay spec file's object as its call; a spec of neither type: one error line."""
+    if spec.get("type") == "inductor":
+        return InductorCall(spec["name"], spec["file"], spec.get("config") or {})
+    if spec.get("type") == "aten":
+        return AtenCall.of(spec)
+    raise UserError(f"a replay spec of unknown type {spec.get('type')!r}")
 
 
 @dataclass

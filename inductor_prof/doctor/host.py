@@ -16,6 +16,7 @@ from ..errors import UserError, one_line
 from ..rundir import write_json
 from ..settings import Settings, file_settings
 from ..units import MB, NS_PER_US
+from ..specs import InductorCall
 from .check import FAIL, OK, SKIP, WARN, Check
 
 # distribution (its module's name too) -> (status when it is missing, remedy); `pip install inductor-prof` (the
@@ -106,7 +107,7 @@ def ncu_counters(settings: Settings, ncu: str, work: Path) -> Check:
 
     name = "ncu counters"
     spec, report = work / "probe_spec.json", work / "probe"
-    write_json(spec, {"type": "inductor", "name": probe_kernel.KERNEL, "file": probe_kernel.__file__, "config": {}})
+    write_json(spec, InductorCall(probe_kernel.KERNEL, probe_kernel.__file__).as_json())
     env = pass_env(work / "inductor_cache", settings, work / "ncu_home")
     cmd = command.build_cmd(settings, ncu, probe_kernel.KERNEL, report, command.python_program(), env)
     warnings: list[str] = []

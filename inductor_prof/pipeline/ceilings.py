@@ -16,6 +16,7 @@ from ..errors import one_line
 from ..runfiles.cells import json_cell
 from ..units import MS_PER_S, US_PER_MS
 from ..drivers.nvml import Telemetry
+from ..specs import AtenCall
 from . import gemm_templates, link
 from .gpu_timing import BACK_TO_BACK, bench_ms
 
@@ -36,9 +37,8 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
     by_shape = gemms.groupby(["op", "dims", "strides", "types"], as_index=False).agg(
         dur_ns=("dur_ns", "sum"), flops=("flops", "first"), flops_key=("flops_key", "first"))
     top = by_shape.sort_values("dur_ns", ascending=False).head(n)
-    return [{"type": "aten", "op": r.op, "dims": json_cell(r.dims), "strides": json_cell(r.strides or "[]"),
-             "types": json_cell(r.types or "[]"), "flops": int(r.flops), "dims_key": r.dims,
-             "flops_key": r.flops_key or "flops16"}
+    return [AtenCall(r.op, json_cell(r.dims), json_cell(r.strides or "[]"), json_cell(r.types or "[]")).as_json(
+                flops=int(r.flops), dims_key=r.dims, flops_key=r.flops_key or "flops16")
             for r in top.itertuples()]
 
 

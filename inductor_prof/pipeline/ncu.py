@@ -29,6 +29,7 @@ from ..errors import StepFailed, UserError
 from ..names import demangle
 from ..runfiles.cells import json_cell
 from ..settings import Settings
+from ..specs import AtenCall, InductorCall
 from . import written
 
 
@@ -100,8 +101,8 @@ def targets(run: rundir.RunDir, n_library: int, min_share: float = 1.0) -> list[
         if k.get("launched") is False or not k.get("file"):   # never launched, or no file to replay
             continue
         out.append(NcuTarget(k["name"], Path(k["file"]).stem, "inductor",
-                             {"type": "inductor", "name": k["name"], "config": k.get("launch_config") or {},
-                              "file": str(run.kernel_file(k["file"]).resolve())}))
+                             InductorCall(k["name"], str(run.kernel_file(k["file"]).resolve()),
+                                          k.get("launch_config") or {}).as_json()))
     if n_library > 0 and run.library_ops_csv.exists() and run.steps_hatchet.exists():
         ops = runfiles.required(run.library_ops_csv, runfiles.library_ops_file, NEEDS)
         steps = runfiles.required(run.steps_hatchet, lambda p: runfiles.hatchet_rows(p, run.steps_launches)[0], NEEDS)
@@ -114,10 +115,10 @@ def targets(run: rundir.RunDir, n_library: int, min_share: float = 1.0) -> list[
             j = seen[c["kernel"]] = seen.get(c["kernel"], -1) + 1   # the kernel's j-th call: its own report
             stem = _stem(proton_name[c["kernel"]], i)
             stem = stem if j == 0 else f"{stem[:115]}__{j}"
-            spec = {"type": "aten", "op": c["op"], "dims": json_cell(c["dims"]),
-                    "strides": json_cell(c["strides"] or "[]"), "types": json_cell(c["types"] or "[]"),
-                    "scalars": json_cell(c["scalars"] or "[]"), "shape": call_label(c["op"], c["dims"]),
-                    "model_us": c["us_per_call"], "model_bytes": c["bytes"], "calls": c["calls"], "rank": j}
+            spec = AtenCall(c["op"], json_cell(c["dims"]), json_cell(c["strides"] or "[]"),
+                            json_cell(c["types"] or "[]"), json_cell(c["scalars"] or "[]")).as_json(
+                shape=call_label(c["op"], c["dims"]), model_us=c["us_per_call"], model_bytes=c["bytes"],
+                calls=c["calls"], rank=j)
             out.append(NcuTarget(proton_name[c["kernel"]], stem, "library", spec))
     return out
 

@@ -22,6 +22,7 @@ import time
 from inductor_prof.aten import (ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES, SCALAR_TYPES, SDPA_BACKENDS,
                                 attention_flags)
 from inductor_prof.errors import one_line
+from inductor_prof.specs import AtenCall, InductorCall, replay_call
 
 SKIPPED = "ncu_runner: skipped"   # the log's line for a kernel it could not load
 STEP = "ncu_runner: step"         # the log's line for each step
@@ -77,12 +78,12 @@ def only_chosen_config(tuner, chosen: dict) -> None:
             return
 
 
-def inductor_launch(spec: dict):
-    mod_spec = importlib.util.spec_from_file_location(spec["name"], spec["file"])
-    assert mod_spec is not None and mod_spec.loader is not None, spec["file"]   # a .py file always has both
+def inductor_launch(call: InductorCall):
+    mod_spec = importlib.util.spec_from_file_location(call.name, call.file)
+    assert mod_spec is not None and mod_spec.loader is not None, call.file   # a .py file always has both
     module = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(module)
-    only_chosen_config(getattr(module, spec["name"], None), spec.get("config") or {})
+    only_chosen_config(getattr(module, call.name, None), call.config)
     args = module.get_args()
     return lambda: module.call(args)
 
@@ -123,16 +124,16 @@ def _scalar(text: str, schema_type: str):
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
-def recorded_args(spec: dict, device: str = "cuda") -> tuple:
+def recorded_args(spec: AtenCall | dict, device: str = "cuda") -> tuple:
     """(the ATen op, its positional arguments) of a recorded call: fresh tensors of the recorded shapes, strides
     and dtypes (0-d ones: 1, the scales of a scaled GEMM), the recorded scalars as its schema types them, absent
     optionals None; `out=` tensors (kwarg-only) left out. A grouped GEMM's offsets split its grouped dim evenly
     (fresh zeros would put every row in one group)."""
     import torch
 
-    dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
-    scalars = spec.get("scalars") or []
-    fn = getattr(torch.ops.aten, spec["op"].split("::")[-1]).default
+    call = AtenCall.of(spec)
+    dims, strides, types, scalars = call.dims, call.strides, call.types, call.scalars
+    fn = getattr(torch.ops.aten, call.op.split("::")[-1]).default
     params = [a for a in fn._schema.arguments if not a.kwarg_only]
     args = []
     for i, param in enumerate(params[:len(dims)]):
@@ -145,7 +146,7 @@ def recorded_args(spec: dict, device: str = "cuda") -> tuple:
         else:
             text = scalars[i] if i < len(scalars) else ""
             args.append(param.default_value if text == "" and param.has_default_value() else _scalar(text, kind))
-    if spec["op"] in GROUPED_GEMMS and "offs" in [p.name for p in params]:
+    if call.op in GROUPED_GEMMS and "offs" in [p.name for p in params]:
         k = [p.name for p in params].index("offs")
         groups, total = args[k].numel(), args[0].shape[0] if args[0].dim() == 2 else args[1].shape[-1]
         args[k] = (torch.arange(1, groups + 1, device=device) * (total // groups)).clamp(max=total) \
@@ -154,19 +155,20 @@ def recorded_args(spec: dict, device: str = "cuda") -> tuple:
     return fn, args
 
 
-def aten_launch(spec: dict, device: str = "cuda"):
+def aten_launch(spec: AtenCall | dict, device: str = "cuda"):
     """A call of the recorded op on fresh tensors of the recorded shapes, strides and dtypes. Attention ops run
     through SDPA forced onto the backend the model used, with its causal flag, scale, a mask of the recorded shape
     and dtype (every pair kept: the kernel the mask selects, without rows of NaN) and enable_gqa when k has fewer
     heads than q."""
     import torch
 
-    dims, strides, types = spec["dims"], spec.get("strides") or [], spec.get("types") or []
+    call = AtenCall.of(spec)
+    dims, strides, types = call.dims, call.strides, call.types
 
     def tensor_at(i):
         return _tensor(dims[i], strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float",
                        device)
-    op = spec["op"]
+    op = call.op
     if op in ATTENTION_OPS:
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -176,7 +178,7 @@ def aten_launch(spec: dict, device: str = "cuda"):
             else None
         if mask is not None:
             mask = torch.ones_like(mask) if mask.dtype == torch.bool else torch.zeros_like(mask)
-        flags = attention_flags(op, spec.get("scalars") or [])
+        flags = attention_flags(op, call.scalars)
         if k.dim() == 4 and q.dim() == 4 and k.shape[1] != q.shape[1]:
             flags["enable_gqa"] = True
         backend = getattr(SDPBackend, SDPA_BACKENDS[attn.backend])
@@ -185,7 +187,7 @@ def aten_launch(spec: dict, device: str = "cuda"):
             with sdpa_kernel([backend]):
                 return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, **flags)
         return run
-    fn, args = recorded_args(spec, device)
+    fn, args = recorded_args(call, device)
     return lambda: fn(*args)
 
 
@@ -205,7 +207,8 @@ def work(spec, events) -> dict:
         kernel = json.loads(open(path).read())
         label = kernel.get("name") or kernel.get("op")
         try:
-            launch = inductor_launch(kernel) if kernel["type"] == "inductor" else aten_launch(kernel)
+            call = replay_call(kernel)
+            launch = inductor_launch(call) if isinstance(call, InductorCall) else aten_launch(call)
             launch()                  # compile / autotune / pick the library kernel: not profiled
             torch.cuda.synchronize()
             launches.append((i, launch))

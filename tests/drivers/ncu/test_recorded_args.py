@@ -55,3 +55,21 @@ def test_an_int8_gemm():
             "types": ["signed char", "signed char", "int"], "scalars": ["", "", ""]}
     out, args = _replay(spec)
     assert out.dtype == torch.int32 and out.shape == (32, 16) and len(args) == 2
+
+
+def test_a_replay_spec_is_one_typed_call_whoever_writes_it():
+    # pipeline/ncu.py, pipeline/ceilings.py and doctor write these objects, replay.py reads them: one shape each
+    from inductor_prof.errors import UserError
+    from inductor_prof.specs import AtenCall, InductorCall, replay_call
+    call = AtenCall("aten::mm", [[4, 8], [8, 16]], [[8, 1], [16, 1]], ["float", "float"], ["", ""])
+    written = call.as_json(shape="[4,8]x[8,16]", model_us=1.5)
+    assert written["type"] == "aten" and written["model_us"] == 1.5   # the writer's own keys kept beside
+    assert replay_call(written) == call
+    kernel = InductorCall("triton_poi_fused_add_0", "/runs/x/kernels/k.py", {"XBLOCK": 128})
+    assert replay_call(kernel.as_json()) == kernel
+    with pytest.raises(UserError, match="unknown type 'mystery'"):
+        replay_call({"type": "mystery"})
+    # the replay builds the same call from the typed spec as from its JSON
+    fn_a, args_a = recorded_args(call, device="cpu")
+    fn_b, args_b = recorded_args(written, device="cpu")
+    assert fn_a is fn_b and [a.shape for a in args_a] == [b.shape for b in args_b] == [(4, 8), (8, 16)]
