@@ -11,12 +11,15 @@ declared here, in the stage's row, not as a second stage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import procs, rundir
 from ..inductor.instrument import KernelRegistry
 from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps, \
     training
+
+if TYPE_CHECKING:   # pipeline/__init__ imports this module inside profile(): only the type here
+    from . import ProfileOptions
 
 Log = Callable[[str], None]
 Child = procs.Worker   # a started child, ended with the run if never waited for
@@ -25,7 +28,7 @@ Child = procs.Worker   # a started child, ended with the run if never waited for
 @dataclass
 class Context:
     run: rundir.RunDir
-    opts: Any                               # ProfileOptions
+    opts: ProfileOptions
     manifest: rundir.Manifest
     log: Log
     step_progress: Callable[[int], None] | None = None
