@@ -5,7 +5,7 @@ import os
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
 from .. import rundir
@@ -13,29 +13,12 @@ from ..envinfo import collect, require_cuda, require_gpu_extra
 from ..errors import UserError, one_line
 from ..inductor.cache import isolated_cache
 from ..inductor.instrument import instrumented_inductor
-from ..settings import Settings
-from ..targets import FluxOptions, check_target
-from .compile import CompileOptions
+from ..targets import check_target
+from .compile import CompileOptions   # noqa: F401  (the Python API's options, importable from here)
+from .options import ProfileOptions
 
 if TYPE_CHECKING:
     from .stages import Context, Log, Start
-
-
-@dataclass
-class ProfileOptions:
-    target: str = "flux"
-    out: str = "runs/flux"
-    steps: int = 5
-    warmup: int = 2
-    force: bool = False
-    ceilings: bool = True
-    ncu: bool = False
-    attention: bool = True
-    train: bool = False           # profile the target's training step: forward, backward, optimizer
-    nproc: int | None = None      # ranks under torchrun, one GPU each (ranks.py); None: this process, one GPU
-    settings: Settings = field(default_factory=Settings)
-    flux: FluxOptions = field(default_factory=FluxOptions)
-    compile: CompileOptions = field(default_factory=CompileOptions)
 
 
 @dataclass

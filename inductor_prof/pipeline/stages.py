@@ -11,15 +11,13 @@ declared here, in the stage's row, not as a second stage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .. import procs, rundir
 from ..inductor.instrument import KernelRegistry
 from . import attention, build, ceilings, compile, compile_cache, harvest, library_ops, ncu, ncu_source_beside, steps, \
     training
-
-if TYPE_CHECKING:   # pipeline/__init__ imports this module inside profile(): only the type here
-    from . import ProfileOptions
+from .options import ProfileOptions
 
 Log = Callable[[str], None]
 Child = procs.Worker   # a started child, ended with the run if never waited for
