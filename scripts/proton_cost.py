@@ -16,7 +16,6 @@ cost more (`--torch-profiler`: 1.785 -> 2.381 ms, 1.334x). Kernel durations are 
 cost does not stretch; only the host gap grows, and `report` takes that gap from the plain step."""
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -25,13 +24,11 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from side_by_side import arguments, model_and_inputs  # noqa: E402  (this folder is the script's first path)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("target", help="package.module:factory returning (model, inputs)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=20, help="synchronised steps a round")
+    parser = arguments(__doc__.splitlines()[0])
     parser.add_argument("--torch-profiler", action="store_true",
                         help="plain against torch.profiler (CUDA activities) instead: Kineto keeps CUPTI "
                              "subscribed once used, so Proton cannot run beside it in one process (CUPTI error 39)")
@@ -39,10 +36,7 @@ def main() -> int:
     import torch
     import triton.profiler as proton
 
-    from inductor_prof.targets.custom import find_factory
-
-    model, inputs = find_factory(args.target)()
-    call_args, kwargs = (inputs, {}) if isinstance(inputs, (tuple, list)) else ((), inputs)
+    model, call_args, kwargs = model_and_inputs(args.target)
     fn = torch.compile(model)
     tmp = Path(tempfile.mkdtemp(prefix="proton-cost-"))
 

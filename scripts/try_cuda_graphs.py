@@ -9,27 +9,21 @@ step) printed "default: median 1.501 ms/step ... reduce-overhead: median 0.864 m
 output difference 0" (an earlier draft of this script on the same kind of machine: 1.986 and 0.895 ms)."""
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from side_by_side import arguments, model_and_inputs  # noqa: E402  (this folder is the script's first path)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("target", help="package.module:factory returning (model, inputs)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=20, help="synchronised steps a round")
+    parser = arguments(__doc__.splitlines()[0])
     args = parser.parse_args()
     import torch
 
-    from inductor_prof.targets.custom import find_factory
-
-    model, inputs = find_factory(args.target)()
-    call_args, kwargs = (inputs, {}) if isinstance(inputs, (tuple, list)) else ((), inputs)
+    model, call_args, kwargs = model_and_inputs(args.target)
     compiled = {mode: torch.compile(model, mode=mode) for mode in ("default", "reduce-overhead")}
     times: dict[str, list[float]] = {mode: [] for mode in compiled}
     with torch.no_grad():

@@ -37,6 +37,13 @@ def _early(seen, name, fail=False):
     return start
 
 
+def no_machine_checks(monkeypatch) -> None:
+    """profile() without its GPU, target and environment checks: the stage table's own order is what is tested."""
+    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
+    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
+    monkeypatch.setattr(pipeline, "collect", lambda: {})
+
+
 @pytest.mark.parametrize("ncu, attention, ran", [
     (True, True, ["build", "start pre", "both", "ncu_only", "late ok", "end pre"]),
     (False, True, ["build", "late none"]),   # its start is due before a stage that does not run: none
@@ -44,9 +51,7 @@ def _early(seen, name, fail=False):
     (False, False, ["build"])])
 def test_a_start_runs_before_its_stage_only_when_its_stage_runs_and_its_child_ends_with_the_profile(
         tmp_path, monkeypatch, ncu, attention, ran):
-    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
-    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
-    monkeypatch.setattr(pipeline, "collect", lambda: {})
+    no_machine_checks(monkeypatch)
     seen = []
     monkeypatch.setattr(stages, "STAGES", (
         stages.Stage("build", lambda ctx: seen.append("build"), required=True),
@@ -62,9 +67,7 @@ def test_a_start_runs_before_its_stage_only_when_its_stage_runs_and_its_child_en
 
 
 def test_a_start_that_fails_is_recorded_and_the_stage_runs_without_its_child(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
-    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
-    monkeypatch.setattr(pipeline, "collect", lambda: {})
+    no_machine_checks(monkeypatch)
     seen = []
     monkeypatch.setattr(stages, "STAGES", (
         stages.Stage("build", lambda ctx: seen.append("build"), required=True),
@@ -78,9 +81,7 @@ def test_a_start_that_fails_is_recorded_and_the_stage_runs_without_its_child(tmp
 @pytest.mark.parametrize("ncu, attention, ran", [(True, True, ["both", "ncu_only"]), (False, True, []),
                                                  (True, False, ["ncu_only"]), (False, False, [])])
 def test_a_stage_runs_only_when_all_its_flags_are_on(tmp_path, monkeypatch, ncu, attention, ran):
-    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
-    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
-    monkeypatch.setattr(pipeline, "collect", lambda: {})
+    no_machine_checks(monkeypatch)
     seen = []
     monkeypatch.setattr(stages, "STAGES", (
         stages.Stage("build", lambda ctx: seen.append("build"), required=True),
@@ -94,9 +95,7 @@ def test_a_stage_runs_only_when_all_its_flags_are_on(tmp_path, monkeypatch, ncu,
 def test_ncu_is_found_once_and_the_stages_get_its_path_in_the_settings(tmp_path, monkeypatch):
     from fakes import fake_exe
 
-    monkeypatch.setattr(pipeline, "require_cuda", lambda what: None)
-    monkeypatch.setattr(pipeline, "check_target", lambda target, flux: None)
-    monkeypatch.setattr(pipeline, "collect", lambda: {})
+    no_machine_checks(monkeypatch)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     exe = fake_exe(bin_dir, "sys.exit(0)", name="ncu")
