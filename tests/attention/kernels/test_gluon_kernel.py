@@ -53,8 +53,13 @@ def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band:
 
 
 def _compile_all(cases: list[tuple]) -> None:
-    """_compile of each case at once, a thread a core: most of a compile is ptxas, a child process (cold, 4 configs:
-    13.4 s one after another, 7.4 s in two threads on this 2-core machine); the tests then read the cache."""
+    """_compile of each case at once, a thread a core: most of a compile is Triton's LLVM lowering and ptxas (about
+    5 s a kernel; cold, 4 configs: 13.4 s one after another, 7.4 s in two threads on a 2-core machine); the tests
+    then read the cache. Under pytest-xdist nothing is compiled ahead: each test compiles its own kernel, the
+    workers being the parallelism (a module fixture runs again on each worker that takes one of its tests, which
+    compiled every kernel of the module twice)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(lambda case: _compile(*case), cases))
 
@@ -141,31 +146,38 @@ def test_compiles_for_sm90(head_dim, cfg, causal, sm90_compiled):
         assert after_store and set(after_store) == {"wait_group.read"}, after_store
 
 
+BAND_VARIANTS = {"window": (False, False), "window+padding": (True, False), "documents": (False, True)}
+# every candidate config at head dims 64 and 128 (those tune picks from: the causal list), a test each: the
+# longest test of the suite is one compile, and pytest-xdist's workers share them out
+BAND_CASES = [pytest.param(head_dim, ranges, rows, cfg, id=f"{head_dim}-{variant}-{cfg.label()}")
+              for head_dim in (64, 128) for variant, (ranges, rows) in BAND_VARIANTS.items()
+              for cfg in gluon_tiles.candidate_configs(head_dim, causal=True)]
+
+
+@pytest.fixture(scope="module")
+def band_compiled():
+    """Every band kernel compiled at once, the first time a band test runs (not under pytest-xdist)."""
+    _compile_all([(p.values[0], p.values[3], False, True, p.values[1], p.values[2]) for p in BAND_CASES])
+
+
 @pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
-@pytest.mark.parametrize("ranges,rows", [(False, False), (True, False), (False, True)],
-                         ids=["window", "window+padding", "documents"])
-@pytest.mark.parametrize("head_dim", [64, 128])
-def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows):
-    """The band path (sliding windows, padding; per-row key intervals: documents) of every candidate config at head dims 64 and 128 (those tune
-    picks from: the causal list): no stack, no local memory, within shared memory, no wgmma reading a descriptor
-    some path leaves unwritten (Triton 3.6's serial band kernels did: run this file with the H100's Triton), PV
-    still in flight while a partial block's softmax runs (wgmma wait 1) where the config overlaps."""
+@pytest.mark.parametrize("head_dim,ranges,rows,cfg", BAND_CASES)
+def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows, cfg, band_compiled):
+    """The band path (sliding windows, padding; per-row key intervals: documents) of a candidate config: no stack,
+    no local memory, within shared memory, no wgmma reading a descriptor some path leaves unwritten (Triton 3.6's
+    serial band kernels did: run this file with the H100's Triton), PV still in flight while a partial block's
+    softmax runs (wgmma wait 1) where the config overlaps."""
     # Triton 3.9's ptxas keeps 8 B of stack in the overlapped head-dim-64 band kernels (no .local in the PTX; not
     # the producer's registers: 232 for the consumers gave it too); tests/gpu/test_own_masks.py checks spills of
     # every band config with the H100's Triton
     stack = 8 if head_dim == 64 and not triton.__version__.startswith("3.6") else 0
-    failed = []
-    configs = gluon_tiles.candidate_configs(head_dim, causal=True)
-    _compile_all([(head_dim, cfg, False, True, ranges, rows) for cfg in configs])
-    for cfg in configs:
-        kernel = _compile(head_dim, cfg, False, True, ranges, rows)   # positional: the key _compile_all cached
-        usage = _resource_usage(kernel)
-        stale = _stale_descriptor_reads(kernel)
-        if usage["local"] or usage["stack"] > stack or kernel.metadata.shared > HOPPER_SMEM or stale:
-            failed.append((cfg.label(), usage, [hex(offset) for offset, _, _ in stale]))
-        waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", kernel.asm["ptx"]))
-        assert ("1" in waits) == cfg.overlap, (cfg.label(), waits)
-    assert not failed, failed
+    kernel = _compile(head_dim, cfg, False, True, ranges, rows)   # positional: the key band_compiled cached
+    usage = _resource_usage(kernel)
+    stale = _stale_descriptor_reads(kernel)
+    assert not (usage["local"] or usage["stack"] > stack or kernel.metadata.shared > HOPPER_SMEM or stale), \
+        (cfg.label(), usage, kernel.metadata.shared, [hex(offset) for offset, _, _ in stale])
+    waits = set(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+(\d+)", kernel.asm["ptx"]))
+    assert ("1" in waits) == cfg.overlap, (cfg.label(), waits)
 
 
 def test_candidate_configs_fit_shared_memory():
