@@ -52,16 +52,14 @@ def _tiny_decoder() -> dict:
     return dict(layers=2, batch=2, seq=16, device="cpu", dtype=torch.float32, hidden_size=64, intermediate_size=128,
                 num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size=100)
 
-def tensor_parallel(spec, rank, local_rank, root):
+def _tensor_parallel(root, rank):
     """examples/models/llama_tp.py on the CPU over gloo, tiny: its output against the whole model's, and the
     split layer traced whole by torch.compile (aot_eager: no C++ compile) with fullgraph."""
     import torch
-    import torch.distributed as dist
 
     from examples.models.llama_tp import build_tp
     from examples.models.llama_decoder import build
 
-    dist.init_process_group("gloo")
     tiny = _tiny_decoder()
     model, kwargs = build_tp(**tiny)
     torch.manual_seed(0)
@@ -78,10 +76,9 @@ def tensor_parallel(spec, rank, local_rank, root):
     with open(os.path.join(root, f"tp{rank}.json"), "w") as f:
         json.dump({"max_err": float((got - want).abs().max()), "heads": model.layers[0].self_attn.q_proj.weight
                    .to_local().shape[0] // 16, "compiled_err": float((first - ref).abs().max())}, f)
-    dist.destroy_process_group()
 
 
-def fsdp(spec, rank, local_rank, root):
+def _fsdp(root, rank):
     """examples/models/llama_fsdp.py on the CPU over gloo, tiny: each rank stores half of each weight, its token
     ids its own, and its output the whole (unsharded) model's on the same ids."""
     import torch
@@ -91,7 +88,6 @@ def fsdp(spec, rank, local_rank, root):
     from examples.models.llama_decoder import build
     from examples.models.llama_fsdp import build_fsdp
 
-    dist.init_process_group("gloo")
     tiny = _tiny_decoder()
     model, kwargs = build_fsdp(**tiny)
     torch.manual_seed(0)
@@ -104,4 +100,17 @@ def fsdp(spec, rank, local_rank, root):
     with open(os.path.join(root, f"fsdp{rank}.json"), "w") as f:
         json.dump({"max_err": float((got - want).abs().max()), "dtensor": isinstance(q, DTensor),
                    "local_rows": q.to_local().shape[0], "rows": q.shape[0], "own_ids": ids[0] != ids[1]}, f)
-    dist.destroy_process_group()
+
+
+def tensor_parallel_then_fsdp(spec, rank, local_rank, root):
+    """_tensor_parallel, then _fsdp, in the same two ranks: one torchrun launch (two Python processes importing torch
+    and transformers) checks both examples, over one gloo group (a second init_process_group after the first
+    group's destroy hangs under torchrun: its store's keys are taken)."""
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo")
+    try:
+        _tensor_parallel(root, rank)
+        _fsdp(root, rank)
+    finally:
+        dist.destroy_process_group()

@@ -132,32 +132,24 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
             os.kill(pid, 0)
 
 
-def test_the_tensor_parallel_example_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
-    # examples/models/llama_tp.py split over 2 CPU ranks: each holds half the query heads, its output is the
-    # whole model's, and a split layer compiles as one graph (the GPU run: examples/runs/llama-tp-h200x2)
+def test_the_tensor_parallel_and_fsdp_examples_match_the_whole_model_over_gloo(tmp_path, monkeypatch):
+    # one torchrun launch of 2 CPU ranks runs both examples in turn (rank_bodies.tensor_parallel_then_fsdp)
+    # examples/models/llama_tp.py: each rank holds half the query heads, its output is the whole model's, and a
+    # split layer compiles as one graph (the GPU run: examples/runs/llama-tp-h200x2)
+    # examples/models/llama_fsdp.py: q_proj's 64 rows stored 32 a rank, each rank its own token ids, its output
+    # the unsharded model's on them (the GPU run: examples/runs/llama-fsdp-h200x2)
     from recorded import REPO
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
-    opts = ProfileOptions(target="tp", out=str(tmp_path / "tp"), nproc=2, settings=Settings(ranks_timeout=300))
-    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:tensor_parallel",
-                                 check=lambda *a: None)
-    assert result.why == "", (tmp_path / "tp" / "logs" / "rank0.log").read_text()[-3000:]
+    out = tmp_path / "tp_fsdp"
+    opts = ProfileOptions(target="tp_fsdp", out=str(out), nproc=2, settings=Settings(ranks_timeout=300))
+    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2,
+                                 body="rank_bodies:tensor_parallel_then_fsdp", check=lambda *a: None)
+    assert result.why == "", (out / "logs" / "rank0.log").read_text()[-3000:]
     for i in (0, 1):
-        seen = json.loads((tmp_path / "tp" / f"tp{i}.json").read_text())
+        seen = json.loads((out / f"tp{i}.json").read_text())
         assert seen["heads"] == 2 and seen["max_err"] < 1e-4 and seen["compiled_err"] < 1e-5
-
-
-def test_the_fsdp_example_shards_each_weight_and_matches_the_whole_model_over_gloo(tmp_path, monkeypatch):
-    # examples/models/llama_fsdp.py over 2 CPU ranks: q_proj's 64 rows stored 32 a rank, each rank its own token
-    # ids, its output the unsharded model's on them (the GPU run: examples/runs/llama-fsdp-h200x2)
-    from recorded import REPO
-
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
-    opts = ProfileOptions(target="fsdp", out=str(tmp_path / "fsdp"), nproc=2, settings=Settings(ranks_timeout=300))
-    result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:fsdp",
-                                 check=lambda *a: None)
-    assert result.why == "", (tmp_path / "fsdp" / "logs" / "rank0.log").read_text()[-3000:]
     for i in (0, 1):
-        seen = json.loads((tmp_path / "fsdp" / f"fsdp{i}.json").read_text())
+        seen = json.loads((out / f"fsdp{i}.json").read_text())
         assert seen["dtensor"] and (seen["rows"], seen["local_rows"]) == (64, 32)
         assert seen["own_ids"] and seen["max_err"] < 1e-4
