@@ -48,3 +48,15 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("skipped, by reason")
         for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
             terminalreporter.write_line(f"{count:4d}  {reason}")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long: 10 s or more of one core (a compile, a torchrun launch, mypy): run first")
+
+
+def pytest_collection_modifyitems(items):
+    """Tests marked `long` first, each where it was among them: pytest-xdist hands each worker a stretch of the
+    collection and an idle worker steals from the end of another's, so a long test left near the end is run last,
+    by one worker, while the others wait (mypy, the collection's last test, was). Up front they overlap the
+    short tests."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

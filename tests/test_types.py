@@ -15,6 +15,7 @@ from recorded import REPO
 CACHE = Path(tempfile.gettempdir()) / "inductor-prof-mypy-cache"
 
 
+@pytest.mark.long
 def test_mypy_finds_no_error():
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy not installed: pip install -e '.[dev]' installs it")

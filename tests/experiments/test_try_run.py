@@ -41,6 +41,7 @@ def test_experiments_that_fail_are_recorded_and_the_run_is_untouched(tmp_path, m
     assert json.loads(run.experiments_json.read_text())["experiments"][0]["name"] == "cuda_graphs"
 
 
+@pytest.mark.long
 def test_an_experiment_through_the_worker_on_the_cpu(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     run = tiny_run(tmp_path)
@@ -61,6 +62,7 @@ def test_bad_options_are_one_line(opts, said):
         check(opts)
 
 
+@pytest.mark.long
 def test_the_attention_override_on_the_cpu(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     run = tiny_run(tmp_path)

@@ -58,6 +58,7 @@ def _compile(cache) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.long
 def test_a_seeded_compile_hits_inductors_cache_and_keeps_what_harvest_reads(tmp_path):
     facts = {"target": "tiny", "torch": "same"}
     first = _compile(tmp_path / "run1" / "inductor_cache")

@@ -132,6 +132,7 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
             os.kill(pid, 0)
 
 
+@pytest.mark.long
 def test_the_tensor_parallel_and_fsdp_examples_match_the_whole_model_over_gloo(tmp_path, monkeypatch):
     # one torchrun launch of 2 CPU ranks runs both examples in turn (rank_bodies.tensor_parallel_then_fsdp)
     # examples/models/llama_tp.py: each rank holds half the query heads, its output is the whole model's, and a
