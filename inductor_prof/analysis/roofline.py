@@ -16,11 +16,17 @@ import pandas as pd
 
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
+from ..names import short_name
 from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
 from ..peaks import Peaks
 
 NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
+
+
+def _at_shape(shapes: pd.DataFrame) -> list[str]:
+    """`<kernel as the tables name it> at <its recorded dims>`: what reached a roof, for a shape's call."""
+    return [f"{short_name(str(k))} at {d}" for k, d in zip(shapes["kernel"], shapes["dims"])]
 
 
 def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks,
@@ -46,7 +52,7 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks
         priced = shapes[shapes["flops"].fillna(0) > 0]
         tflops, _ = rates(priced["flops"], priced["bytes"], priced["us_per_call"] * NS_PER_US / NS_PER_S)
         rows += list(zip(priced["flops_key"], tflops, priced["flops"] / priced["bytes"].where(priced["bytes"] > 0),
-                         priced["kernel"].astype(str) + " at " + priced["dims"].astype(str)))
+                         _at_shape(priced)))
     best: dict[str, tuple[float, str]] = {}
     for key, tflops, intensity, name in rows:
         if not key or not spec.get(key) or not spec.get("dram_gbps") or not tflops == tflops:
@@ -75,7 +81,7 @@ def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: Peak
         priced = shapes[shapes["bytes"].fillna(0) > 0]
         _, gbps = rates(priced["flops"].fillna(0), priced["bytes"], priced["us_per_call"] * NS_PER_US / NS_PER_S)
         rows += list(zip(priced["flops_key"].fillna(""), gbps, priced["flops"].fillna(0) / priced["bytes"],
-                         priced["kernel"].astype(str) + " at " + priced["dims"].astype(str)))
+                         _at_shape(priced)))
     best: tuple[float, str] | None = None
     for key, gbps_, intensity, name in rows:
         memory_bound = not key or not spec.get(key) or intensity < ridge(spec[key], spec["dram_gbps"])
