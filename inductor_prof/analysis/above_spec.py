@@ -66,7 +66,7 @@ def library_ops(ops: pd.DataFrame | None, spec: dict[str, Any], path: object) ->
     dram = float(spec.get("dram_gbps") or 0) if spec else 0.0
     if ops is None or not len(ops) or not dram or any(c not in ops.columns for c in ("bytes", "dur_ns", "op")):
         return ops, []
-    gbps = ops["bytes"] / ops["dur_ns"].where(ops["dur_ns"] > 0)   # B/ns = GB/s
+    _, gbps = rates(0.0, ops["bytes"], ops["dur_ns"].where(ops["dur_ns"] > 0) / NS_PER_S)
     over = (gbps > MOVE_CAP * dram) & (ops["flops"].fillna(0) == 0 if "flops" in ops.columns else True)
     if not over.any():
         return ops, []

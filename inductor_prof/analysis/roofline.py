@@ -29,30 +29,36 @@ def _at_shape(shapes: pd.DataFrame) -> list[str]:
     return [f"{short_name(str(k))} at {d}" for k, d in zip(shapes["kernel"], shapes["dims"])]
 
 
-def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks,
-                  shapes: pd.DataFrame | None = None) -> dict[str, tuple[float, str]]:
-    """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: kernel
-    rows (before add_derived), the attention rows that passed their check, and a library kernel's calls of one
-    shape (library_calls.calls_by_shape: a shape can run faster than its kernel's average, and the report shows
-    each). Compute-bound at the spec roofs' ridge: a memory-bound kernel's flop rate says nothing of the compute
-    roof."""
-    spec = peaks.get("spec") or {}
-    rows = []
+def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tuple[Any, float, float, float, str]]:
+    """(flops key, TFLOP/s, GB/s, flop/B, name) of each kernel row (before add_derived) and of each library
+    kernel's calls of one shape (library_calls.calls_by_shape: a shape can run faster than its kernel's average,
+    and the report shows each): what the roofs are never below (reached_rates, reached_l2)."""
+    rows: list[tuple[Any, float, float, float, str]] = []
     if df is not None and len(df):
         key = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
-        tflops, _ = rates(df["flops"], df["bytes"], df["total_ns"] / NS_PER_S)
-        rows += list(zip(key, tflops, df["flops"] / df["bytes"].where(df["bytes"] > 0), df["display"]))
+        tflops, gbps = rates(df["flops"], df["bytes"], df["total_ns"] / NS_PER_S)
+        rows += list(zip(key, tflops, gbps, df["flops"] / df["bytes"].where(df["bytes"] > 0), df["display"]))
+    if shapes is not None and len(shapes) and {"flops", "bytes", "us_per_call", "flops_key"} <= set(shapes.columns):
+        flops, nbytes = shapes["flops"].fillna(0), shapes["bytes"].fillna(0)
+        tflops, gbps = rates(flops, nbytes, shapes["us_per_call"] * NS_PER_US / NS_PER_S)
+        rows += list(zip(shapes["flops_key"].fillna(""), tflops, gbps, flops / nbytes.where(nbytes > 0),
+                         _at_shape(shapes)))
+    return rows
+
+
+def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks,
+                  shapes: pd.DataFrame | None = None) -> dict[str, tuple[float, str]]:
+    """{flops key: (the highest TFLOP/s a compute-bound op of that width reached in the run, its name)}: the
+    kernel rows and shapes of _timed_ops, and the attention rows that passed their check. Compute-bound at the
+    spec roofs' ridge: a memory-bound kernel's flop rate says nothing of the compute roof."""
+    spec = peaks.get("spec") or {}
+    rows = [(key, tflops, intensity, name) for key, tflops, _, intensity, name in _timed_ops(df, shapes)]
     if attention is not None and len(attention) and all(c in attention.columns for c in SHAPE_COLUMNS):
         ok = attention[attention["ok"].astype(bool) & attention["ms"].notna()]
         nbytes = attention_bytes(ok["B"], ok["H"], ok["Hkv"], ok["Sq"], ok["Sk"], ok["D"], ok["dtype"].map(DTYPE_BYTES))
-        tflops, _ = rates(ok["flops"], nbytes, ok["ms"] / MS_PER_S)
-        rows += list(zip(ok["dtype"].map(flops_key_for_dtype), tflops, ok["flops"] / nbytes,
+        att_tflops, _ = rates(ok["flops"], nbytes, ok["ms"] / MS_PER_S)
+        rows += list(zip(ok["dtype"].map(flops_key_for_dtype), att_tflops, ok["flops"] / nbytes,
                          "attention " + ok["backend"] + " " + ok["shape"]))
-    if shapes is not None and len(shapes) and {"flops", "bytes", "us_per_call", "flops_key"} <= set(shapes.columns):
-        priced = shapes[shapes["flops"].fillna(0) > 0]
-        tflops, _ = rates(priced["flops"], priced["bytes"], priced["us_per_call"] * NS_PER_US / NS_PER_S)
-        rows += list(zip(priced["flops_key"], tflops, priced["flops"] / priced["bytes"].where(priced["bytes"] > 0),
-                         _at_shape(priced)))
     best: dict[str, tuple[float, str]] = {}
     for key, tflops, intensity, name in rows:
         if not key or not spec.get(key) or not spec.get("dram_gbps") or not tflops == tflops:
@@ -63,30 +69,19 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks
 
 
 def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: Peaks) -> tuple[float, str] | None:
-    """(the highest GB/s a memory-bound op moved its bytes at, its name): kernel rows (before add_derived) and a
-    library kernel's calls of one shape; None when none moved them faster than the run's L2 ceiling (or DRAM's,
-    with no L2 ceiling measured). Minimal bytes beat DRAM only from L2: the fastest such op is an L2 rate this GPU
-    reaches, the L2 roof never below it (a mean reduction of 16.8 MB ran at 5,501 GB/s on the H200 whose L2 probe
-    read 4,633)."""
+    """(the highest GB/s a memory-bound op moved its bytes at, its name), of _timed_ops' rows; None when none
+    moved them faster than the run's L2 ceiling (or DRAM's, with no L2 ceiling measured). Minimal bytes beat DRAM
+    only from L2: the fastest such op is an L2 rate this GPU reaches, the L2 roof never below it (a mean reduction
+    of 16.8 MB ran at 5,501 GB/s on the H200 whose L2 probe read 4,633)."""
     spec = peaks.get("spec") or {}
     floor = float(peaks.get("l2_gbps") or peaks.get("dram_gbps") or 0)
     if not floor or not spec.get("dram_gbps"):
         return None
-    rows = []
-    if df is not None and len(df):
-        key = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
-        _, gbps = rates(df["flops"], df["bytes"], df["total_ns"] / NS_PER_S)
-        rows += list(zip(key, gbps, df["flops"] / df["bytes"].where(df["bytes"] > 0), df["display"]))
-    if shapes is not None and len(shapes) and {"flops", "bytes", "us_per_call", "flops_key"} <= set(shapes.columns):
-        priced = shapes[shapes["bytes"].fillna(0) > 0]
-        _, gbps = rates(priced["flops"].fillna(0), priced["bytes"], priced["us_per_call"] * NS_PER_US / NS_PER_S)
-        rows += list(zip(priced["flops_key"].fillna(""), gbps, priced["flops"].fillna(0) / priced["bytes"],
-                         _at_shape(priced)))
     best: tuple[float, str] | None = None
-    for key, gbps_, intensity, name in rows:
+    for key, _, gbps, intensity, name in _timed_ops(df, shapes):
         memory_bound = not key or not spec.get(key) or intensity < ridge(spec[key], spec["dram_gbps"])
-        if memory_bound and gbps_ == gbps_ and gbps_ > floor and (best is None or gbps_ > best[0]):
-            best = (float(gbps_), str(name))
+        if memory_bound and gbps == gbps and gbps > floor and (best is None or gbps > best[0]):
+            best = (float(gbps), str(name))
     return best
 
 
