@@ -32,6 +32,27 @@ def text(v) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
+def reused_from(row) -> str:
+    """The run an ncu row was reused from (its id's first 12 characters, as the note names it), "" when this run
+    measured it."""
+    return text(row.get("ncu_origin_run_id"))[:12]
+
+
+def ncu_reused_line(df) -> str | None:
+    """One line for the ncu section when some of its rows were reused from earlier runs (pipeline/ncu_reuse.py):
+    how many of the rows, and from which runs; None when this run measured every row."""
+    if "ncu_origin_run_id" not in df or "ncu_duration_ns" not in df:
+        return None
+    rows = [r for _, r in df[df["ncu_duration_ns"].notna()].iterrows()]
+    origins = [reused_from(r) for r in rows]
+    runs = sorted({o for o in origins if o})
+    if not runs:
+        return None
+    n = sum(1 for o in origins if o)
+    return (f"Nsight Compute: {n} of {len(rows)} kernels' rows reused from run {', '.join(runs)} (same GPU, driver, "
+            "versions, ncu settings and kernel; `profile --fresh` measures them again)")
+
+
 def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 

@@ -168,3 +168,47 @@ def test_the_store_is_off_and_a_run_without_a_gpu_in_its_manifest_stores_nothing
     assert info["measure_store"] == "off"
     info = ncu_stage.run_ncu(_copy(tmp_path, "second", "run-b", driver=None), _settings(tmp_path), log=lambda m: None)
     assert info["measure_store"] == "off" and not (tmp_path / "store").exists()
+
+
+def _whole(tmp_path: Path, name: str, run_id: str) -> rundir.RunDir:
+    """The whole recorded run (what `report` reads) without its ncu results, as run `run_id`."""
+    root = tmp_path / name
+    shutil.copytree(FLUX, root, ignore=shutil.ignore_patterns("ncu", "experiments"))
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["run_id"] = run_id
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    return rundir.RunDir(root)
+
+
+def test_the_report_says_which_rows_were_reused_and_from_which_run(tmp_path, fake_ncu):
+    from typer.testing import CliRunner
+
+    from inductor_prof.cli import app
+
+    ncu_stage.run_ncu(_whole(tmp_path, "first", "run-a"), _settings(tmp_path), log=lambda m: None)
+    second = _whole(tmp_path, "second", "run-b")
+    edited = second.root / "kernels" / "triton_per_fused__fused_rms_norm_view_3.py"
+    edited.write_text(edited.read_text() + "\n# edited\n")
+    ncu_stage.run_ncu(second, _settings(tmp_path), log=lambda m: None)
+    runner = CliRunner()
+    doc = json.loads(runner.invoke(app, ["report", str(second.root), "--json"]).stdout)
+    with_ncu = [k for k in doc["kernels"] if k.get("ncu_duration_ns") is not None]
+    origins = {k["name"]: k.get("ncu_origin_run_id") for k in with_ncu}
+    # the edited kernel was measured in this run; every other row names the run it came from
+    assert origins.pop("triton_per_fused__fused_rms_norm_view_3") in (None, "")
+    assert set(origins.values()) == {"run-a"}
+    r = runner.invoke(app, ["report", str(second.root), "--width", "250"])
+    assert r.exit_code == 0, r.output
+    line = (f"Nsight Compute: {len(origins)} of {len(with_ncu)} kernels' rows reused from run run-a (same GPU, "
+            "driver, versions, ncu settings and kernel; `profile --fresh` measures them again)")
+    assert line in r.stdout
+    r = runner.invoke(app, ["report", str(second.root), "--csv", str(tmp_path / "k.csv")])
+    rows = list(csv.DictReader(open(tmp_path / "k.csv")))
+    assert sum(row.get("ncu_origin_run_id") == "run-a" for row in rows if row["shape"] == "all") == len(origins)
+    html = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(second.root), "--html", str(html)])
+    assert r.exit_code == 0, r.output
+    from markupsafe import escape
+
+    assert str(escape(line)) in html.read_text()
+    assert "reused from run" in html.read_text()
