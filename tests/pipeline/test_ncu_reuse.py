@@ -212,3 +212,42 @@ def test_the_report_says_which_rows_were_reused_and_from_which_run(tmp_path, fak
 
     assert str(escape(line)) in html.read_text()
     assert "reused from run" in html.read_text()
+
+
+def test_the_source_pass_reuses_its_counters_too(tmp_path, monkeypatch):
+    """The source pass (ncu_source.collect) over the 4 kernels with the most headroom: a second run of the same
+    kernels reads their counters from the first run's reports, copied in, with no ncu process."""
+    from fakes import calls, replaying_ncu
+    from inductor_prof import runfiles
+    from inductor_prof.drivers.ncu import source
+    from inductor_prof.pipeline import ncu_source
+
+    def read_all(paths):   # the fake's report: the names it replayed; one instruction each (none measured)
+        return {str(p): {"kernels": [{"kernel": n, "pcs": [{"offset": 0, "inst": 1.0, "samples": 0}]}
+                                     for n in json.loads(open(p).read())]} for p in paths}
+    monkeypatch.setattr(source, "read_all", read_all)
+    monkeypatch.setattr(runfiles, "read_source_reports", read_all)
+    monkeypatch.setattr(ncu_reuse, "ncu_version", lambda ncu: "2025.3.1.0")
+    exe = replaying_ncu(tmp_path)
+    counters = {}
+    for name, run_id in (("first", "run-a"), ("second", "run-b")):
+        root = tmp_path / name
+        shutil.copytree(FLUX, root, ignore=shutil.ignore_patterns("source", "experiments"))
+        manifest = json.loads((root / "manifest.json").read_text())
+        (root / "manifest.json").write_text(json.dumps({**manifest, "run_id": run_id}))
+        run = rundir.RunDir(root)
+        chosen = ncu_source.automatic(run, Settings())
+        for t in chosen:
+            t.spec.setdefault("name", t.name)   # the fake reports the names its specs carry
+        info = ncu_source.collect(run, _settings(tmp_path, ncu=exe), chosen, log=lambda m: None)
+        stems = [t.stem for t in chosen]
+        counters[name] = runfiles.source_counters(run, stems)
+    assert len(calls(exe)) == 1                                   # the second run started no ncu
+    assert (info["ok"], info["reused"], info["reused_from"]) == (0, 4, ["run-a"])
+    assert counters["second"] == counters["first"] and len(counters["first"]) == 4
+    status = json.loads(run.ncu_source_status_json.read_text())
+    assert {e["origin_run_id"] for e in status.values()} == {"run-a"}
+    assert all((run.ncu_source_dir / e["report"]).is_file() and e["report"].startswith("reused-")
+               for e in status.values())
+    # the counters files are this run's (its id), keyed to the copied report
+    assert {json.loads(run.ncu_source_counters(s).read_text())["run_id"] for s in stems} == {"run-b"}
