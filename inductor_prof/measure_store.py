@@ -35,6 +35,25 @@ def folder(setting: str | None, env: Mapping[str, str] | None = None) -> Path | 
     return Path(setting).expanduser() if setting else user_cache_dir(env) / "measurements"
 
 
+def gpu_facts(env: Mapping[str, Any]) -> dict | None:
+    """What every measurement of a run depends on, from its manifest's `env`: the GPU (name, UUID where
+    recorded, SMs), driver, CUDA, torch, triton. None when it names no GPU or driver: nothing tells one machine's
+    numbers from another's, so they are neither reused nor stored."""
+    gpu = env.get("gpu") or {}
+    if not isinstance(gpu, Mapping) or not gpu.get("name") or not env.get("driver"):
+        return None
+    return {"gpu": gpu.get("name"), "gpu_uuid": gpu.get("uuid"), "sms": gpu.get("sms"), "driver": env.get("driver"),
+            "cuda": env.get("cuda"), "torch": env.get("torch"), "triton": env.get("triton")}
+
+
+def code_fingerprint(*files: Path) -> str:
+    """12 hex digits of the source files that take a measurement: changed code measures again."""
+    h = hashlib.sha256()
+    for p in sorted(files):
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def _canon(facts: Any) -> Any:
     """`facts` as JSON gives them back (tuples as lists, keys as strings): what an entry holds is compared to it."""
     return json.loads(json.dumps(facts, sort_keys=True, default=str))

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .. import rundir
 from ..drivers.ncu.batch import NcuTarget
-from ..measure_store import MeasureStore, folder
+from ..measure_store import MeasureStore, code_fingerprint, folder, gpu_facts
 from ..settings import Settings
 
 ORIGIN = "origin_run_id"   # a status entry's and ncu.csv's column: the run that measured a reused result
@@ -29,12 +29,9 @@ _CALL_KEYS = ("op", "dims", "strides", "types", "scalars")   # a library replay'
 
 @functools.lru_cache(maxsize=None)
 def driver_fingerprint() -> str:
-    """12 hex digits of inductor-prof's ncu driver (command line, replay program, metric table, report readers):
-    a change to how a kernel is measured or read measures it again."""
-    h = hashlib.sha256()
-    for p in sorted(DRIVER_DIR.glob("*.py")):
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()[:12]
+    """inductor-prof's ncu driver (command line, replay program, metric table, report readers): a change to how a
+    kernel is measured or read measures it again."""
+    return code_fingerprint(*DRIVER_DIR.glob("*.py"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -47,16 +44,13 @@ def ncu_version(ncu: str) -> str:
 
 def machine_facts(env: dict, settings: Settings, ncu: str,
                   version: Callable[[str], str] = ncu_version) -> dict | None:
-    """What every ncu number of a run depends on besides the kernel: the manifest's `env` (GPU, driver, CUDA,
-    torch, triton), ncu's version and the settings that change what it measures. None when the manifest names no
-    GPU or driver (nothing to tell one machine's numbers from another's: neither reused nor stored)."""
-    gpu = env.get("gpu") or {}
-    if not gpu.get("name") or not env.get("driver"):
+    """What every ncu number of a run depends on besides the kernel: the GPU, driver and versions (gpu_facts: None
+    when the manifest names no GPU or driver), ncu's version and the settings that change what it measures."""
+    gpu = gpu_facts(env)
+    if gpu is None:
         return None
-    return {"gpu": gpu.get("name"), "gpu_uuid": gpu.get("uuid"), "sms": gpu.get("sms"), "driver": env.get("driver"),
-            "cuda": env.get("cuda"), "torch": env.get("torch"), "triton": env.get("triton"), "ncu": version(ncu),
-            "ncu_set": settings.ncu_set, "ncu_args": list(settings.ncu_args), "clock_control": settings.clock_control,
-            "driver_code": driver_fingerprint()}
+    return {**gpu, "ncu": version(ncu), "ncu_set": settings.ncu_set, "ncu_args": list(settings.ncu_args),
+            "clock_control": settings.clock_control, "driver_code": driver_fingerprint()}
 
 
 def kernel_facts(t: NcuTarget) -> dict:

@@ -99,6 +99,9 @@ def _roof_rows(peaks: Peaks) -> list[tuple[str, str]]:
         memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s " + (
             f"reached by {l2_by['by']}" if l2_by else "(measured)")
     rows.append(("memory roofs", memory))
+    if peaks.get("measured_in"):
+        rows.append(("ceilings", f"reused from run {peaks['measured_in'][:12]} (same GPU, driver, versions and GEMM "
+                                 "shapes; `profile --fresh` measures them again)"))
     return rows
 
 
