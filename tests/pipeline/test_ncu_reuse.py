@@ -251,3 +251,23 @@ def test_the_source_pass_reuses_its_counters_too(tmp_path, monkeypatch):
                for e in status.values())
     # the counters files are this run's (its id), keyed to the copied report
     assert {json.loads(run.ncu_source_counters(s).read_text())["run_id"] for s in stems} == {"run-b"}
+
+
+@pytest.mark.parametrize("flag, env, fresh", [(["--fresh"], {}, True), ([], {}, False),
+                                              ([], {"INDUCTOR_PROF_FRESH": "1"}, True)])
+def test_fresh_from_the_command_line_or_the_environment(tmp_path, monkeypatch, flag, env, fresh):
+    from typer.testing import CliRunner
+
+    from inductor_prof.cli import app
+    from inductor_prof.pipeline import ncu_source
+
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    seen = []
+    monkeypatch.setattr(ncu_stage, "on_existing_run", lambda run, settings, **kw: seen.append(settings) or {
+        "kernels": 0, "ok": 0, "skipped": 0, "failed": 0, "not_tried": 0, "stopped": ""})
+    monkeypatch.setattr(ncu_source, "on_existing_run", lambda *a, **kw: None)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "manifest.json").write_text("{}")
+    r = CliRunner().invoke(app, ["ncu", str(tmp_path / "run"), *flag])
+    assert [s.fresh for s in seen] == [fresh], r.output
