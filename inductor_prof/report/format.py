@@ -53,6 +53,19 @@ def ncu_reused_line(df) -> str | None:
             "versions, ncu settings and kernel; `profile --fresh` measures them again)")
 
 
+def attention_reused_line(att) -> str | None:
+    """One line under the attention table when some of its rows were reused from earlier runs
+    (attention/benchmark/reuse.py): how many, and from which runs; None when this run timed every row."""
+    if att is None or "origin_run_id" not in att:
+        return None
+    origins = [text(o)[:12] for o in att["origin_run_id"]]
+    runs = sorted({o for o in origins if o})
+    if not runs:
+        return None
+    return (f"Attention: {sum(1 for o in origins if o)} of {len(origins)} rows reused from run {', '.join(runs)} "
+            "(same GPU, driver, versions, backends and shape; `profile --fresh` times them again)")
+
+
 def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 

@@ -16,7 +16,7 @@ from ..analysis.binding import SHORT
 from ..analysis.library_calls import top_shapes
 from ..analysis.summary import Summary
 from ..units import MB, NS_PER_MS, NS_PER_US
-from .format import ncu_reused_line, num as _num, off_flag, rate, reused_from, short as _short, summary_rows, \
+from .format import attention_reused_line, ncu_reused_line, num as _num, off_flag, rate, reused_from, short as _short, summary_rows, \
     text as _text
 from .layout import Col, fit, fit_names
 
@@ -345,6 +345,9 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
         console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
                                       "(vs model: speed-up over the backend the model used, same run)",
                                       console.width))
+        reused = attention_reused_line(tables.attention)
+        if reused is not None:
+            console.print(reused, markup=False, highlight=False)
     if tables.by_size is not None:
         from .sizes import size_kernels_table, sizes_table
 
