@@ -57,10 +57,16 @@ def changed(first: Path, second: Path) -> None:
     reused = [r for r in rows if r.get("origin_run_id")]
     print(f"ncu rows of {second.name}: {len(measured)} measured in it, {len(reused)} reused")
     print(f"measured in {second.name}: {measured}")
-    inductor_measured = sorted(s for s in measured if s.startswith("triton_"))
-    print(f"CHECK re-measured Inductor kernels == changed kernel files: {inductor_measured == diff}")
     kernels = {k["file"].removesuffix(".py"): k for k in json.loads((second / "kernels" / "kernels.json").read_text())
                if k.get("file")}
+    before = {k["file"].removesuffix(".py"): k for k in json.loads((first / "kernels" / "kernels.json").read_text())
+              if k.get("file")}
+    relaunched = sorted(s for s, k in kernels.items() if s in before and s not in diff
+                        and k.get("launch_config") != before[s].get("launch_config"))
+    print(f"kernels launched with another config (autotuning chose again): {relaunched}")
+    inductor_measured = sorted(s for s in measured if s.startswith("triton_"))
+    print(f"CHECK re-measured Inductor kernels == changed kernel files + relaunched: "
+          f"{inductor_measured == sorted(diff + relaunched)}")
     for s in measured:
         k = kernels.get(s) or {}
         prov = k.get("provenance") or {}
