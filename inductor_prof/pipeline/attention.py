@@ -189,6 +189,7 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
+    opts.reuse = False   # the command times again what it is asked to (and stores it); the stage reuses
     live = rundir.Manifest.of(run_dir, manifest)
     with live.stage("attention") as info:   # its outcome in the run, a failure too
         try:
