@@ -175,8 +175,9 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
     this_call: dict[str, str] = {}  # stem -> status given in this call
     store = ncu_reuse.store_for(settings)
-    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root else None
-    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)
+    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)   # none (a run recorded before ids): nothing reused or kept
+    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root and run_id \
+        else None
     reused: dict[str, dict] = {}
     if machine and run_id and not settings.fresh:
         todo, reused = ncu_reuse.take(store, machine, todo, run.ncu_report)
@@ -221,9 +222,9 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
     return {"kernels": len(targets_all), "skipped": done_before, "tried": len(this_call) -
             counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
-            "not_tried": counts["not_tried"], "stopped": stopped, "reused": len(reused),
+            "not_tried": counts["not_tried"], "stopped": stopped,
+            **({"reused": len(reused), "measure_store": store.summary(len(reused), counts["ok"])} if machine else {}),
             **({"reused_from": sorted({r[ncu_reuse.ORIGIN] for r in reused.values()})} if reused else {}),
-            "measure_store": store.summary(len(reused), counts["ok"]) if machine and run_id else "off",
             **({"seconds_by_phase": spent} if spent else {})}
 
 

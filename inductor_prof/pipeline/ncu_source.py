@@ -171,8 +171,9 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
     todo = [t for t in chosen if again or not has_report(t.stem)]
     done_before = len(chosen) - len(todo)
     store = ncu_reuse.store_for(settings)
-    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root else None
-    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)
+    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)   # none (a run recorded before ids): nothing reused or kept
+    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root and run_id \
+        else None
     reused: dict[str, dict] = {}
     if machine and run_id and not settings.fresh and not again:   # --source KERNEL: measured again, as asked
         todo, reused = ncu_reuse.take(store, machine, todo, run.ncu_source_report, kind=ncu_reuse.SOURCE)
