@@ -9,7 +9,6 @@
 # Under 240 s: the two-block part is left out when FLUX took more than 160 s.
 OUT=${OUT:-/tmp/reuse-out}
 mkdir -p "$OUT"
-exec > >(tee "$OUT/reuse.log") 2>&1
 PY=${PYTHON:-python3}
 RUNS=/tmp/reuse-runs
 rm -rf "$RUNS" /tmp/reuse-xdg /tmp/reuse-model
@@ -29,6 +28,7 @@ profile() {   # NAME TIMEOUT ARGS...: one profile, its wall time printed
   return $rc
 }
 
+main() {
 echo "== versions"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || echo "STEP nvidia-smi failed: rc=$?"
 $PY -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" || echo "STEP versions failed: rc=$?"
 
@@ -74,3 +74,6 @@ tar czf "$OUT/reuse.tgz" --exclude=inductor_cache --exclude='*.ncu-rep' --exclud
   || echo "STEP tar failed: rc=$?"
 ls -la "$OUT"
 echo "TOTAL $(elapsed) s"
+}
+
+main 2>&1 | tee "$OUT/reuse.log"
