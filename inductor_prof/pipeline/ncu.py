@@ -20,7 +20,8 @@ from typing import Callable
 import pandas as pd
 
 from .. import rundir, runfiles
-from ..analysis.library_calls import call_label, replay_calls
+from ..analysis.call_label import call_label
+from ..analysis.library_calls import replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import BatchOutcome, NcuTarget, run_batch, run_queue
