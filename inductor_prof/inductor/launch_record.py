@@ -40,10 +40,10 @@ class LaunchRecorder:
             return
         step = self.steps[-1]
         data = metadata.get() if hasattr(metadata, "get") and callable(metadata.get) else None
-        name = data.get("name") if isinstance(data, dict) else None
-        if not isinstance(name, str):   # launch_metadata gave nothing (no hook when its launcher was built)
-            step["unnamed"] += 1
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            step["unnamed"] += 1   # launch_metadata gave nothing (no hook when its launcher was built)
             return
+        name = data["name"]
         work = work_of(data)
         k = step["kernels"].setdefault(name, {"launches": 0, "priced": 0, "uniform": True, "first": None,
                                               **{key: 0.0 for key in WORK_KEYS}})

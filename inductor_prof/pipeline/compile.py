@@ -144,7 +144,7 @@ def warmup(ctx) -> dict:
     with recorded(ctx):
         ms = {size: proton.timed_steps(_step(ctx, "warmup", size, step), ctx.opts.warmup)
               for size, step in ctx.target.each_size()}
-    info = {"step_ms": ms[None]} if None in ms else {"step_ms_by_size": ms}
+    info: dict[str, Any] = {"step_ms": ms[None]} if None in ms else {"step_ms_by_size": ms}
     if ctx.launch_recorder is not None:
         doc = ctx.launch_recorder.document()
         rundir.write_json(ctx.run.recorded_launches, doc)
