@@ -8,8 +8,8 @@ from __future__ import annotations
 OP = "inductor_prof_try::attention"
 _ON = {"on": False}
 _INSTALLED: dict = {}
-# calls the backend ran (counted in the op: each real call, compiled or not) and why others stayed on SDPA (counted
-# where the override decides: once per traced graph under torch.compile)
+# calls the backend ran (counted in the op) and why others stayed on SDPA (counted where the override decides; Dynamo
+# replays that dict update at each call of a compiled graph: 3 compiled calls with a mask counted 3 on the CPU)
 _CALLS: dict = {"routed": 0, "kept": {}}
 
 
