@@ -18,7 +18,7 @@ def use(on: bool) -> None:
 
 
 def calls() -> dict:
-    """{"routed": calls the backend ran, "kept": {why: SDPA calls left as they were, as traced}}."""
+    """{"routed": calls the backend ran, "kept": {why: SDPA calls left as they were}}."""
     return {"routed": _CALLS["routed"], "kept": dict(_CALLS["kept"])}
 
 
