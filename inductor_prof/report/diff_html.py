@@ -26,6 +26,7 @@ td:first-child,td.l{white-space:normal;overflow-wrap:anywhere}td:first-child{min
 <p>A: <code>{{ d.a }}</code><br>B: <code>{{ d.b }}</code></p>
 {% for w in d.warnings %}<p class="warn">warning: {{ w }}</p>{% endfor %}
 {% if d.changed_settings %}<p class="dim">changed: {{ d.changed_settings | join("; ") }}</p>{% endif %}
+{% if d.get("applied_experiment") %}<p><b>{{ d["applied_experiment"]["line"] }}</b></p>{% endif %}
 {% for s in sections %}<h2>{{ s.title }}</h2>
 {% if s.rows %}<table><tr>{% for h in s.headers %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in s.rows %}<tr>{% for c in row %}<td{% if c.css %} class="{{ c.css }}"{% endif %}

@@ -18,6 +18,7 @@ from ..analysis.diff_gate import scopes
 from ..analysis.diff_kernels import MATCH_NOTES
 from ..analysis.noise import NOISE_RULE
 from ..names import distinct
+from .diff_export import applied_experiment
 from .terminal import make_console as report_console
 
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
@@ -164,6 +165,8 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
     width = max(24, console.width - 62)
     parts: list = [Text(f"A: {diff.a}\nB: {diff.b}", style="bold")]
     parts += [Text(f"changed: {c}", style="dim") for c in diff.changes]
+    if diff.experiment:
+        parts.append(Text(applied_experiment(diff.experiment)["line"], style="bold"))
     parts += [steps_table(diff), *_missing(diff, "steps")]
     if diff.sizes is not None:
         parts.append(sizes_table(diff.sizes))
