@@ -299,9 +299,10 @@ def attention(
         device = "cpu"
         err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
                   "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
-    opts = options(resolve({"retune": retune or None})[0], names, tune=not no_tune, rep_ms=rep_ms, device=device)
+    settings = resolve({"retune": retune or None})[0]
+    opts = options(settings, names, tune=not no_tune, rep_ms=rep_ms, device=device)
     with reporter(err) as bar, stdout_to_stderr() if json_out or to_stdout(csv) else contextlib.nullcontext():
-        df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
+        df, summary = benchmark(run_dir, shapes, opts, bar.items, settings=settings)   # with --json, compilers' output to stderr
     for line in note_lines(summary):   # the tuning cache's warnings and outcome, the reduced checks
         err.print(line, markup=False, highlight=False, soft_wrap=True)
     if csv:
