@@ -193,8 +193,8 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
     live = rundir.Manifest.of(run_dir, manifest)
     with live.stage("attention") as info:   # its outcome in the run, a failure too
         try:
-            rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")),
-                                      training(manifest, run_dir, opts, settings))
+            training(manifest, run_dir, opts, settings)
+            rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
         finally:   # Proton's hatchet, the FlexAttention kernels' list, a failed call's too
             written.record(live, "attention")
         info.update(summary)
@@ -213,8 +213,7 @@ def training(manifest: dict, run_dir: rundir.RunDir, opts: BenchOptions, setting
 
 
 def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
-              on_backend: Callable[[int, int, str], None] | None, peaks: Peaks,
-              trained: bool = False) -> tuple[pd.DataFrame, dict]:
+              on_backend: Callable[[int, int, str], None] | None, peaks: Peaks) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
     cache = flex_cache(todo, opts.compile_cache)
@@ -238,7 +237,7 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
     cache.store(run_dir.attention_cache, [])
     marks.append(time.perf_counter())
     return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
-                  **({"passes": [FORWARD, TRAINING]} if trained else {}),
+                  **({"passes": [FORWARD, TRAINING]} if opts.backward else {}),
                   "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root)),
                   **_notes(result, opts), "compile_cache": cache.summary(),
                   **({"compile_cache_warnings": cache.warnings} if cache.warnings else {}),
@@ -371,8 +370,8 @@ def work(spec: AttentionSpec, events) -> dict:
         events.phase(WENT_ON)
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
     opts = options(settings, names)
-    _, summary = _into_run(run_dir, [], opts, None, machine_peaks(manifest.get("ceilings")),
-                           training(manifest, run_dir, opts, settings))
+    training(manifest, run_dir, opts, settings)
+    _, summary = _into_run(run_dir, [], opts, None, machine_peaks(manifest.get("ceilings")))
     left_out = [n for n in TEACHING if n not in names]
     teaching = [f"left out: {', '.join(left_out)} (teaching backends; the attention_teaching setting, or "
                 "`inductor-prof attention RUN`, runs them)"] if left_out else []
