@@ -23,7 +23,7 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
         return []
     if attention_training.is_training(attention):
         return attention_training.savings(attention, kernels or {}, backward_kernels or {})
-    attention = attention_training.of_pass(attention, attention_training.FORWARD)
+    attention = attention[attention_training.passes(attention) == attention_training.FORWARD]
     out = []
     # "sdpa" is PyTorch's own choice: the model's kernel again, not an alternative
     ok = attention[attention["ok"].astype(bool) & (attention["backend"] != "sdpa")]
