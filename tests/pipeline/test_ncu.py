@@ -231,3 +231,11 @@ def test_replayed_bshd_backward_takes_its_dims_as_bhsd_views(monkeypatch):
     dq, _, _ = replay.aten_launch(spec, device="cpu")()
     assert seen == {"q": (1, 4, 16, 8), "causal": False}
     assert dq.shape == (1, 4, 16, 8)
+
+
+def test_a_foreach_kernel_says_why_it_cannot_be_replayed(train_targets):
+    """The compiled AdamW's foreach kernels are targets (a status row each) but their files have no get_args():
+    the replay's load fails with that reason, for this kernel only (the batch's others are profiled)."""
+    foreach = next(t for t in train_targets if t.name.startswith("triton_for_fused_"))
+    with pytest.raises(RuntimeError, match=r"no get_args\(\) \(Inductor writes none for a foreach kernel"):
+        replay.inductor_launch(replay.replay_call(foreach.spec))

@@ -83,6 +83,9 @@ def inductor_launch(call: InductorCall):
     assert mod_spec is not None and mod_spec.loader is not None, call.file   # a .py file always has both
     module = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(module)
+    if not hasattr(module, "get_args"):
+        raise RuntimeError(f"{call.name}: its file has no get_args() (Inductor writes none for a foreach kernel, "
+                           "such as a compiled optimizer step's): it cannot be replayed alone")
     only_chosen_config(getattr(module, call.name, None), call.config)
     args = module.get_args()
     return lambda: module.call(args)
