@@ -315,6 +315,8 @@ def attention(
         sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
         return
     out = terminal.make_console(width)
-    out.print(terminal.attention_table(df, width=out.width))
+    tables = terminal.attention_tables(df)   # a training run's: the forward table, then the forward+backward one
+    for title, rows in tables if len(tables) > 1 else [("Attention backends", df)]:
+        out.print(terminal.attention_table(rows, title, width=out.width))
     if run_dir is not None:
         out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)

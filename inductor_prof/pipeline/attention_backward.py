@@ -11,6 +11,7 @@ their error; the others are checked and timed in the stage's process as usual.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Callable
 
 from .. import procs, rundir, runfiles
@@ -23,6 +24,7 @@ from ..specs import AttentionProbeSpec
 
 PROBED = "probed"     # the phase event a probe worker says after each backend: {"backend", "error"}
 PROBE_TIMEOUT_S = 300  # one worker: start-up, FlexAttention's forward and backward compiles, a call of each
+DEVICE = "cuda"
 
 
 def is_training(manifest: dict) -> bool:
@@ -54,7 +56,7 @@ def probe(run_dir: rundir.RunDir, settings: Settings, shape: Shape, names: list[
 def work(spec: AttentionProbeSpec, events) -> dict:
     """The probe worker: spec.backends' forward+backward call at the run's shape labelled spec.shape."""
     require_cuda("attention")
-    run_dir = rundir.open_run(spec.run)
+    run_dir = rundir.RunDir(Path(spec.run))   # the stage's own run folder: only its captured calls are read
     shapes = [s for s, _, _ in from_calls(runfiles.attention_calls_file(run_dir.attention_shapes_json))
               if s.label == spec.shape]
     if not shapes:
@@ -63,5 +65,5 @@ def work(spec: AttentionProbeSpec, events) -> dict:
     def said(name: str, error: str) -> None:
         print(f"{PROBED} {name}: {error or 'ok'}", flush=True)
         events.phase(PROBED, json.dumps({"backend": name, "error": error}))
-    probe_calls(shapes[0], all_backends(list(spec.backends)), "cuda", said)
+    probe_calls(shapes[0], all_backends(list(spec.backends)), DEVICE, said)
     return {"probed": len(spec.backends)}

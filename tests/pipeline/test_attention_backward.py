@@ -68,3 +68,29 @@ def test_probe_of_a_worker_that_says_nothing_ends(tmp_path):
     said = attention_backward.probe(rundir.RunDir(tmp_path), Settings(), parse_shape("1,2,64,16"), ["a", "b"],
                                     run_worker=run_worker)
     assert len(calls) == 2 and set(said) == {"a", "b"}
+
+
+class _Events:
+    def __init__(self):
+        self.phases = []
+
+    def phase(self, name, detail=""):
+        self.phases.append((name, json.loads(detail)))
+
+
+def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypatch):
+    """The worker's side, on a CPU (no CUDA check, device cpu): the shape found among the run's captured calls by
+    its label, a phase event per backend with its error."""
+    run = rundir.RunDir(tmp_path)
+    calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
+    small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
+    run.attention_shapes_json.write_text(json.dumps([small]))
+    monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
+    monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+    from inductor_prof.specs import AttentionProbeSpec
+
+    events = _Events()
+    spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math", "gluon_fa3"])
+    assert attention_backward.work(spec, events) == {"probed": 2}
+    assert [(n, d["backend"], bool(d["error"])) for n, d in events.phases] == [
+        (attention_backward.PROBED, "sdpa_math", False), (attention_backward.PROBED, "gluon_fa3", True)]
