@@ -115,3 +115,19 @@ def test_terminal_json_and_html_show_the_training_comparison(run_with_training_r
     assert r.exit_code == 0, r.output
     page = (tmp_path / "r.html").read_text()
     assert 'id="attention-training"' in page and "attention-training-table" in page
+
+
+def test_diff_pairs_attention_rows_within_their_pass():
+    from inductor_prof.analysis.diff import attention_rows
+
+    a, b = _rows(), _rows()
+    b.loc[(b["pass"] == "forward+backward") & (b["backend"] == "sdpa_flash"), "ms"] = 0.33
+    m = attention_rows(a, b).set_index(["pass", "backend"])
+    # 0.30 -> 0.33 ms: +10%; the forward row of the same backend and shape is its own pair, unchanged
+    assert m.at[("forward+backward", "sdpa_flash"), "change_pct"] == pytest.approx(10.0)
+    assert m.at[("forward", "sdpa_flash"), "change_pct"] == pytest.approx(0.0)
+    assert len(m) == 5   # gluon_fa3's forward+backward row did not run: no pair
+    # a run recorded before the column: its rows are forward rows, paired with the forward ones only
+    old = a[a["pass"] == "forward"].drop(columns="pass")
+    m = attention_rows(old, b)
+    assert set(m.loc[m["ms_a"].notna(), "pass"]) == {"forward"}
