@@ -157,3 +157,19 @@ def test_probe_calls_say_each_backend_and_go_on_after_an_error_on_a_cpu():
     assert said[0] == ("broken", "RuntimeError: no kernel for this") or said[0][1].endswith("no kernel for this")
     assert said[1] == ("sdpa_math", "")
     assert said[2][0] == "gluon_fa3" and said[2][1]    # its forward has no GPU here (or no backward): an error
+
+
+def test_grad_error_is_the_worst_of_the_three_and_nan_fails():
+    ref = [torch.ones(1, 1, 4, 4, dtype=torch.float64) for _ in range(3)]
+    # dk alone 10% off everywhere: ||0.1 * ref|| / ||ref|| = 0.1; dq and dv exact
+    grads = [ref[0].clone(), ref[1] * 1.1, ref[2].clone()]
+    assert backward.grad_error(grads, ref) == pytest.approx(0.1)
+    # a NaN in dv: not a number to compare, the row fails
+    grads[2] = ref[2].clone()
+    grads[2][0, 0, 0, 0] = float("nan")
+    assert math.isnan(backward.grad_error(grads, ref))
+    # dq compared over the live query rows only: a dead row's value does not count
+    live = torch.tensor([[[True, True, True, False]]])
+    grads = [ref[0].clone(), ref[1].clone(), ref[2].clone()]
+    grads[0][0, 0, 3] = 5.0
+    assert backward.grad_error(grads, ref, live) == 0.0
