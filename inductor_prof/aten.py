@@ -121,6 +121,18 @@ def flops_key_for_dtype(dtype) -> str:
     return "flops32"
 
 
+# position of compute_log_sumexp in the attention ops that take it: True when a backward follows (training), and
+# the kernel then writes the logsumexp too (flash's always does)
+ATTENTION_LSE = {"aten::_cudnn_attention_forward": 8, "aten::_scaled_dot_product_cudnn_attention": 4,
+                 "aten::_scaled_dot_product_efficient_attention": 4, "aten::_efficient_attention_forward": 10}
+
+
+def attention_keeps_lse(op: str, scalars: list) -> bool:
+    """Whether the recorded attention call computed its logsumexp for a backward (compute_log_sumexp True)."""
+    at = ATTENTION_LSE.get(op)
+    return at is not None and at < len(scalars) and scalars[at] == "True"
+
+
 def attention_backward_causal(op: str, scalars: list) -> bool:
     """Whether an SDPA backward op's recorded call was causal (its is_causal, or a causal mask type)."""
     spec = ATTENTION_BACKWARD_OPS[op]

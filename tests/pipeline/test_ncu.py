@@ -239,3 +239,23 @@ def test_a_foreach_kernel_says_why_it_cannot_be_replayed(train_targets):
     foreach = next(t for t in train_targets if t.name.startswith("triton_for_fused_"))
     with pytest.raises(RuntimeError, match=r"no get_args\(\) \(Inductor writes none for a foreach kernel"):
         replay.inductor_launch(replay.replay_call(foreach.spec))
+
+
+def test_replayed_training_forward_computes_its_logsumexp_as_recorded(monkeypatch):
+    """A training step's attention forward ran with compute_log_sumexp True (llama-train-h200's
+    _cudnn_attention_forward, scalar 8), an inference one False (llama-h200's): the replay's q, k, v require grad
+    exactly when the recorded call kept its lse, so SDPA asks the same kernel for the same outputs."""
+    import csv
+
+    seen = []
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.append(q.requires_grad)
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    for run in ("llama-train-h200", "llama-h200"):
+        with open(REPO / "examples" / "runs" / run / "library_ops.csv", newline="") as f:
+            row = next(r for r in csv.DictReader(f) if r["op"] == "aten::_cudnn_attention_forward")
+        spec = {"type": "aten", "op": row["op"], "dims": [[1, 2, 8, 16], [1, 2, 8, 16], [1, 2, 8, 16]] + [[]] * 10,
+                "types": ["float"] * 3, "scalars": json.loads(row["scalars"])}
+        replay.aten_launch(spec, device="cpu")()
+    assert seen == [True, False]

@@ -20,7 +20,8 @@ import sys
 import time
 
 from inductor_prof.aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES,
-                                SCALAR_TYPES, SDPA_BACKENDS, attention_backward_causal, attention_flags)
+                                SCALAR_TYPES, SDPA_BACKENDS, attention_backward_causal, attention_flags,
+                                attention_keeps_lse)
 from inductor_prof.errors import one_line
 from inductor_prof.specs import AtenCall, InductorCall, replay_call
 
@@ -179,6 +180,8 @@ def aten_launch(spec: AtenCall | dict, device: str = "cuda"):
 
         attn = ATTENTION_OPS[op]
         q, k, v = (tensor_at(i) for i in range(3))
+        if attention_keeps_lse(op, call.scalars):   # a training step's forward: its kernel writes the lse too
+            q, k, v = (t.requires_grad_(True) for t in (q, k, v))
         mask = tensor_at(attn.mask) if attn.mask is not None and attn.mask < len(dims) and _is_shape(dims[attn.mask]) \
             else None
         if mask is not None:
