@@ -5,7 +5,8 @@ process with its own time limit). Each prints the figures it checks, one labelle
                 backward hit an illegal memory access there on the H200; its row must carry that error and the
                 others must still be checked and timed (each probe worker's log under WORK/flux-run/attention/)
   ncu RUN       ncu over the decoder training run's attention backward (its bprop kernel, replayed as autograd's
-                backward of cuDNN's forward) and one foreach kernel (no get_args: a failed row with the reason)
+                backward of cuDNN's forward), its forward (replayed computing its logsumexp, as a training step's
+                does) and one foreach kernel (no get_args: a failed row with the reason)
   cpu WORK      what of `flux` runs on a CPU (the dry run): sdpa_math and an own kernel at a small shape, no probe
 """
 from __future__ import annotations
@@ -81,7 +82,8 @@ def ncu(run_path: Path) -> None:
     def chosen(r, *a, **k):
         ts = every(r, *a, **k)
         foreach[:] = [t for t in ts if t.name.startswith("triton_for_")][:1]
-        return [t for t in ts if t.name == BPROP] + foreach
+        fprop = [t for t in ts if t.name.startswith("cudnn_generated_fort_native_sdpa_sm90_flash_fprop")][:1]
+        return [t for t in ts if t.name == BPROP] + fprop + foreach
     ncu_stage.targets = chosen
     summary = ncu_stage.run_ncu(run, resolve({})[0], log=print)
     print(f"ncu summary: {json.dumps(summary)}", flush=True)
@@ -92,8 +94,8 @@ def ncu(run_path: Path) -> None:
         keep = {k: r.get(k) for k in ("status", "reason", "shape", "duration_ns", "model_us", "dram_bytes",
                                       "model_bytes", "calls") if k in r}
         print(f"ncu row {r['name'][:70]}: {json.dumps(keep, default=str)}", flush=True)
-        if r["name"] == BPROP and r.get("status") == "ok":
-            print(f"ncu bprop replay vs model: {r['duration_ns'] / 1e3:.1f} us vs {r['model_us']:.1f} us a call "
+        if r.get("status") == "ok" and r.get("model_us") == r.get("model_us"):
+            print(f"ncu replay vs model {r['name'][:60]}: {r['duration_ns'] / 1e3:.1f} us vs {r['model_us']:.1f} us a call "
                   f"({r['duration_ns'] / 1e3 / r['model_us']:.2f}x); DRAM bytes {r.get('dram_bytes')} vs priced "
                   f"{r.get('model_bytes')}", flush=True)
 

@@ -10,8 +10,9 @@
 #            report's training comparison and its "use ... (its forward and backward)" advice line if one is faster
 #   flux:    "probe (1,24,4608,128) sdpa_cudnn: <error>" (expected: an illegal memory access, kept out of the
 #            bench's process) and the flash/efficient rows timed and ok after it
-#   ncu:     "ncu bprop replay vs model": the decoder's cuDNN bprop kernel replayed as autograd's backward, its
-#            duration against the model's per-call time; the foreach kernel's row failed with "no get_args()"
+#   ncu:     "ncu replay vs model <bprop kernel>": the decoder's cuDNN bprop kernel replayed as autograd's backward, its
+#            duration against the model's per-call time (the fprop's too, replayed computing its lse); the foreach
+#            kernel's row failed with "no get_args()"
 set -u
 OUT=${OUT:-/tmp/attnbwd-out}
 mkdir -p "$OUT"
