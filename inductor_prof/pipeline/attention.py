@@ -305,6 +305,8 @@ def _notes(result, opts: BenchOptions) -> dict:
             notes["tuning_cache_warnings"] = cache.warnings
     if result.checked:
         notes["checked_at"] = result.checked
+    if result.probed:   # a training run's backends whose forward+backward failed in a probe worker
+        notes["backward_probe_failed"] = result.probed
     if result.seconds:   # where the stage's time goes (first use: compiles, a build, tuning)
         notes["check_and_tune_s"] = {b: round(t, 1) for b, t in sorted(result.seconds.items(), key=lambda x: -x[1])}
     return notes
@@ -318,6 +320,9 @@ def note_lines(summary: dict) -> list[str]:
     for full, reduced in summary.get("checked_at", {}).items():
         lines.append(f"{full} checked against float64 at {reduced} (the full length's reference is costly; "
                      "timed at full length)")
+    for shape, failed in summary.get("backward_probe_failed", {}).items():
+        lines += [f"{shape} forward+backward: {name} failed in a process apart, kept out of the stage's ({why[:200]})"
+                  for name, why in failed.items()]
     slowest = list((summary.get("check_and_tune_s") or {}).items())[:3]
     if slowest:
         lines.append("checks and tuning took longest: " + ", ".join(f"{b} {t:g} s" for b, t in slowest))

@@ -94,3 +94,12 @@ def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypa
     assert attention_backward.work(spec, events) == {"probed": 2}
     assert [(n, d["backend"], bool(d["error"])) for n, d in events.phases] == [
         (attention_backward.PROBED, "sdpa_math", False), (attention_backward.PROBED, "gluon_fa3", True)]
+
+
+def test_the_stage_says_which_backends_its_probe_kept_out():
+    from inductor_prof.pipeline.attention import note_lines
+
+    lines = note_lines({"backward_probe_failed": {"(1,24,4608,128)": {
+        "sdpa_cudnn": "CUDA error: an illegal memory access was encountered"}}})
+    assert lines == ["(1,24,4608,128) forward+backward: sdpa_cudnn failed in a process apart, kept out of the "
+                     "stage's (CUDA error: an illegal memory access was encountered)"]

@@ -100,7 +100,10 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     why = {b.name: refusal(b, shape, n_scores, opts.device) for b in backends}
     runnable = [b.name for b in backends if not why[b.name]]
     if opts.probe and runnable:   # a backend that breaks the process's CUDA context never runs in it
-        why.update({n: e for n, e in opts.probe(shape, runnable).items() if e})
+        failed = {n: e for n, e in opts.probe(shape, runnable).items() if e}
+        if failed:
+            result.probed[shape.label] = failed
+        why.update(failed)
     checked = check_shape(shape)
     try:
         qc, kc, vc = _needs_grad(*_inputs(checked, opts.seed, opts.device))

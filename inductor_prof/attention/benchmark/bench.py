@@ -64,6 +64,7 @@ class BenchResult:
     chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
     checked: dict = field(default_factory=dict)    # shape label -> the reduced shape's label its checks ran at
     seconds: dict = field(default_factory=dict)    # backend -> wall seconds of its checks and tuning, all shapes
+    probed: dict = field(default_factory=dict)     # shape label -> {backend: its forward+backward call's failure}
 
     def spent(self, backend: str, since: float) -> None:
         self.seconds[backend] = self.seconds.get(backend, 0.0) + time.perf_counter() - since

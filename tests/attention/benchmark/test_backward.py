@@ -139,8 +139,10 @@ def test_a_backend_the_probe_says_failed_is_a_row_with_its_error_and_never_runs(
         asked.append((shape.label, names))
         return {"crashes": "CUDA error: an illegal memory access was encountered", "sdpa_math": ""}
     opts = BenchOptions(device="cpu", backward=True, timer=lambda fn, rep_ms: 1.0, probe=probe)
+    result = backward.BenchResult()
     rows = {r["backend"]: r for r in backward.bench_shape(SHAPE, 3, "", [bad, registry.backends(["sdpa_math"])[0]],
-                                                          opts, backward.BenchResult())}
+                                                          opts, result)}
+    assert result.probed == {SHAPE.label: {"crashes": "CUDA error: an illegal memory access was encountered"}}
     assert asked == [(SHAPE.label, ["crashes", "sdpa_math"])]
     assert rows["crashes"]["reason"] == "CUDA error: an illegal memory access was encountered"
     assert not rows["crashes"]["ok"] and ran == []
