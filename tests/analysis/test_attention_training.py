@@ -131,3 +131,16 @@ def test_diff_pairs_attention_rows_within_their_pass():
     old = a[a["pass"] == "forward"].drop(columns="pass")
     m = attention_rows(old, b)
     assert set(m.loc[m["ms_a"].notna(), "pass"]) == {"forward"}
+
+
+def test_a_backward_kernel_keeps_its_ncu_replay_item_in_a_training_run():
+    """The forward+backward rows time no kernel's call alone, so the backward kernel they judge keeps ncu's
+    in-model item: 300 us a call in the model vs 250 us replayed, 4 calls a step: (300 - 250) * 4 = 0.2 ms/step."""
+    from inductor_prof.analysis.in_model import items
+
+    savings = attention_saving(_rows(), {SHAPE: [FWD]}, {SHAPE: BWD})
+    df = pd.DataFrame([{"name": BWD, "display": "bprop", "avg_us": 300.0, "calls_per_step": 4.0,
+                        "calls_by_shape": [{"shape": "s", "calls_per_step": 4.0}]}])
+    ncu = pd.DataFrame([{"name": BWD, "shape": "s", "model_us": 300.0, "duration_ns": 250_000.0}])
+    got = items(df, savings, ncu)
+    assert [(i["what"], round(i["headroom_ms_per_step"], 6)) for i in got] == [("bprop in the model vs alone", 0.2)]
