@@ -103,3 +103,17 @@ def test_the_stage_says_which_backends_its_probe_kept_out():
         "sdpa_cudnn": "CUDA error: an illegal memory access was encountered"}}})
     assert lines == ["(1,24,4608,128) forward+backward: sdpa_cudnn failed in a process apart, kept out of the "
                      "stage's (CUDA error: an illegal memory access was encountered)"]
+
+
+def test_a_worker_that_crashed_after_saying_some_charges_the_one_in_flight(tmp_path):
+    # it said a, then died on b: b is charged at once (no fresh worker to crash again on it); c gets a fresh one
+    outcomes = [_outcome([("a", "")], False, rc=-6), _outcome([("c", "")], True)]
+    specs = []
+
+    def run_worker(spec, log, timeout):
+        specs.append(list(spec.backends))
+        return outcomes[len(specs) - 1]
+    said = attention_backward.probe(rundir.RunDir(tmp_path), Settings(), parse_shape("1,2,64,16"), ["a", "b", "c"],
+                                    run_worker=run_worker)
+    assert specs == [["a", "b", "c"], ["c"]]
+    assert said["a"] == "" and said["c"] == "" and said["b"].startswith("crashed the process running it")
