@@ -11,6 +11,7 @@ class AttentionOp:
     causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_forward)
     mask: int | None        # position of the attention-mask / bias tensor, None where the op takes none
     scale: int              # position of scale
+    layout: str = "bhsd"    # query/key dims as the op takes them: (B, H, S, D), or (B, S, H, D) for the kernels' own ops
 
 
 # the SDPA backends by name -> torch.nn.attention.SDPBackend's member: the benchmark forces each, the ncu replay
@@ -23,12 +24,19 @@ ATTENTION_OPS = {
     "aten::_cudnn_attention_forward": AttentionOp("sdpa_cudnn", 10, 3, 12),
     "aten::_scaled_dot_product_cudnn_attention": AttentionOp("sdpa_cudnn", 6, 3, 8),
     "aten::_scaled_dot_product_flash_attention": AttentionOp("sdpa_flash", 4, None, 6),
-    "aten::_flash_attention_forward": AttentionOp("sdpa_flash", 8, None, 10),
+    "aten::_flash_attention_forward": AttentionOp("sdpa_flash", 8, None, 10, "bshd"),
     "aten::_scaled_dot_product_efficient_attention": AttentionOp("sdpa_efficient", 6, 3, 7),
-    "aten::_efficient_attention_forward": AttentionOp("sdpa_efficient", 9, 3, 11),
+    "aten::_efficient_attention_forward": AttentionOp("sdpa_efficient", 9, 3, 11, "bshd"),
     "aten::_scaled_dot_product_flash_attention_for_cpu": AttentionOp("sdpa_math", 4, 5, 6),
 }
 MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 none, 1/2 causal), not a bool
+
+
+def attention_dims(layout: str, q: list[int], k: list[int]) -> tuple[int, int, int, int, int, int]:
+    """(B, Hq, Sq, D, Hkv, Sk) of an attention op's recorded query and key dims in its layout ("bhsd" or "bshd")."""
+    if layout == "bshd":
+        return q[0], q[2], q[1], q[3], k[2], k[1]
+    return q[0], q[1], q[2], q[3], k[1], k[2]
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ REPLAYABLE_OPS = REPLAYABLE_GEMMS + ("aten::_scaled_mm", "aten::_int_mm", *GROUP
 PROFILER_DTYPES = {
     "float": ("float32", 4), "c10::BFloat16": ("bfloat16", 2), "c10::Half": ("float16", 2),
     "double": ("float64", 8), "c10::Float8_e4m3fn": ("float8_e4m3fn", 1), "c10::Float8_e5m2": ("float8_e5m2", 1),
-    "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1), "signed char": ("int8", 1),
+    "long int": ("int64", 8), "long unsigned int": ("uint64", 8), "int": ("int32", 4), "bool": ("bool", 1), "signed char": ("int8", 1),
     "unsigned char": ("uint8", 1), "short int": ("int16", 2),
 }
 INDEX_DTYPES = ("long int", "int", "bool")

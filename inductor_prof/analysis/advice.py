@@ -25,7 +25,7 @@ from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind
 from .causes import causes, counter_facts, instruction_cause
-from .library_calls import call_label
+from .call_label import call_label
 
 TOP = 10
 NAN = float("nan")

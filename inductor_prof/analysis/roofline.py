@@ -17,6 +17,7 @@ import pandas as pd
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
 from ..names import short_name
+from .call_label import call_label
 from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
 from ..peaks import Peaks
 
@@ -25,8 +26,10 @@ JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct
 
 
 def _at_shape(shapes: pd.DataFrame) -> list[str]:
-    """`<kernel as the tables name it> at <its recorded dims>`: what reached a roof, for a shape's call."""
-    return [f"{short_name(str(k))} at {d}" for k, d in zip(shapes["kernel"], shapes["dims"])]
+    """`<kernel as the tables name it> at <its call as the tables name it>`: what reached a roof, for a shape's
+    call."""
+    return [f"{short_name(str(k))} at {call_label(str(op), d)}"
+            for k, op, d in zip(shapes["kernel"], shapes["op"], shapes["dims"])]
 
 
 def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tuple[Any, float, float, float, str]]:

@@ -190,6 +190,7 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
+    opts.reuse = False   # the command times again what it is asked to (and stores it); the stage reuses
     live = rundir.Manifest.of(run_dir, manifest)
     with live.stage("attention") as info:   # its outcome in the run, a failure too
         try:
@@ -216,6 +217,8 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
               on_backend: Callable[[int, int, str], None] | None, peaks: Peaks) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
+    run_id = runfiles.manifest(run_dir, "the attention stage needs it").get(rundir.RUN_ID)
+    opts.run_id = run_id if isinstance(run_id, str) else ""   # none: timings neither reused nor kept
     cache = flex_cache(todo, opts.compile_cache)
     cache.seed(run_dir.attention_cache)   # FlexAttention compiled by an earlier run at these shapes
     marks = [time.perf_counter()]
@@ -307,6 +310,12 @@ def _notes(result, opts: BenchOptions) -> dict:
         notes["checked_at"] = result.checked
     if result.probed:   # a training run's backends whose forward+backward failed in a probe worker
         notes["backward_probe_failed"] = result.probed
+    if result.reused:   # shape label -> the run its timings came from (attention/benchmark/reuse.py)
+        notes["reused_from"] = result.reused
+    store = opts.store
+    if store is not None and (store.warnings or store.not_written):
+        notes["measure_store_warnings"] = store.warnings + (
+            [f"measurement store {store.root}: not written ({store.not_written})"] if store.not_written else [])
     if result.seconds:   # where the stage's time goes (first use: compiles, a build, tuning)
         notes["check_and_tune_s"] = {b: round(t, 1) for b, t in sorted(result.seconds.items(), key=lambda x: -x[1])}
     return notes
@@ -314,7 +323,10 @@ def _notes(result, opts: BenchOptions) -> dict:
 
 def note_lines(summary: dict) -> list[str]:
     """The summary's notes as lines for a person: the tuning cache's warnings first."""
-    lines = list(summary.get("tuning_cache_warnings", [])) + list(summary.get("compile_cache_warnings", []))
+    lines = list(summary.get("tuning_cache_warnings", [])) + list(summary.get("compile_cache_warnings", [])) + \
+        list(summary.get("measure_store_warnings", []))
+    for label, origin in (summary.get("reused_from") or {}).items():
+        lines.append(f"{label}: timings reused from run {origin} (--fresh measures them again)")
     if summary.get("tuning_cache"):
         lines.append(f"tuning cache {summary['tuning_cache']}")
     for full, reduced in summary.get("checked_at", {}).items():
@@ -333,8 +345,11 @@ def options(settings: Settings, backends: list[str] | None = None, **kw) -> Benc
     """BenchOptions with the settings' tuning cache (its folder, retune)."""
     from ..attention.tuning_cache import TuningCache, folder
 
+    from ..measure_store import MeasureStore, folder as store_folder
+
     return BenchOptions(backends=backends, cache=TuningCache(folder(settings.tuning_cache), settings.retune),
-                        compile_cache=settings.compile_cache, **kw)
+                        compile_cache=settings.compile_cache, store=MeasureStore(store_folder(settings.measure_store)),
+                        reuse=not settings.fresh, **kw)
 
 
 def harvest_flex(run_dir: rundir.RunDir, seeded: bool = False) -> int:

@@ -22,7 +22,7 @@ from ..inductor.module_paths import listed
 from ..rundir import write_text
 from .. import runfiles
 from ..units import MB, NS_PER_MS, NS_PER_US
-from .format import num, rate, summary_rows, text
+from .format import attention_reused_line, ncu_reused_line, num, rate, reused_from, summary_rows, text
 from .terminal import _ncu_flag as ncu_flag
 
 HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
@@ -110,6 +110,7 @@ NCU_COLUMNS = [
     Col("occup. %", "occupancy_pct", "{:.1f}", narrow=NARROW[1]), Col("regs", "registers", "{:.0f}", narrow=NARROW[1]),
     Col("replayed call", "ncu_shape", style="prose", narrow=NARROW[0]),
     Col("flag", ncu_flag, style="prose"),
+    Col("reused from run", reused_from, optional=True),   # pipeline/ncu_reuse.py; none: this run measured all
 ]
 # a run of several input sizes: its sizes, then each kernel at each size
 SIZE_COLUMNS = [
@@ -418,6 +419,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=_link_rows(kernel_rows(df), row_ids),
         roofline=roofline_legend(charts.numbered_points(df), row_ids) if "roofline" in divs else [],
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, ncu_missed=missed, ncu_no_row=no_row,
+        ncu_reused=ncu_reused_line(df), attention_reused=attention_reused_line(att),
         attention=table(att_fwd, ATTENTION_COLUMNS) if att_fwd is not None and len(att_fwd) else None,
         attention_training=table(att_train, ATTENTION_COLUMNS) if att_train is not None and len(att_train) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",

@@ -180,6 +180,8 @@ def aten_launch(spec: AtenCall | dict, device: str = "cuda"):
 
         attn = ATTENTION_OPS[op]
         q, k, v = (tensor_at(i) for i in range(3))
+        if attn.layout == "bshd":   # the kernel's own op takes (B, S, H, D); SDPA the (B, H, S, D) view of it
+            q, k, v = (x.transpose(1, 2) for x in (q, k, v))
         if attention_keeps_lse(op, call.scalars):   # a training step's forward: its kernel writes the lse too
             q, k, v = (t.requires_grad_(True) for t in (q, k, v))
         mask = tensor_at(attn.mask) if attn.mask is not None and attn.mask < len(dims) and _is_shape(dims[attn.mask]) \
