@@ -89,10 +89,13 @@ def make():
 """, "userpkg.models:make: no parameter of the Net requires grad: nothing to train (requires_grad_(True) on the "
      "trainable part)"),
     ("""
+def loss_of(out):
+    return out.logits.sum()   # a model output without the field the loss reads
+
 def make():
-    model = Net()
-    return TrainingStep(model, inputs(), lambda out: out["logits"].sum())
-""", "userpkg.models:make: the eager forward and loss failed: IndexError: too many indices for tensor of dimension 2"),
+    return TrainingStep(Net(), inputs(), loss_of)
+""", "userpkg.models:make: the eager forward and loss failed: AttributeError: 'Tensor' object has no attribute "
+     "'logits'"),
 ])
 def test_other_bad_training_steps_are_one_line(factory_dir, body, message):
     factory(factory_dir, body)
