@@ -21,8 +21,8 @@ import math
 from typing import Any, Callable, Sequence
 
 from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
-from .aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, CONV_OPS, MASK_TYPE_BACKWARD_OP, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
-                   SCALAR_TYPES, attention_dims, attention_flags, flops_key_for_dtype)
+from .aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
+                   SCALAR_TYPES, attention_backward_causal, attention_dims, attention_flags, flops_key_for_dtype)
 from .units import GB, TFLOP
 
 # Proton's flops metrics by operand width (a kernel's flops sit under one of them)
@@ -60,8 +60,7 @@ def _attention_backward(op: str, inputs: list[Any], scalars: list[Any]) -> tuple
     spec = ATTENTION_BACKWARD_OPS[op]
     b, h, sq, d, hkv, sk = attention_dims(spec.layout, inputs[1][0], inputs[2][0])
     size = inputs[1][2]
-    flag = scalars[spec.causal] if spec.causal < len(scalars) else ""
-    causal = flag == "True" or (op == MASK_TYPE_BACKWARD_OP and flag not in ("", "0"))
+    causal = attention_backward_causal(op, scalars)
     return (attention_backward_flops(CAUSAL if causal else NONE, b, h, sq, sk, d),
             attention_backward_bytes(b, h, hkv, sq, sk, d, size))
 

@@ -90,6 +90,8 @@ class RunDir:
     def attention_precompile_log(self) -> Path: return self.attention_dir / "precompile.log"
     @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
+    def attention_probe_log(self, i: int) -> Path:   # the i-th forward+backward probe process of a training run
+        return self.attention_dir / f"backward_probe_{i}.log"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
     @property

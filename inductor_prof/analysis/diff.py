@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
-from . import diff_experiment, diff_kernels
+from . import attention_training, diff_experiment, diff_kernels
 from .summary import Summary
 from .diff_gate import Failure, failures, gaps, gpu, run_facts, target, tool_version
 from ..units import NS_PER_MS
@@ -20,7 +20,7 @@ from .phases import same_kind
 from .noise import GPU_ROW, NAN, change_pct, change_row, spread_pct, spreads_by_name
 from .rank_gate import rank_failures
 
-ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
+ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask", "pass")
 _SETTING_SKIP = {"out", "force"}
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
 
@@ -75,6 +75,8 @@ def category_rows(sum_a: Summary, sum_b: Summary, cat_steps_a: pd.DataFrame | No
 def attention_rows(att_a: pd.DataFrame, att_b: pd.DataFrame) -> pd.DataFrame:
     """attention.csv of both runs by backend and shape: median ms, change, TFLOP/s. attention.csv keeps no
     spread, so these changes carry no verdict."""
+    # a row's pass (forward, or a training run's forward+backward): forward in a run recorded before the column
+    att_a, att_b = (df.assign(**{"pass": attention_training.passes(df)}) for df in (att_a, att_b))
     keys = [k for k in ATTENTION_KEYS if k in att_a.columns and k in att_b.columns]
     cols = keys + ["ms", "tflops", "ok"]
 

@@ -24,7 +24,7 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, graph_prices, library_calls, older_runs, phases, training_advice
+from . import above_spec, advice, attention_training, graph_prices, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
 from .causes import source_facts
 from .reachable import add_reachable
@@ -163,7 +163,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     ncu = reader.ncu()
     attention = judge_attention(attention, peaks)
     flex = df.loc[df["kind"] == "flex_attention", "name"].tolist() if len(df) else []
-    savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
+    savings = attention_saving(attention, advice.kernels_by_shape(calls, flex),
+                               attention_training.backward_kernels_by_shape(library_ops, calls))
     if len(df):
         ceilings = manifest.get("ceilings")
         shapes = library_calls.with_best(by_shape,

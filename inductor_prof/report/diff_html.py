@@ -100,7 +100,9 @@ def sections(d: dict) -> list[Section]:
                 [_kernel_row(r) for r in d["new_kernels"] + d["removed_kernels"]], missing["kernels"]),
         Section("Attention backends (median ms at each shape; no spread recorded, so no verdict)",
                 ["backend", "shape", "A ms", "B ms", "Δ %", "TFLOP/s A", "TFLOP/s B"],
-                [[Cell(str(r["backend"])), Cell(str(r["shape"]), "l"), _num(r["ms_a"], 3), _num(r["ms_b"], 3),
+                [[Cell(str(r["backend"])),
+                  Cell(str(r["shape"]) + (" fwd+bwd" if r.get("pass") == "forward+backward" else ""), "l"),
+                  _num(r["ms_a"], 3), _num(r["ms_b"], 3),
                   _num(r["change_pct"], 1, "+"), _num(r["tflops_a"], 0), _num(r["tflops_b"], 0)]
                  for r in d["attention"]], missing["attention"]),
     ]

@@ -138,8 +138,11 @@ def attention_table(df: pd.DataFrame) -> Table:
     t = _table("Attention backends (attention.csv: median ms at each shape; no spread recorded, so no verdict)",
                [("backend", "left"), ("shape", "left"), ("A ms", "right"), ("B ms", "right"), ("Δ %", "right"),
                 ("TFLOP/s A->B", "right")])
-    rows = [(str(r.backend), str(r.shape), _num(r.ms_a), _num(r.ms_b), _num(r.change_pct, "{:+.1f}"),
-             f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}") for r in df.itertuples()]
+    # a training run's forward+backward rows (the `pass` key of analysis/diff.attention_rows) said beside the shape
+    both = (df["pass"] == "forward+backward").tolist() if "pass" in df.columns else [False] * len(df)
+    rows = [(str(r.backend), str(r.shape) + (" fwd+bwd" if b else ""), _num(r.ms_a), _num(r.ms_b),
+             _num(r.change_pct, "{:+.1f}"), f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}")
+            for r, b in zip(df.itertuples(), both)]
     for row in rows:
         t.add_row(*row)
     # a narrow terminal cuts no number: the numbers keep their width, the shape wraps, the backend is cut last

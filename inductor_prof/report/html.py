@@ -14,6 +14,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis import RunTables
+from ..analysis.attention_training import FORWARD, TRAINING, of_pass
 from ..analysis.binding import SHORT
 from ..analysis.summary import Summary
 from ..errors import UserError
@@ -335,7 +336,7 @@ def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
         raise UserError(f"report --html needs Bokeh ({e}); install it with: pip install 'inductor-prof[html]'") from e
     made = {"category": charts.category_chart(tables.summary),
             "roofline": charts.roofline_chart(df, tables.summary["peaks"]),
-            "attention": charts.attention_chart(tables.attention)}
+            "attention": charts.attention_chart(of_pass(tables.attention, FORWARD))}
     figures: dict[str, Any] = {k: v for k, v in made.items() if not isinstance(v, str)}
     missing = {k: v for k, v in made.items() if isinstance(v, str)}
     script, divs = components(figures) if figures else ("", {})
@@ -400,6 +401,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         ["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
     ncu_rows = df[df["ncu_duration_ns"].notna()] if "ncu_duration_ns" in df.columns else df.iloc[0:0]
     att = tables.attention
+    att_fwd, att_train = of_pass(att, FORWARD), of_pass(att, TRAINING)   # a training run has both
     row_ids = {name: f"kernel-{i}" for i, name in enumerate(df.get("name", []))}
     views = inspect_views(tables)
     inspected = inspect_sections(views)
@@ -418,7 +420,8 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         roofline=roofline_legend(charts.numbered_points(df), row_ids) if "roofline" in divs else [],
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, ncu_missed=missed, ncu_no_row=no_row,
         ncu_reused=ncu_reused_line(df), attention_reused=attention_reused_line(att),
-        attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
+        attention=table(att_fwd, ATTENTION_COLUMNS) if att_fwd is not None and len(att_fwd) else None,
+        attention_training=table(att_train, ATTENTION_COLUMNS) if att_train is not None and len(att_train) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom, sizes=sizes_view(tables, df), sources=sources,
         experiments=_experiments(tables.experiments),

@@ -295,6 +295,24 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: 
     return fit([c for c in columns if not c.right or any(v != "-" for v in c.cells)], width, title)
 
 
+ATTENTION_TITLE = "Attention backends at the model's shapes (vs model: speed-up over the backend the model used, same run)"
+TRAINING_TITLE = ("Attention backends, forward+backward at the model's shapes (a training step's call: ms of both, "
+                  "TFLOP/s at the forward's flops + the backward's, 3.5x the forward's; vs model: speed-up over the "
+                  "backend the model used)")
+
+
+def attention_tables(att: pd.DataFrame | None) -> list[tuple[str, pd.DataFrame]]:
+    """(title, rows) of each attention table to show: the forward comparison, and a training run's
+    forward+backward one (attention_training.passes)."""
+    from ..analysis.attention_training import FORWARD, TRAINING, passes
+
+    if att is None or not len(att):
+        return []
+    which = passes(att)
+    return [(title, att[which == p]) for title, p in ((ATTENTION_TITLE, FORWARD), (TRAINING_TITLE, TRAINING))
+            if (which == p).any()]
+
+
 def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
     return fit([Col("backend", [b.name for b in backends], 0), Col("origin", [b.origin for b in backends], 2),
                 Col("available", ["yes" if b.available else "no" for b in backends], 1),
@@ -341,13 +359,11 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
             console.print(reused, markup=False, highlight=False)
     for part in ncu_left_out(df, console.width, name_width):
         console.print(part)
-    if tables.attention is not None and len(tables.attention):
-        console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
-                                      "(vs model: speed-up over the backend the model used, same run)",
-                                      console.width))
-        reused = attention_reused_line(tables.attention)
-        if reused is not None:
-            console.print(reused, markup=False, highlight=False)
+    for title, rows in attention_tables(tables.attention):
+        console.print(attention_table(rows, title, console.width))
+    reused = attention_reused_line(tables.attention) if tables.attention is not None else None
+    if reused is not None:
+        console.print(reused, markup=False, highlight=False)
     if tables.by_size is not None:
         from .sizes import size_kernels_table, sizes_table
 

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
 LSE_TOLERANCE = 1e-2
 # own kernels tuned per shape -> their module
+# the `pass` column of attention.csv: what a row timed (a training run's stage times both)
+FORWARD, TRAINING = "forward", "forward+backward"
 TUNED = {"triton_fa2": "..kernels.triton_fa", "gluon_fa3": "..kernels.gluon_fa", "cuda_mma_fa2": "..kernels.cuda_fa"}
 
 
@@ -52,6 +54,9 @@ class BenchOptions:
     timer: Callable[..., float] | None = None
     cache: TuningCache | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
     compile_cache: str | None = None   # the compile_cache setting: FlexAttention's compiles reused in a run folder
+    backward: bool = False   # also forward+backward (backward.py): a training run's comparison
+    # probe(shape, backend names) -> {name: error or ""}: one fwd+bwd call of each in a process apart (None: none)
+    probe: Callable[[Shape, list[str]], dict[str, str]] | None = None
     # timings kept across runs (reuse.py): the store, the id of the run measuring now ("": none kept), whether
     # stored rows are taken (False: --fresh), the machine's facts (None: reuse.machine_facts() on a GPU)
     store: MeasureStore | None = None
@@ -67,6 +72,7 @@ class BenchResult:
     chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
     checked: dict = field(default_factory=dict)    # shape label -> the reduced shape's label its checks ran at
     seconds: dict = field(default_factory=dict)    # backend -> wall seconds of its checks and tuning, all shapes
+    probed: dict = field(default_factory=dict)     # shape label -> {backend: its forward+backward call's failure}
     reused: dict = field(default_factory=dict)     # shape label -> the run its rows were reused from
 
     def spent(self, backend: str, since: float) -> None:
@@ -178,7 +184,7 @@ def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **value
            "model_backend": model_backend, "available": backend.available, "reason": backend.reason,
            "ms": float("nan"), "tflops": float("nan"), "pct_of_peak": float("nan"), "rel_err": float("nan"),
            "lse_err": float("nan"), "ok": False, "speedup_vs_model": float("nan"), "config": "",
-           "description": backend.description}
+           "description": backend.description, "pass": FORWARD}
     row.update(values)
     return row
 
@@ -338,7 +344,8 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
 
     from ...drivers.proton import session
 
-    passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"] and not r.get(reuse.ORIGIN)}
+    passed = {(r["backend"], r["shape"]) for r in result.rows
+              if r["ok"] and not r.get(reuse.ORIGIN) and r.get("pass", FORWARD) == FORWARD}
     assert opts.proton_path is not None   # set by the caller, the run folder's attention hatchet
     with session(opts.proton_path, hook=None):
         for shape, _, _ in shapes:
@@ -392,7 +399,7 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         warm_gpu()
     elif opts.device == "cpu":
         opts.tune = False      # the own kernels' tuning times CUDA events
-    total, done = len(shapes) * len(backends), 0
+    total, done = len(shapes) * len(backends) * (2 if opts.backward else 1), 0
     for shape, calls, op in shapes:
         def tick(name: str, shape=shape) -> None:
             nonlocal done
@@ -400,6 +407,10 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
                 on_backend(done, total, f"{name} {shape.label}")
             done += 1
         result.rows += _reused_or_measured(shape, calls, op, backends, opts, result, tick)
+        if opts.backward:   # a training run's forward+backward rows: timed each run, never reused
+            from .backward import bench_shape as bench_training
+
+            result.rows += bench_training(shape, calls, op, backends, opts, result, tick)
     if on_backend:
         on_backend(total, total, "done")
     return result
