@@ -19,7 +19,7 @@ import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
-from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles  # noqa: E402
+from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles, head_dims  # noqa: E402
 
 HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
@@ -29,22 +29,25 @@ BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"
 def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band: bool = False, ranges: bool = False,
              rows: bool = False):
     """band: mask_schedule's band path (sliding windows), ranges: with per-batch key ranges (padding), rows: with
-    per-row key intervals (documents; band must be set)."""
+    per-row key intervals (documents; band must be set). The descriptors' boxes are the tile width the head dim
+    runs at (gluon_fa.launch's)."""
+    width = head_dims.block_d(head_dim)
+
     def desc(rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
-        return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
+        layout = gl.NVMMASharedLayout.get_default_for([rows, width], gl.bfloat16)
+        return f"tensordesc<bf16[{rows},{width}],{layout!r}>"
     sig = {"desc_q": desc(64), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
            "desc_o": desc(64), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32",
            "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "LEFT": "i32", "RIGHT": "i32",
            "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
-           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr",
+           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr", "BLOCK_D": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
            "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
-        "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
+        "HEAD_DIM": head_dim, "BLOCK_D": width, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
         "ROWS": rows})
