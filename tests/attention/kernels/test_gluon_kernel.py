@@ -8,6 +8,7 @@ import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 import sass_defs
@@ -122,7 +123,12 @@ def test_compiles_for_sm90(head_dim, cfg, causal, sm90_compiled):
         # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_tiles.py checks every config there
         pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
                     "(32 and 24 B of stack) and, with the output staged in Q, of head dim 256 (32 B)")
-    kernel = _compile(head_dim, cfg, causal)
+    _check_sm90(_compile(head_dim, cfg, causal), cfg)
+
+
+def _check_sm90(kernel, cfg: gluon_tiles.Config) -> None:
+    """No spills, within shared memory, no stale wgmma descriptor, warp specialised with cfg's registers, PV in
+    flight where cfg overlaps, the output stored by TMA (one Q buffer: the store read before the buffer is freed)."""
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM
@@ -147,6 +153,21 @@ def test_compiles_for_sm90(head_dim, cfg, causal, sm90_compiled):
         events = re.findall(r"cp\.async\.bulk\.tensor\.2d\.global\.shared|wait_group\.read|mbarrier\.arrive\b", ptx)
         after_store = [b for a, b in zip(events, events[1:]) if a.startswith("cp.async.bulk.tensor")]
         assert after_store and set(after_store) == {"wait_group.read"}, after_store
+
+
+# one kernel per head dim that runs in a wider tile (head_dims.py; each compile is 10-20 CPU-s): 80 causal (the
+# diagonal blocks' masks), 96 dense with the split last waves (the partial accumulators 128 wide), 192 dense at its
+# default config (one Q buffer, 64-key blocks: 256-wide tiles)
+WIDER_TILES = [(80, gluon_tiles.default_config(80), True),
+               (96, replace(gluon_tiles.default_config(96), split=True), False),
+               (192, gluon_tiles.default_config(192), False)]
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
+@pytest.mark.parametrize("head_dim,cfg,causal", WIDER_TILES, ids=lambda x: x.label() if hasattr(x, "label") else str(x))
+def test_head_dims_in_wider_tiles_compile_for_sm90(head_dim, cfg, causal):
+    assert cfg.block_n == (64 if head_dim == 192 else 128) and cfg.split == (head_dim == 96)
+    _check_sm90(_compile(head_dim, cfg, causal), cfg)
 
 
 BAND_VARIANTS = {"window": (False, False), "window+padding": (True, False), "documents": (False, True)}
@@ -184,12 +205,16 @@ def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows, cf
 
 
 def test_candidate_configs_fit_shared_memory():
-    for d in (64, 128, 256):
+    # tiles as wide as the next power of two: 80 and 96 take 128 columns of shared memory a row, 192 takes 256
+    for d, width in ((64, 64), (80, 128), (96, 128), (128, 128), (192, 256), (256, 256)):
         cfgs = gluon_tiles.candidate_configs(d)
         assert cfgs and gluon_tiles.default_config(d) in cfgs
+        assert cfgs == gluon_tiles.candidate_configs(width)
+        assert gluon_tiles.candidate_configs(d, causal=True) == gluon_tiles.candidate_configs(width, causal=True)
         for c in cfgs:
             # ctas_per_sm CTAs share an SM's 227 KiB and 65,536 registers
-            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 * c.ctas_per_sm <= 227 * 1024
+            rows = 64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n   # Q tiles, K and V rings
+            assert rows * width * 2 * c.ctas_per_sm <= 227 * 1024
             # 128 threads per consumer and for the producer, which keeps at least setmaxnreg's floor of 24
             assert 128 * (c.consumers * c.consumer_regs + 24) * c.ctas_per_sm <= 65536, c
 
