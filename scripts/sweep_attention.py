@@ -3,7 +3,7 @@
 attention sweep of examples/sweeps/, re-recorded by one command):
 
     python3 scripts/sweep_attention.py OUT.csv [--groups head-dims,causal-lengths] [--dtypes bfloat16,float16]
-        [--backends triton_fa2,gluon_fa3,sdpa_cudnn] [--rep-ms 30] [--budget-s 540] [--dry-run] [--shape S ...]
+        [--backends triton_fa2,gluon_fa3,sdpa_cudnn] [--rep-ms 30] [--budget-s 480] [--dry-run] [--shape S ...]
 
 Groups: `head-dims`: (4,16,2048,D) dense and causal at every head dim the own kernels take (64, 80, 96, 128,
 192, 256), in each of --dtypes; `causal-lengths`: (1,32,S,128) causal at S = 1,024 ... 32,768 in bfloat16. Each
@@ -47,7 +47,7 @@ def main() -> int:
     ap.add_argument("--dtypes", default="bfloat16", help="of the head-dims group, comma-separated")
     ap.add_argument("--backends", default="triton_fa2,gluon_fa3,sdpa_cudnn")
     ap.add_argument("--rep-ms", type=float, default=30.0)
-    ap.add_argument("--budget-s", type=float, default=540.0, help="stop taking new shapes after this many seconds")
+    ap.add_argument("--budget-s", type=float, default=480.0, help="stop taking new shapes after this many seconds")
     ap.add_argument("--dry-run", action="store_true", help="list the shapes, run nothing")
     ap.add_argument("--shape", action="append", default=[], help="B,H,S,D[,causal]: this shape, not the groups")
     a = ap.parse_args()
