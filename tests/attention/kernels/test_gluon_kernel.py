@@ -8,6 +8,7 @@ import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 import sass_defs
@@ -19,7 +20,7 @@ import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
-from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles  # noqa: E402
+from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles, head_dims  # noqa: E402
 
 HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
@@ -29,22 +30,25 @@ BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"
 def _compile(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band: bool = False, ranges: bool = False,
              rows: bool = False):
     """band: mask_schedule's band path (sliding windows), ranges: with per-batch key ranges (padding), rows: with
-    per-row key intervals (documents; band must be set)."""
+    per-row key intervals (documents; band must be set). The descriptors' boxes are the tile width the head dim
+    runs at (gluon_fa.launch's)."""
+    width = head_dims.block_d(head_dim)
+
     def desc(rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
-        return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
+        layout = gl.NVMMASharedLayout.get_default_for([rows, width], gl.bfloat16)
+        return f"tensordesc<bf16[{rows},{width}],{layout!r}>"
     sig = {"desc_q": desc(64), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
            "desc_o": desc(64), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32",
            "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "LEFT": "i32", "RIGHT": "i32",
            "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
-           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr",
+           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr", "BLOCK_D": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
            "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
-        "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
+        "HEAD_DIM": head_dim, "BLOCK_D": width, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
         "ROWS": rows})
@@ -119,7 +123,12 @@ def test_compiles_for_sm90(head_dim, cfg, causal, sm90_compiled):
         # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_tiles.py checks every config there
         pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
                     "(32 and 24 B of stack) and, with the output staged in Q, of head dim 256 (32 B)")
-    kernel = _compile(head_dim, cfg, causal)
+    _check_sm90(_compile(head_dim, cfg, causal), cfg)
+
+
+def _check_sm90(kernel, cfg: gluon_tiles.Config) -> None:
+    """No spills, within shared memory, no stale wgmma descriptor, warp specialised with cfg's registers, PV in
+    flight where cfg overlaps, the output stored by TMA (one Q buffer: the store read before the buffer is freed)."""
     usage = _resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM
@@ -144,6 +153,21 @@ def test_compiles_for_sm90(head_dim, cfg, causal, sm90_compiled):
         events = re.findall(r"cp\.async\.bulk\.tensor\.2d\.global\.shared|wait_group\.read|mbarrier\.arrive\b", ptx)
         after_store = [b for a, b in zip(events, events[1:]) if a.startswith("cp.async.bulk.tensor")]
         assert after_store and set(after_store) == {"wait_group.read"}, after_store
+
+
+# one kernel per head dim that runs in a wider tile (head_dims.py; each compile is 10-20 CPU-s): 80 causal (the
+# diagonal blocks' masks), 96 dense with the split last waves (the partial accumulators 128 wide), 192 dense at its
+# default config (one Q buffer, 64-key blocks: 256-wide tiles)
+WIDER_TILES = [(80, gluon_tiles.default_config(80), True),
+               (96, replace(gluon_tiles.default_config(96), split=True), False),
+               (192, gluon_tiles.default_config(192), False)]
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
+@pytest.mark.parametrize("head_dim,cfg,causal", WIDER_TILES, ids=lambda x: x.label() if hasattr(x, "label") else str(x))
+def test_head_dims_in_wider_tiles_compile_for_sm90(head_dim, cfg, causal):
+    assert cfg.block_n == (64 if head_dim == 192 else 128) and cfg.split == (head_dim == 96)
+    _check_sm90(_compile(head_dim, cfg, causal), cfg)
 
 
 BAND_VARIANTS = {"window": (False, False), "window+padding": (True, False), "documents": (False, True)}
@@ -181,12 +205,16 @@ def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows, cf
 
 
 def test_candidate_configs_fit_shared_memory():
-    for d in (64, 128, 256):
+    # tiles as wide as the next power of two: 80 and 96 take 128 columns of shared memory a row, 192 takes 256
+    for d, width in ((64, 64), (80, 128), (96, 128), (128, 128), (192, 256), (256, 256)):
         cfgs = gluon_tiles.candidate_configs(d)
         assert cfgs and gluon_tiles.default_config(d) in cfgs
+        assert cfgs == gluon_tiles.candidate_configs(width)
+        assert gluon_tiles.candidate_configs(d, causal=True) == gluon_tiles.candidate_configs(width, causal=True)
         for c in cfgs:
             # ctas_per_sm CTAs share an SM's 227 KiB and 65,536 registers
-            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 * c.ctas_per_sm <= 227 * 1024
+            rows = 64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n   # Q tiles, K and V rings
+            assert rows * width * 2 * c.ctas_per_sm <= 227 * 1024
             # 128 threads per consumer and for the producer, which keeps at least setmaxnreg's floor of 24
             assert 128 * (c.consumers * c.consumer_regs + 24) * c.ctas_per_sm <= 65536, c
 
