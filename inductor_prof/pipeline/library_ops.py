@@ -103,6 +103,13 @@ def _without_graphs(run_dir: rundir.RunDir, size, step, table, attention, launch
         table = table.copy()
         table.loc[launches["graph"], "unpriced"] = why
         return table, attention, {"failed": one_line(e)}
+    return with_replays_priced(table, attention, launches, eager, eager_attention, eager_launches)
+
+
+def with_replays_priced(table: pd.DataFrame, attention: list[dict], launches: pd.DataFrame, eager: pd.DataFrame,
+                        eager_attention: list[dict], eager_launches: pd.DataFrame) -> tuple[pd.DataFrame, list[dict], dict]:
+    """(the replayed step's table and attention calls, graph replays priced from the step without graphs, the
+    stage's record of it): parse_trace_launches of both steps in, pure."""
     if eager_launches["graph"].any():
         why = f"{GRAPH_REPLAY}; the step meant to run without graphs replayed graphs too"
         table = table.copy()
