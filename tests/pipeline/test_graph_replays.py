@@ -197,3 +197,19 @@ def test_the_stage_takes_a_step_on_the_warm_up_path_after_the_replayed_one(tmp_p
 def test_a_default_mode_run_takes_one_step(tmp_path, monkeypatch):
     info, run, seen = _stage(tmp_path, monkeypatch, mode="default")
     assert seen == [False] and "graph_replays" not in info
+
+
+def test_diff_pairs_every_library_call_of_the_default_run_with_the_replayed_one(tmp_path):
+    from inductor_prof.analysis.diff import compare
+    from inductor_prof.analysis.diff_inputs import load_side
+
+    d = compare(load_side(_unpacked(tmp_path, DEFAULT), "A"), load_side(_graphs_run_priced(tmp_path / "b"), "B"))
+    k = d.kernels
+    # the layers' GEMM shapes and attention, paired by op and shape as between two default runs
+    paired = set(k.loc[k["matched_by"] == "op+shape", "call"])
+    assert {"mm [4096,2048]x[2048,8192]", "mm [4096,8192]x[8192,2048]", "mm [4096,2048]x[2048,2048]",
+            "mm [4096,2048]x[2048,512]"} <= paired
+    assert any(c.startswith("_cudnn_attention_forward [2,32,2048,64]") for c in paired)
+    # nothing of A is left unpaired; only the cudagraph trees' input copies are new in B
+    assert (k["status"] != "removed").all()
+    assert set(k.loc[k["status"] == "new", "op"]) == {"aten::_foreach_copy_"}
