@@ -39,6 +39,8 @@ def run(ctx) -> dict:
     # every size's replayed step (the eager warm-up path must not come between a size's recording and replays)
     for i, (size, step, table, attention, launches) in enumerate(traced):
         if uses_cuda_graphs(ctx.opts.compile.mode) and launches["graph"].any():
+            ctx.log(f"pricing {int(launches['graph'].sum())} library launches of CUDA graph replays from one step of "
+                    "the same compiled code without graphs")
             table, attention, said = _without_graphs(run_dir, size, step, table, attention, launches)
             replays[size or ""] = said
             traced[i] = (size, step, table, attention, launches)
