@@ -2,7 +2,9 @@
 and shapes that launched it (their flops and bytes, the modules whose extern kernel launched it), and capturing
 the model's attention calls: the trace's ops and kernels joined with one eager step's semantics
 (attention/semantics/capture.py, attention/semantics/join.py). A run of several input sizes records one step per size; its rows and
-calls then carry the size, the first size's first (the ncu stage replays the first row of each kernel)."""
+calls then carry the size, the first size's first (the ncu stage replays the first row of each kernel). A CUDA-graphs
+run adds one step per size of the same compiled code without its graphs: its launches give the graph replays'
+library kernels their ops (drivers/torch_profiler/replays.py)."""
 from __future__ import annotations
 
 import gzip
@@ -33,7 +35,8 @@ def run(ctx) -> dict:
     tables, calls, semantics = [], [], ""
     # the modules whose extern kernel (same ATen op and input shapes) launched each library kernel
     calls_by_module = extern_calls(ctx.registry.provenance.records, ctx.registry.provenance.blocks)
-    traced = [(size, step, *_traced(run_dir, step, size, _kept(run_dir, size, ""))) for size, step in ctx.target.each_size()]
+    traced = [(size, step, *_traced(run_dir, step, size, _kept(run_dir, size, "")))
+              for size, step in ctx.target.each_size()]
     replays: dict = {}
     # CUDA graph replays' library kernels: priced from a step of the same compiled code without graphs, taken after
     # every size's replayed step (the eager warm-up path must not come between a size's recording and replays)
@@ -109,7 +112,8 @@ def _without_graphs(run_dir: rundir.RunDir, size, step, table, attention, launch
 
 
 def with_replays_priced(table: pd.DataFrame, attention: list[dict], launches: pd.DataFrame, eager: pd.DataFrame,
-                        eager_attention: list[dict], eager_launches: pd.DataFrame) -> tuple[pd.DataFrame, list[dict], dict]:
+                        eager_attention: list[dict], eager_launches: pd.DataFrame
+                        ) -> tuple[pd.DataFrame, list[dict], dict]:
     """(the replayed step's table and attention calls, graph replays priced from the step without graphs, the
     stage's record of it): parse_trace_launches of both steps in, pure."""
     if eager_launches["graph"].any():

@@ -95,7 +95,7 @@ def parse_trace_launches(trace_path: Path) -> tuple[pd.DataFrame, list[dict], pd
             continue  # Inductor kernels carry their own launch metadata
         kargs = k.get("args") or {}
         rt = runtime_by_corr.get(kargs.get("correlation"))
-        graph = bool(rt) and rt.get("name") in GRAPH_LAUNCHES
+        graph = rt is not None and rt.get("name") in GRAPH_LAUNCHES
         # a replay's kernel: the op around cudaGraphLaunch is the compiled region, not the kernel's own op
         op = innermost_op(rt) if rt and not graph else None
         op_name = op["name"] if op else ""
@@ -104,8 +104,9 @@ def parse_trace_launches(trace_path: Path) -> tuple[pd.DataFrame, list[dict], pd
         scalars = args.get("Concrete Inputs", []) or []
         why = GRAPH_REPLAY if graph else "no ATen op launched it"
         cost = op_cost(op_name, dims, types, scalars, args.get("Input Strides", []) or []) if op else {**NO_COST, "unpriced": why}
-        launches.append({"graph": graph, "compiled": bool(rt) and compiled(rt), "grid": json.dumps(kargs.get("grid")),
-                         "block": json.dumps(kargs.get("block")), "ts": float(k.get("ts", 0))})
+        launches.append({"graph": graph, "compiled": rt is not None and compiled(rt),
+                         "grid": json.dumps(kargs.get("grid")), "block": json.dumps(kargs.get("block")),
+                         "ts": float(k.get("ts", 0))})
         rows.append({"kernel": name, "op": op_name, "phase": phase_at(phases, rt["ts"]) if rt else "",
                      "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
