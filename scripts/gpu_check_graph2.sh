@@ -5,6 +5,7 @@
 #     not to be quoted; the priced work does not depend on timing);
 #  2. the graphs run's library_ops record (replayed launches, priced, unmatched), TFLOP/step and GB/step of both
 #     runs with the ratio graphs/default (expected 1.000000), per library kernel side by side;
+#  (beside 1: tests/gpu/test_graph_replays_gpu.py, the pairing in one process on a two-layer MLP, the graphs kept)
 #  3. the report of the graphs run (its GEMM rows with TFLOP/s), `diff` default vs graphs (library calls paired by
 #     op+shape; only the cudagraph trees' _foreach_copy_ new), and `try -e cuda_graphs` on the default run.
 # Usage (device, repo root, after `source scripts/device_env.sh`): bash scripts/gpu_check_graph2.sh
@@ -54,8 +55,13 @@ else
   ro=$!
   timeout "$lim" $P profile $T --no-ceilings --no-attention --steps 5 --out $R/dec > $R/profile-default.log 2>&1 &
   df=$!
+  # the pairing in one process on a two-layer MLP (tests/gpu/test_graph_replays_gpu.py), beside them
+  timeout "$lim" python3 -m pytest -q -rf -p no:cacheprovider tests/gpu/test_graph_replays_gpu.py > $R/gpu-test.log 2>&1 &
+  gt=$!
   waited profile_reduce_overhead $ro $R/profile-ro.log
   waited profile_default $df $R/profile-default.log
+  waited gpu_test_graph_replays $gt $R/gpu-test.log
+  echo "gpu test: $(tail -1 $R/gpu-test.log)"
   tail -4 $R/profile-ro.log
 fi
 
@@ -85,7 +91,7 @@ step try_cuda_graphs 40 $P try $R/dec -e cuda_graphs --rounds 2 --steps 5 --warm
 
 echo "== tar at ${SECONDS}s"
 keep=()
-for f in dec dec-cuda_graphs profile-ro.log profile-default.log diff.json report-ro.txt; do
+for f in dec dec-cuda_graphs profile-ro.log profile-default.log gpu-test.log diff.json report-ro.txt; do
   [ -e "$R/$f" ] && keep+=("$f")
 done
 tar czf "$OUT/graph2.tgz" --exclude inductor_cache --exclude '*.ncu-rep' -C $R "${keep[@]}" || echo "STEP tar failed: rc=$?"
