@@ -129,11 +129,13 @@ def block_patterns(harvested: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict[str, Any]],
-                 library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int) -> pd.DataFrame:
+                 library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int,
+                 steps_by_name: pd.DataFrame | None = None) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
-    bytes of each harvested kernel (from its file); n_steps: the timed steps (the op map covers one step)."""
+    bytes of each harvested Inductor kernel (from its file); n_steps: the timed steps (the op map covers one
+    step); steps_by_name: by_name(steps) where the caller has it already."""
     # plain dicts by name: thousands of kernels, and pandas indexing costs microseconds per lookup
-    timed = by_name(steps).to_dict("index")
+    timed = (by_name(steps) if steps_by_name is None else steps_by_name).to_dict("index")
     annotated = by_name(annotated).to_dict("index") if annotated is not None and len(annotated) else {}
     library = library_costs(library_ops).to_dict("index")
     blocks = block_patterns(harvested)
