@@ -25,7 +25,7 @@ from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind, row_dicts
 from .causes import causes, counter_facts, instruction_cause
-from .library_calls import call_label
+from .call_label import call_label
 
 TOP = 10
 NAN = float("nan")
@@ -81,8 +81,9 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
     roof = f"{r['pct_of_peak']:.0f}% of {r['ceiling']}" if r["ceiling"] else ""
     if best["saving_ms_per_step"] > 0:
         why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
-               f"a call, timed side by side; {roof}")
-        do = f"use {best['best_backend']} for {best['shape']}"
+               f"a call{_pass_said(best)}, timed side by side; {roof}")
+        do = f"use {best['best_backend']} for {best['shape']}" + (" (its forward and backward)"
+                                                                   if best.get("part") else "")
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
@@ -92,6 +93,15 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
         else:
             return 0.0, why, do
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
+
+
+def _pass_said(a: dict[str, Any]) -> str:
+    """' forward+backward (the backward's share of the saving)' for a training run's saving
+    (attention_training.savings), '' for a forward one."""
+    if not a.get("part"):
+        return ""
+    share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
+    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s)"
 
 
 def _other_roofs(r: dict[str, Any]) -> str:
@@ -290,10 +300,11 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
     items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
-            items.append({"what": f"attention {a['shape']}", "category": "attention",
+            items.append({"what": f"attention {a['shape']}" + (f" ({a['part']})" if a.get("part") else ""),
+                          "category": "attention",
                           "headroom_ms_per_step": a["saving_ms_per_step"],
                           "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_backend']} "
-                                 f"{a['model_ms']:.3f} ms a call, timed side by side",
+                                 f"{a['model_ms']:.3f} ms a call{_pass_said(a)}, timed side by side",
                           "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,

@@ -45,6 +45,8 @@ def attention_items(df: pd.DataFrame, attention: list[dict[str, Any]]) -> list[d
     rows = {demangle(n): r for n, r in zip(df["name"], _records(df, ("avg_us", "calls_per_step", "display")))}
     out = []
     for a in attention:
+        if a.get("pass", "forward") != "forward":   # a forward+backward time: not one kernel's call alone
+            continue
         mine = [k for k in a.get("kernels") or [] if demangle(k) in rows]
         if len(mine) != 1 or sum(demangle(mine[0]) in map(demangle, b.get("kernels") or []) for b in attention) != 1:
             continue
@@ -92,5 +94,6 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
 def items(df: pd.DataFrame, attention: list[dict[str, Any]], ncu: pd.DataFrame | None) -> list[dict[str, Any]]:
     """The in-model items of a run: attention stage first, ncu replays of the other kernels."""
     att = attention_items(df, attention)
-    covered = {demangle(k) for a in attention for k in a.get("kernels") or []}
+    # a training run's forward+backward rows time no kernel's call alone: its kernels keep their ncu replay's item
+    covered = {demangle(k) for a in attention if a.get("pass", "forward") == "forward" for k in a.get("kernels") or []}
     return att + replay_items(df, ncu, covered)

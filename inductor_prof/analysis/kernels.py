@@ -131,10 +131,12 @@ def block_patterns(harvested: dict[str, dict[str, Any]]) -> list[str]:
 
 def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict[str, Any]],
                  library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int,
+                 unpriced_why: dict[str, str] | None = None,
                  steps_by_name: pd.DataFrame | None = None) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
     bytes of each harvested Inductor kernel (from its file); n_steps: the timed steps (the op map covers one
-    step); steps_by_name: by_name(steps) where the caller has it already."""
+    step); unpriced_why: why an Inductor kernel has no work, where known better than NO_METADATA
+    (graph_prices.py); steps_by_name: by_name(steps) where the caller has it already."""
     # plain dicts by name: thousands of kernels, and pandas indexing costs microseconds per lookup
     timed = row_dicts.by_index(by_name(steps) if steps_by_name is None else steps_by_name)
     annotated = row_dicts.by_index(by_name(annotated)) if annotated is not None and len(annotated) else {}
@@ -172,7 +174,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
         category = classify(name, origin, kind, op)   # once: its name searches cost more than the rest of a row
         unpriced = ""
         if not annotated_ok and not nccl:
-            unpriced = (NO_METADATA if origin == "inductor" else
+            unpriced = ((unpriced_why or {}).get(name, NO_METADATA) if origin == "inductor" else
                         library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,

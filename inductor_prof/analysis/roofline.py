@@ -17,6 +17,7 @@ import pandas as pd
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
 from ..names import short_name
+from .call_label import call_label
 from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
 from ..peaks import Peaks
 
@@ -24,16 +25,17 @@ NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
-def _at_shape(kernel: object, dims: object) -> str:
-    """`<kernel as the tables name it> at <its recorded dims>`: what reached a roof, for a shape's call."""
-    return f"{short_name(str(kernel))} at {dims}"
+def _at_shape(kernel: object, op: object, dims: object) -> str:
+    """`<kernel as the tables name it> at <its call as the tables name it>`: what reached a roof, for a shape's
+    call."""
+    return f"{short_name(str(kernel))} at {call_label(str(op), dims)}"
 
 
 def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tuple[Any, float, float, float, Any]]:
     """(flops key, TFLOP/s, GB/s, flop/B, name) of each kernel row (before add_derived) and of each library
     kernel's calls of one shape (library_calls.calls_by_shape: a shape can run faster than its kernel's average,
     and the report shows each): what the roofs are never below (reached_rates, reached_l2). A shape's name is
-    its (kernel, dims), words only for the op that wins (_name): short_name of thousands of shapes cost more
+    its (kernel, op, dims), words only for the op that wins (_name): short_name of thousands of shapes cost more
     than the rest of both roofs."""
     rows: list[tuple[Any, float, float, float, Any]] = []
     if df is not None and len(df):
@@ -47,12 +49,12 @@ def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tup
         tflops, gbps = rates(flops, nbytes, shapes["us_per_call"] * NS_PER_US / NS_PER_S)
         rows += list(zip(shapes["flops_key"].fillna("").tolist(), tflops.tolist(), gbps.tolist(),
                          (flops / nbytes.where(nbytes > 0)).tolist(),
-                         zip(shapes["kernel"].tolist(), shapes["dims"].tolist())))
+                         zip(shapes["kernel"].tolist(), shapes["op"].tolist(), shapes["dims"].tolist())))
     return rows
 
 
 def _name(name: Any) -> str:
-    """A _timed_ops name as the report says it: a kernel row's display name, a shape's `<kernel> at <dims>`."""
+    """A _timed_ops name as the report says it: a kernel row's display name, a shape's `<kernel> at <call>`."""
     return _at_shape(*name) if isinstance(name, tuple) else str(name)
 
 

@@ -21,6 +21,7 @@ from .cells import LEFT_OUT, left_out
 from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
                     REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, experiments_file,
+                    recorded_launches_file,
                     hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
                     ncu_rows, ncu_status_file, ranks_file, source_counters_file, source_status_file,
@@ -311,6 +312,13 @@ class Reader:
         """experiments.json of `inductor-prof try`, where it was run (none otherwise, and no warning)."""
         return self.optional(self.run.experiments_json, experiments_file, "the experiments (inductor-prof try) are "
                              "not shown", expected=False)
+
+    def recorded_launches(self) -> dict[str, Any] | None:
+        """proton/recorded_launches.json: the launches' work before the CUDA graphs replayed (expected where the
+        warm-up recorded it)."""
+        expected = bool((self.stages.get("warmup") or {}).get("recorded_launches"))
+        return self.optional(self.run.recorded_launches, recorded_launches_file, LACKING["recorded_launches"],
+                             "warmup", expected)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""
