@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..names import demangle
 from ..units import US_PER_MS
-from . import binding as bind
+from . import binding as bind, row_dicts
 from .causes import causes, counter_facts, instruction_cause
 from .call_label import call_label
 
@@ -114,7 +114,7 @@ def _other_roofs(r: dict[str, Any]) -> str:
 def _roof_columns(df: pd.DataFrame) -> list[dict[str, Any]]:
     """Per row, the columns _other_roofs reads (records of the whole table cost more than the rest of per_shape)."""
     records: list[dict[str, Any]] = \
-        df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]].to_dict("records")
+        row_dicts.records(df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]])
     return records
 
 
@@ -147,7 +147,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     by_kernel: dict[str, list[dict[str, Any]]] = {}   # plain records: a DataFrame per kernel cost ms in each judgement
     if measured:
         assert gemm_shapes is not None   # measured is a subset of shaped, its kernel column
-        for r in gemm_shapes[gemm_shapes["kernel"].isin(measured)].to_dict("records"):
+        for r in row_dicts.records(gemm_shapes[gemm_shapes["kernel"].isin(measured)]):
             by_kernel.setdefault(r["kernel"], []).append(r)
     savings: dict[str, list[dict[str, Any]]] = {}
     for a in attention or []:
@@ -158,7 +158,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     # the rows a branch below judges (iterrows of every known row cost more than the judging)
     some = known & (gemm | names.isin(list(savings)))
     judged_rows = {}
-    for i, r in zip(df.index[some], df[some].to_dict("records")):
+    for i, r in zip(df.index[some], row_dicts.records(df[some])):
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
@@ -295,8 +295,8 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
                       "roofline_headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"],
                       "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df.loc[df["sol_ms_per_step"].notna(), list(dict.fromkeys([*ITEM_COLUMNS, reach]))]
-                     .to_dict("records") if r[reach] > 0]
+                     for r in row_dicts.records(df.loc[df["sol_ms_per_step"].notna(),
+                                                  list(dict.fromkeys([*ITEM_COLUMNS, reach]))]) if r[reach] > 0]
     items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:

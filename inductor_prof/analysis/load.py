@@ -22,7 +22,7 @@ from ..errors import UserError
 from ..peaks import DeviceFacts, Peaks, run_peaks, with_reached
 from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
-from .kernels import block_patterns, kernel_table
+from .kernels import block_patterns, by_name, kernel_table
 from .ncu_compare import merge_ncu
 from . import above_spec, advice, attention_training, graph_prices, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
@@ -118,7 +118,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     if library_ops is not None:
         reader.failed(crosscheck.row_count(run.library_ops_csv, len(library_ops), recorded.get("library_ops"),
                                            "rows", "stages.library_ops.library_launches"))
-    library_ops, short = crosscheck.library_calls_short(library_ops, steps, n_steps, run.library_ops_csv)
+    timed = by_name(steps)   # once: a group-by of every launch row (250,000 in a large run)
+    library_ops, short = crosscheck.library_calls_short(library_ops, timed["calls"], n_steps, run.library_ops_csv)
     reader.failed(short)
     has_gemms = library_ops is not None and bool(library_ops["op"].isin(REPLAYABLE_GEMMS).any())
     old = older_runs.warning(str(run.manifest_path), older_runs.lacking(manifest, has_gemms))
@@ -134,8 +135,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     # a call priced above what the GPU moves counted bytes it never moves: left out before any rate uses them
     library_ops, moved = above_spec.library_ops(library_ops, measured.get("spec") or {}, run.library_ops_csv)
     reader.failed(*moved)
-    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps, graph_unpriced),
-                         calls)
+    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps, graph_unpriced,
+                                      timed), calls)
     attention = reader.attention()
     off = None if attention is None else crosscheck.row_count(run.attention_csv, len(attention),
                                                               recorded.get("attention"), "rows",

@@ -14,6 +14,7 @@ from ..envinfo import require_gpu_extra
 from ..gpu_probe import require_gpu_device
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
+from . import collector
 from .core import command, console, err
 from .messages import ncu_summary, print_warnings, source_summary
 from .options import EPILOG, WIDTH_OPTION, with_ncu_options
@@ -160,6 +161,7 @@ SORT_COLUMNS = {"time": ("total_ns", False), "calls": ("calls", False), "tflops"
 
 
 @command()
+@collector.paused
 def report(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
     top: int = typer.Option(30, help="kernels to show (0: all)"),
