@@ -11,12 +11,10 @@ measured are stored either way.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import rundir
+from .. import rundir, runfiles
 from ..drivers.ncu.batch import NcuTarget
 from ..measure_store import MeasureStore, code_fingerprint, folder, gpu_facts
 from ..settings import Settings
@@ -57,10 +55,8 @@ def kernel_facts(t: NcuTarget) -> dict:
     """What one replay measures: an Inductor kernel's file (source, `get_args`' shapes, strides and dtypes) and
     launch config; a library call's op and arguments."""
     if t.spec.get("type") == "inductor":
-        try:
-            source = hashlib.sha256(Path(t.spec["file"]).read_bytes()).hexdigest()
-        except OSError:
-            source = None   # no file: measured (and failing) as before, never served another's result
+        # no file: None, measured (and failing) as before, never served another's result
+        source = runfiles.file_digest(Path(t.spec["file"]))
         return {"kind": "inductor", "name": t.name, "source": source, "config": t.spec.get("config") or {}}
     return {"kind": "library", "name": t.name, **{k: t.spec.get(k) for k in _CALL_KEYS}}
 
@@ -72,11 +68,7 @@ def store_for(settings: Settings) -> MeasureStore:
 def recorded(run: rundir.RunDir, key: str) -> Any:
     """The manifest's `key` (`env`: GPU, driver, versions; `run_id`), {} or "" when it has none (a run recorded
     before ids, no manifest)."""
-    try:
-        data = json.loads(run.manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    found = data.get(key) if isinstance(data, dict) else None
+    found = runfiles.manifest_or_empty(run).get(key)
     empty: Any = "" if key == rundir.RUN_ID else {}
     return found if isinstance(found, type(empty)) else empty
 

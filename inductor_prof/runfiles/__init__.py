@@ -80,6 +80,25 @@ def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict[str, Any]:
     return required(run.manifest_path, manifest_file, need)
 
 
+def manifest_or_empty(run: RunDir) -> dict[str, Any]:
+    """The manifest as written, {} when it is missing or not a JSON object (a run recorded before it, a damaged
+    one): for callers that then measure rather than reuse."""
+    try:
+        return json_object(run.manifest_path)
+    except (OSError, ValueError, Damaged):
+        return {}
+
+
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes, None when it cannot be read."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def steps(run: RunDir, manifest: dict[str, Any], need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(kernel rows, device info) of the timed steps; their absence says where the profile stopped."""
     if not present(run.steps_hatchet):
