@@ -6,6 +6,7 @@ import json
 
 from inductor_prof import rundir
 from inductor_prof.attention.benchmark.bench import BenchOptions
+from inductor_prof.attention.semantics.grad_layout import GradLayout
 from inductor_prof.attention.semantics.shapes import parse_shape
 from inductor_prof.pipeline import attention_backward
 from inductor_prof.pipeline.attention import training
@@ -28,6 +29,16 @@ def test_a_training_runs_stage_also_times_forward_and_backward():
     assert not training(infer, run, opts, None) and not opts.backward and opts.probe is None
     opts = BenchOptions(device="cpu")   # no process apart on a CPU: nothing there breaks a CUDA context
     assert training(train, run, opts, None) and opts.probe is None
+
+
+def test_a_training_runs_stage_takes_the_upstream_gradients_layout_from_its_backward_calls(tmp_path):
+    # the recorded decoder run: cuDNN's backward got grad_out [2,32,2048,64] strides [4194304, 64, 2048, 1] in its
+    # 4 calls (library_ops.csv; tests/attention/semantics/test_grad_layout.py counts them): dense (B, S, H, D)
+    opts = BenchOptions(device="cpu")
+    training(json.loads((TRAIN_RUN / "manifest.json").read_text()), rundir.RunDir(TRAIN_RUN), opts, None)
+    assert opts.grad_layouts == {"(2,32/8,2048,64),causal": GradLayout((4194304, 64, 2048, 1), 4)}
+    # a run folder without library_ops.csv: nothing recorded, every dout contiguous
+    assert attention_backward.grad_layouts(rundir.RunDir(tmp_path), [parse_shape("1,2,64,16")]) == {}
 
 
 def _outcome(said: list[tuple[str, str]], result: bool, rc: int = 0) -> WorkerOutcome:
