@@ -107,6 +107,35 @@ def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypa
         (attention_backward.PROBED, "sdpa_math", False), (attention_backward.PROBED, "gluon_fa3", True)]
 
 
+def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkeypatch, capsys):
+    """The worker's probe gets the layout of the run's library_ops.csv (a decoder backward row of
+    examples/runs/llama-train-h200 cut to the small shape (1,4/2,64,16): grad_out strides [4096, 16, 64, 1], the
+    (B, S, H, D) order of the recorded one) and says it in its log."""
+    import pandas as pd
+
+    run = rundir.RunDir(tmp_path)
+    calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
+    small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
+    run.attention_shapes_json.write_text(json.dumps([small]))
+    lib = pd.read_csv(TRAIN_RUN / "library_ops.csv", keep_default_na=False)
+    row = lib[lib["op"] == "aten::_cudnn_attention_backward"].iloc[:1].copy()
+    dims, strides = json.loads(row["dims"].iloc[0]), json.loads(row["strides"].iloc[0])
+    dims[:4] = [[1, 4, 64, 16], [1, 4, 64, 16], [1, 2, 64, 16], [1, 2, 64, 16]]
+    strides[:4] = [[4096, 16, 64, 1], [4096, 16, 64, 1], [2048, 16, 32, 1], [2048, 16, 32, 1]]
+    row["dims"], row["strides"] = json.dumps(dims), json.dumps(strides)
+    row.to_csv(run.library_ops_csv, index=False)
+    monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
+    monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+    got = []
+    monkeypatch.setattr(attention_backward, "probe_calls", lambda shape, backends, device, said, layout: got.append(layout))
+    from inductor_prof.specs import AttentionProbeSpec
+
+    spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math"])
+    attention_backward.work(spec, _Events())
+    assert got == [GradLayout((4096, 16, 64, 1), 1)]
+    assert "dout: (B,S,H,D)" in capsys.readouterr().out
+
+
 def test_the_stage_says_which_backends_its_probe_kept_out():
     from inductor_prof.pipeline.attention import note_lines
 
