@@ -33,8 +33,9 @@ def rows(run: str) -> None:
     train = att[att["pass"] == "forward+backward"] if "pass" in att.columns else att.iloc[0:0]
     for r in train.to_dict("records"):
         ms = float(r["ms"]) if str(r["ms"]) not in ("", "nan") else math.nan
-        print(f"fwd+bwd {r['shape']} {r['backend']}: ms {ms:.3f} ok {r['ok']} dout {r.get('dout_layout', '(no column)')!s}"
-              f" strides {r.get('dout_strides', '')!s} reason {str(r['reason'])[:200]}")
+        print(f"fwd+bwd {r['shape']} {r['backend']}: ms {ms:.3f} ok {r['ok']} "
+              f"dout {r.get('dout_layout', '(no column)')!s} strides {r.get('dout_strides', '')!s} "
+              f"reason {str(r['reason'])[:200]}")
     cudnn = train[train["backend"] == "sdpa_cudnn"]
     if cudnn.empty:
         print("VERDICT: no sdpa_cudnn forward+backward row (the stage did not run it)")

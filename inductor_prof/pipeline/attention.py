@@ -208,7 +208,8 @@ def training(manifest: dict, run_dir: rundir.RunDir, opts: BenchOptions, setting
     if not is_training(manifest):
         return False
     opts.backward = True
-    captured = runfiles.if_present(run_dir.attention_shapes_json, lambda p: from_calls(runfiles.attention_calls_file(p)),
+    captured = runfiles.if_present(run_dir.attention_shapes_json,
+                                   lambda p: from_calls(runfiles.attention_calls_file(p)),
                                    "the forward+backward comparison") or []
     opts.grad_layouts = grad_layouts(run_dir, [s for s, _, _ in captured])
     if opts.probe is None and opts.device == "cuda":

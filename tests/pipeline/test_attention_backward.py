@@ -127,7 +127,8 @@ def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkey
     monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
     monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
     got = []
-    monkeypatch.setattr(attention_backward, "probe_calls", lambda shape, backends, device, said, layout: got.append(layout))
+    monkeypatch.setattr(attention_backward, "probe_calls",
+                        lambda shape, backends, device, said, layout: got.append(layout))
     from inductor_prof.specs import AttentionProbeSpec
 
     spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math"])

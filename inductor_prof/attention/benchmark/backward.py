@@ -185,8 +185,9 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
 def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callable[[str, str], None],
                 layout: GradLayout | None = None) -> None:
     """One forward+backward call of each backend at the shape and at its check shape, synchronised, on a dout of
-    the model's `layout` (None: contiguous), as bench_shape runs them: said(name, error or ""). A failure that leaves the device unusable (a sticky CUDA error) ends the probe after saying it:
-    the caller starts a fresh process for the backends left."""
+    the model's `layout` (None: contiguous), as bench_shape runs them: said(name, error or ""). A failure that
+    leaves the device unusable (a sticky CUDA error) ends the probe after saying it: the caller starts a fresh
+    process for the backends left."""
     import torch
 
     sem = semantics(shape, device)

@@ -194,8 +194,9 @@ class _SeeGrad(torch.autograd.Function):
 
 def _seeing_sdpa() -> registry.Backend:
     math_sdpa = registry.backends(["sdpa_math"])[0]
-    return registry.Backend("seeing", "library", lambda q, k, v, s, **kw: (_SeeGrad.apply(math_sdpa(q, k, v, s, **kw)[0]),
-                                                                           None), True, supports=registry.ALL)
+    def call(q, k, v, s, **kw):
+        return _SeeGrad.apply(math_sdpa(q, k, v, s, **kw)[0]), None
+    return registry.Backend("seeing", "library", call, True, supports=registry.ALL)
 
 
 # SHAPE (1,4/2,64,16) as FLUX's single blocks hand it: (B, S, H, D) order, a token's row 4 x 16 = 64 elements
