@@ -46,7 +46,8 @@ def _key(B: int, H: int, Hkv: int, Sq: int, Sk: int, D: int, dtype: str) -> tupl
 
 
 def _shape_key(s: Shape) -> tuple:
-    return _key(s.B, s.H, s.kv_heads, s.Sq, s.Sk, s.D, s.dtype)
+    # a model that repeated its kv heads before the call passed H of them to the op
+    return _key(s.B, s.H, s.H if s.kv_repeated else s.kv_heads, s.Sq, s.Sk, s.D, s.dtype)
 
 
 def recorded(rows: Iterable[dict], shapes: Iterable[Shape]) -> dict[str, GradLayout]:

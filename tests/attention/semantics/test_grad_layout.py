@@ -68,6 +68,9 @@ def test_only_the_same_shape_joins():
                   Shape(1, 24, 4096, 4096, 128), Shape(1, 24, 4608, 4608, 128, Hkv=8)):
         assert grad_layout.recorded(FLUX_ROWS, [other]) == {}
     assert grad_layout.describe(None, FLUX) == "contiguous (no backward call recorded)"
+    # kv heads repeated by the model before the call (benchmarked as GQA 24/8): its op got 24 kv heads, joined
+    repeated = Shape(1, 24, 4608, 4608, 128, Hkv=8, kv_repeated=True)
+    assert grad_layout.recorded(FLUX_ROWS, [repeated])[repeated.label].calls == 38
 
 
 def test_check_shape_keeps_the_gap_and_the_full_shape_its_strides():
