@@ -97,11 +97,13 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
 
 def _pass_said(a: dict[str, Any]) -> str:
     """' forward+backward (the backward's share of the saving)' for a training run's saving
-    (attention_training.savings), '' for a forward one."""
+    (attention_training.savings), with the upstream gradient's layout where it was not contiguous; '' for a
+    forward one."""
     if not a.get("part"):
         return ""
     share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
-    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s)"
+    dout = f", dout {a['dout']} as the model's backward got it" if a.get("dout") else ""
+    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s{dout})"
 
 
 def _other_roofs(r: dict[str, Any]) -> str:

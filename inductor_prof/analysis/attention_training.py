@@ -7,6 +7,10 @@ step. That saving is split between the model's kernels of the call in proportion
 forward kernels get forward ms / (forward+backward ms) of it (the model backend's forward row at the shape), the
 backward's main kernel (the one of the shape's backward op with the most time; cuDNN's smaller helpers stay on the
 roofline) the rest, so the kernels' items add up to the call's saving and no part is counted twice.
+
+The forward+backward rows ran on the upstream gradient's layout the model's backward got (attention.csv's
+`dout_layout`, attention/semantics/grad_layout.py); where it is not the dense (B, H, S, D) tensor the saving and
+the table say so: the comparison is the model's call, not a contiguous one's.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from ..aten import ATTENTION_BACKWARD_OPS
+from ..attention.semantics.grad_layout import is_contiguous
 
 FORWARD, TRAINING = "forward", "forward+backward"   # attention.csv's `pass` column (attention/benchmark/bench.py)
 
@@ -37,6 +42,28 @@ def is_training(attention: pd.DataFrame | None) -> bool:
 def of_pass(attention: pd.DataFrame | None, which: str) -> pd.DataFrame | None:
     """The rows of one pass (None stays None)."""
     return None if attention is None else attention[passes(attention) == which]
+
+
+def dout_of(rows: pd.DataFrame) -> str:
+    """The layout the rows' forward+backward calls ran dout on, where it is not contiguous ("" where it is, or
+    the run predates the column)."""
+    if "dout_layout" not in rows.columns or not len(rows):
+        return ""
+    said = str(rows["dout_layout"].fillna("").iloc[0])
+    return "" if is_contiguous(said) else said
+
+
+def dout_lines(attention: pd.DataFrame | None) -> list[str]:
+    """A line per shape whose forward+backward rows ran a dout that is not contiguous, for under the table."""
+    train = of_pass(attention, TRAINING)
+    if train is None or not len(train):
+        return []
+    out = []
+    for shape, rows in train.groupby("shape", sort=False):
+        said = dout_of(rows)
+        if said:
+            out.append(f"{shape} forward+backward ran on the model's upstream gradient: dout {said}")
+    return out
 
 
 def _dims(cell: Any) -> list[Any]:
@@ -91,7 +118,7 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
             else 0.0
         common = {"shape": shape, "pass": TRAINING, "model_backend": model_backend, "best_backend": best["backend"],
                   "model_ms": model_ms, "best_ms": float(best["ms"]), "calls_per_step": calls,
-                  "call_saving_ms_per_step": saving}
+                  "call_saving_ms_per_step": saving, "dout": dout_of(model)}
         if share > 0 and forward_kernels.get(shape):
             out.append({**common, "part": "forward", "saving_ms_per_step": saving * share,
                         "kernels": forward_kernels[shape]})

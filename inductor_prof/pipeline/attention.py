@@ -35,7 +35,7 @@ from ..peaks import Peaks
 from ..priority import at_lower_priority
 from ..settings import Settings
 from ..specs import AttentionSpec, CudaBuildSpec
-from .attention_backward import is_training, probe
+from .attention_backward import grad_layouts, is_training, probe
 from .harvest import this_process, write_kernels
 from . import written
 
@@ -208,6 +208,10 @@ def training(manifest: dict, run_dir: rundir.RunDir, opts: BenchOptions, setting
     if not is_training(manifest):
         return False
     opts.backward = True
+    captured = runfiles.if_present(run_dir.attention_shapes_json,
+                                   lambda p: from_calls(runfiles.attention_calls_file(p)),
+                                   "the forward+backward comparison") or []
+    opts.grad_layouts = grad_layouts(run_dir, [s for s, _, _ in captured])
     if opts.probe is None and opts.device == "cuda":
         opts.probe = lambda shape, names: probe(run_dir, settings or Settings(), shape, names)
     return True

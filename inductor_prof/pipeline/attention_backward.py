@@ -6,7 +6,8 @@ after one, every CUDA call of that process fails. So before a shape's backends r
 process, each one's call runs once in a worker of its own kind (`attention_probe`, `work` below), which says after
 each backend whether it failed (a `probed` phase event). A sticky error ends that worker, and a fresh one takes
 the backends left; a worker that crashed outright costs the backend in flight. Those that failed are rows with
-their error; the others are checked and timed in the stage's process as usual.
+their error; the others are checked and timed in the stage's process as usual. The probe and the stage run each
+call on the upstream gradient's layout the model's backward got (`grad_layouts`: its library_ops.csv rows).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Callable
 from .. import procs, rundir, runfiles
 from ..attention.benchmark.backward import probe_calls
 from ..attention.benchmark.registry import backends as all_backends
+from ..attention.semantics import grad_layout
 from ..attention.semantics.shapes import Shape, from_calls
 from ..envinfo import require_cuda
 from ..settings import Settings
@@ -30,6 +32,14 @@ DEVICE = "cuda"
 def is_training(manifest: dict) -> bool:
     """Whether the run profiled a training step (`profile --train`: the target's record says its phases)."""
     return bool(((manifest.get("target") or {}).get("training") or {}).get("phases"))
+
+
+def grad_layouts(run_dir: rundir.RunDir, shapes: list[Shape]) -> dict[str, grad_layout.GradLayout]:
+    """Shape label -> dout's layout as the run's backward calls got it (grad_layout.recorded over its
+    library_ops.csv); {} for a run without that file (its dout stays contiguous)."""
+    lib = runfiles.if_present(run_dir.library_ops_csv, runfiles.library_ops_file,
+                              "the upstream gradient's layout of the forward+backward comparison")
+    return {} if lib is None else grad_layout.recorded(lib.to_dict("records"), shapes)
 
 
 def probe(run_dir: rundir.RunDir, settings: Settings, shape: Shape, names: list[str],
@@ -65,5 +75,7 @@ def work(spec: AttentionProbeSpec, events) -> dict:
     def said(name: str, error: str) -> None:
         print(f"{PROBED} {name}: {error or 'ok'}", flush=True)
         events.phase(PROBED, json.dumps({"backend": name, "error": error}))
-    probe_calls(shapes[0], all_backends(list(spec.backends)), DEVICE, said)
+    layout = grad_layouts(run_dir, shapes[:1]).get(spec.shape)
+    print(f"dout: {grad_layout.describe(layout, shapes[0])}", flush=True)
+    probe_calls(shapes[0], all_backends(list(spec.backends)), DEVICE, said, layout)
     return {"probed": len(spec.backends)}

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..analysis import RunTables
 from ..analysis.attention_training import FORWARD, TRAINING, of_pass
+from ..attention.semantics.grad_layout import is_contiguous
 from ..analysis.binding import SHORT
 from ..analysis.summary import Summary
 from ..errors import UserError
@@ -149,6 +150,11 @@ TRAINING_COLUMNS = [
     Col("headroom ms/step", "headroom_ms_per_step", "{:.3f}"), Col("do", "do", style="prose"),
     Col("measured against", "why", style="prose"),
 ]
+def dout_said(layout: str) -> str:
+    """An attention row's dout cell: its layout where not contiguous, else empty."""
+    return "" if is_contiguous(layout) else layout
+
+
 ATTENTION_COLUMNS = [
     Col("backend", "backend"), Col("origin", "origin"), Col("shape", "shape"), Col("ms", "ms", "{:.3f}"),
     Col("TFLOP/s", "tflops", rate), Col("% peak", "pct_of_peak", "{:.1f}"),
@@ -156,6 +162,8 @@ ATTENTION_COLUMNS = [
     Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
     Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason")),
         style="prose"),
+    # a training run's forward+backward rows: the model's upstream gradient layout, where not contiguous
+    Col("dout", lambda r: dout_said(text(r.get("dout_layout"))), style="prose", optional=True),
 ]
 
 

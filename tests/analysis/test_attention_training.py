@@ -144,3 +144,30 @@ def test_a_backward_kernel_keeps_its_ncu_replay_item_in_a_training_run():
     ncu = pd.DataFrame([{"name": BWD, "shape": "s", "model_us": 300.0, "duration_ns": 250_000.0}])
     got = items(df, savings, ncu)
     assert [(i["what"], round(i["headroom_ms_per_step"], 6)) for i in got] == [("bprop in the model vs alone", 0.2)]
+
+
+DOUT = "(B,S,H,D), row pitch 2560 (3 of 4 calls; 1: (B,S,H,D))"   # a CONSTRUCTED layout cell, grad_layout's words
+
+
+def test_a_dout_that_is_not_contiguous_is_said_in_the_advice_the_table_and_the_page(tmp_path):
+    # the rows as the stage writes them on a dout that is not contiguous (backward.py's dout_layout column):
+    # what the advice measured against, a line under the terminal's table and the page's dout column say it
+    run = tmp_path / "run"
+    shutil.copytree(RUN, run)
+    rows = _rows()
+    rows["dout_layout"] = [""] * 3 + [DOUT] * 3
+    rows.to_csv(run / "attention.csv", index=False)
+    tables = load_run_tables(run)
+    why = tables.kernels.set_index("name").at[BWD, "headroom_vs"]
+    assert f"(75% of the saving is the backward's, dout {DOUT} as the model's backward got it)" in why
+    assert attention_training.dout_lines(rows) == [
+        f"{SHAPE} forward+backward ran on the model's upstream gradient: dout {DOUT}"]
+    r = CliRunner().invoke(app, ["report", str(run), "--width", "240"])
+    assert r.exit_code == 0, r.output
+    assert f"{SHAPE} forward+backward ran on the model's upstream gradient: dout {DOUT}" in r.output
+    assert CliRunner().invoke(app, ["report", str(run), "--html", str(tmp_path / "r.html")]).exit_code == 0
+    assert DOUT in (tmp_path / "r.html").read_text()
+    # contiguous (no backward call recorded, or the dense tensor): nothing said anywhere
+    rows["dout_layout"] = [""] * 3 + ["contiguous (no backward call recorded)"] * 3
+    assert attention_training.dout_lines(rows) == []
+    assert not any(s.get("dout") for s in attention_saving(rows, {SHAPE: [FWD]}, {SHAPE: BWD}))

@@ -6,6 +6,7 @@ import json
 
 from inductor_prof import rundir
 from inductor_prof.attention.benchmark.bench import BenchOptions
+from inductor_prof.attention.semantics.grad_layout import GradLayout
 from inductor_prof.attention.semantics.shapes import parse_shape
 from inductor_prof.pipeline import attention_backward
 from inductor_prof.pipeline.attention import training
@@ -28,6 +29,16 @@ def test_a_training_runs_stage_also_times_forward_and_backward():
     assert not training(infer, run, opts, None) and not opts.backward and opts.probe is None
     opts = BenchOptions(device="cpu")   # no process apart on a CPU: nothing there breaks a CUDA context
     assert training(train, run, opts, None) and opts.probe is None
+
+
+def test_a_training_runs_stage_takes_the_upstream_gradients_layout_from_its_backward_calls(tmp_path):
+    # the recorded decoder run: cuDNN's backward got grad_out [2,32,2048,64] strides [4194304, 64, 2048, 1] in its
+    # 4 calls (library_ops.csv; tests/attention/semantics/test_grad_layout.py counts them): dense (B, S, H, D)
+    opts = BenchOptions(device="cpu")
+    training(json.loads((TRAIN_RUN / "manifest.json").read_text()), rundir.RunDir(TRAIN_RUN), opts, None)
+    assert opts.grad_layouts == {"(2,32/8,2048,64),causal": GradLayout((4194304, 64, 2048, 1), 4)}
+    # a run folder without library_ops.csv: nothing recorded, every dout contiguous
+    assert attention_backward.grad_layouts(rundir.RunDir(tmp_path), [parse_shape("1,2,64,16")]) == {}
 
 
 def _outcome(said: list[tuple[str, str]], result: bool, rc: int = 0) -> WorkerOutcome:
@@ -94,6 +105,36 @@ def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypa
     assert attention_backward.work(spec, events) == {"probed": 2}
     assert [(n, d["backend"], bool(d["error"])) for n, d in events.phases] == [
         (attention_backward.PROBED, "sdpa_math", False), (attention_backward.PROBED, "gluon_fa3", True)]
+
+
+def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkeypatch, capsys):
+    """The worker's probe gets the layout of the run's library_ops.csv (a decoder backward row of
+    examples/runs/llama-train-h200 cut to the small shape (1,4/2,64,16): grad_out strides [4096, 16, 64, 1], the
+    (B, S, H, D) order of the recorded one) and says it in its log."""
+    import pandas as pd
+
+    run = rundir.RunDir(tmp_path)
+    calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
+    small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
+    run.attention_shapes_json.write_text(json.dumps([small]))
+    lib = pd.read_csv(TRAIN_RUN / "library_ops.csv", keep_default_na=False)
+    row = lib[lib["op"] == "aten::_cudnn_attention_backward"].iloc[:1].copy()
+    dims, strides = json.loads(row["dims"].iloc[0]), json.loads(row["strides"].iloc[0])
+    dims[:4] = [[1, 4, 64, 16], [1, 4, 64, 16], [1, 2, 64, 16], [1, 2, 64, 16]]
+    strides[:4] = [[4096, 16, 64, 1], [4096, 16, 64, 1], [2048, 16, 32, 1], [2048, 16, 32, 1]]
+    row["dims"], row["strides"] = json.dumps(dims), json.dumps(strides)
+    row.to_csv(run.library_ops_csv, index=False)
+    monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
+    monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+    got = []
+    monkeypatch.setattr(attention_backward, "probe_calls",
+                        lambda shape, backends, device, said, layout: got.append(layout))
+    from inductor_prof.specs import AttentionProbeSpec
+
+    spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math"])
+    attention_backward.work(spec, _Events())
+    assert got == [GradLayout((4096, 16, 64, 1), 1)]
+    assert "dout: (B,S,H,D)" in capsys.readouterr().out
 
 
 def test_the_stage_says_which_backends_its_probe_kept_out():

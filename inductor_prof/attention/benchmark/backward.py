@@ -8,6 +8,11 @@ shape interleaved as the forward's are. Priced at the forward's flops plus the b
 (Shape.training_flops: cost.py's two formulas, 3.5x the forward's). A backend whose output is not differentiable
 (the own kernels: forward only) is a row saying so.
 
+The upstream gradient has the strides the model's backward got (opts.grad_layouts, from the run's library_ops.csv:
+semantics/grad_layout.py), in the check, the timing and the probe alike: the same values as a contiguous dout, laid
+out in a buffer as the model's was (its gaps zero). Each row says which layout it ran (`dout_layout`,
+`dout_strides`); contiguous where the run recorded no backward call.
+
 A CUDA error such as an illegal memory access leaves the process's context unusable (every later call fails with
 it), so before anything runs here `opts.probe` (the stage's: one fwd+bwd call of each backend at the full and the
 check shape, in a child process, pipeline/attention_backward.py) says which backends fail; they are rows with
@@ -24,6 +29,8 @@ from . import memory
 from .bench import (FORWARD, TRAINING, BenchOptions, BenchResult, _inputs, _interleaved_ms, _row, check_shape,
                     model_backend_of, relative_error, semantics, wall_ms)
 from .registry import Backend, cannot_take
+from ..semantics import grad_layout
+from ..semantics.grad_layout import GradLayout
 from ..semantics.shapes import Shape
 from ...cost import rates
 from ...units import MS_PER_S
@@ -61,14 +68,35 @@ def grad_error(grads, ref, live=None) -> float:
     return max(errs) if all(math.isfinite(e) for e in errs) else float("nan")
 
 
+def laid_out(dense, strides: tuple[int, ...] | None):
+    """`dense`'s values in a tensor of these (B, H, S, D) strides over a zeroed buffer (None: `dense` itself)."""
+    import torch
+
+    if strides is None:
+        return dense
+    buf = torch.zeros(grad_layout.storage_size(tuple(dense.shape), strides), device=dense.device, dtype=dense.dtype)
+    out = buf.as_strided(tuple(dense.shape), strides)
+    out.copy_(dense)
+    return out
+
+
+def _layout_columns(layout: GradLayout | None, shape: Shape) -> dict:
+    """The row's dout columns: the layout in words (grad_layout.describe) and the strides it ran at full shape."""
+    strides = grad_layout.at(layout, shape, shape)
+    return {"dout_layout": grad_layout.describe(layout, shape),
+            "dout_strides": ",".join(map(str, strides)) if strides else ""}
+
+
 def _check(backend: Backend, shape: Shape, q, k, v, dout, ref, live, scale: float, sem: dict) -> dict:
     _, grads = fwd_bwd(backend, q, k, v, dout, scale, **sem)
     err = grad_error(grads, ref, live)
     return {"rel_err": err, "ok": math.isfinite(err) and err <= GRAD_TOLERANCE[shape.dtype]}
 
 
-def _pass_row(backend: Backend, shape: Shape, calls: int, model_backend: str, **values) -> dict:
-    return {**_row(backend, shape, calls, model_backend, **values), "pass": TRAINING, "flops": shape.training_flops}
+def _pass_row(backend: Backend, shape: Shape, calls: int, model_backend: str, layout: GradLayout | None = None,
+              **values) -> dict:
+    return {**_row(backend, shape, calls, model_backend, **values), "pass": TRAINING, "flops": shape.training_flops,
+            **_layout_columns(layout, shape)}
 
 
 def refusal(backend: Backend, shape: Shape, n_scores: int, device: str) -> str:
@@ -91,16 +119,20 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     from ..timing import time_ms
 
     model_backend = model_backend_of(op)
+    layout = opts.grad_layouts.get(shape.label)
+
+    def row(b: Backend, **values) -> dict:
+        return _pass_row(b, shape, calls, model_backend, layout, **values)
     try:
         sem = semantics(shape, opts.device)
     except (ValueError, OSError) as e:
-        return [_pass_row(b, shape, calls, model_backend, available=False, reason=one_line(e)) for b in backends]
+        return [row(b, available=False, reason=one_line(e)) for b in backends]
     scale = shape.scale or 1.0 / math.sqrt(shape.D)
     n_scores = shape.B * shape.H * shape.Sq * shape.Sk
     why = {b.name: refusal(b, shape, n_scores, opts.device) for b in backends}
     runnable = [b.name for b in backends if not why[b.name]]
     if opts.probe and runnable:   # a backend that breaks the process's CUDA context never runs in it
-        failed = {n: e for n, e in opts.probe(shape, runnable).items() if e}
+        failed = {n: e for n, e in opts.probe(shape, runnable).items() if e}   # (the probe reads the layout too)
         if failed:
             result.probed[shape.label] = failed
         why.update(failed)
@@ -108,28 +140,30 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     try:
         qc, kc, vc = _needs_grad(*_inputs(checked, opts.seed, opts.device))
         g = torch.Generator(device=opts.device).manual_seed(opts.seed + 3)
-        dout_c = torch.randn(qc.shape, generator=g, device=opts.device, dtype=qc.dtype)
+        dout_c = laid_out(torch.randn(qc.shape, generator=g, device=opts.device, dtype=qc.dtype),
+                          grad_layout.at(layout, shape, checked))
         ref = attention_grads_float64(qc.detach(), kc.detach(), vc.detach(), dout_c, scale, **sem)
         _, ref_lse = attention_float64(qc.detach(), kc.detach(), vc.detach(), scale, **sem)
         live = None if bool(torch.isfinite(ref_lse).all()) else torch.isfinite(ref_lse)
         qt, kt, vt = _needs_grad(*_inputs(shape, opts.seed + 1, opts.device))
-        dout_t = torch.randn(qt.shape, generator=g, device=opts.device, dtype=qt.dtype)
+        dout_t = laid_out(torch.randn(qt.shape, generator=g, device=opts.device, dtype=qt.dtype),
+                          grad_layout.at(layout, shape, shape))
     except (RuntimeError, MemoryError) as e:
         reason = f"inputs or float64 gradients: {one_line(e)}"
-        return [_pass_row(b, shape, calls, model_backend, available=False, reason=reason) for b in backends]
+        return [row(b, available=False, reason=reason) for b in backends]
     rows: list[dict] = []
     timed = []   # (row index, backend, check's values)
     for b in backends:
         if on_backend:
             on_backend(b.name)
         if why[b.name]:
-            rows.append(_pass_row(b, shape, calls, model_backend, available=False, reason=why[b.name]))
+            rows.append(row(b, available=False, reason=why[b.name]))
             continue
         t0 = time.perf_counter()
         try:
             values = _check(b, shape, qc, kc, vc, dout_c, ref, live, scale, sem)
         except Exception as e:  # this backend cannot run this shape's backward: say why, go on
-            rows.append(_pass_row(b, shape, calls, model_backend, available=False, reason=one_line(e)))
+            rows.append(row(b, available=False, reason=one_line(e)))
             if opts.device == "cuda":
                 torch.cuda.synchronize()
             result.spent(b.name, t0)
@@ -141,17 +175,19 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     ms = _interleaved_ms(timer, [lambda b=b: fwd_bwd(b, qt, kt, vt, dout_t, scale, **sem) for _, b, _ in timed],
                          opts.rep_ms)
     for (i, b, values), t in zip(timed, ms):
-        rows[i] = _pass_row(b, shape, calls, model_backend, ms=t, tflops=training_tflops(shape, t), **values)
+        rows[i] = row(b, ms=t, tflops=training_tflops(shape, t), **values)
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
     for r in rows:
         r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
     return rows
 
 
-def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callable[[str, str], None]) -> None:
-    """One forward+backward call of each backend at the shape and at its check shape, synchronised: said(name,
-    error or ""). A failure that leaves the device unusable (a sticky CUDA error) ends the probe after saying it:
-    the caller starts a fresh process for the backends left."""
+def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callable[[str, str], None],
+                layout: GradLayout | None = None) -> None:
+    """One forward+backward call of each backend at the shape and at its check shape, synchronised, on a dout of
+    the model's `layout` (None: contiguous), as bench_shape runs them: said(name, error or ""). A failure that
+    leaves the device unusable (a sticky CUDA error) ends the probe after saying it: the caller starts a fresh
+    process for the backends left."""
     import torch
 
     sem = semantics(shape, device)
@@ -163,7 +199,7 @@ def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callab
             for s in sizes:
                 q, k, v = _needs_grad(*_inputs(s, 0, device))
                 sem_s = sem if s == shape else semantics(s, device)
-                fwd_bwd(b, q, k, v, torch.ones_like(q), scale, **sem_s)
+                fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(layout, shape, s)), scale, **sem_s)
                 if device == "cuda":
                     torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001  the backend's error, its row's reason

@@ -27,6 +27,7 @@ from ...units import MS_PER_S
 from . import memory, reuse
 from ..semantics import masks
 from .registry import Backend, backends as all_backends, cannot_take, own_mask_args
+from ..semantics.grad_layout import GradLayout
 from ..semantics.shapes import Shape, to_dict
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ class BenchOptions:
     backward: bool = False   # also forward+backward (backward.py): a training run's comparison
     # probe(shape, backend names) -> {name: error or ""}: one fwd+bwd call of each in a process apart (None: none)
     probe: Callable[[Shape, list[str]], dict[str, str]] | None = None
+    # shape label -> the upstream gradient's layout the model's backward got (semantics/grad_layout.py): the
+    # forward+backward rows run on it; a shape not here gets a contiguous dout
+    grad_layouts: dict[str, GradLayout] = field(default_factory=dict)
     # timings kept across runs (reuse.py): the store, the id of the run measuring now ("": none kept), whether
     # stored rows are taken (False: --fresh), the machine's facts (None: reuse.machine_facts() on a GPU)
     store: MeasureStore | None = None

@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from inductor_prof.attention.benchmark import backward, registry
 from inductor_prof.attention.benchmark.bench import FORWARD, TRAINING, BenchOptions, run
 from inductor_prof.attention.kernels.reference_backward import attention_grads_float64
+from inductor_prof.attention.semantics.grad_layout import GradLayout
 from inductor_prof.attention.semantics.shapes import Shape, parse_shape
 from inductor_prof.mask_pairs import CAUSAL
 
@@ -175,3 +176,63 @@ def test_grad_error_is_the_worst_of_the_three_and_nan_fails():
     grads = [ref[0].clone(), ref[1].clone(), ref[2].clone()]
     grads[0][0, 0, 3] = 5.0
     assert backward.grad_error(grads, ref, live) == 0.0
+
+
+class _SeeGrad(torch.autograd.Function):
+    """Identity whose backward notes the upstream gradient's strides (what autograd hands SDPA's backward)."""
+    seen: list = []
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        _SeeGrad.seen.append(tuple(g.stride()))
+        return g
+
+
+def _seeing_sdpa() -> registry.Backend:
+    math_sdpa = registry.backends(["sdpa_math"])[0]
+    def call(q, k, v, s, **kw):
+        return _SeeGrad.apply(math_sdpa(q, k, v, s, **kw)[0]), None
+    return registry.Backend("seeing", "library", call, True, supports=registry.ALL)
+
+
+# SHAPE (1,4/2,64,16) as FLUX's single blocks hand it: (B, S, H, D) order, a token's row 4 x 16 = 64 elements
+# followed by 16 of another tensor (pitch 80): (B, H, S, D) view strides B 64 x 80 = 5120, H 16, S 80, D 1
+SLICE = GradLayout((5120, 16, 80, 1), 3, (((4096, 16, 64, 1), 1),))
+
+
+def test_check_timing_and_probe_run_on_the_models_dout_layout():
+    _SeeGrad.seen = []
+    opts = BenchOptions(device="cpu", backward=True, timer=lambda fn, rep_ms: (fn(), 1.0)[1],
+                        grad_layouts={SHAPE.label: SLICE})
+    rows = backward.bench_shape(SHAPE, 3, "", [_seeing_sdpa()], opts, backward.BenchResult())
+    # the check (SHAPE is small: checked at itself) and each of the three timing rounds got the sliced dout
+    assert _SeeGrad.seen == [(5120, 16, 80, 1)] * 4
+    r = rows[0]
+    assert r["ok"] and r["rel_err"] < 1e-2   # same values as a dense dout: the float64 reference still holds
+    assert r["dout_strides"] == "5120,16,80,1"
+    assert r["dout_layout"] == "(B,S,H,D), row pitch 80 (3 of 4 calls; 1: (B,S,H,D))"
+    _SeeGrad.seen = []
+    said = []
+    backward.probe_calls(SHAPE, [_seeing_sdpa()], "cpu", lambda n, e: said.append((n, e)), SLICE)
+    assert said == [("seeing", "")] and _SeeGrad.seen == [(5120, 16, 80, 1)]
+
+
+def test_a_shape_with_no_recorded_backward_runs_a_contiguous_dout_and_says_so():
+    _SeeGrad.seen = []
+    opts = BenchOptions(device="cpu", backward=True, timer=lambda fn, rep_ms: (fn(), 1.0)[1])
+    rows = backward.bench_shape(SHAPE, 3, "", [_seeing_sdpa()], opts, backward.BenchResult())
+    # dense (1,4,64,16): D 1, S 16, H 64 x 16 = 1024, B 4 x 1024 = 4096
+    assert _SeeGrad.seen == [(4096, 1024, 16, 1)] * 4
+    assert rows[0]["dout_layout"] == "contiguous (no backward call recorded)" and rows[0]["dout_strides"] == ""
+
+
+def test_laid_out_keeps_the_values_in_the_given_strides():
+    dense = torch.arange(2 * 3 * 4 * 2, dtype=torch.float32).reshape(2, 3, 4, 2)
+    # (B, S, H, D) with a pitch of 8 per token (3 x 2 = 6 dense): view strides B 4 x 8 = 32, H 2, S 8, D 1
+    out = backward.laid_out(dense, (32, 2, 8, 1))
+    assert out.stride() == (32, 2, 8, 1) and torch.equal(out, dense)
+    assert backward.laid_out(dense, None) is dense
