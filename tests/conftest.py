@@ -15,6 +15,8 @@ HERE = str(Path(__file__).parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from skip_summary import pytest_terminal_summary  # noqa: E402,F401  (a hook: skips by reason, browser tests)
+
 for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
 
@@ -34,20 +36,6 @@ def gpu_seen(request, monkeypatch):
     GPU work on machines without one. A test of the check itself is marked `gpu_probe`."""
     if request.node.get_closest_marker("gpu_probe") is None:
         monkeypatch.setattr("inductor_prof.gpu_probe.no_gpu_reason", lambda *a, **k: None)
-
-
-def pytest_terminal_summary(terminalreporter):
-    """Every skip said with its reason at the end of the run, counted (the browser tests skipped without Chromium,
-    the GPU tests without a GPU): pytest's own summary lists them only under -rs."""
-    reasons: dict[str, int] = {}
-    for report in terminalreporter.stats.get("skipped", []):
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        reason = reason.removeprefix("Skipped: ")
-        reasons[reason] = reasons.get(reason, 0) + 1
-    if reasons:
-        terminalreporter.section("skipped, by reason")
-        for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
-            terminalreporter.write_line(f"{count:4d}  {reason}")
 
 
 def pytest_configure(config):
