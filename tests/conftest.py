@@ -3,7 +3,13 @@ test folder: this folder goes first on sys.path whatever pytest's import mode.
 
 COLUMNS and LINES are dropped from the environment: a test that wants a width sets it. pytest imports readline
 at start, and in a pytest-xdist worker GNU readline exports COLUMNS=80 and LINES=24, which narrowed every CLI
-report the tests read as a pipe's (100 or 200 columns) to 80."""
+report the tests read as a pipe's (100 or 200 columns) to 80.
+
+TORCHINDUCTOR_VEC_ISA_OK=1 (unless set): Inductor takes the vector ISA the CPU reports instead of proving it by a
+g++ compile and load in each process's empty cache, 6 of the 8 CPU-seconds a tiny CPU compile costs cold; every
+test that compiles on the CPU (the try worker, torchrun's ranks, the compile cache, provenance) and its children
+inherit it. What the tests check is inductor-prof's handling of the compile, not the probe; a CPU whose reported
+ISA the compiler cannot build still fails them, at the kernel's compile."""
 import os
 import signal
 import sys
@@ -19,6 +25,7 @@ from skip_summary import pytest_terminal_summary  # noqa: E402,F401  (a hook: sk
 
 for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
+os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")   # read when torch._inductor.config is imported: before any test
 
 
 @pytest.fixture
