@@ -39,6 +39,8 @@ BAND_VARIANTS = {"window": (False, False), "window+padding": (True, False), "doc
 
 
 def sm90_id(x) -> str:
+    if isinstance(x, bool):
+        return "causal" if x else "dense"
     return x.label() if hasattr(x, "label") else f"D{x}"
 
 
