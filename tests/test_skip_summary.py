@@ -56,3 +56,11 @@ def test_no_such_line_when_chromium_is_there(tmp_path):
     lines = _run(tmp_path, chromium=True)
     assert "3 passed" in lines[-1]
     assert not any("browser test" in line for line in lines), lines
+
+
+def test_this_suite_registers_the_hook(request):
+    # tests/conftest.py imports it: the README's command prints the line, not only a run given -p skip_summary
+    import skip_summary
+
+    impls = request.config.hook.pytest_terminal_summary.get_hookimpls()
+    assert any(impl.function is skip_summary.pytest_terminal_summary for impl in impls)
