@@ -11,6 +11,7 @@ class AttentionOp:
     causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_forward)
     mask: int | None        # position of the attention-mask / bias tensor, None where the op takes none
     scale: int              # position of scale
+    layout: str = "bhsd"    # query/key dims as the op takes them: (B, H, S, D), or (B, S, H, D) for the kernels' own ops
 
 
 # the SDPA backends by name -> torch.nn.attention.SDPBackend's member: the benchmark forces each, the ncu replay
@@ -23,29 +24,37 @@ ATTENTION_OPS = {
     "aten::_cudnn_attention_forward": AttentionOp("sdpa_cudnn", 10, 3, 12),
     "aten::_scaled_dot_product_cudnn_attention": AttentionOp("sdpa_cudnn", 6, 3, 8),
     "aten::_scaled_dot_product_flash_attention": AttentionOp("sdpa_flash", 4, None, 6),
-    "aten::_flash_attention_forward": AttentionOp("sdpa_flash", 8, None, 10),
+    "aten::_flash_attention_forward": AttentionOp("sdpa_flash", 8, None, 10, "bshd"),
     "aten::_scaled_dot_product_efficient_attention": AttentionOp("sdpa_efficient", 6, 3, 7),
-    "aten::_efficient_attention_forward": AttentionOp("sdpa_efficient", 9, 3, 11),
+    "aten::_efficient_attention_forward": AttentionOp("sdpa_efficient", 9, 3, 11, "bshd"),
     "aten::_scaled_dot_product_flash_attention_for_cpu": AttentionOp("sdpa_math", 4, 5, 6),
 }
 MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 none, 1/2 causal), not a bool
+
+
+def attention_dims(layout: str, q: list[int], k: list[int]) -> tuple[int, int, int, int, int, int]:
+    """(B, Hq, Sq, D, Hkv, Sk) of an attention op's recorded query and key dims in its layout ("bhsd" or "bshd")."""
+    if layout == "bshd":
+        return q[0], q[2], q[1], q[3], k[2], k[1]
+    return q[0], q[1], q[2], q[3], k[1], k[2]
 
 
 @dataclass(frozen=True)
 class AttentionBackwardOp:
     causal: int             # position of is_causal (of custom_mask_type for _efficient_attention_backward)
     layout: str             # query/key dims as recorded: "bhsd" (B, H, S, D) or "bshd" (B, S, H, D)
+    backend: str            # the SDPA backend whose forward's autograd runs it (ncu's replay of the call)
 
 
 # the backward ops of SDPA (grad_out, query, key, value first in each; positions as in the ops' schemas): a
 # training step's attention backward, priced by cost.attention_backward_flops
 ATTENTION_BACKWARD_OPS = {
-    "aten::_scaled_dot_product_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd"),
-    "aten::_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd"),
-    "aten::_scaled_dot_product_flash_attention_backward": AttentionBackwardOp(11, "bhsd"),
-    "aten::_flash_attention_backward": AttentionBackwardOp(11, "bshd"),
-    "aten::_scaled_dot_product_efficient_attention_backward": AttentionBackwardOp(11, "bhsd"),
-    "aten::_efficient_attention_backward": AttentionBackwardOp(14, "bshd"),
+    "aten::_scaled_dot_product_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd", "sdpa_cudnn"),
+    "aten::_cudnn_attention_backward": AttentionBackwardOp(14, "bhsd", "sdpa_cudnn"),
+    "aten::_scaled_dot_product_flash_attention_backward": AttentionBackwardOp(11, "bhsd", "sdpa_flash"),
+    "aten::_flash_attention_backward": AttentionBackwardOp(11, "bshd", "sdpa_flash"),
+    "aten::_scaled_dot_product_efficient_attention_backward": AttentionBackwardOp(11, "bhsd", "sdpa_efficient"),
+    "aten::_efficient_attention_backward": AttentionBackwardOp(14, "bshd", "sdpa_efficient"),
 }
 MASK_TYPE_BACKWARD_OP = "aten::_efficient_attention_backward"
 
@@ -88,13 +97,13 @@ GROUPED_GEMMS = ("aten::_grouped_mm", "aten::_scaled_grouped_mm")
 # ops the ncu stage can replay on their own from their recorded arguments (CPU attention runs no CUDA kernel)
 REPLAYABLE_OPS = REPLAYABLE_GEMMS + ("aten::_scaled_mm", "aten::_int_mm", *GROUPED_GEMMS) + tuple(
     op for op in CONV_OPS if "cudnn" in op or op.endswith("convolution")) + tuple(
-    op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math")
+    op for op, a in ATTENTION_OPS.items() if a.backend != "sdpa_math") + tuple(ATTENTION_BACKWARD_OPS)
 
 # torch.profiler's "Input type" -> (torch dtype name, bytes per element)
 PROFILER_DTYPES = {
     "float": ("float32", 4), "c10::BFloat16": ("bfloat16", 2), "c10::Half": ("float16", 2),
     "double": ("float64", 8), "c10::Float8_e4m3fn": ("float8_e4m3fn", 1), "c10::Float8_e5m2": ("float8_e5m2", 1),
-    "long int": ("int64", 8), "int": ("int32", 4), "bool": ("bool", 1), "signed char": ("int8", 1),
+    "long int": ("int64", 8), "long unsigned int": ("uint64", 8), "int": ("int32", 4), "bool": ("bool", 1), "signed char": ("int8", 1),
     "unsigned char": ("uint8", 1), "short int": ("int16", 2),
 }
 INDEX_DTYPES = ("long int", "int", "bool")
@@ -118,6 +127,25 @@ def flops_key_for_dtype(dtype) -> str:
     if name in ("float64", "fp64", "double"):
         return "flops64"
     return "flops32"
+
+
+# position of compute_log_sumexp in the attention ops that take it: True when a backward follows (training), and
+# the kernel then writes the logsumexp too (flash's always does)
+ATTENTION_LSE = {"aten::_cudnn_attention_forward": 8, "aten::_scaled_dot_product_cudnn_attention": 4,
+                 "aten::_scaled_dot_product_efficient_attention": 4, "aten::_efficient_attention_forward": 10}
+
+
+def attention_keeps_lse(op: str, scalars: list) -> bool:
+    """Whether the recorded attention call computed its logsumexp for a backward (compute_log_sumexp True)."""
+    at = ATTENTION_LSE.get(op)
+    return at is not None and at < len(scalars) and scalars[at] == "True"
+
+
+def attention_backward_causal(op: str, scalars: list) -> bool:
+    """Whether an SDPA backward op's recorded call was causal (its is_causal, or a causal mask type)."""
+    spec = ATTENTION_BACKWARD_OPS[op]
+    flag = scalars[spec.causal] if spec.causal < len(scalars) else ""
+    return flag == "True" or (op == MASK_TYPE_BACKWARD_OP and flag not in ("", "0"))
 
 
 def attention_flags(op: str, scalars: list) -> dict:

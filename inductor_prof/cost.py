@@ -21,8 +21,8 @@ import math
 from typing import Any, Callable, Sequence
 
 from .mask_pairs import CAUSAL, NONE, MaskSpec, call_mask, pairs
-from .aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, CONV_OPS, MASK_TYPE_BACKWARD_OP, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
-                   SCALAR_TYPES, attention_flags, flops_key_for_dtype)
+from .aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, CONV_OPS, DTYPE_BYTES, GEMM_OPS, GEMM_OUT_DTYPE, INDEX_DTYPES, PROFILER_DTYPES,
+                   SCALAR_TYPES, attention_backward_causal, attention_dims, attention_flags, flops_key_for_dtype)
 from .units import GB, TFLOP
 
 # Proton's flops metrics by operand width (a kernel's flops sit under one of them)
@@ -58,13 +58,9 @@ def attention_backward_bytes(B: int, Hq: int, Hkv: int, Sq: int, Sk: int, D: int
 def _attention_backward(op: str, inputs: list[Any], scalars: list[Any]) -> tuple[int, int]:
     """(flops, bytes) of an SDPA backward op from its recorded grad_out, query and key."""
     spec = ATTENTION_BACKWARD_OPS[op]
-    q, k, size = inputs[1][0], inputs[2][0], inputs[1][2]
-    if spec.layout == "bshd":
-        (b, sq, h, d), (sk, hkv) = q, (k[1], k[2])
-    else:
-        (b, h, sq, d), (hkv, sk) = q, (k[1], k[2])
-    flag = scalars[spec.causal] if spec.causal < len(scalars) else ""
-    causal = flag == "True" or (op == MASK_TYPE_BACKWARD_OP and flag not in ("", "0"))
+    b, h, sq, d, hkv, sk = attention_dims(spec.layout, inputs[1][0], inputs[2][0])
+    size = inputs[1][2]
+    causal = attention_backward_causal(op, scalars)
     return (attention_backward_flops(CAUSAL if causal else NONE, b, h, sq, sk, d),
             attention_backward_bytes(b, h, hkv, sq, sk, d, size))
 
@@ -281,7 +277,8 @@ def aten_op(op: str, dims: list[Any], types: list[Any], scalars: list[Any] | Non
             flops, nbytes = _attention_backward(op, inputs, scalars)
             operand_dtype = inputs[1][1]
         elif op in ATTENTION_OPS and len(inputs) >= 3:
-            (b, h, sq, d), sk, size = inputs[0][0], inputs[1][0][2], inputs[0][2]
+            b, h, sq, d, _, sk = attention_dims(ATTENTION_OPS[op].layout, inputs[0][0], inputs[1][0])
+            size = inputs[0][2]
             mask = CAUSAL if attention_flags(op, scalars)["is_causal"] else NONE
             flops = attention_flops(mask, b, h, sq, sk, d)
             nbytes = sum(_numel(s) * sz for s, _, sz, _ in inputs) + b * h * sq * d * size

@@ -65,6 +65,9 @@ def collect() -> dict:
         info["gpu"] = {"name": p.name, "sm": f"{p.major}.{p.minor}", "sms": p.multi_processor_count,
                        "memory_gib": round(p.total_memory / 2**30, 1),
                        "l2_mib": round(getattr(p, "L2_cache_size", 0) / 2**20, 1)}
+        uuid = getattr(p, "uuid", None)   # which GPU: a measurement reused across runs is this GPU's (measure_store)
+        if uuid is not None:
+            info["gpu"]["uuid"] = str(uuid)
         facts = device_facts()
         if facts is not None:
             info["gpu"]["facts"] = asdict(facts)

@@ -57,6 +57,7 @@ class Peaks(TypedDict, total=False):
     reached: dict[str, Reached]
     measured_tflops: dict[str, float | None]
     reached_l2: ReachedL2
+    measured_in: str                         # the run whose ceilings stage measured them, when this run reused them
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,12 @@ def run_peaks(facts: DeviceFacts | None, measured: dict | None, gpu: str | None 
     for key, name in (("flops8", "flops8_tflops"), ("flops16", "flops16_tflops"), ("dram_gbps", "dram_gbps")):
         if measured.get(name):
             peaks[key], source[key] = float(measured[name]), "measured"
-    return {"tflops": {k: peaks[k] for k in FLOP_KEYS}, "dram_gbps": peaks["dram_gbps"],
-            "l2_gbps": measured.get("l2_gbps"), "kernel_floor_us": measured.get("kernel_floor_us"), "source": source, "spec": spec,
-            "published": published(facts) if facts else None, "gpu": gpu}
+    out: Peaks = {"tflops": {k: peaks[k] for k in FLOP_KEYS}, "dram_gbps": peaks["dram_gbps"],
+                  "l2_gbps": measured.get("l2_gbps"), "kernel_floor_us": measured.get("kernel_floor_us"),
+                  "source": source, "spec": spec, "published": published(facts) if facts else None, "gpu": gpu}
+    if isinstance(measured.get("reused_from"), str):   # pipeline/ceilings.py: taken from an earlier run
+        out["measured_in"] = measured["reused_from"]
+    return out
 
 
 def with_reached(peaks: Peaks, reached: dict[str, tuple[float, str]], l2: tuple[float, str] | None = None) -> Peaks:

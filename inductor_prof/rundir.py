@@ -26,7 +26,8 @@ RUN_ID = "run_id"   # manifest key: this run's id
 # The rest cannot without another format: kernels.json and attention_shapes.json are lists, the status.json files
 # maps of kernel stems, the hatchets and .ncu-rep files Proton's and ncu's own formats, the kernels Python source
 STAMPED_CSV = ("library_ops.csv", "attention.csv", "attention_tuning.csv", "ncu/ncu.csv")
-STAMPED_JSON = ("proton/steps.launches.json", "proton/annotated_step.launches.json", "ncu/source/*.counters.json")
+STAMPED_JSON = ("proton/steps.launches.json", "proton/annotated_step.launches.json", "proton/recorded_launches.json",
+                "ncu/source/*.counters.json")
 RANKS = "ranks.json"   # the top of a multi-rank run (`profile --nproc N`): each rank's exit; rank<i>/ are runs
 
 
@@ -61,6 +62,9 @@ class RunDir:
     def steps_launches(self) -> Path: return self.proton_dir / "steps.launches.json"
     @property
     def annotated_launches(self) -> Path: return self.proton_dir / "annotated_step.launches.json"
+    # a CUDA-graphs run: the work of the launches before the graphs replay (inductor/launch_record.py)
+    @property
+    def recorded_launches(self) -> Path: return self.proton_dir / "recorded_launches.json"
     # torch.profiler
     @property
     def torch_trace(self) -> Path: return self.root / ".torch_trace.partial.json"   # while library_ops reads it
@@ -86,6 +90,8 @@ class RunDir:
     def attention_precompile_log(self) -> Path: return self.attention_dir / "precompile.log"
     @property
     def attention_cache(self) -> Path: return self.attention_dir / "inductor_cache"
+    def attention_probe_log(self, i: int) -> Path:   # the i-th forward+backward probe process of a training run
+        return self.attention_dir / f"backward_probe_{i}.log"
     @property
     def attention_kernels_dir(self) -> Path: return self.attention_dir / "kernels"
     @property

@@ -53,6 +53,10 @@ class Settings:
     # of the same target, options and versions (None: $XDG_CACHE_HOME/inductor-prof/compile; `off`: none)
     compile_cache: str | None = None
     retune: bool = False
+    # measurements reused across runs (measure_store.py): ncu results and ceilings of the same GPU, driver,
+    # versions, ncu settings and kernel (None: $XDG_CACHE_HOME/inductor-prof/measurements; `off`: none)
+    measure_store: str | None = None
+    fresh: bool = False                   # measure everything again (the store is still written)
     attention_teaching: bool = False      # `profile`'s attention stage also runs numba_fa, torch_blocked, sdpa_math
     # the ceilings stage also times Inductor's Triton matmul template (max-autotune) at the model's top GEMM shapes
     # (on by itself when the model compiles with max-autotune); 5-16 s of autotuning a shape on an H100

@@ -35,6 +35,17 @@ class AttentionSpec(Spec):
 
 
 @dataclass
+class AttentionProbeSpec(Spec):
+    """One forward+backward call of each of `backends` at the run's captured shape labelled `shape`, in a process
+    apart (pipeline/attention_backward.py `work`): which ones fail, a sticky CUDA error included."""
+    KIND: ClassVar[str] = "attention_probe"
+    QUICK_EXIT: ClassVar[bool] = True    # after an illegal memory access CUDA's teardown may hang
+    run: str = ""
+    shape: str = ""
+    backends: list = field(default_factory=list)
+
+
+@dataclass
 class NcuSourceBesideSpec(Spec):
     """The source pass beside the metric pass (pipeline/ncu_source_beside.py `work`)."""
     KIND: ClassVar[str] = "ncu_source_beside"
@@ -124,7 +135,7 @@ class CudaBuildSpec(Spec):
     KIND: ClassVar[str] = "cuda_build"
 
 
-KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, NcuSourceBesideSpec, GemmTemplatesSpec,
+KINDS: dict[str, type[Spec]] = {c.KIND: c for c in (AttentionSpec, AttentionProbeSpec, NcuSourceBesideSpec, GemmTemplatesSpec,
                                                     ReportReadSpec, DoctorProbeSpec, ReplaySpec, CudaBuildSpec)}
 
 

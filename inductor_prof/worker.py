@@ -20,6 +20,7 @@ from .signals import Terminated, sigterm_as_interrupt
 # kind -> "module:function" doing it; imported only in the worker that does it (the layers stay apart)
 HANDLERS = {
     "attention": "inductor_prof.pipeline.attention:work",
+    "attention_probe": "inductor_prof.pipeline.attention_backward:work",
     "ncu_source_beside": "inductor_prof.pipeline.ncu_source_beside:work",
     "gemm_templates": "inductor_prof.pipeline.gemm_templates:work",
     "ncu_report": "inductor_prof.drivers.ncu.report_process:work",

@@ -21,7 +21,11 @@ which other load on a shared machine disturbs less), and the ratio to the exampl
 side by side: each repetition runs every (code, folder) report once, in turn, so a change of load on a shared
 machine falls on both; then each line says after/before and each code its synthetic/example ratio.
 
-usage: python scripts/bench_report.py [--copies 35] [--repeat 5] [--keep DIR] [--baseline REF]
+--recorded records every file of both folders in their manifests (a copy of the example), as a profile does
+today: then each report also checks each file it reads against its record (size and SHA-256), the 164 MB
+steps.hatchet included, which the shipped example, recorded before records, does not show.
+
+usage: python scripts/bench_report.py [--copies 35] [--repeat 5] [--keep DIR] [--baseline REF] [--recorded]
 """
 from __future__ import annotations
 
@@ -43,7 +47,7 @@ EXAMPLE = REPO / "examples" / "runs" / "flux-h100"
 sys.path.insert(0, str(REPO))
 
 from inductor_prof.names import demangle  # noqa: E402
-from inductor_prof.rundir import RunDir  # noqa: E402
+from inductor_prof.rundir import FILES, RunDir, file_record  # noqa: E402
 
 
 def renamed(name: str, i: int) -> str:
@@ -133,6 +137,15 @@ def build_synthetic(dst: Path, copies: int) -> dict:
             "mb": run.steps_hatchet.stat().st_size / 1e6}
 
 
+def record_files(run: Path) -> None:
+    """Records every file of `run` in its manifest (`files`: size, lines, SHA-256), as a profile now does, so that
+    `report` checks each one it reads against its record (runfiles/integrity.py), as it does a run recorded today."""
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest[FILES] = {p.relative_to(run).as_posix(): file_record(p) for p in sorted(run.rglob("*"))
+                       if p.is_file() and p.name != "manifest.json"}
+    (run / "manifest.json").write_text(json.dumps(manifest, indent=1))
+
+
 def report_cmd(run: Path, code: Path) -> tuple[list[str], dict]:
     cmd = [sys.executable, "-m", "inductor_prof", "report", str(run), "--json", "--top", "0"]
     return cmd, {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(code), "HOME": str(Path.home())}
@@ -185,6 +198,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5, help="report runs per folder (median shown)")
     ap.add_argument("--keep", type=Path, help="build the synthetic run here and keep it")
     ap.add_argument("--baseline", metavar="REF", help="also time this git commit's code, side by side")
+    ap.add_argument("--recorded", action="store_true", help="record every file of the example (a copy) and of the "
+                    "synthetic run in their manifests, as a profile does today: each report checks what it reads")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_report_") as tmp:
         codes = [("this tree", REPO)]
@@ -194,13 +209,18 @@ def main() -> int:
             codes.insert(0, (f"{a.baseline} ({sha})", checkout(a.baseline, Path(tmp) / "baseline")))
         dst = a.keep or Path(tmp) / "synthetic-run"
         facts = build_synthetic(dst, a.copies)
+        example = EXAMPLE
+        if a.recorded:   # the shipped example has no records (recorded before them): a copy with them
+            example = Path(shutil.copytree(EXAMPLE, Path(tmp) / "example-recorded"))
+            record_files(example)
+            record_files(dst)
         print(f"SYNTHETIC run (not a profile): {EXAMPLE.relative_to(REPO)} with every kernel repeated "
               f"{a.copies} more times under new names, at {dst}")
         print(f"  {facts['kernels']:,} kernel names, {facts['frames']:,} kernel frames, {facts['launches']:,} "
               f"launches in steps.hatchet ({facts['mb']:.0f} MB)")
         # rows[label][code] = (wall, cpu); the example is timed in both phases, beside each synthetic state
         rows: dict[str, list[tuple[float, float]]] = {}
-        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, dst)], a.repeat)
+        got = medians([(run, code) for _, code in codes for run in (example, dst)], a.repeat)
         rows["example (recorded)"] = got[0::2]
         rows["synthetic, hatchets only"] = got[1::2]
         # each code reads tables its own writer wrote (a format it does not know sends it to the hatchet): the
@@ -209,16 +229,19 @@ def main() -> int:
         for _, code in codes:
             folders[code] = dst if code == REPO else Path(shutil.copytree(dst, Path(tmp) / "synthetic-baseline"))
             write_tables(folders[code], code)
-        got = medians([(run, code) for _, code in codes for run in (EXAMPLE, folders[code])], a.repeat)
+            if a.recorded:   # the tables as the profile records them
+                record_files(folders[code])
+        got = medians([(run, code) for _, code in codes for run in (example, folders[code])], a.repeat)
         rows["example (again)"] = got[0::2]
         rows["synthetic, launches tables"] = got[1::2]
     print(f"report --json --top 0, median of {a.repeat}, each a fresh process; wall s / CPU s "
-          f"(x example: wall over the example's beside it)")
+          f"(x example: wall, CPU over the example's beside it)" + (", every file recorded" if a.recorded else ""))
     print(f"  {'':28s}" + "".join(f"{label:>32s}" for label, _ in codes) +
           (f"{'after / before (wall, CPU)':>30s}" if len(codes) > 1 else ""))
     for label, per_code in rows.items():
-        example = rows["example (again)" if "launches" in label else "example (recorded)"]
-        cells = "".join(f"{f'{w:.2f} / {c:.2f}  (x{w / ex[0]:.2f})':>32s}" for (w, c), ex in zip(per_code, example))
+        rows_of_example = rows["example (again)" if "launches" in label else "example (recorded)"]
+        cells = "".join(f"{f'{w:.2f} / {c:.2f}  (x{w / ex[0]:.2f}, {c / ex[1]:.2f})':>32s}"
+                        for (w, c), ex in zip(per_code, rows_of_example))
         ratio = (f"{per_code[-1][0] / per_code[0][0]:>22.2f}, {per_code[-1][1] / per_code[0][1]:.2f}"
                  if len(codes) > 1 else "")
         print(f"  {label:28s}{cells}{ratio}")

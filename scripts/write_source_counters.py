@@ -22,7 +22,7 @@ from inductor_prof.pipeline.ncu_source import read_counters, write_run_counters
 from inductor_prof.rundir import RunDir
 
 REPO = Path(__file__).resolve().parent.parent
-SHIPPED_RUNS = [REPO / "examples" / "runs" / "flux-h100", REPO / "examples" / "runs" / "flux-h100-second-run"]
+SHIPPED_RUNS = [REPO / "examples" / "runs" / "flux-h100"]
 FIXTURES = REPO / "tests" / "data" / "ncu_source"
 
 

@@ -45,6 +45,13 @@ def gpu_seen(request, monkeypatch):
         monkeypatch.setattr("inductor_prof.gpu_probe.no_gpu_reason", lambda *a, **k: None)
 
 
+@pytest.fixture(autouse=True)
+def own_cache_root(tmp_path_factory, monkeypatch):
+    """A user cache root of the test's own ($XDG_CACHE_HOME): measurements, compile and tuning caches stored by
+    one test (fake ncu results among them) are never reused by another, nor written into the user's cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "long: 10 s or more of one core (a compile, a torchrun launch, mypy): run first")
 

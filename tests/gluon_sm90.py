@@ -9,6 +9,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from dataclasses import replace
+
 import sass_defs
 
 gl = pytest.importorskip("triton.experimental.gluon.language")
@@ -18,11 +20,12 @@ import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
-from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles  # noqa: E402
+from inductor_prof.attention.kernels import gluon_kernel, gluon_tiles, head_dims  # noqa: E402
 
 HOPPER_SMEM = 232448  # bytes a block may use on sm_90
 BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
-needs_ptxas = pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")), reason="no ptxas in this Triton install")
+needs_ptxas = pytest.mark.skipif(not os.path.exists(os.path.join(BIN, "ptxas")),
+                                 reason="no ptxas in this Triton install")
 
 # (head dim, config) compiled dense and causal
 SM90_CONFIGS = [(128, gluon_tiles.default_config(128)),
@@ -34,6 +37,12 @@ SM90_CONFIGS = [(128, gluon_tiles.default_config(128)),
                 (256, gluon_tiles.Config(64, 2, True, q_buffers=2, consumers=1)),
                 # one, two CTAs per SM
                 (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1, ctas_per_sm=2))]
+# one kernel per head dim that runs in a wider tile (head_dims.py; each compile is 10-20 CPU-s): 80 causal (the
+# diagonal blocks' masks), 96 dense with the split last waves (the partial accumulators 128 wide), 192 dense at its
+# default config (one Q buffer, 64-key blocks: 256-wide tiles)
+WIDER_TILES = [(80, gluon_tiles.default_config(80), True),
+               (96, replace(gluon_tiles.default_config(96), split=True), False),
+               (192, gluon_tiles.default_config(192), False)]
 # the band path's variants: (per-batch key ranges: padding, per-row key intervals: documents)
 BAND_VARIANTS = {"window": (False, False), "window+padding": (True, False), "documents": (False, True)}
 
@@ -56,22 +65,25 @@ def band_cases() -> list:
 def compile_sm90(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, band: bool = False,
                  ranges: bool = False, rows: bool = False):
     """band: mask_schedule's band path (sliding windows), ranges: with per-batch key ranges (padding), rows: with
-    per-row key intervals (documents; band must be set)."""
+    per-row key intervals (documents; band must be set). The descriptors' boxes are the tile width the head dim
+    runs at (gluon_fa.launch's)."""
+    width = head_dims.block_d(head_dim)
+
     def desc(rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, head_dim], gl.bfloat16)
-        return f"tensordesc<bf16[{rows},{head_dim}],{layout!r}>"
+        layout = gl.NVMMASharedLayout.get_default_for([rows, width], gl.bfloat16)
+        return f"tensordesc<bf16[{rows},{width}],{layout!r}>"
     sig = {"desc_q": desc(64), "desc_k": desc(cfg.block_n), "desc_v": desc(cfg.block_n), "O": "*bf16",
            "desc_o": desc(64), "LSE": "*fp32", "WS": "*fp32", "STATS": "*fp32", "FLAGS": "*i32", "epoch": "i32",
            "sm_scale": "fp32", "H": "i32",
            "GROUP": "i32", "N_Q": "i32", "N_KV": "i32", "stride_oz": "i32", "stride_oh": "i32", "stride_om": "i32",
            "n_m": "i32", "n_tiles": "i32", "n_dp": "i32", "LEFT": "i32", "RIGHT": "i32",
            "KV_RANGE": "*i32" if ranges else "*fp32", "ROW_KEYS": "*i32" if rows else "*fp32",
-           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr",
+           "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr", "BLOCK_D": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
            "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
-        "HEAD_DIM": head_dim, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
+        "HEAD_DIM": head_dim, "BLOCK_D": width, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
         "ROWS": rows})
@@ -127,7 +139,12 @@ def check_sm90(head_dim: int, cfg: gluon_tiles.Config, causal: bool) -> None:
         # the H100 image's Triton 3.6 keeps them in registers; tests/gpu/test_gluon_fa.py checks every config there
         pytest.skip(f"Triton {triton.__version__}'s ptxas spills the causal kernels of 192- and 64-row tiles "
                     "(32 and 24 B of stack) and, with the output staged in Q, of head dim 256 (32 B)")
-    kernel = compile_sm90(head_dim, cfg, causal)
+    check_sm90_kernel(compile_sm90(head_dim, cfg, causal), cfg)
+
+
+def check_sm90_kernel(kernel, cfg: gluon_tiles.Config) -> None:
+    """No spills, within shared memory, no stale wgmma descriptor, warp specialised with cfg's registers, PV in
+    flight where cfg overlaps, the output stored by TMA (one Q buffer: the store read before the buffer is freed)."""
     usage = resource_usage(kernel)
     assert usage["local"] == 0 and usage["stack"] == 0, usage
     assert kernel.metadata.shared <= HOPPER_SMEM

@@ -399,3 +399,40 @@ def test_nll_loss_moves_one_value_a_row():
                        ["float", "float", "long int", "", "Scalar", "Scalar", "float"],
                        ["", "", "", "", "1", "-100", ""], [[], [128256, 1], [1], [], [], [], []])
     assert fwd["bytes"] == bwd["bytes"] == 4094 * 4 + 4094 * 8
+
+
+# FLUX's training step on the H200 (flux --train, SDPA on flash: session 28's call 1), two library_ops.csv rows as
+# recorded: the flash kernels' own ops take (B, S, H, D), 24 heads of 128 over 4608 tokens, not causal
+FLUX_FLASH_FORWARD = (
+    [[1, 4608, 24, 128]] * 3 + [[]] * 12,
+    ["c10::BFloat16"] * 3 + ["", "", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "", "", "", ""],
+    ["", "", "", "", "", "4608", "4608", "0.", "False", "False", "0.088388347648318433", "", "", "", ""])
+FLUX_FLASH_BACKWARD = (
+    [[1, 4608, 24, 128]] * 5 + [[1, 24, 4608], [], [], [], [], [], [], [2], [], [], [], []],
+    ["c10::BFloat16"] * 5 + ["float", "", "", "Scalar", "Scalar", "Scalar", "Scalar", "long unsigned int",
+                             "long unsigned int", "Scalar", "", ""],
+    ["", "", "", "", "", "", "", "", "4608", "4608", "0.", "False", "", "", "0.088388347648318433", "", ""])
+
+
+def test_flash_forward_op_read_in_its_own_bshd_layout():
+    from inductor_prof.cost import aten_op
+
+    cost = aten_op("aten::_flash_attention_forward", *FLUX_FLASH_FORWARD)
+    # every pair: 4608^2 = 21,233,664 per head; x 24 heads x 128 x 4 (QK^T and PV, 2 flops a multiply-add)
+    assert cost["flops"] == 260_919_263_232
+    # read as (B, H, S, D) it was 4 x 4608 x 24^2 x 128 = 1,358,954,496: heads and tokens swapped
+    # q, k, v read and out written: 4 x 4608 x 24 x 128 x 2 B
+    assert cost["bytes"] == 113_246_208
+    assert (cost["flops_key"], cost["unpriced"]) == ("flops16", "")
+
+
+def test_flash_backward_with_its_philox_seed_tensors_is_priced():
+    from inductor_prof.cost import aten_op
+
+    # its philox seed and offset are uint64 tensors ("long unsigned int"): they made it "unknown dtype"
+    cost = aten_op("aten::_flash_attention_backward", *FLUX_FLASH_BACKWARD)
+    assert cost["unpriced"] == ""
+    assert cost["flops"] == 652_298_158_080        # 10 x 128 x 24 x 4608^2: 2.5 x the forward's
+    # q, out, dO read and dq written, k, v read and dk, dv written: 8 x 4608 x 24 x 128 x 2 B = 226,492,416;
+    # the float32 logsumexp 24 x 4608 x 4 B = 442,368
+    assert cost["bytes"] == 226_934_784

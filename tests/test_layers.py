@@ -22,7 +22,7 @@ ROOT = Path(inductor_prof.__file__).parent
 LAYERS = (
     # the ground floor: facts, the cost model, settings, paths, child processes; nothing of the package above
     ("ground", {"units", "errors", "aten", "mask_pairs", "cost", "peaks", "names", "settings", "steptime", "rundir",
-                "childenv", "procs", "signals", "priority", "quick_exit", "envinfo", "gpu_probe", "specs",
+                "measure_store", "childenv", "procs", "signals", "priority", "quick_exit", "envinfo", "gpu_probe", "specs",
                 "events"}),
     ("inductor", {"inductor", "targets"}),    # knowledge of Inductor's output; the models profiled
     ("drivers", {"drivers"}),                 # the external tools: Proton, torch.profiler, ncu, NVML

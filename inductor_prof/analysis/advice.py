@@ -23,9 +23,9 @@ import pandas as pd
 
 from ..names import demangle
 from ..units import US_PER_MS
-from . import binding as bind
+from . import binding as bind, row_dicts
 from .causes import causes, counter_facts, instruction_cause
-from .library_calls import call_label
+from .call_label import call_label
 
 TOP = 10
 NAN = float("nan")
@@ -81,8 +81,9 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
     roof = f"{r['pct_of_peak']:.0f}% of {r['ceiling']}" if r["ceiling"] else ""
     if best["saving_ms_per_step"] > 0:
         why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
-               f"a call, timed side by side; {roof}")
-        do = f"use {best['best_backend']} for {best['shape']}"
+               f"a call{_pass_said(best)}, timed side by side; {roof}")
+        do = f"use {best['best_backend']} for {best['shape']}" + (" (its forward and backward)"
+                                                                   if best.get("part") else "")
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
@@ -92,6 +93,15 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
         else:
             return 0.0, why, do
     return saving + float(r["headroom_ms_per_step"]) * (1 - covered), why, do
+
+
+def _pass_said(a: dict[str, Any]) -> str:
+    """' forward+backward (the backward's share of the saving)' for a training run's saving
+    (attention_training.savings), '' for a forward one."""
+    if not a.get("part"):
+        return ""
+    share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
+    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s)"
 
 
 def _other_roofs(r: dict[str, Any]) -> str:
@@ -104,7 +114,7 @@ def _other_roofs(r: dict[str, Any]) -> str:
 def _roof_columns(df: pd.DataFrame) -> list[dict[str, Any]]:
     """Per row, the columns _other_roofs reads (records of the whole table cost more than the rest of per_shape)."""
     records: list[dict[str, Any]] = \
-        df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]].to_dict("records")
+        row_dicts.records(df[[c for c in ("pct_of_measured_ceiling", "pct_of_spec") if c in df.columns]])
     return records
 
 
@@ -137,7 +147,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     by_kernel: dict[str, list[dict[str, Any]]] = {}   # plain records: a DataFrame per kernel cost ms in each judgement
     if measured:
         assert gemm_shapes is not None   # measured is a subset of shaped, its kernel column
-        for r in gemm_shapes[gemm_shapes["kernel"].isin(measured)].to_dict("records"):
+        for r in row_dicts.records(gemm_shapes[gemm_shapes["kernel"].isin(measured)]):
             by_kernel.setdefault(r["kernel"], []).append(r)
     savings: dict[str, list[dict[str, Any]]] = {}
     for a in attention or []:
@@ -148,7 +158,7 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     # the rows a branch below judges (iterrows of every known row cost more than the judging)
     some = known & (gemm | names.isin(list(savings)))
     judged_rows = {}
-    for i, r in zip(df.index[some], df[some].to_dict("records")):
+    for i, r in zip(df.index[some], row_dicts.records(df[some])):
         judged = None
         name = demangle(r["name"])
         if gemm.at[i]:
@@ -285,15 +295,16 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
                       "roofline_headroom_ms_per_step": float(r["headroom_ms_per_step"]), "why": r["headroom_vs"],
                       "do": r["do"]}
                      # records, not iterrows: a Series per row cost most of this with thousands of kernels
-                     for r in df.loc[df["sol_ms_per_step"].notna(), list(dict.fromkeys([*ITEM_COLUMNS, reach]))]
-                     .to_dict("records") if r[reach] > 0]
+                     for r in row_dicts.records(df.loc[df["sol_ms_per_step"].notna(),
+                                                  list(dict.fromkeys([*ITEM_COLUMNS, reach]))]) if r[reach] > 0]
     items += [i for i in apart or [] if i["headroom_ms_per_step"] > 0]
     for a in attention:
         if a["saving_ms_per_step"] > 0 and not kernels & {demangle(k) for k in a.get("kernels") or []}:
-            items.append({"what": f"attention {a['shape']}", "category": "attention",
+            items.append({"what": f"attention {a['shape']}" + (f" ({a['part']})" if a.get("part") else ""),
+                          "category": "attention",
                           "headroom_ms_per_step": a["saving_ms_per_step"],
                           "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_backend']} "
-                                 f"{a['model_ms']:.3f} ms a call, timed side by side",
+                                 f"{a['model_ms']:.3f} ms a call{_pass_said(a)}, timed side by side",
                           "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,

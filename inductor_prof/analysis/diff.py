@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..steptime import TIMING_STAGES, stage_steps, stage_times, step_ms
-from . import diff_kernels
+from . import attention_training, diff_experiment, diff_kernels
 from .summary import Summary
 from .diff_gate import Failure, failures, gaps, gpu, run_facts, target, tool_version
 from ..units import NS_PER_MS
@@ -20,7 +20,7 @@ from .phases import same_kind
 from .noise import GPU_ROW, NAN, change_pct, change_row, spread_pct, spreads_by_name
 from .rank_gate import rank_failures
 
-ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask")
+ATTENTION_KEYS = ("backend", "shape", "dtype", "causal", "mask", "pass")
 _SETTING_SKIP = {"out", "force"}
 _ENV_KEYS = ("torch", "triton", "cuda", "cudnn", "driver", "diffusers")
 
@@ -75,6 +75,8 @@ def category_rows(sum_a: Summary, sum_b: Summary, cat_steps_a: pd.DataFrame | No
 def attention_rows(att_a: pd.DataFrame, att_b: pd.DataFrame) -> pd.DataFrame:
     """attention.csv of both runs by backend and shape: median ms, change, TFLOP/s. attention.csv keeps no
     spread, so these changes carry no verdict."""
+    # a row's pass (forward, or a training run's forward+backward): forward in a run recorded before the column
+    att_a, att_b = (df.assign(**{"pass": attention_training.passes(df)}) for df in (att_a, att_b))
     keys = [k for k in ATTENTION_KEYS if k in att_a.columns and k in att_b.columns]
     cols = keys + ["ms", "tflops", "ok"]
 
@@ -142,6 +144,7 @@ class Diff:
     ranks: dict[str, Any] | None = None                       # runs of several ranks: rank_gate.ranks_change
     fail_above_spread: float | None = None          # --fail-above-spread: points of step spread
     fail_above_comm: float | None = None            # --fail-above-comm: % more exposed communication
+    experiment: dict[str, Any] | None = None        # the `try` experiment one run applies (diff_experiment.applied)
 
     @property
     def gated(self) -> bool:
@@ -197,10 +200,14 @@ def compare(a: RunSide, b: RunSide, min_share: float = 1.0, fail_above: float | 
     if a.attention is not None and b.attention is not None:
         attention = attention_rows(a.attention, b.attention)
     sizes, only = size_rows(a, b)
+    changes = setting_changes(a.manifest, b.manifest)
+    experiment = diff_experiment.applied(str(a.run.root), a.manifest, a.tables.experiments if a.tables else None,
+                                         str(b.run.root), b.manifest, b.tables.experiments if b.tables else None,
+                                         changes)
     return Diff(a=str(a.run.root), b=str(b.run.root), steps=steps, kernels=kernels, categories=categories,
                 attention=attention, min_share=min_share, fail_above=fail_above,
                 warnings=run_warnings(a.manifest, b.manifest) + only, missing=missing,
-                changes=setting_changes(a.manifest, b.manifest), sizes=sizes if len(sizes) else None,
+                changes=changes, sizes=sizes if len(sizes) else None,
                 gaps=gaps(a, b, steps, kernels, min_share), runs={"a": run_facts(a), "b": run_facts(b)},
                 allow_different=allow_different, ranks=ranks, fail_above_spread=fail_above_spread,
-                fail_above_comm=fail_above_comm)
+                fail_above_comm=fail_above_comm, experiment=experiment)

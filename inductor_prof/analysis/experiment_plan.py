@@ -103,24 +103,34 @@ def plan(items: list[dict[str, Any]], run_mode: str, asked: list[str] | None = N
     """The experiments for the top `top` advice items, in the order of the first item each answers; `asked`: these
     experiments whatever the advice (each still says which items it answers). CUDA graphs are not tried for a run
     already compiled with them (reduce-overhead, max-autotune)."""
-    items = items[:top]
+    every, items = items, items[:top]
     chosen = []
     for name in NAMES if asked is None else asked:
         if name == "cuda_graphs" and uses_cuda_graphs(run_mode):
             continue
         said = answers(name, items)
         if name == "attention_backend":   # the backend the first such item names; none named, nothing to try
-            said = said[:1]
-            backend = next((backend_of(i) for i in items if i["what"] in said), None)
+            # asked for, the first item naming a backend below the top ones too
+            said = (said or (answers(name, every) if asked is not None else []))[:1]
+            backend = next((backend_of(i) for i in every if i["what"] in said), None)
             if backend is None:
                 continue
             exp = _attention(backend)
         else:
             exp = CATALOG[name](run_mode)
         if asked is not None or said:
-            first = min((k for k, i in enumerate(items) if i["what"] in said), default=len(items))
+            first = min((k for k, i in enumerate(every) if i["what"] in said), default=len(every))
             chosen.append((first, Experiment(**{**asdict(exp), "answers": tuple(said)})))
     return [e for _, e in sorted(chosen, key=lambda fe: fe[0])]
+
+
+def not_planned(asked: list[str] | None, planned: list[Experiment], run_mode: str) -> dict[str, str]:
+    """The asked experiments `plan` left out, and why (said in experiments.json, not dropped silently)."""
+    names = {e.name for e in planned}
+    why = {"cuda_graphs": f"the run already compiles with CUDA graphs (mode {run_mode!r})",
+           "attention_backend": "no advice item names a faster attention backend (the attention stage measured "
+                                "none faster than the model's, or the run has no attention.csv)"}
+    return {n: why.get(n, "not planned") for n in asked or [] if n not in names}
 
 
 def applied_command(command: list[str], profile_flag: str, out: str) -> list[str] | None:

@@ -100,6 +100,11 @@ def judge(raw: dict[str, Any] | None, why: str = "", predicted_ms: float | None 
     if "error" in raw:
         return {"status": OOM if raw.get("oom") else FAILED, "reason": f"{raw['stage']}: {raw['error']}",
                 "advice_verdict": None}
+    att = raw.get("attention_calls")
+    if att is not None and not att.get("routed"):   # the change never ran: its timing would measure nothing
+        kept = "; ".join(f"{n} with {why}" for why, n in sorted((att.get("kept") or {}).items())) or "none seen"
+        return {"status": FAILED, "reason": f"no attention call reached the backend (calls left on SDPA: {kept})",
+                "advice_verdict": None}
     timing = side_by_side(raw["before_ms"], raw["after_ms"])
     outputs = output_check(raw["leaves"], raw["dtype"])
     kb, ka = raw["kernels_before"], raw["kernels_after"]
@@ -109,5 +114,6 @@ def judge(raw: dict[str, Any] | None, why: str = "", predicted_ms: float | None 
            else None, "predicted_ms": predicted_ms, "device": raw.get("device"),
            "kernels": {"before": len(kb), "after": len(ka), "before_us": sum(kb.values()),
                        "after_us": sum(ka.values())},
-           "kernels_moved": kernels_moved(kb, ka)}
+           "kernels_moved": kernels_moved(kb, ka),
+           **({"attention_calls": att} if att is not None else {})}
     return out

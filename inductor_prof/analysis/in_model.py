@@ -11,6 +11,7 @@ from typing import AbstractSet, Any
 import pandas as pd
 
 from ..names import demangle
+from . import row_dicts
 from ..units import NS_PER_US, US_PER_MS
 
 # a call within 5% of its time alone is the same call: run-to-run noise and clock wander reach a few % (the
@@ -25,8 +26,7 @@ def _known(v: object) -> bool:
 
 def _records(df: pd.DataFrame, columns: tuple[str, ...]) -> list[dict[str, Any]]:
     """df's rows as records of the columns read here (records of every column cost most of a large run's items)."""
-    records: list[dict[str, Any]] = df[[c for c in columns if c in df.columns]].to_dict("records")
-    return records
+    return row_dicts.records(df[[c for c in columns if c in df.columns]])
 
 
 def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float | None) -> float:
@@ -45,6 +45,8 @@ def attention_items(df: pd.DataFrame, attention: list[dict[str, Any]]) -> list[d
     rows = {demangle(n): r for n, r in zip(df["name"], _records(df, ("avg_us", "calls_per_step", "display")))}
     out = []
     for a in attention:
+        if a.get("pass", "forward") != "forward":   # a forward+backward time: not one kernel's call alone
+            continue
         mine = [k for k in a.get("kernels") or [] if demangle(k) in rows]
         if len(mine) != 1 or sum(demangle(mine[0]) in map(demangle, b.get("kernels") or []) for b in attention) != 1:
             continue
@@ -68,7 +70,7 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
     kernels an attention item covers already."""
     if ncu is None or ncu.empty or "model_us" not in ncu.columns:
         return []
-    rows = {n: r for n, r in zip(df["name"], _records(df, ("display", "calls_by_shape")))}
+    rows = {n: r for n, r in zip(df["name"].tolist(), _records(df, ("display", "calls_by_shape")))}
     out = []
     replayed = ncu[ncu["model_us"].notna() & ncu["duration_ns"].notna() & ncu["name"].isin(list(rows))]
     for name, calls in replayed.groupby("name", sort=False):
@@ -77,7 +79,7 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
         r = rows[name]
         per_step = {s["shape"]: s["calls_per_step"] for s in r.get("calls_by_shape") or []}
         timed = [(c["shape"], c["model_us"], c["duration_ns"] / NS_PER_US, per_step.get(c["shape"]))
-                 for c in calls.to_dict("records")]
+                 for c in row_dicts.records(calls)]
         parts = [(s, m, a, n, gap_ms(m, a, n)) for s, m, a, n in timed]
         parts = [p for p in parts if p[4] > 0]
         if not parts:
@@ -92,5 +94,6 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
 def items(df: pd.DataFrame, attention: list[dict[str, Any]], ncu: pd.DataFrame | None) -> list[dict[str, Any]]:
     """The in-model items of a run: attention stage first, ncu replays of the other kernels."""
     att = attention_items(df, attention)
-    covered = {demangle(k) for a in attention for k in a.get("kernels") or []}
+    # a training run's forward+backward rows time no kernel's call alone: its kernels keep their ncu replay's item
+    covered = {demangle(k) for a in attention if a.get("pass", "forward") == "forward" for k in a.get("kernels") or []}
     return att + replay_items(df, ncu, covered)

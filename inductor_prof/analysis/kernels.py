@@ -13,6 +13,7 @@ from ..inductor.module_paths import block_of, common_pattern, short_pattern
 from ..names import demangle, distinct, short_name
 from ..peaks import FLOP_KEYS
 from .collectives import is_nccl
+from . import row_dicts
 from .library_calls import modules_by
 
 # searched in the lowered name (a case-insensitive search of a long mangled name cost 6 times more)
@@ -129,13 +130,17 @@ def block_patterns(harvested: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[str, dict[str, Any]],
-                 library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int) -> pd.DataFrame:
+                 library_ops: pd.DataFrame | None, io_split: dict[str, dict[str, Any] | None], n_steps: int,
+                 unpriced_why: dict[str, str] | None = None,
+                 steps_by_name: pd.DataFrame | None = None) -> pd.DataFrame:
     """steps/annotated: hatchet kernel rows; harvested: kernels.json by name; io_split: per-launch read/write
-    bytes of each harvested kernel (from its file); n_steps: the timed steps (the op map covers one step)."""
+    bytes of each harvested Inductor kernel (from its file); n_steps: the timed steps (the op map covers one
+    step); unpriced_why: why an Inductor kernel has no work, where known better than NO_METADATA
+    (graph_prices.py); steps_by_name: by_name(steps) where the caller has it already."""
     # plain dicts by name: thousands of kernels, and pandas indexing costs microseconds per lookup
-    timed = by_name(steps).to_dict("index")
-    annotated = by_name(annotated).to_dict("index") if annotated is not None and len(annotated) else {}
-    library = library_costs(library_ops).to_dict("index")
+    timed = row_dicts.by_index(by_name(steps) if steps_by_name is None else steps_by_name)
+    annotated = row_dicts.by_index(by_name(annotated)) if annotated is not None and len(annotated) else {}
+    library = row_dicts.by_index(library_costs(library_ops))
     blocks = block_patterns(harvested)
     rows = []
     for name, t in timed.items():
@@ -169,7 +174,7 @@ def kernel_table(steps: pd.DataFrame, annotated: pd.DataFrame, harvested: dict[s
         category = classify(name, origin, kind, op)   # once: its name searches cost more than the rest of a row
         unpriced = ""
         if not annotated_ok and not nccl:
-            unpriced = (NO_METADATA if origin == "inductor" else
+            unpriced = ((unpriced_why or {}).get(name, NO_METADATA) if origin == "inductor" else
                         library[lib_name]["unpriced"] if lib_name in library else NOT_TRACED)
         rows.append({
             "name": name, "display": name if origin == "inductor" else short_name(name), "origin": origin,

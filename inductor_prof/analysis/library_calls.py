@@ -12,11 +12,12 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..aten import GEMM_OPERANDS_FIRST, GEMM_OPS
+from ..aten import GEMM_OPS
 from ..inductor.module_paths import block_of, folded, short_pattern
 from ..names import demangle
 from ..runfiles.cells import canonical_cell, json_cell
 from ..units import NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_MS
+from .call_label import call_label
 from .roofline import judge
 from ..peaks import Peaks
 
@@ -125,23 +126,6 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
             out.append({"kernel": kernel, "op": op, "dims": dims, **row, "calls": int(s["size"]),
                         "us_per_call": float(s["sum"]) / int(s["size"]) / NS_PER_US, "share_pct": share})
     return out
-
-
-def call_label(op: str, dims: Any) -> str:
-    """A library call in short: a GEMM's [M,K]x[K,N] (addmm's first input is the bias, and an out= tensor follows
-    the inputs), else the op's name and its input tensors' shapes."""
-    dims = json_cell(dims) if isinstance(dims, str) else dims
-    inputs = [d for d in dims[:GEMM_OPS.get(op, len(dims))] if isinstance(d, list) and d and
-              all(isinstance(x, int) for x in d)]
-    name = op.split("::")[-1]
-    mats = [d for d in inputs if len(d) >= 2]
-    if op in GEMM_OPERANDS_FIRST:   # a row-wise scale is a matrix too
-        mats = mats[:2]
-    if op in GEMM_OPS and len(mats) >= 2:
-        (m, k), (_, n) = mats[-2][-2:], mats[-1][-2:]
-        batch = f"{mats[-2][0]}x" if len(mats[-2]) == 3 else ""
-        return f"{batch}[{m},{k}]x[{k},{n}]"
-    return " ".join([name, *("[" + ",".join(map(str, d)) + "]" for d in inputs[:3])])
 
 
 def pair_label(op: str, dims_a: object, dims_b: object) -> str:

@@ -22,9 +22,9 @@ from ..errors import UserError
 from ..peaks import DeviceFacts, Peaks, run_peaks, with_reached
 from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
-from .kernels import block_patterns, kernel_table
+from .kernels import block_patterns, by_name, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, library_calls, older_runs, phases, training_advice
+from . import above_spec, advice, attention_training, graph_prices, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
 from .causes import source_facts
 from .reachable import add_reachable
@@ -81,6 +81,16 @@ def source_facts_of(status: dict[str, Any], counters: dict[str, dict[str, Any]])
     return out
 
 
+def replays_priced(reader: runfiles.Reader, manifest: dict[str, Any],
+                   annotated: pd.DataFrame | None) -> tuple[pd.DataFrame | None, dict[str, str]]:
+    """The annotated rows with the CUDA graph replays' Inductor kernels priced from the launches recorded before
+    the replays (graph_prices.py), where the run recorded them; {kernel: why not} for those left unpriced."""
+    recorded = reader.recorded_launches()
+    if annotated is None or recorded is None:
+        return annotated, {}
+    return graph_prices.priced(annotated, recorded, size_names(manifest))
+
+
 def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     run = open_run(path)
     manifest = runfiles.manifest(run)
@@ -102,12 +112,14 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     harvested = harvested or {}
     io_split = reader.io_split(harvested)
     annotated = reader.annotated()
+    annotated, graph_unpriced = replays_priced(reader, manifest, annotated)
     recorded = crosscheck.recorded_rows(manifest)
     library_ops = reader.library_ops()
     if library_ops is not None:
         reader.failed(crosscheck.row_count(run.library_ops_csv, len(library_ops), recorded.get("library_ops"),
                                            "rows", "stages.library_ops.library_launches"))
-    library_ops, short = crosscheck.library_calls_short(library_ops, steps, n_steps, run.library_ops_csv)
+    timed = by_name(steps)   # once: a group-by of every launch row (250,000 in a large run)
+    library_ops, short = crosscheck.library_calls_short(library_ops, timed["calls"], n_steps, run.library_ops_csv)
     reader.failed(short)
     has_gemms = library_ops is not None and bool(library_ops["op"].isin(REPLAYABLE_GEMMS).any())
     old = older_runs.warning(str(run.manifest_path), older_runs.lacking(manifest, has_gemms))
@@ -123,7 +135,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     # a call priced above what the GPU moves counted bytes it never moves: left out before any rate uses them
     library_ops, moved = above_spec.library_ops(library_ops, measured.get("spec") or {}, run.library_ops_csv)
     reader.failed(*moved)
-    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps), calls)
+    df = with_flex_masks(kernel_table(steps, annotated, harvested, library_ops, io_split, n_steps, graph_unpriced,
+                                      timed), calls)
     attention = reader.attention()
     off = None if attention is None else crosscheck.row_count(run.attention_csv, len(attention),
                                                               recorded.get("attention"), "rows",
@@ -151,7 +164,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     ncu = reader.ncu()
     attention = judge_attention(attention, peaks)
     flex = df.loc[df["kind"] == "flex_attention", "name"].tolist() if len(df) else []
-    savings = attention_saving(attention, advice.kernels_by_shape(calls, flex))
+    savings = attention_saving(attention, advice.kernels_by_shape(calls, flex),
+                               attention_training.backward_kernels_by_shape(library_ops, calls))
     if len(df):
         ceilings = manifest.get("ceilings")
         shapes = library_calls.with_best(by_shape,
@@ -167,8 +181,12 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
         df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
     experiments = reader.experiments()
     graphs = ((manifest.get("stages") or {}).get("annotated_step") or {}).get("cuda_graphs")
-    if graphs:   # a run compiled with CUDA graphs: its replays were timed, not annotated
+    if graphs and not runfiles.present(run.recorded_launches):   # recorded before the replays were priced
         reader.warnings.append(f"{run.annotated_hatchet}: {graphs}")
+    if graph_unpriced:
+        first = next(iter(graph_unpriced.items()))
+        reader.warnings.append(f"{run.recorded_launches}: {len(graph_unpriced)} Inductor kernel(s) of the CUDA graph "
+                               f"replays left without flops or bytes ({first[0]}: {first[1]})")
     reader.failed_stages()
     training = phases.is_training(steps)
     if training and len(df):   # each kernel's phases (forward, backward, optimizer)

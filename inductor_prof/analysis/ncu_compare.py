@@ -15,6 +15,8 @@ NCU_COLUMNS = {"duration_ns": "ncu_duration_ns", "dram_bytes": "ncu_dram_bytes",
                "l1_bytes": "ncu_l1_bytes", "local_bytes": "ncu_local_bytes", "tensor_pipe_pct": "tensor_pipe_pct",
                "status": "ncu_status", "reason": "ncu_reason", "shape": "ncu_shape", "model_us": "ncu_model_us",
                "model_bytes": "ncu_model_bytes",
+               # the run that measured a row reused from an earlier run (pipeline/ncu_reuse.py); "" measured here
+               "origin_run_id": "ncu_origin_run_id",
                # the stall and occupancy counters (runs recorded before them lack them: causes.counter_facts)
                **{k: k for k in (*STALL_METRICS, "occupancy_theoretical_pct", "limit_registers", "limit_shared_mem",
                                  "limit_warps", "limit_blocks")}}

@@ -17,6 +17,7 @@ import pandas as pd
 from ..aten import DTYPE_BYTES, flops_key_for_dtype
 from ..cost import FLOP_KEYS, attention_bytes, pct_of_peak, rates, ridge, seconds_at_roofs
 from ..names import short_name
+from .call_label import call_label
 from ..units import MS_PER_S, NS_PER_MS, NS_PER_S, NS_PER_US, US_PER_S
 from ..peaks import Peaks
 
@@ -24,26 +25,37 @@ NAN = float("nan")
 JUDGED = ["tflops", "gbps", "intensity", "bound", "ceiling", "ceiling_why", "pct_of_peak"]
 
 
-def _at_shape(shapes: pd.DataFrame) -> list[str]:
-    """`<kernel as the tables name it> at <its recorded dims>`: what reached a roof, for a shape's call."""
-    return [f"{short_name(str(k))} at {d}" for k, d in zip(shapes["kernel"], shapes["dims"])]
+def _at_shape(kernel: object, op: object, dims: object) -> str:
+    """`<kernel as the tables name it> at <its call as the tables name it>`: what reached a roof, for a shape's
+    call."""
+    return f"{short_name(str(kernel))} at {call_label(str(op), dims)}"
 
 
-def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tuple[Any, float, float, float, str]]:
+def _timed_ops(df: pd.DataFrame | None, shapes: pd.DataFrame | None) -> list[tuple[Any, float, float, float, Any]]:
     """(flops key, TFLOP/s, GB/s, flop/B, name) of each kernel row (before add_derived) and of each library
     kernel's calls of one shape (library_calls.calls_by_shape: a shape can run faster than its kernel's average,
-    and the report shows each): what the roofs are never below (reached_rates, reached_l2)."""
-    rows: list[tuple[Any, float, float, float, str]] = []
+    and the report shows each): what the roofs are never below (reached_rates, reached_l2). A shape's name is
+    its (kernel, op, dims), words only for the op that wins (_name): short_name of thousands of shapes cost more
+    than the rest of both roofs."""
+    rows: list[tuple[Any, float, float, float, Any]] = []
     if df is not None and len(df):
         key = df[list(FLOP_KEYS)].idxmax(axis=1).where(df["flops"] > 0, "")
         tflops, gbps = rates(df["flops"], df["bytes"], df["total_ns"] / NS_PER_S)
-        rows += list(zip(key, tflops, gbps, df["flops"] / df["bytes"].where(df["bytes"] > 0), df["display"]))
+        intensity = df["flops"] / df["bytes"].where(df["bytes"] > 0)
+        # lists, not Series: iterating a pandas str column costs a call per element
+        rows += list(zip(key.tolist(), tflops.tolist(), gbps.tolist(), intensity.tolist(), df["display"].tolist()))
     if shapes is not None and len(shapes) and {"flops", "bytes", "us_per_call", "flops_key"} <= set(shapes.columns):
         flops, nbytes = shapes["flops"].fillna(0), shapes["bytes"].fillna(0)
         tflops, gbps = rates(flops, nbytes, shapes["us_per_call"] * NS_PER_US / NS_PER_S)
-        rows += list(zip(shapes["flops_key"].fillna(""), tflops, gbps, flops / nbytes.where(nbytes > 0),
-                         _at_shape(shapes)))
+        rows += list(zip(shapes["flops_key"].fillna("").tolist(), tflops.tolist(), gbps.tolist(),
+                         (flops / nbytes.where(nbytes > 0)).tolist(),
+                         zip(shapes["kernel"].tolist(), shapes["op"].tolist(), shapes["dims"].tolist())))
     return rows
+
+
+def _name(name: Any) -> str:
+    """A _timed_ops name as the report says it: a kernel row's display name, a shape's `<kernel> at <call>`."""
+    return _at_shape(*name) if isinstance(name, tuple) else str(name)
 
 
 def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks,
@@ -59,13 +71,13 @@ def reached_rates(df: pd.DataFrame, attention: pd.DataFrame | None, peaks: Peaks
         att_tflops, _ = rates(ok["flops"], nbytes, ok["ms"] / MS_PER_S)
         rows += list(zip(ok["dtype"].map(flops_key_for_dtype), att_tflops, ok["flops"] / nbytes,
                          "attention " + ok["backend"] + " " + ok["shape"]))
-    best: dict[str, tuple[float, str]] = {}
+    best: dict[str, tuple[float, Any]] = {}
     for key, tflops, intensity, name in rows:
         if not key or not spec.get(key) or not spec.get("dram_gbps") or not tflops == tflops:
             continue
         if intensity >= ridge(spec[key], spec["dram_gbps"]) and tflops > best.get(key, (0.0, ""))[0]:
-            best[key] = (float(tflops), str(name))
-    return best
+            best[key] = (float(tflops), name)
+    return {key: (tflops, _name(name)) for key, (tflops, name) in best.items()}
 
 
 def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: Peaks) -> tuple[float, str] | None:
@@ -77,12 +89,12 @@ def reached_l2(df: pd.DataFrame | None, shapes: pd.DataFrame | None, peaks: Peak
     floor = float(peaks.get("l2_gbps") or peaks.get("dram_gbps") or 0)
     if not floor or not spec.get("dram_gbps"):
         return None
-    best: tuple[float, str] | None = None
+    best: tuple[float, Any] | None = None
     for key, _, gbps, intensity, name in _timed_ops(df, shapes):
         memory_bound = not key or not spec.get(key) or intensity < ridge(spec[key], spec["dram_gbps"])
         if memory_bound and gbps == gbps and gbps > floor and (best is None or gbps > best[0]):
-            best = (float(gbps), str(name))
-    return best
+            best = (float(gbps), name)
+    return None if best is None else (best[0], _name(best[1]))
 
 
 def judge(flops_key: pd.Series, flops: pd.Series, nbytes: pd.Series, seconds: pd.Series, peaks: Peaks) -> pd.DataFrame:

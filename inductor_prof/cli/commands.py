@@ -14,6 +14,7 @@ from ..envinfo import require_gpu_extra
 from ..gpu_probe import require_gpu_device
 from ..errors import EXIT_FAILED, StepFailed, UserError
 from ..settings import Settings
+from . import collector
 from .core import command, console, err
 from .messages import ncu_summary, print_warnings, source_summary
 from .options import EPILOG, WIDTH_OPTION, with_ncu_options
@@ -160,6 +161,7 @@ SORT_COLUMNS = {"time": ("total_ns", False), "calls": ("calls", False), "tflops"
 
 
 @command()
+@collector.paused
 def report(
     run: Path = typer.Argument(..., help="run folder written by `inductor-prof profile`"),
     top: int = typer.Option(30, help="kernels to show (0: all)"),
@@ -299,9 +301,10 @@ def attention(
         device = "cpu"
         err.print("no CUDA GPU: the backends that run on the CPU are checked and timed there (host wall time, "
                   "own kernels untuned); the GPU ones are listed with the reason", markup=False, soft_wrap=True)
-    opts = options(resolve({"retune": retune or None})[0], names, tune=not no_tune, rep_ms=rep_ms, device=device)
+    settings = resolve({"retune": retune or None})[0]
+    opts = options(settings, names, tune=not no_tune, rep_ms=rep_ms, device=device)
     with reporter(err) as bar, stdout_to_stderr() if json_out or to_stdout(csv) else contextlib.nullcontext():
-        df, summary = benchmark(run_dir, shapes, opts, bar.items)   # with --json, compilers' output to stderr
+        df, summary = benchmark(run_dir, shapes, opts, bar.items, settings=settings)   # with --json, compilers' output to stderr
     for line in note_lines(summary):   # the tuning cache's warnings and outcome, the reduced checks
         err.print(line, markup=False, highlight=False, soft_wrap=True)
     if csv:
@@ -314,6 +317,8 @@ def attention(
         sys.stdout.write(json.dumps({"attention": records(df, [])}, indent=1) + "\n")
         return
     out = terminal.make_console(width)
-    out.print(terminal.attention_table(df, width=out.width))
+    tables = terminal.attention_tables(df)   # a training run's: the forward table, then the forward+backward one
+    for title, rows in tables if len(tables) > 1 else [("Attention backends", df)]:
+        out.print(terminal.attention_table(rows, title, width=out.width))
     if run_dir is not None:
         out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)

@@ -50,6 +50,8 @@ NCU_OPTIONS = {
     "source_kernels": ("ncu_source_kernels", Optional[int], typer.Option(
         None, "--source-kernels", help="kernels with the most headroom to get per-line counters for `inspect` "
         f"(default {_DEFAULT.ncu_source_kernels}; 0: none)")),
+    "fresh": ("fresh", Optional[bool], typer.Option(
+        None, "--fresh", help="measure everything again, reusing no earlier run's ncu results or ceilings")),
 }
 EPILOG = SETTINGS_HELP.replace("[", "\\[")   # typer reads [...] in help text as markup
 RESOLVED = ("settings", "settings_origin")   # filled in by the wrapper, not command-line options

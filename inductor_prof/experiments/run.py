@@ -15,6 +15,9 @@ from ..errors import UserError
 from .launch import run_experiment
 
 
+NOT_RUN = "not run"   # an asked experiment the run's advice gives nothing to try with
+
+
 @dataclass
 class TryOptions:
     experiments: list[str] | None = None   # None: those the advice calls for
@@ -77,11 +80,17 @@ def try_advice(run: rundir.RunDir, advice: list[dict], opts: TryOptions, log: Ca
     manifest = runfiles.manifest(run, "`try` needs the run's settings")
     mode = (manifest.get("settings") or {}).get("compile", {}).get("mode", "default")
     planned = experiment_plan.plan(advice, mode, opts.experiments, opts.top)
+    skipped = experiment_plan.not_planned(opts.experiments, planned, mode)
     if not planned:
+        if skipped:
+            raise UserError("; ".join(f"--experiment {n}: {why}" for n, why in skipped.items()))
         raise UserError(f"none of the top {opts.top} advice items of {run.root} has an experiment; name one with "
                         f"--experiment ({', '.join(experiment_plan.NAMES)})")
     old = runfiles.earlier_experiments(run)
     done: list[dict] = []
+    for name, why in skipped.items():   # asked for and not run: said in the record, not dropped
+        log(f"{name}: {NOT_RUN} ({why})")
+        done.append({"name": name, "status": NOT_RUN, "reason": why, "answers": [], "advice_verdict": None})
     doc = {"advice": advice[:opts.top], "rounds": opts.rounds, "steps": opts.steps, "experiments": merged(old, done)}
     for exp in planned:
         folder = run.experiment_dir(exp.name)

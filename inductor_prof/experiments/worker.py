@@ -186,7 +186,8 @@ def run(spec: dict) -> dict:
             use(side)
             kernels[side] = _kernels(step, spec["profile_steps"])
         ref = outputs["before"]
-        return {"before_ms": times["before"], "after_ms": times["after"], "leaves": _leaves(ref, outputs["after"]),
+        routed = {"attention_calls": override.calls()} if override is not None else {}
+        return {**routed, "before_ms": times["before"], "after_ms": times["after"], "leaves": _leaves(ref, outputs["after"]),
                 "dtype": str(ref[0].dtype).replace("torch.", "") if ref else "",
                 "kernels_before": kernels["before"], "kernels_after": kernels["after"],
                 "graphs_compiled": int(torch._dynamo.utils.counters["stats"]["unique_graphs"]),

@@ -218,6 +218,9 @@ def same_op(extern: str, profiled: str) -> bool:
 def library_modules(op: str, dims: list, calls: list[dict]) -> list[str]:
     """Module paths of the extern calls that match a profiled op (name and input shapes)."""
     tensors = [d for d in dims if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
+    spec = ATTENTION_OPS.get(op)
+    if spec is not None and spec.layout == "bshd":   # Inductor's call passes the (B, H, S, D) view
+        tensors = [[d[0], d[2], d[1], d[3]] if len(d) == 4 else d for d in tensors]
     out: dict[str, None] = {}
     for c in calls:
         fx = [s for s in c["shapes"] if s]

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .. import procs, rundir, runfiles
 from ..analysis.roofline import judge_attention
-from ..attention.benchmark.bench import BenchOptions, proton_pass, run as run_bench
+from ..attention.benchmark.bench import FORWARD, TRAINING, BenchOptions, proton_pass, run as run_bench
 from ..attention.benchmark.registry import TEACHING, backends as all_backends, stage_names
 from ..attention.semantics.shapes import Shape, from_calls
 from ..errors import UserError, one_line
@@ -35,6 +35,7 @@ from ..peaks import Peaks
 from ..priority import at_lower_priority
 from ..settings import Settings
 from ..specs import AttentionSpec, CudaBuildSpec
+from .attention_backward import is_training, probe
 from .harvest import this_process, write_kernels
 from . import written
 
@@ -178,7 +179,7 @@ def machine_peaks(ceilings: dict | None = None) -> Peaks:
 
 def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOptions,
               on_backend: Callable[[int, int, str], None] | None = None,
-              model_op: str = "") -> tuple[pd.DataFrame, dict]:
+              model_op: str = "", settings: Settings | None = None) -> tuple[pd.DataFrame, dict]:
     """(one row per backend x shape, summary). With a run folder: at its captured shapes plus `shapes`, saved
     there; without: at `shapes` alone, nothing saved, speed-ups over the backend of `model_op` (default SDPA)."""
     if run_dir is None:
@@ -189,9 +190,11 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
         return judge_attention(pd.DataFrame(result.rows), machine_peaks()), {"rows": len(result.rows), "ok": sum(bool(r["ok"]) for r in result.rows),
                                            "tuning": result.tuning, **_notes(result, opts)}
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
+    opts.reuse = False   # the command times again what it is asked to (and stores it); the stage reuses
     live = rundir.Manifest.of(run_dir, manifest)
     with live.stage("attention") as info:   # its outcome in the run, a failure too
         try:
+            training(manifest, run_dir, opts, settings)
             rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
         finally:   # Proton's hatchet, the FlexAttention kernels' list, a failed call's too
             written.record(live, "attention")
@@ -199,10 +202,23 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
     return rows, summary
 
 
+def training(manifest: dict, run_dir: rundir.RunDir, opts: BenchOptions, settings: Settings | None) -> bool:
+    """A training run's stage also times forward+backward (attention_backward.py), each backend's call probed
+    in a process apart first: `opts` set so; whether it is one."""
+    if not is_training(manifest):
+        return False
+    opts.backward = True
+    if opts.probe is None and opts.device == "cuda":
+        opts.probe = lambda shape, names: probe(run_dir, settings or Settings(), shape, names)
+    return True
+
+
 def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
               on_backend: Callable[[int, int, str], None] | None, peaks: Peaks) -> tuple[pd.DataFrame, dict]:
     todo = run_shapes(run_dir, shapes)
     opts.proton_path = run_dir.attention_hatchet
+    run_id = runfiles.manifest(run_dir, "the attention stage needs it").get(rundir.RUN_ID)
+    opts.run_id = run_id if isinstance(run_id, str) else ""   # none: timings neither reused nor kept
     cache = flex_cache(todo, opts.compile_cache)
     cache.seed(run_dir.attention_cache)   # FlexAttention compiled by an earlier run at these shapes
     marks = [time.perf_counter()]
@@ -224,6 +240,7 @@ def _into_run(run_dir: rundir.RunDir, shapes: list[Shape], opts: BenchOptions,
     cache.store(run_dir.attention_cache, [])
     marks.append(time.perf_counter())
     return rows, {"shapes": len(todo), "rows": len(rows), "ok": int(rows["ok"].sum()) if len(rows) else 0,
+                  **({"passes": [FORWARD, TRAINING]} if opts.backward else {}),
                   "flex_kernels": flex, "proton": proton or str(run_dir.attention_hatchet.relative_to(run_dir.root)),
                   **_notes(result, opts), "compile_cache": cache.summary(),
                   **({"compile_cache_warnings": cache.warnings} if cache.warnings else {}),
@@ -291,6 +308,14 @@ def _notes(result, opts: BenchOptions) -> dict:
             notes["tuning_cache_warnings"] = cache.warnings
     if result.checked:
         notes["checked_at"] = result.checked
+    if result.probed:   # a training run's backends whose forward+backward failed in a probe worker
+        notes["backward_probe_failed"] = result.probed
+    if result.reused:   # shape label -> the run its timings came from (attention/benchmark/reuse.py)
+        notes["reused_from"] = result.reused
+    store = opts.store
+    if store is not None and (store.warnings or store.not_written):
+        notes["measure_store_warnings"] = store.warnings + (
+            [f"measurement store {store.root}: not written ({store.not_written})"] if store.not_written else [])
     if result.seconds:   # where the stage's time goes (first use: compiles, a build, tuning)
         notes["check_and_tune_s"] = {b: round(t, 1) for b, t in sorted(result.seconds.items(), key=lambda x: -x[1])}
     return notes
@@ -298,12 +323,18 @@ def _notes(result, opts: BenchOptions) -> dict:
 
 def note_lines(summary: dict) -> list[str]:
     """The summary's notes as lines for a person: the tuning cache's warnings first."""
-    lines = list(summary.get("tuning_cache_warnings", [])) + list(summary.get("compile_cache_warnings", []))
+    lines = list(summary.get("tuning_cache_warnings", [])) + list(summary.get("compile_cache_warnings", [])) + \
+        list(summary.get("measure_store_warnings", []))
+    for label, origin in (summary.get("reused_from") or {}).items():
+        lines.append(f"{label}: timings reused from run {origin} (--fresh measures them again)")
     if summary.get("tuning_cache"):
         lines.append(f"tuning cache {summary['tuning_cache']}")
     for full, reduced in summary.get("checked_at", {}).items():
         lines.append(f"{full} checked against float64 at {reduced} (the full length's reference is costly; "
                      "timed at full length)")
+    for shape, failed in summary.get("backward_probe_failed", {}).items():
+        lines += [f"{shape} forward+backward: {name} failed in a process apart, kept out of the stage's ({why[:200]})"
+                  for name, why in failed.items()]
     slowest = list((summary.get("check_and_tune_s") or {}).items())[:3]
     if slowest:
         lines.append("checks and tuning took longest: " + ", ".join(f"{b} {t:g} s" for b, t in slowest))
@@ -314,8 +345,11 @@ def options(settings: Settings, backends: list[str] | None = None, **kw) -> Benc
     """BenchOptions with the settings' tuning cache (its folder, retune)."""
     from ..attention.tuning_cache import TuningCache, folder
 
+    from ..measure_store import MeasureStore, folder as store_folder
+
     return BenchOptions(backends=backends, cache=TuningCache(folder(settings.tuning_cache), settings.retune),
-                        compile_cache=settings.compile_cache, **kw)
+                        compile_cache=settings.compile_cache, store=MeasureStore(store_folder(settings.measure_store)),
+                        reuse=not settings.fresh, **kw)
 
 
 def harvest_flex(run_dir: rundir.RunDir, seeded: bool = False) -> int:
@@ -355,7 +389,9 @@ def work(spec: AttentionSpec, events) -> dict:
         print(WENT_ON, flush=True)
         events.phase(WENT_ON)
     manifest = runfiles.manifest(run_dir, "the attention stage needs it")
-    _, summary = _into_run(run_dir, [], options(settings, names), None, machine_peaks(manifest.get("ceilings")))
+    opts = options(settings, names)
+    training(manifest, run_dir, opts, settings)
+    _, summary = _into_run(run_dir, [], opts, None, machine_peaks(manifest.get("ceilings")))
     left_out = [n for n in TEACHING if n not in names]
     teaching = [f"left out: {', '.join(left_out)} (teaching backends; the attention_teaching setting, or "
                 "`inductor-prof attention RUN`, runs them)"] if left_out else []

@@ -1,10 +1,13 @@
 """Stage `ceilings`: rates measured on the run's GPU that bound what its kernels can reach: the bf16 tensor-core
 rate at several GEMM shapes (square ones and the model's own largest, replayed from library_ops.csv), the 8-bit
 one (fp8 and int8 at 8192^3), DRAM
-bandwidth reading, writing and copying, and L2 bandwidth. The report judges kernels against them (peaks.py
+bandwidth reading, writing and copying, and L2 bandwidth (reused from an earlier run of the same GPU, driver, versions and GEMM shapes: the manifest's
+ceilings say `reused_from`; `--fresh` measures them). The report judges kernels against them (peaks.py
 and analysis/roofline.py); each is the best of its kind, so a kernel above one is worth a reason.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import pandas as pd
 
@@ -13,6 +16,7 @@ from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
 from ..cost import gemm_flops, rates
 from ..errors import one_line
+from ..measure_store import MeasureStore, code_fingerprint, folder, gpu_facts
 from ..runfiles.cells import json_cell
 from ..units import MS_PER_S, US_PER_MS
 from ..drivers.nvml import Telemetry
@@ -186,6 +190,33 @@ def run(ctx) -> dict:
     ops = runfiles.if_present(ctx.run.library_ops_csv, runfiles.library_ops_file, "the ceilings stage needs it")
     templates = (lambda specs: gemm_templates.in_subprocess(specs, ctx.run.gemm_templates_cache,
                                                             ctx.run.gemm_templates_log)) if timed else None
-    measured = {**measure(ops, templates), **(collectives or {})}
+    facts = reuse_facts(ctx.manifest.data.get("env") or {}, model_gemms(ops), timed) if collectives is None else None
+    store = MeasureStore(folder(ctx.opts.settings.measure_store) if facts else None)
+    found = store.get(KIND, facts) if facts and not ctx.opts.settings.fresh else None
+    for line in store.warnings:
+        ctx.log(line)
+    if found is not None and isinstance(found["value"], dict) and found["value"].get("gemms"):
+        ctx.log(f"ceilings: reused from run {found['run_id']} (same GPU, driver, versions and GEMM shapes; "
+                "--fresh measures them again)")
+        measured = {**found["value"], REUSED_FROM: found["run_id"]}
+    else:
+        measured = {**measure(ops, templates), **(collectives or {})}
+        if facts and isinstance(ctx.manifest.data.get("run_id"), str):
+            store.put(KIND, facts, ctx.manifest.data["run_id"], measured)
     ctx.manifest.set("ceilings", measured)
     return {k: v for k, v in measured.items() if k != "gemms"}
+
+
+KIND = "ceilings"             # the measurement store's kind (measure_store.py)
+REUSED_FROM = "reused_from"   # the manifest's ceilings: the run that measured them, when reused
+CODE = [Path(__file__), Path(__file__).with_name("gpu_timing.py"), Path(__file__).with_name("gemm_templates.py")]
+
+
+def reuse_facts(env: dict, gemms: list[dict], templates: bool) -> dict | None:
+    """What the ceilings depend on: the GPU, driver and versions (None without them: measured, never stored), the
+    model's GEMM calls replayed, whether Inductor's templates are timed, and this code. One process only (a
+    multi-rank run measures its link and its ranks' ceilings together)."""
+    gpu = gpu_facts(env)
+    if gpu is None:
+        return None
+    return {**gpu, "model_gemms": gemms, "templates": templates, "code": code_fingerprint(*CODE)}

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import gc
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+from .. import rundir
 from ..analysis.experiment_plan import uses_cuda_graphs
 from ..drivers import proton
 from ..errors import UserError
+from ..inductor import launch_record
 from ..inductor.provenance import block_classes
 from ..targets.base import Target
 from ..targets.blocks import candidates_text, named_blocks
@@ -102,8 +104,11 @@ def run(ctx) -> dict:
         ctx.registry.provenance.blocks = block_classes(ctx.target.model, ctx.target.blocks)
         proton.BlockScopes.wrap(ctx.target.model, ctx.target.blocks)
     before = graphs_compiled()
-    with graph_breaks_explained(ctx.target, how):
-        first = {size: proton.timed_steps(step, 1)[0] for size, step in ctx.target.each_size()}
+    if uses_cuda_graphs(opts.mode):   # the replays will not be priced by Proton's hook: the launches before them are
+        ctx.launch_recorder = launch_record.LaunchRecorder()
+    with graph_breaks_explained(ctx.target, how), recorded(ctx):
+        first = {size: proton.timed_steps(_step(ctx, "compile", size, step), 1)[0]
+                 for size, step in ctx.target.each_size()}
     info = {"how": how, "dynamic": opts.dynamic, "first_step_ms": next(iter(first.values())), **trained, **seeded}
     if len(first) > 1:   # the first step at each size: its compile, or its recompile without `dynamic`
         info["first_step_ms_by_size"] = first
@@ -136,5 +141,23 @@ def graph_breaks_explained(target: Target, how: str):
 
 
 def warmup(ctx) -> dict:
-    ms = {size: proton.timed_steps(step, ctx.opts.warmup) for size, step in ctx.target.each_size()}
-    return {"step_ms": ms[None]} if None in ms else {"step_ms_by_size": ms}
+    with recorded(ctx):
+        ms = {size: proton.timed_steps(_step(ctx, "warmup", size, step), ctx.opts.warmup)
+              for size, step in ctx.target.each_size()}
+    info: dict[str, Any] = {"step_ms": ms[None]} if None in ms else {"step_ms_by_size": ms}
+    if ctx.launch_recorder is not None:
+        doc = ctx.launch_recorder.document()
+        rundir.write_json(ctx.run.recorded_launches, doc)
+        info["recorded_launches"] = {"steps": len(doc["steps"]),
+                                     "launches": [sum(k["launches"] for k in s["kernels"].values())
+                                                  for s in doc["steps"]]}
+    return info
+
+
+def recorded(ctx):
+    """The launches' work recorded (a CUDA-graphs run), else nothing."""
+    return launch_record.recording(ctx.launch_recorder) if ctx.launch_recorder is not None else nullcontext()
+
+
+def _step(ctx, stage: str, size: str | None, step):
+    return ctx.launch_recorder.stepped(stage, size, step) if ctx.launch_recorder is not None else step

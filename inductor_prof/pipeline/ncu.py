@@ -4,7 +4,8 @@ library kernels (cuBLAS, cuDNN...) that take the most time, replayed from the AT
 input sizes gets each unique kernel once, at the first size: Inductor kernels with the sizes their file was
 compiled for (with --dynamic the first size's), library kernels from their first size's op.
 
-Resumable (kernels with a report are skipped); a failure is recorded and the rest go on, until ncu fails the
+Results of an earlier run of the same GPU, versions, ncu settings and kernel are reused (ncu_reuse.py; `--fresh`:
+none). Resumable (kernels with a report are skipped); a failure is recorded and the rest go on, until ncu fails the
 same way three times in a row (drivers/ncu/batch.py: what a failure costs); status.json is current after every
 batch, so an interrupted call loses only the batch in flight; ncu.csv is written once the call completes.
 Under sudo ncu's HOME is inside the run, and everything it wrote is given back to the user.
@@ -19,7 +20,8 @@ from typing import Callable
 import pandas as pd
 
 from .. import rundir, runfiles
-from ..analysis.library_calls import call_label, replay_calls
+from ..analysis.call_label import call_label
+from ..analysis.library_calls import replay_calls
 from ..aten import REPLAYABLE_OPS
 from ..drivers.ncu import command
 from ..drivers.ncu.batch import BatchOutcome, NcuTarget, run_batch, run_queue
@@ -30,7 +32,7 @@ from ..names import demangle
 from ..runfiles.cells import json_cell
 from ..settings import Settings
 from ..specs import AtenCall, InductorCall
-from . import written
+from . import ncu_reuse, written
 
 
 NEEDS = "the ncu stage needs it"
@@ -55,7 +57,7 @@ class NothingProfiled(StepFailed):
 def profiled_any(info: dict) -> dict:
     """`info` (run_ncu's counts) when a kernel of the run has an ncu report, from this call or an earlier one,
     or there was none to profile; else NothingProfiled (was recorded "ok" with ok 0, failed 3, not tried 26)."""
-    if info["kernels"] and not info["ok"] and not info["skipped"]:
+    if info["kernels"] and not info["ok"] and not info["skipped"] and not info.get("reused"):
         raise NothingProfiled(info)
     return info
 
@@ -138,7 +140,8 @@ def table(run: rundir.RunDir, status: dict, parsed: dict[str, dict] | None = Non
     rows = []
     for stem, st in status.items():
         row = {"name": st.get("name", stem), "stem": stem, "status": st["status"], "reason": st.get("reason", ""),
-               "report": st.get("report", ""), **{k: st.get(k) for k in CALL_FIELDS}}
+               "report": st.get("report", ""), **{k: st.get(k) for k in CALL_FIELDS},
+               ncu_reuse.ORIGIN: st.get(ncu_reuse.ORIGIN) or ""}
         if st["status"] == "ok":
             rep = parsed.get(str(run.ncu_report(st["report"])), {})
             results = rep.get("results", [])
@@ -155,8 +158,9 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
             on_kernel: Callable[[int, int, str], None] | None = None,
             clock: Callable[[], float] = time.monotonic) -> dict:
     """ncu over every target of the run not yet profiled; status.json is brought up to date after each batch.
-    Returns what happened in this call: kernels (in the run), skipped (done before), tried, ok, failed,
-    not_tried (after a stop), stopped (why, or ""), seconds_by_phase (where its processes' time went) if timed.
+    Returns what happened in this call: kernels (in the run), skipped (done before), reused (from an earlier
+    run: ncu_reuse.py; reused_from: those runs' ids), tried, ok, failed, not_tried (after a stop), stopped (why, or
+    ""), measure_store (its line), seconds_by_phase (where its processes' time went) if timed.
     `clock`: what the per-kernel timeout is counted by."""
     if settings.ncu_batch < 1:
         raise UserError(f"{{ncu_batch}} must be at least 1, not {settings.ncu_batch}", ("ncu_batch",))
@@ -167,9 +171,25 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
     targets_all = targets(run, settings.ncu_library_kernels, settings.ncu_library_min_share)
     todo = [t for t in targets_all if not (status.get(t.stem, {}).get("status") == "ok"
                                            and run.ncu_report(status[t.stem].get("report", "")).is_file())]
+    done_before = len(targets_all) - len(todo)   # with a report in this run already
     env = command.pass_env(run.inductor_cache, settings, run.ncu_home)
     parsed: dict[str, dict] = {}   # report path -> its parsed results, read once
     this_call: dict[str, str] = {}  # stem -> status given in this call
+    store = ncu_reuse.store_for(settings)
+    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)   # none (a run recorded before ids): nothing reused or kept
+    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root and run_id \
+        else None
+    reused: dict[str, dict] = {}
+    if machine and run_id and not settings.fresh:
+        todo, reused = ncu_reuse.take(store, machine, todo, run.ncu_report)
+        for t in targets_all:
+            if t.stem in reused:
+                status[t.stem] = ncu_reuse.status_entry(t, reused[t.stem])
+        parsed.update(ncu_reuse.parsed_reports(reused))
+        if reused:
+            rundir.write_json(run.ncu_status_json, status)
+            origins = sorted({r[ncu_reuse.ORIGIN] for r in reused.values()})
+            log(f"ncu: {len(reused)} kernels reused from run {', '.join(origins)} (--fresh measures them again)")
 
     def settle(outcome: BatchOutcome, stopped: str, rest: list[NcuTarget]) -> None:
         for stem, entry in outcome.settled.items():
@@ -194,10 +214,31 @@ def run_ncu(run: rundir.RunDir, settings: Settings, log: Callable[[str], None] =
                             settle, on_kernel, done_before=len(targets_all) - len(todo), total=len(targets_all),
                             spent=spent)
     rundir.write_csv(run.ncu_csv, table(run, status, parsed))
+    if machine and run_id:
+        ncu_reuse.keep(store, machine, targets_all, run_id, _measured(run, status, this_call, parsed))
+    for line in store.warnings:
+        log(line)
     if on_kernel:
         on_kernel(len(targets_all), len(targets_all), "done")
     counts = {s: sum(1 for v in this_call.values() if v == s) for s in ("ok", "not_tried")}
-    return {"kernels": len(targets_all), "skipped": len(targets_all) - len(todo), "tried": len(this_call) -
+    return {"kernels": len(targets_all), "skipped": done_before, "tried": len(this_call) -
             counts["not_tried"], "ok": counts["ok"], "failed": len(this_call) - counts["ok"] - counts["not_tried"],
             "not_tried": counts["not_tried"], "stopped": stopped,
+            **({"reused": len(reused), "measure_store": store.summary(len(reused), counts["ok"])} if machine else {}),
+            **({"reused_from": sorted({r[ncu_reuse.ORIGIN] for r in reused.values()})} if reused else {}),
             **({"seconds_by_phase": spent} if spent else {})}
+
+
+def _measured(run: rundir.RunDir, status: dict, this_call: dict[str, str],
+              parsed: dict[str, dict]) -> dict[str, tuple[Path, int, dict]]:
+    """stem -> (its report, index, result) of each kernel this call measured and read."""
+    out = {}
+    for stem, st in status.items():
+        if this_call.get(stem) != "ok" or st.get(ncu_reuse.ORIGIN):
+            continue
+        report = run.ncu_report(st.get("report", ""))
+        results = parsed.get(str(report), {}).get("results") or []
+        idx = st.get("index")
+        if isinstance(idx, int) and idx < len(results) and results[idx]:
+            out[stem] = (report, idx, results[idx])
+    return out

@@ -27,7 +27,7 @@ from ..drivers.ncu.source import kernel_at
 from ..errors import StepFailed, UserError
 from ..settings import Settings
 from . import ncu as ncu_stage
-from . import written
+from . import ncu_reuse, written
 
 NEEDS = "the ncu source pass needs it"
 Log = Callable[[str], None]
@@ -169,6 +169,26 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
         return status.get(stem, {}).get("status") == "ok" and \
             runfiles.source_report(run, stem, status.get(stem))[0].is_file()
     todo = [t for t in chosen if again or not has_report(t.stem)]
+    done_before = len(chosen) - len(todo)
+    store = ncu_reuse.store_for(settings)
+    run_id = ncu_reuse.recorded(run, rundir.RUN_ID)   # none (a run recorded before ids): nothing reused or kept
+    machine = ncu_reuse.machine_facts(ncu_reuse.recorded(run, "env"), settings, ncu) if store.root and run_id \
+        else None
+    reused: dict[str, dict] = {}
+    if machine and run_id and not settings.fresh and not again:   # --source KERNEL: measured again, as asked
+        todo, reused = ncu_reuse.take(store, machine, todo, run.ncu_source_report, kind=ncu_reuse.SOURCE)
+        for t in chosen:
+            if t.stem in reused:
+                r = reused[t.stem]
+                entry = ncu_reuse.status_entry(t, r)
+                status[t.stem] = {k: v for k, v in entry.items() if k not in ("shape", "model_us", "model_bytes",
+                                                                                  "rank")}
+                save_counters(run, t.stem, r["report"], r["index"], r["result"])
+        if reused:
+            rundir.write_json(run.ncu_source_status_json, status)
+            log(f"ncu source pass: {len(reused)} kernels reused from run "
+                f"{', '.join(sorted({r[ncu_reuse.ORIGIN] for r in reused.values()}))}")
+    measured: dict[str, tuple[Path, int, dict]] = {}   # stem -> its report, index, counters (for the store)
     env = command.pass_env(run.inductor_cache, settings, run.ncu_home)
     reads: dict[str, dict] = {}
     made: list[Path] = []
@@ -190,7 +210,9 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
                 log(f"ncu source pass {entry['status']} {entry['name']}: {entry['reason']}"
                     + ("; the earlier report is kept" if kept else ""))
             else:   # its own counters file, its result in the (shared) report checked above
-                save_counters(run, stem, *runfiles.source_report(run, stem, entry), counters)
+                report, index = runfiles.source_report(run, stem, entry)
+                save_counters(run, stem, report, index, counters)
+                measured[stem] = (report, index, counters)
             if entry["status"] == "ok" or not kept:
                 status[stem] = entry
             done[stem] = entry["status"]
@@ -204,16 +226,25 @@ def collect(run: rundir.RunDir, settings: Settings, chosen: list[NcuTarget], log
     with command.giving_back([run.ncu_dir, run.inductor_cache], settings, log):
         run_queue(todo, settings.ncu_batch, run_one, settle, on_kernel, done_before=len(chosen) - len(todo),
                   total=len(chosen), spent=spent)
+    if machine and run_id:   # only those whose report is still the one status.json names
+        ncu_reuse.keep(store, machine, chosen, run_id,
+                       {s: m for s, m in measured.items() if has_report(s) and runfiles.source_report(
+                           run, s, status[s])[0] == m[0]}, kind=ncu_reuse.SOURCE)
+    for line in store.warnings:
+        log(line)
     if on_kernel:
         on_kernel(len(chosen), len(chosen), "done")
     ok = sum(1 for s in done.values() if s == "ok")
-    return {"kernels": len(chosen), "skipped": len(chosen) - len(todo), "ok": ok, "failed": len(done) - ok,
+    return {"kernels": len(chosen), "skipped": done_before,
+            **({"reused": len(reused), "reused_from": sorted({r[ncu_reuse.ORIGIN] for r in reused.values()})}
+               if reused else {}),
+            "ok": ok, "failed": len(done) - ok,
             "stems": [t.stem for t in chosen], **({"seconds_by_phase": spent} if spent else {})}
 
 
 def recorded_any(info: dict) -> dict:
     """`info` when a chosen kernel has its report (from this call or an earlier one); else StepFailed."""
-    if info["kernels"] and not info["ok"] and not info["skipped"]:
+    if info["kernels"] and not info["ok"] and not info["skipped"] and not info.get("reused"):
         raise StepFailed(f"the ncu source pass recorded no kernel: {info['failed']} failed")
     return info
 

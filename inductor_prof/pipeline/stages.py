@@ -35,6 +35,7 @@ class Context:
     registry: KernelRegistry = field(default_factory=KernelRegistry)
     profile: dict = field(default_factory=dict)   # manifest["profile"]: step times
     compile_cache: Any = None               # inductor.compile_cache.CompileCache, set by `compile`
+    launch_recorder: Any = None             # inductor.launch_record.LaunchRecorder of a CUDA-graphs run's first steps
     started: dict[str, Child] = field(default_factory=dict)   # Start.key -> its child, for the stage to finish
 
 

@@ -108,6 +108,9 @@ def annotated(ctx) -> dict:
 # through Triton's launcher, so its launch hook never gives the Inductor kernels' flops and bytes (0% of their
 # time annotated); forgetting the graph trees first so the step ran as their warm-up failed the stage and the
 # next ("Running CUDAGraph after shutdown"). Proton's times and block scopes and torch.profiler's library calls
-# were right in the replays (scripts/check_graph_attribution.py).
+# were right in the replays (scripts/check_graph_attribution.py). So the warm-up records the launches' work before
+# the graphs replay (inductor/launch_record.py) and the report attaches it (analysis/graph_prices.py); this text is
+# the warning of a run without that record.
 GRAPH_REPLAYS_UNANNOTATED = ("CUDA graph replays launch no kernel through Triton's launcher: the Inductor kernels "
-                             "have no flops or bytes (profile without reduce-overhead for the roofline)")
+                             "have no flops or bytes unless priced from the launches recorded before the replays "
+                             "(proton/recorded_launches.json)")

@@ -10,6 +10,7 @@ import pandas as pd
 from ..analysis.diff import Diff
 from ..analysis.diff_gate import Failure
 from ..analysis.noise import NOISE_RULE
+from .experiments import clean, experiment_line
 from .export import json_text, records
 
 SCHEMA_VERSION = 1
@@ -61,7 +62,20 @@ def to_dict(diff: Diff) -> dict:
         "kernels": _rows(by_status["matched"]), "new_kernels": _rows(by_status["new"]),
         "removed_kernels": _rows(by_status["removed"]), "attention": _rows(diff.attention),
         "gate": gate(diff, fails), **({"ranks": diff.ranks} if diff.ranks is not None else {}),
+        **({"applied_experiment": applied_experiment(diff.experiment)} if diff.experiment else {}),
     }
+
+
+def applied_experiment(found: dict) -> dict:
+    """The experiment one run applies (analysis/diff_experiment.py): which run, its change, how it was told, and
+    the line that says it with what `try` measured."""
+    e = found["experiment"]
+    line = (f"{found['run']} is {found['of']} with experiment {e['name']} applied: {e.get('what', '')} "
+            f"(apply: {e.get('apply', '')}); try measured {experiment_line(e)}")
+    return clean({"run": found["run"], "of": found["of"], "name": e["name"], "what": e.get("what", ""),
+                  "apply": e.get("apply", ""), "profile_flag": e.get("profile_flag", ""),
+                  "matched_by": found["matched_by"], "status": e.get("status"), "timing": e.get("timing"),
+                  "line": line})
 
 
 def to_json(diff: Diff) -> str:

@@ -26,6 +26,7 @@ td:first-child,td.l{white-space:normal;overflow-wrap:anywhere}td:first-child{min
 <p>A: <code>{{ d.a }}</code><br>B: <code>{{ d.b }}</code></p>
 {% for w in d.warnings %}<p class="warn">warning: {{ w }}</p>{% endfor %}
 {% if d.changed_settings %}<p class="dim">changed: {{ d.changed_settings | join("; ") }}</p>{% endif %}
+{% if d.get("applied_experiment") %}<p><b>{{ d["applied_experiment"]["line"] }}</b></p>{% endif %}
 {% for s in sections %}<h2>{{ s.title }}</h2>
 {% if s.rows %}<table><tr>{% for h in s.headers %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in s.rows %}<tr>{% for c in row %}<td{% if c.css %} class="{{ c.css }}"{% endif %}
@@ -99,7 +100,9 @@ def sections(d: dict) -> list[Section]:
                 [_kernel_row(r) for r in d["new_kernels"] + d["removed_kernels"]], missing["kernels"]),
         Section("Attention backends (median ms at each shape; no spread recorded, so no verdict)",
                 ["backend", "shape", "A ms", "B ms", "Δ %", "TFLOP/s A", "TFLOP/s B"],
-                [[Cell(str(r["backend"])), Cell(str(r["shape"]), "l"), _num(r["ms_a"], 3), _num(r["ms_b"], 3),
+                [[Cell(str(r["backend"])),
+                  Cell(str(r["shape"]) + (" fwd+bwd" if r.get("pass") == "forward+backward" else ""), "l"),
+                  _num(r["ms_a"], 3), _num(r["ms_b"], 3),
                   _num(r["change_pct"], 1, "+"), _num(r["tflops_a"], 0), _num(r["tflops_b"], 0)]
                  for r in d["attention"]], missing["attention"]),
     ]

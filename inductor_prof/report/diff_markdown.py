@@ -199,7 +199,9 @@ def render_markdown(d: dict, top: int = 10) -> str:
     """The document `diff --json` prints (diff_export.to_dict, or that JSON read back) as Markdown; `top`:
     matched kernels and calls to list (0: all), beside every one the gate failed on."""
     parts = [[MARKER, f"## inductor-prof diff: {HEADLINE[d['gate']['verdict']]}"], gate_lines(d), _runs(d),
-             [f"- **warning:** {text(w)}" for w in d["warnings"]], steps_section(d), ranks_section(d),
+             [f"- **warning:** {text(w)}" for w in d["warnings"]],
+             [f"**{text(d['applied_experiment']['line'])}**"] if d.get("applied_experiment") else [],
+             steps_section(d), ranks_section(d),
              kernels_section(d, top),
              details_section(d), [f"<sub>{EXIT_CODES}. {text(d['noise_rule'])}</sub>"]]
     return "\n\n".join("\n".join(p).strip("\n") for p in parts if p) + "\n"

@@ -18,6 +18,7 @@ from ..analysis.diff_gate import scopes
 from ..analysis.diff_kernels import MATCH_NOTES
 from ..analysis.noise import NOISE_RULE
 from ..names import distinct
+from .diff_export import applied_experiment
 from .terminal import make_console as report_console
 
 MIN_NAME = 12   # a kernel name is not cut shorter than this, whatever the width
@@ -137,8 +138,11 @@ def attention_table(df: pd.DataFrame) -> Table:
     t = _table("Attention backends (attention.csv: median ms at each shape; no spread recorded, so no verdict)",
                [("backend", "left"), ("shape", "left"), ("A ms", "right"), ("B ms", "right"), ("Δ %", "right"),
                 ("TFLOP/s A->B", "right")])
-    rows = [(str(r.backend), str(r.shape), _num(r.ms_a), _num(r.ms_b), _num(r.change_pct, "{:+.1f}"),
-             f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}") for r in df.itertuples()]
+    # a training run's forward+backward rows (the `pass` key of analysis/diff.attention_rows) said beside the shape
+    both = (df["pass"] == "forward+backward").tolist() if "pass" in df.columns else [False] * len(df)
+    rows = [(str(r.backend), str(r.shape) + (" fwd+bwd" if b else ""), _num(r.ms_a), _num(r.ms_b),
+             _num(r.change_pct, "{:+.1f}"), f"{_num(r.tflops_a, '{:.0f}')}->{_num(r.tflops_b, '{:.0f}')}")
+            for r, b in zip(df.itertuples(), both)]
     for row in rows:
         t.add_row(*row)
     # a narrow terminal cuts no number: the numbers keep their width, the shape wraps, the backend is cut last
@@ -164,6 +168,8 @@ def render(diff: Diff, console: Console, top: int = 20) -> None:
     width = max(24, console.width - 62)
     parts: list = [Text(f"A: {diff.a}\nB: {diff.b}", style="bold")]
     parts += [Text(f"changed: {c}", style="dim") for c in diff.changes]
+    if diff.experiment:
+        parts.append(Text(applied_experiment(diff.experiment)["line"], style="bold"))
     parts += [steps_table(diff), *_missing(diff, "steps")]
     if diff.sizes is not None:
         parts.append(sizes_table(diff.sizes))

@@ -32,6 +32,40 @@ def text(v) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
+def reused_from(row) -> str:
+    """The run an ncu row was reused from (its id's first 12 characters, as the note names it), "" when this run
+    measured it."""
+    return text(row.get("ncu_origin_run_id"))[:12]
+
+
+def ncu_reused_line(df) -> str | None:
+    """One line for the ncu section when some of its rows were reused from earlier runs (pipeline/ncu_reuse.py):
+    how many of the rows, and from which runs; None when this run measured every row."""
+    if "ncu_origin_run_id" not in df or "ncu_duration_ns" not in df:
+        return None
+    rows = [r for _, r in df[df["ncu_duration_ns"].notna()].iterrows()]
+    origins = [reused_from(r) for r in rows]
+    runs = sorted({o for o in origins if o})
+    if not runs:
+        return None
+    n = sum(1 for o in origins if o)
+    return (f"Nsight Compute: {n} of {len(rows)} kernels' rows reused from run {', '.join(runs)} (same GPU, driver, "
+            "versions, ncu settings and kernel; `profile --fresh` measures them again)")
+
+
+def attention_reused_line(att) -> str | None:
+    """One line under the attention table when some of its rows were reused from earlier runs
+    (attention/benchmark/reuse.py): how many, and from which runs; None when this run timed every row."""
+    if att is None or "origin_run_id" not in att:
+        return None
+    origins = [text(o)[:12] for o in att["origin_run_id"]]
+    runs = sorted({o for o in origins if o})
+    if not runs:
+        return None
+    return (f"Attention: {sum(1 for o in origins if o)} of {len(origins)} rows reused from run {', '.join(runs)} "
+            "(same GPU, driver, versions, backends and shape; `profile --fresh` times them again)")
+
+
 def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -78,6 +112,9 @@ def _roof_rows(peaks: Peaks) -> list[tuple[str, str]]:
         memory += f", L2 {num(peaks['l2_gbps'], '{:.0f}')} GB/s " + (
             f"reached by {l2_by['by']}" if l2_by else "(measured)")
     rows.append(("memory roofs", memory))
+    if peaks.get("measured_in"):
+        rows.append(("ceilings", f"reused from run {peaks['measured_in'][:12]} (same GPU, driver, versions and GEMM "
+                                 "shapes; `profile --fresh` measures them again)"))
     return rows
 
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis import RunTables
+from ..analysis.attention_training import FORWARD, TRAINING, of_pass
 from ..analysis.binding import SHORT
 from ..analysis.summary import Summary
 from ..errors import UserError
@@ -21,7 +22,7 @@ from ..inductor.module_paths import listed
 from ..rundir import write_text
 from .. import runfiles
 from ..units import MB, NS_PER_MS, NS_PER_US
-from .format import num, rate, summary_rows, text
+from .format import attention_reused_line, ncu_reused_line, num, rate, reused_from, summary_rows, text
 from .terminal import _ncu_flag as ncu_flag
 
 HEADROOM_COLUMNS = ("headroom_ms_per_step", "sol_ms_per_step", "ceiling", "ceiling_why")
@@ -109,6 +110,7 @@ NCU_COLUMNS = [
     Col("occup. %", "occupancy_pct", "{:.1f}", narrow=NARROW[1]), Col("regs", "registers", "{:.0f}", narrow=NARROW[1]),
     Col("replayed call", "ncu_shape", style="prose", narrow=NARROW[0]),
     Col("flag", ncu_flag, style="prose"),
+    Col("reused from run", reused_from, optional=True),   # pipeline/ncu_reuse.py; none: this run measured all
 ]
 # a run of several input sizes: its sizes, then each kernel at each size
 SIZE_COLUMNS = [
@@ -334,7 +336,7 @@ def _charts(tables: RunTables, df: pd.DataFrame) -> tuple[dict, dict, str, str]:
         raise UserError(f"report --html needs Bokeh ({e}); install it with: pip install 'inductor-prof[html]'") from e
     made = {"category": charts.category_chart(tables.summary),
             "roofline": charts.roofline_chart(df, tables.summary["peaks"]),
-            "attention": charts.attention_chart(tables.attention)}
+            "attention": charts.attention_chart(of_pass(tables.attention, FORWARD))}
     figures: dict[str, Any] = {k: v for k, v in made.items() if not isinstance(v, str)}
     missing = {k: v for k, v in made.items() if isinstance(v, str)}
     script, divs = components(figures) if figures else ("", {})
@@ -399,6 +401,7 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         ["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
     ncu_rows = df[df["ncu_duration_ns"].notna()] if "ncu_duration_ns" in df.columns else df.iloc[0:0]
     att = tables.attention
+    att_fwd, att_train = of_pass(att, FORWARD), of_pass(att, TRAINING)   # a training run has both
     row_ids = {name: f"kernel-{i}" for i, name in enumerate(df.get("name", []))}
     views = inspect_views(tables)
     inspected = inspect_sections(views)
@@ -416,7 +419,9 @@ def render(tables: RunTables, df: pd.DataFrame, ranks: dict | None = None) -> st
         kinds=sorted({text(k) for k in df.get("kind", [])}), kernels=_link_rows(kernel_rows(df), row_ids),
         roofline=roofline_legend(charts.numbered_points(df), row_ids) if "roofline" in divs else [],
         ncu=table(ncu_rows, NCU_COLUMNS) if len(ncu_rows) else None, ncu_missed=missed, ncu_no_row=no_row,
-        attention=table(att, ATTENTION_COLUMNS) if att is not None and len(att) else None,
+        ncu_reused=ncu_reused_line(df), attention_reused=attention_reused_line(att),
+        attention=table(att_fwd, ATTENTION_COLUMNS) if att_fwd is not None and len(att_fwd) else None,
+        attention_training=table(att_train, ATTENTION_COLUMNS) if att_train is not None and len(att_train) else None,
         model_backend=text(att["model_backend"].iloc[0]) if att is not None and len(att) else "",
         headroom=headroom, sizes=sizes_view(tables, df), sources=sources,
         experiments=_experiments(tables.experiments),

@@ -16,7 +16,8 @@ from ..analysis.binding import SHORT
 from ..analysis.library_calls import top_shapes
 from ..analysis.summary import Summary
 from ..units import MB, NS_PER_MS, NS_PER_US
-from .format import num as _num, off_flag, rate, short as _short, summary_rows, text as _text
+from .format import attention_reused_line, ncu_reused_line, num as _num, off_flag, rate, reused_from, short as _short, summary_rows, \
+    text as _text
 from .layout import Col, fit, fit_names
 
 PIPE_WIDTH = 200   # output to a file or a pipe with no COLUMNS: every column
@@ -210,6 +211,8 @@ def ncu_table(df: pd.DataFrame, width: int = PIPE_WIDTH, name_width: int = NAME_
         col("regs", (_num(r.get("registers"), "{:.0f}") for r in rows), 10),
         col("replayed call", (_text(r.get("ncu_shape")) for r in rows), 13, right=False),
         col("flag", (_ncu_flag(r) for r in rows), 6, right=False),
+        *([col("reused from", (reused_from(r) for r in rows), 14, right=False)]
+          if any(reused_from(r) for r in rows) else []),
     ], width, "Nsight Compute, one replay per unique kernel, a library kernel's costliest call (DRAM MB measured / "
        "annotated; writes still dirty in "
        "the write-back L2 at kernel end never reach DRAM, so the write ratio runs low)")
@@ -292,6 +295,24 @@ def attention_table(df: pd.DataFrame, title: str = "Attention backends", width: 
     return fit([c for c in columns if not c.right or any(v != "-" for v in c.cells)], width, title)
 
 
+ATTENTION_TITLE = "Attention backends at the model's shapes (vs model: speed-up over the backend the model used, same run)"
+TRAINING_TITLE = ("Attention backends, forward+backward at the model's shapes (a training step's call: ms of both, "
+                  "TFLOP/s at the forward's flops + the backward's, 3.5x the forward's; vs model: speed-up over the "
+                  "backend the model used)")
+
+
+def attention_tables(att: pd.DataFrame | None) -> list[tuple[str, pd.DataFrame]]:
+    """(title, rows) of each attention table to show: the forward comparison, and a training run's
+    forward+backward one (attention_training.passes)."""
+    from ..analysis.attention_training import FORWARD, TRAINING, passes
+
+    if att is None or not len(att):
+        return []
+    which = passes(att)
+    return [(title, att[which == p]) for title, p in ((ATTENTION_TITLE, FORWARD), (TRAINING_TITLE, TRAINING))
+            if (which == p).any()]
+
+
 def backends_table(backends, width: int = PIPE_WIDTH) -> Table:
     return fit([Col("backend", [b.name for b in backends], 0), Col("origin", [b.origin for b in backends], 2),
                 Col("available", ["yes" if b.available else "no" for b in backends], 1),
@@ -333,12 +354,16 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
     ncu = ncu_table(df, console.width, name_width)
     if ncu is not None:
         console.print(ncu)
+        reused = ncu_reused_line(df)
+        if reused is not None:
+            console.print(reused, markup=False, highlight=False)
     for part in ncu_left_out(df, console.width, name_width):
         console.print(part)
-    if tables.attention is not None and len(tables.attention):
-        console.print(attention_table(tables.attention, "Attention backends at the model's shapes "
-                                      "(vs model: speed-up over the backend the model used, same run)",
-                                      console.width))
+    for title, rows in attention_tables(tables.attention):
+        console.print(attention_table(rows, title, console.width))
+    reused = attention_reused_line(tables.attention) if tables.attention is not None else None
+    if reused is not None:
+        console.print(reused, markup=False, highlight=False)
     if tables.by_size is not None:
         from .sizes import size_kernels_table, sizes_table
 

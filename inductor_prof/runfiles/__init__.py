@@ -21,6 +21,7 @@ from .cells import LEFT_OUT, left_out
 from .integrity import changed
 from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SECTIONS, NCU_NUMBERS,  # noqa: F401
                     REPORT_NEEDS, Damaged, Stale, attention_calls_file, attention_file, csv_reader, experiments_file,
+                    recorded_launches_file,
                     hatchet_rows,
                     json_object, kernel_io, kernel_list, kernels_by_name, library_ops_file, manifest_file, n_steps,
                     ncu_rows, ncu_status_file, ranks_file, source_counters_file, source_status_file,
@@ -77,6 +78,25 @@ def earlier_experiments(run: RunDir) -> dict[str, Any] | None:
 
 def manifest(run: RunDir, need: str = REPORT_NEEDS) -> dict[str, Any]:
     return required(run.manifest_path, manifest_file, need)
+
+
+def manifest_or_empty(run: RunDir) -> dict[str, Any]:
+    """The manifest as written, {} when it is missing or not a JSON object (a run recorded before it, a damaged
+    one): for callers that then measure rather than reuse."""
+    try:
+        return json_object(run.manifest_path)
+    except (OSError, ValueError, Damaged):
+        return {}
+
+
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes, None when it cannot be read."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def steps(run: RunDir, manifest: dict[str, Any], need: str = REPORT_NEEDS) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -311,6 +331,13 @@ class Reader:
         """experiments.json of `inductor-prof try`, where it was run (none otherwise, and no warning)."""
         return self.optional(self.run.experiments_json, experiments_file, "the experiments (inductor-prof try) are "
                              "not shown", expected=False)
+
+    def recorded_launches(self) -> dict[str, Any] | None:
+        """proton/recorded_launches.json: the launches' work before the CUDA graphs replayed (expected where the
+        warm-up recorded it)."""
+        expected = bool((self.stages.get("warmup") or {}).get("recorded_launches"))
+        return self.optional(self.run.recorded_launches, recorded_launches_file, LACKING["recorded_launches"],
+                             "warmup", expected)
 
     def ncu(self) -> pd.DataFrame | None:
         """ncu.csv, checked against status.json: a kernel profiled there and absent here is said."""

@@ -32,16 +32,18 @@ def row_count(path: Path, held: int, recorded: int | None, what: str, where: str
             "edited or copied from another run")
 
 
-def library_calls_short(ops: pd.DataFrame | None, steps: pd.DataFrame, n_steps: int,
+def library_calls_short(ops: pd.DataFrame | None, calls_by_name: pd.Series, n_steps: int,
                         path: Path) -> tuple[pd.DataFrame | None, str | None]:
     """library_ops.csv holds every call of one step: a library kernel with fewer rows there than the timed steps
     ran it per step lost rows (the file cut, rows deleted), and its flops would be those of the rows left. Its
-    rows are left out (the kernel shown without flops and bytes), with one warning naming the file."""
-    if ops is None or not len(ops) or "kernel" not in ops.columns or not len(steps):
+    rows are left out (the kernel shown without flops and bytes), with one warning naming the file.
+    calls_by_name: the timed steps' launches per kernel name (kernels.by_name, summed once for the kernel table
+    too: a group-by of a large run's 250,000 rows)."""
+    if ops is None or not len(ops) or "kernel" not in ops.columns or not len(calls_by_name):
         return ops, None
-    # plain dicts: a Series lookup per kernel cost more than the two group-bys
+    # plain dicts: a Series lookup per kernel cost more than the group-by
     listed = ops.groupby("kernel").size().to_dict()
-    ran = (steps.groupby("name")["calls"].sum() / max(n_steps, 1)).to_dict()
+    ran = (calls_by_name / max(n_steps, 1)).to_dict()
     short = [k for k in listed if k in ran and listed[k] != ran[k]]
     if not short:
         return ops, None

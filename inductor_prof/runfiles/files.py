@@ -16,6 +16,7 @@ from ..drivers.proton.launches import from_table
 from ..errors import one_line
 from ..rundir import RUN_ID
 from . import cells
+from ..inductor import launch_record
 from ..inductor.kernel_files import io_bytes
 from ..inductor.kernel_provenance import merge as merge_provenance
 
@@ -41,6 +42,8 @@ LACKING = {
     "ncu": "the report has no Nsight Compute columns",
     "attention": "the report has no attention table",
     "calls": "FlexAttention kernels are priced at every query-key pair (their masks unknown)",
+    "recorded_launches": ("the Inductor kernels of the CUDA graph replays are shown without flops and bytes (no "
+                          "TFLOP/s, GB/s, roofline)"),
 }
 REPORT_NEEDS = "the report needs it"
 
@@ -414,4 +417,29 @@ def experiments_file(path: Path) -> dict[str, Any]:
         raise Damaged("'experiments' should be a list of records each with its 'name' and 'status'")
     if not all(isinstance(r.get("answers", []), list) for r in records):
         raise Damaged("an experiment's 'answers' should be a list of advice items")
+    return data
+
+
+_RECORDED_NUMBERS = ("launches", "priced", *launch_record.WORK_KEYS)
+
+
+def recorded_launches_file(path: Path) -> dict[str, Any]:
+    """proton/recorded_launches.json (a CUDA-graphs run, inductor/launch_record.py): per step recorded before the
+    graphs replayed, each kernel's launches and summed work."""
+    data = json_object(path)
+    if data.get("format") != launch_record.FORMAT:
+        raise Damaged(f"'format' should be {launch_record.FORMAT!r}")
+    steps = data.get("steps")
+    if not isinstance(steps, list) or not all(isinstance(s, dict) and isinstance(s.get("kernels"), dict)
+                                              for s in steps):
+        raise Damaged("'steps' should be a list of steps each with its 'kernels'")
+    for s in steps:
+        if s.get("size") is not None and not isinstance(s["size"], str):
+            raise Damaged("a step's 'size' should be a string or null")
+        for name, k in s["kernels"].items():
+            ok = isinstance(k, dict) and all(isinstance(k.get(n), (int, float)) and not isinstance(k.get(n), bool)
+                                             and k[n] >= 0 for n in _RECORDED_NUMBERS)
+            if not ok:
+                raise Damaged(f"kernel {name!r} of step {s.get('index')} should have non-negative "
+                              f"{', '.join(_RECORDED_NUMBERS)}")
     return data

@@ -215,15 +215,17 @@ def test_a_shape_faster_than_its_kernel_raises_the_roof():
     d, _ = _reach_inputs()
     # one shape of a library GEMM: 2e12 flop, 1e9 B a call in 2,000 us: 1,000 TFLOP/s at 2000 flop/B (compute-bound
     # at the spec ridge of 1000/4000 x 1000 = 250 flop/B), above the kernels' 900: the bf16 roof is 1,000
-    shapes = pd.DataFrame({"kernel": ["cutlass_gemm"], "dims": ["[[8192,8192],[8192,8192]]"], "flops": [2e12],
+    shapes = pd.DataFrame({"kernel": ["cutlass_gemm"], "op": ["aten::mm"], "dims": ["[[8192,8192],[8192,8192]]"],
+                           "flops": [2e12],
                            "bytes": [1e9], "us_per_call": [2000.0], "flops_key": ["flops16"]})
     assert reached_rates(d, None, PEAKS, shapes)["flops16"] == (pytest.approx(1000.0),
-                                                              "cutlass_gemm at [[8192,8192],[8192,8192]]")
+                                                              "cutlass_gemm at [8192,8192]x[8192,8192]")
     # L2: a memory op moving 5e7 minimal bytes in 10 us = 5,000 GB/s, above DRAM's 4,000 with no L2 ceiling
     # measured: the L2 roof it sets; one at 3,000 GB/s sets none; with an L2 ceiling of 6,000 measured, none either
-    fast = pd.DataFrame({"kernel": ["mean"], "dims": ["[[2,2048,2048]]"], "flops": [0.0], "bytes": [5e7],
+    fast = pd.DataFrame({"kernel": ["mean"], "op": ["aten::mean"], "dims": ["[[2,2048,2048]]"], "flops": [0.0],
+                         "bytes": [5e7],
                          "us_per_call": [10.0], "flops_key": [""]})
-    assert reached_l2(None, fast, PEAKS) == (pytest.approx(5000.0), "mean at [[2,2048,2048]]")
+    assert reached_l2(None, fast, PEAKS) == (pytest.approx(5000.0), "mean at mean [2,2048,2048]")
     assert reached_l2(None, fast.assign(us_per_call=5e7 / 3000 / 1e3), PEAKS) is None
     assert reached_l2(None, fast, {**PEAKS, "l2_gbps": 6000.0}) is None
     peaks = with_reached(PEAKS, {}, reached_l2(None, fast, PEAKS))

@@ -71,7 +71,7 @@ def test_attention_json_is_one_document_when_a_compiler_prints(tmp_path):
         import inductor_prof.pipeline.attention as stage
         from inductor_prof.cli import app
         envinfo.require_cuda = lambda what: None
-        def noisy_benchmark(run_dir, shapes, opts, on_backend=None):
+        def noisy_benchmark(run_dir, shapes, opts, on_backend=None, settings=None):
             noise("ptxas")
             return pd.read_csv({str(BIG / "attention.csv")!r}), {{"ok": 1, "rows": 1}}
         stage.benchmark = noisy_benchmark

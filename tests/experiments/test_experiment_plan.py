@@ -51,3 +51,31 @@ def test_an_attention_item_naming_a_backend_is_tried_with_that_backend():
     assert (e.attention, e.answers) == ("gluon_fa3", ("cudnn_generated_fort_native_sdpa",))
     # an item saying nothing faster was measured names no backend: nothing to try
     assert plan.plan([{**att, "do": "nothing faster was measured for its calls"}], "default") == []
+
+
+def test_an_asked_attention_experiment_takes_a_backend_named_below_the_top_items():
+    att = {"what": "cudnn_sdpa", "category": "attention", "headroom_ms_per_step": 0.03,
+           "do": "use gluon_fa3 for (2,32/8,2048,64),causal"}
+    assert plan.plan([HOST, RED, att], "default", top=1) == [plan.plan([HOST], "default")[0]]   # not asked: not tried
+    (e,) = plan.plan([HOST, RED, att], "default", asked=["attention_backend"], top=1)
+    assert (e.attention, e.answers) == ("gluon_fa3", ("cudnn_sdpa",))
+    assert plan.not_planned(["attention_backend"], [e], "default") == {}
+    missing = plan.not_planned(["attention_backend", "cuda_graphs"], [], "reduce-overhead")
+    assert "no advice item names a faster attention backend" in missing["attention_backend"]
+    assert "already compiles with CUDA graphs" in missing["cuda_graphs"]
+
+
+def test_the_decoders_advice_picks_the_attention_backend_it_names():
+    """examples/runs/llama-h200 (the decoder, H200): its report's advice names gluon_fa3 for its attention shape
+    (item 2); gemm_templates answers no item there (no GEMM has headroom in its advice) and runs only when asked."""
+    from pathlib import Path
+
+    from inductor_prof.analysis import load_run_tables
+
+    root = Path(__file__).resolve().parents[2]
+    advice = load_run_tables(root / "examples" / "runs" / "llama-h200").summary["headroom"]["next"]
+    names = {e.name: e for e in plan.plan(advice, "default")}
+    assert names["attention_backend"].attention == "gluon_fa3" and "gemm_templates" not in names
+    asked = plan.plan(advice, "default", asked=["attention_backend", "gemm_templates"])
+    assert [(e.name, e.attention) for e in asked] == [("attention_backend", "gluon_fa3"), ("gemm_templates", None)]
+    assert asked[1].options == {"max_autotune_gemm": True} and asked[1].answers == ()

@@ -77,3 +77,16 @@ def test_judge_records_failures_with_their_reason():
                        "kernels_before": {}, "kernels_after": {}})
     assert differ["status"] == st.DIFFER and differ["advice_verdict"] is None and math.isclose(
         differ["outputs"]["error"], 1.0)
+
+
+def test_an_attention_experiment_whose_calls_never_reached_the_backend_failed():
+    raw = {"before_ms": [2.0, 2.0, 2.0], "after_ms": [2.0, 2.0, 2.0], "dtype": "bfloat16",
+           "leaves": [{"max_abs_diff": 0.0, "ref_max_abs": 1.0, "nan_mismatch": False}],
+           "kernels_before": {"k": 10.0}, "kernels_after": {"k": 10.0},
+           "attention_calls": {"routed": 0, "kept": {"a mask": 8}}}
+    rec = st.judge(raw)
+    # identical steps would read "within noise: refuted"; it measured nothing, so it failed, saying why
+    assert rec["status"] == st.FAILED and rec["reason"] == ("no attention call reached the backend (calls left on "
+                                                            "SDPA: 8 with a mask)")
+    ran = st.judge({**raw, "attention_calls": {"routed": 16, "kept": {}}})
+    assert ran["status"] == st.OK and ran["attention_calls"]["routed"] == 16

@@ -77,3 +77,18 @@ def test_the_attention_override_on_the_cpu(tmp_path, monkeypatch):
     # the same attention (causal, GQA) in float32 on another backend: within fp32's 4 * 2^-10, yet not bit-equal
     # (a graph that still called SDPA would give 0)
     assert 0 < e["outputs"]["error"] <= e["outputs"]["tolerance"]
+    # the tiny model's one block calls SDPA once a step: warm-up, the output step, 2 timed rounds of 1 step and the
+    # profiled steps (none on the CPU) all ran on the backend
+    assert e["attention_calls"]["routed"] >= 1 + 1 + 2 and e["attention_calls"]["kept"] == {}
+
+
+def test_an_asked_experiment_the_advice_gives_nothing_to_try_with_is_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    run = tiny_run(tmp_path)
+    with pytest.raises(UserError, match="--experiment attention_backend: no advice item names a faster attention"):
+        try_advice(run, ADVICE, TryOptions(experiments=["attention_backend"], timeout=0.5), lambda line: None)
+    doc = try_advice(run, ADVICE, TryOptions(experiments=["attention_backend", "cuda_graphs"], timeout=0.5, rounds=2,
+                                             steps=1, warmup=1), lambda line: None)
+    got = {e["name"]: e for e in doc["experiments"]}
+    assert got["attention_backend"]["status"] == "not run" and "no advice item" in got["attention_backend"]["reason"]
+    assert got["cuda_graphs"]["status"] == "failed"   # 0.5 s: tried, and ended

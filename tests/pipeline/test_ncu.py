@@ -148,3 +148,114 @@ def test_a_library_rows_ncu_is_its_costliest_call_and_its_time_is_checked_agains
     assert bool(row["ncu_time_off"])
     ncu.loc[1, "duration_ns"] = 160e3                           # 160 / 204.7 = 0.78: within 25%
     assert not bool(merge_ncu(df, ncu).iloc[0]["ncu_time_off"])
+
+
+# A training run under --ncu (examples/runs/llama-train-h200, recorded on the H200 without ncu; copied, ncu's
+# targets computed from its files): the kernels of every phase, and the attention backward's library call.
+
+TRAIN_RUN = REPO / "examples" / "runs" / "llama-train-h200"
+BPROP = "cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x64_1x4x1_cga1x1x1_kernel0_0"
+
+
+@pytest.fixture(scope="module")
+def train_targets(tmp_path_factory):
+    run = tmp_path_factory.mktemp("train") / "run"
+    shutil.copytree(TRAIN_RUN, run)
+    return targets(open_run(run), 8, 1.0)
+
+
+def test_training_runs_ncu_targets_cover_every_phase(train_targets):
+    from inductor_prof.analysis.load import load_run_tables
+
+    df = load_run_tables(TRAIN_RUN).kernels
+    inductor = df[df["origin"] == "inductor"]
+    phases = dict(zip(inductor["name"], inductor["phase"]))
+    aimed = {t.name for t in train_targets if t.origin == "inductor"}
+    # every Inductor kernel the timed steps ran is a target, whatever its phase: the compiled AdamW's foreach
+    # kernels (optimizer) and the backward graph's kernels too
+    assert set(phases) <= aimed
+    assert {phases[n] for n in aimed if n in phases} >= {"forward", "backward", "optimizer"}
+
+
+def test_training_runs_attention_backward_call_is_replayed_at_its_recorded_shape(train_targets):
+    bprop = [t for t in train_targets if t.name == BPROP]
+    # the bprop kernel: 1.03 ms a step over 4 calls of _cudnn_attention_backward, among the 8 library kernels with
+    # the most time; its call priced by cost._attention_backward as library_ops.csv holds it: 10 * 64 * 32 *
+    # 4,196,352 kept pairs = 85,941,288,960 flops, bytes 2 * (4 * 2 * 32 * 2048 * 64 + 4 * 2 * 8 * 2048 * 64) +
+    # 4 * 2 * 32 * 2048 = 83,886,080 + 524,288 = 84,410,368
+    assert len(bprop) == 1
+    spec = bprop[0].spec
+    assert spec["op"] == "aten::_cudnn_attention_backward" and spec["calls"] == 4
+    assert spec["dims"][:4] == [[2, 32, 2048, 64], [2, 32, 2048, 64], [2, 8, 2048, 64], [2, 8, 2048, 64]]
+    assert spec["model_bytes"] == 84_410_368
+    from inductor_prof.cost import aten_op
+
+    cost = aten_op(spec["op"], spec["dims"], spec["types"], spec["scalars"])
+    assert (cost["flops"], cost["bytes"]) == (85_941_288_960, 84_410_368)
+
+
+def test_replayed_attention_backward_runs_autograd_of_the_forward_it_belongs_to(monkeypatch, train_targets):
+    """The replay runs the forward once (outside ncu's range) on SDPA forced to cuDNN, with the recorded causal
+    flag and GQA, and the launch is autograd's backward of it for a grad_out of the recorded shape."""
+    seen = {}
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.update(q=tuple(q.shape), k=tuple(k.shape), causal=is_causal, gqa=enable_gqa,
+                    backends=torch._C._get_cudnn_sdp_enabled(), flash=torch._C._get_flash_sdp_enabled())
+        return q * 2.0 + 0.0 * (k.sum() + v.sum())   # dq = 2 dout: the gradient of this forward
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    spec = next(t for t in train_targets if t.name == BPROP).spec
+    small = {**spec, "dims": [[2, 4, 16, 8], [2, 4, 16, 8], [2, 1, 16, 8], [2, 1, 16, 8]] + spec["dims"][4:],
+             "strides": []}
+    launch = replay.aten_launch(small, device="cpu")
+    assert seen == {"q": (2, 4, 16, 8), "k": (2, 1, 16, 8), "causal": True, "gqa": True, "backends": True,
+                    "flash": False}
+    dq, dk, dv = launch()
+    assert dq.shape == (2, 4, 16, 8) and dk.shape == (2, 1, 16, 8) and dv.shape == (2, 1, 16, 8)
+    dq_again, _, _ = launch()          # the graph is kept: every launch runs the backward again
+    assert torch.equal(dq, dq_again)
+
+
+def test_replayed_bshd_backward_takes_its_dims_as_bhsd_views(monkeypatch):
+    seen = {}
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.update(q=tuple(q.shape), causal=is_causal)
+        return q + 0.0 * (k.sum() + v.sum())
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    # _flash_attention_backward(grad_out, query, key, value, ...): (B, S, H, D); is_causal at 11
+    scalars = [""] * 14
+    scalars[11] = "False"
+    spec = {"type": "aten", "op": "aten::_flash_attention_backward",
+            "dims": [[1, 16, 4, 8]] * 4 + [[]] * 10, "types": ["float"] * 4, "scalars": scalars}
+    dq, _, _ = replay.aten_launch(spec, device="cpu")()
+    assert seen == {"q": (1, 4, 16, 8), "causal": False}
+    assert dq.shape == (1, 4, 16, 8)
+
+
+def test_a_foreach_kernel_says_why_it_cannot_be_replayed(train_targets):
+    """The compiled AdamW's foreach kernels are targets (a status row each) but their files have no get_args():
+    the replay's load fails with that reason, for this kernel only (the batch's others are profiled)."""
+    foreach = next(t for t in train_targets if t.name.startswith("triton_for_fused_"))
+    with pytest.raises(RuntimeError, match=r"no get_args\(\) \(Inductor writes none for a foreach kernel"):
+        replay.inductor_launch(replay.replay_call(foreach.spec))
+
+
+def test_replayed_training_forward_computes_its_logsumexp_as_recorded(monkeypatch):
+    """A training step's attention forward ran with compute_log_sumexp True (llama-train-h200's
+    _cudnn_attention_forward, scalar 8), an inference one False (llama-h200's): the replay's q, k, v require grad
+    exactly when the recorded call kept its lse, so SDPA asks the same kernel for the same outputs."""
+    import csv
+
+    seen = []
+
+    def sdpa(q, k, v, attn_mask=None, is_causal=False, scale=None, enable_gqa=False):
+        seen.append(q.requires_grad)
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", sdpa)
+    for run in ("llama-train-h200", "llama-h200"):
+        with open(REPO / "examples" / "runs" / run / "library_ops.csv", newline="") as f:
+            row = next(r for r in csv.DictReader(f) if r["op"] == "aten::_cudnn_attention_forward")
+        spec = {"type": "aten", "op": row["op"], "dims": [[1, 2, 8, 16], [1, 2, 8, 16], [1, 2, 8, 16]] + [[]] * 10,
+                "types": ["float"] * 3, "scalars": json.loads(row["scalars"])}
+        replay.aten_launch(spec, device="cpu")()
+    assert seen == [True, False]

@@ -284,15 +284,21 @@ def test_a_crash_in_the_shared_process_costs_its_kernel_in_flight(run, tmp_path,
     assert [status[t.stem]["index"] for t in chosen[:3]] == [0, 1, 2]
 
 
-def test_the_second_runs_counters_files_are_the_shared_reports_results_at_their_index():
-    """examples/runs/flux-h100-second-run recorded its 4 source kernels in one ncu process: one report, each
-    kernel's result at the index status.json gives; each counters file is the reader's result there, and its
-    kernel is the one status.json names (a wrong index would pair a kernel with another's lines)."""
+def test_the_second_runs_counters_files_are_the_shared_reports_results_at_their_index(tmp_path):
+    """FLUX's second run on the H100 (tests/data/ncu_source_shared, see tests/data/README.md) recorded its 4 source
+    kernels in one ncu process: one report, each kernel's result at the index status.json gives; each counters
+    file is the reader's result there, and its kernel is the one status.json names (a wrong index would pair a
+    kernel with another's lines)."""
     pytest.importorskip("ncu_report")
+    import gzip
+
     from inductor_prof.drivers.ncu.source import kernel_at, read_all
 
-    folder = REPO / "examples" / "runs" / "flux-h100-second-run" / "ncu" / "source"
-    status = json.loads((folder / "status.json").read_text())
+    packed = REPO / "tests" / "data" / "ncu_source_shared"
+    for f in packed.glob("*.gz"):   # unpacked as the run wrote them
+        (tmp_path / f.name.removesuffix(".gz")).write_bytes(gzip.decompress(f.read_bytes()))
+    folder = tmp_path
+    status = json.loads((packed / "status.json").read_text())
     reports = {e["report"] for e in status.values()}
     assert len(status) == 4 and len(reports) == 1          # 4 kernels, one shared report
     report = folder / reports.pop()

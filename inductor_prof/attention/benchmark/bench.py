@@ -7,7 +7,8 @@ causal/mask/GQA by contract A (registry.py); one that does not support them is a
 still run. Correctness and timing use different random inputs (drawn fresh per shape). The float64 reference runs
 on the same device with the same semantics, at a reduced length where the full one is costly (check_shape); query rows with no key kept are left out of the comparison (backends
 differ there: 0 or NaN). FLOPs follow contract B (masks.py). A Proton pass afterwards runs each backend inside a
-scope that carries `flops16`, so `proton-viewer` shows the same utilisation.
+scope that carries `flops16`, so `proton-viewer` shows the same utilisation (the shapes measured in this run:
+rows reused from an earlier run, reuse.py, were not run here).
 """
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from ...aten import ATTENTION_OPS
 from ...cost import rates
 from ...errors import one_line
+from ...measure_store import MeasureStore
 from ...units import MS_PER_S
-from . import memory
+from . import memory, reuse
 from ..semantics import masks
 from .registry import Backend, backends as all_backends, cannot_take, own_mask_args
 from ..semantics.shapes import Shape, to_dict
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 TOLERANCE = {"bfloat16": 1e-2, "float16": 2e-3}
 LSE_TOLERANCE = 1e-2
 # own kernels tuned per shape -> their module
+# the `pass` column of attention.csv: what a row timed (a training run's stage times both)
+FORWARD, TRAINING = "forward", "forward+backward"
 TUNED = {"triton_fa2": "..kernels.triton_fa", "gluon_fa3": "..kernels.gluon_fa", "cuda_mma_fa2": "..kernels.cuda_fa"}
 
 
@@ -50,6 +54,15 @@ class BenchOptions:
     timer: Callable[..., float] | None = None
     cache: TuningCache | None = None   # a tuning_cache.TuningCache the own kernels' tuning reads and writes; None: none
     compile_cache: str | None = None   # the compile_cache setting: FlexAttention's compiles reused in a run folder
+    backward: bool = False   # also forward+backward (backward.py): a training run's comparison
+    # probe(shape, backend names) -> {name: error or ""}: one fwd+bwd call of each in a process apart (None: none)
+    probe: Callable[[Shape, list[str]], dict[str, str]] | None = None
+    # timings kept across runs (reuse.py): the store, the id of the run measuring now ("": none kept), whether
+    # stored rows are taken (False: --fresh), the machine's facts (None: reuse.machine_facts() on a GPU)
+    store: MeasureStore | None = None
+    run_id: str = ""
+    reuse: bool = True
+    machine: dict | None = None
 
 
 @dataclass
@@ -59,6 +72,8 @@ class BenchResult:
     chosen: dict = field(default_factory=dict)     # (backend, shape label) -> the tile config it was timed with
     checked: dict = field(default_factory=dict)    # shape label -> the reduced shape's label its checks ran at
     seconds: dict = field(default_factory=dict)    # backend -> wall seconds of its checks and tuning, all shapes
+    probed: dict = field(default_factory=dict)     # shape label -> {backend: its forward+backward call's failure}
+    reused: dict = field(default_factory=dict)     # shape label -> the run its rows were reused from
 
     def spent(self, backend: str, since: float) -> None:
         self.seconds[backend] = self.seconds.get(backend, 0.0) + time.perf_counter() - since
@@ -169,7 +184,7 @@ def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **value
            "model_backend": model_backend, "available": backend.available, "reason": backend.reason,
            "ms": float("nan"), "tflops": float("nan"), "pct_of_peak": float("nan"), "rel_err": float("nan"),
            "lse_err": float("nan"), "ok": False, "speedup_vs_model": float("nan"), "config": "",
-           "description": backend.description}
+           "description": backend.description, "pass": FORWARD}
     row.update(values)
     return row
 
@@ -329,7 +344,8 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
 
     from ...drivers.proton import session
 
-    passed = {(r["backend"], r["shape"]) for r in result.rows if r["ok"]}
+    passed = {(r["backend"], r["shape"]) for r in result.rows
+              if r["ok"] and not r.get(reuse.ORIGIN) and r.get("pass", FORWARD) == FORWARD}
     assert opts.proton_path is not None   # set by the caller, the run folder's attention hatchet
     with session(opts.proton_path, hook=None):
         for shape, _, _ in shapes:
@@ -347,6 +363,31 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
                         b(q, k, v, scale, result.chosen.get((b.name, shape.label)), **sem)
 
 
+def _reused_or_measured(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
+                        result: BenchResult, tick: Callable[[str], None]) -> list[dict]:
+    """The shape's rows: from the store where an earlier run measured them with the same facts (reuse.py), else
+    measured (bench_shape) and stored."""
+    store = opts.store if opts.store is not None and opts.run_id else None
+    if store is not None and opts.machine is None and opts.device == "cuda":
+        opts.machine = reuse.machine_facts()
+    facts = reuse.shape_facts(opts.machine, shape, calls, op, backends, {
+        "seed": opts.seed, "rep_ms": opts.rep_ms, "tune": opts.tune, "device": opts.device}) \
+        if store is not None and opts.machine else None
+    found = reuse.take(store, facts) if store is not None and facts is not None and opts.reuse else None
+    if found is not None:
+        rows, checked, origin = found
+        for b in backends:
+            tick(b.name)
+        result.checked.update(checked)
+        result.reused[shape.label] = origin
+        return rows
+    rows = bench_shape(shape, calls, op, backends, opts, result, tick)
+    if store is not None and facts is not None:
+        reuse.keep(store, facts, opts.run_id, rows,
+                   {shape.label: result.checked[shape.label]} if shape.label in result.checked else {})
+    return rows
+
+
 def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         on_backend: Callable[[int, int, str], None] | None = None) -> BenchResult:
     """Benchmarks every (shape, backend); `on_backend(done, total, label)` drives a progress bar."""
@@ -358,14 +399,18 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         warm_gpu()
     elif opts.device == "cpu":
         opts.tune = False      # the own kernels' tuning times CUDA events
-    total, done = len(shapes) * len(backends), 0
+    total, done = len(shapes) * len(backends) * (2 if opts.backward else 1), 0
     for shape, calls, op in shapes:
         def tick(name: str, shape=shape) -> None:
             nonlocal done
             if on_backend:
                 on_backend(done, total, f"{name} {shape.label}")
             done += 1
-        result.rows += bench_shape(shape, calls, op, backends, opts, result, tick)
+        result.rows += _reused_or_measured(shape, calls, op, backends, opts, result, tick)
+        if opts.backward:   # a training run's forward+backward rows: timed each run, never reused
+            from .backward import bench_shape as bench_training
+
+            result.rows += bench_training(shape, calls, op, backends, opts, result, tick)
     if on_backend:
         on_backend(total, total, "done")
     return result

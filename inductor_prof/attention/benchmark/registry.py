@@ -29,6 +29,7 @@ class Backend:
     supports: frozenset = frozenset()     # of "causal", "gqa", "mask"
     score_bytes: float = 0    # bytes held per score of the whole (B, Hq, Sq, Sk) matrix; 0: never all at once
     mask_kinds: tuple = ()    # without "mask" in supports: the recognised mask kinds (masks.py) it takes
+    has_backward: bool = True  # its output differentiable (autograd): timed forward+backward in a training run
 
     def __call__(self, q, k, v, scale, config=None, *, causal: bool = False, mask=None):
         """config: a tile config from the backend's own `tune` (own kernels only; None: its default). causal and
@@ -139,7 +140,8 @@ def _own_triton() -> Backend:
             ok, why = False, "needs sm_90+ (TMA tensor descriptors)"
     return Backend("triton_fa2", "own", _own(triton_fa.forward), ok, why,
                    "own Triton FlashAttention-2, TMA descriptors, autotuned tiles", gives_lse=True,
-                   supports=OWN_SUPPORTS["triton_fa2"], mask_kinds=OWN_MASK_KINDS["triton_fa2"])
+                   supports=OWN_SUPPORTS["triton_fa2"], mask_kinds=OWN_MASK_KINDS["triton_fa2"],
+                   has_backward=False)
 
 
 def _own_gluon() -> Backend:
@@ -160,7 +162,8 @@ def _own_gluon() -> Backend:
     return Backend("gluon_fa3", "own", _own(forward), ok, why,
                    "own Gluon (Triton's tile language) FlashAttention-3 style: warp-specialised TMA producer, "
                    "two consumer warpgroups, QK^T of block j overlapping PV of block j-1", gives_lse=True,
-                   supports=OWN_SUPPORTS["gluon_fa3"], mask_kinds=OWN_MASK_KINDS["gluon_fa3"])
+                   supports=OWN_SUPPORTS["gluon_fa3"], mask_kinds=OWN_MASK_KINDS["gluon_fa3"],
+                   has_backward=False)
 
 
 def _own_cuda() -> Backend:
@@ -174,7 +177,7 @@ def _own_cuda() -> Backend:
 
     return Backend("cuda_mma_fa2", "own", _own(cuda_fa.forward, takes_masks=False), ok, why,
                    "own CUDA C++ FlashAttention-2, mma.sync m16n8k16, built by cpp_extension", gives_lse=True,
-                   supports=OWN_SUPPORTS["cuda_mma_fa2"])
+                   supports=OWN_SUPPORTS["cuda_mma_fa2"], has_backward=False)
 
 
 NUMBA_NO_GPU = "numba sees no CUDA GPU (NUMBA_ENABLE_CUDASIM=1: numba's simulator, on the CPU)"
@@ -185,7 +188,7 @@ def _own_numba() -> Backend:
     # a kernel is typed)
     err = library.import_error("numba.cuda")
     if err:
-        return Backend("numba_fa", "own", None, False, err)
+        return Backend("numba_fa", "own", None, False, err, has_backward=False)
     from numba import cuda
 
     ok = cuda.is_available() or os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
@@ -195,7 +198,8 @@ def _own_numba() -> Backend:
 
         return numba_fa.forward(q, k, v, s)
     return Backend("numba_fa", "own", run, ok, "" if ok else NUMBA_NO_GPU,
-                   "own numba CUDA kernel, scalar float32, one thread per query row", gives_lse=True)
+                   "own numba CUDA kernel, scalar float32, one thread per query row", gives_lse=True,
+                   has_backward=False)
 
 
 def _own_reference() -> Backend:
@@ -205,7 +209,7 @@ def _own_reference() -> Backend:
         return reference.blocked_attention(q, k, v, s, causal=causal, mask=mask)
     return Backend("torch_blocked", "own", run, True, "",
                    "torch, FlashAttention's blocks and online softmax step by step (teaching)", gives_lse=True,
-                   supports=ALL)
+                   supports=ALL, has_backward=False)
 
 
 # Backends that show how attention works, not ones a model would switch to: at FLUX's shape on the H100 numba_fa

@@ -18,7 +18,9 @@ state it:
 Any lengths: tiles past a head's end read the next head's rows (or TMA zero fill), the last key block is masked,
 query rows past the end are never stored. Returns log-sum-exp. CAUSAL (top-left): key blocks up to each tile's
 last row only, the diagonal ones masked, tiles longest first. GQA: kv head h // GROUP. Masks: a band (windows,
-padding) or key intervals (documents: per-row key ranges and a block table per 64 rows), mask_schedule.py.
+padding) or key intervals (documents: per-row key ranges and a block table per 64 rows), mask_schedule.py. Head
+dims between powers of two (80, 96, 192) run at the next one up: TMA fills the columns past D with zeros and writes
+none past D back (head_dims.py).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from types import SimpleNamespace
 
 from triton.experimental.gluon import language as gl
 
+from . import head_dims
 from .gluon_kernel import attn_fwd_ws_kernel
 from .gluon_tiles import (ROWS_PER_CONSUMER, SPLIT_MAX_HEAD_DIM, Config, candidate_configs, default_config,
                           launch_options, work_split)
@@ -35,29 +38,29 @@ __all__ = ["Config", "SplitWorkspace", "candidate_configs", "default_config", "f
 
 class SplitWorkspace:
     """The global memory a split launch merges its key-cut tiles through (gluon_split), one per device, stream and
-    launch size: a slot of (64 x D fp32 acc, 64 max, 64 sums) per CTA and consumer, and two sets of a counter per
-    slot, zeroed once here and then by the launches themselves; launches on one stream run in order, so they never
-    share a set (`epoch` says which set a launch uses)."""
+    launch size: a slot of (64 x block_d fp32 acc, 64 max, 64 sums) per CTA and consumer (block_d: the tile width,
+    head_dims.block_d), and two sets of a counter per slot, zeroed once here and then by the launches themselves;
+    launches on one stream run in order, so they never share a set (`epoch` says which set a launch uses)."""
     _cache: dict = {}
 
-    def __init__(self, device, n_ctas: int, head_dim: int, consumers: int):
+    def __init__(self, device, n_ctas: int, block_d: int, consumers: int):
         import torch
 
         slots = n_ctas * consumers
-        self.acc = torch.empty(slots * ROWS_PER_CONSUMER * head_dim, dtype=torch.float32, device=device)
+        self.acc = torch.empty(slots * ROWS_PER_CONSUMER * block_d, dtype=torch.float32, device=device)
         self.stats = torch.empty(slots * 2 * ROWS_PER_CONSUMER, dtype=torch.float32, device=device)
         self.flags = torch.zeros(2 * slots, dtype=torch.int32, device=device)
         self.epoch = 0
 
     @classmethod
-    def for_launch(cls, device, n_ctas: int, head_dim: int, consumers: int, split: bool) -> "SplitWorkspace":
+    def for_launch(cls, device, n_ctas: int, block_d: int, consumers: int, split: bool) -> "SplitWorkspace":
         """The workspace of this device, stream and size; its epoch advanced for a split launch about to be made
         (only those use and zero counters)."""
         import torch
 
-        key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, head_dim, consumers)
+        key = (device, torch.cuda.current_stream(device).stream_id, n_ctas, block_d, consumers)
         if key not in cls._cache:
-            cls._cache[key] = cls(device, n_ctas, head_dim, consumers)
+            cls._cache[key] = cls(device, n_ctas, block_d, consumers)
         ws = cls._cache[key]
         if split:
             ws.epoch = ws.epoch % (2**31 - 1) + 1
@@ -84,21 +87,23 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     cfg = config or default_config(D)
     gdt = gl.bfloat16 if q.dtype == torch.bfloat16 else gl.float16
     q_rows = cfg.tile_m
+    width = head_dims.block_d(D)
 
     def desc(t, rows):
-        layout = gl.NVMMASharedLayout.get_default_for([rows, D], gdt)
-        return TensorDescriptor(t, [t.shape[0] * t.shape[1] * t.shape[2], D], [D, 1], [rows, D], layout)
+        """t's rows (B * heads * length, D) in boxes of rows x width: columns D.. read as zeros, never written."""
+        layout = gl.NVMMASharedLayout.get_default_for([rows, width], gdt)
+        return TensorDescriptor(t, [t.shape[0] * t.shape[1] * t.shape[2], D], [D, 1], [rows, width], layout)
 
     n_m = -(-NQ // q_rows)
     n_tiles = n_m * B * H
     # a CUDA graph would replay one epoch, so its counters would never be zeroed again: captured, not split
     n_ctas, n_dp = work_split(n_tiles, -(-NK // cfg.block_n), cfg.ctas_per_sm * num_sms(q.device),
-                              cfg.split and not causal and band is None and D <= SPLIT_MAX_HEAD_DIM
+                              cfg.split and not causal and band is None and width <= SPLIT_MAX_HEAD_DIM
                               and not torch.cuda.is_current_stream_capturing())
     split = n_dp < n_tiles
     # compiled only: no workspace (its counters are zeroed on the GPU); any tensors of its dtypes compile the same
     ws = (SimpleNamespace(acc=lse, stats=lse, flags=torch.empty(1, dtype=torch.int32, device=q.device), epoch=1)
-          if compile_only else SplitWorkspace.for_launch(q.device, n_ctas, D, cfg.consumers, split))
+          if compile_only else SplitWorkspace.for_launch(q.device, n_ctas, width, cfg.consumers, split))
     kernel = launcher(attn_fwd_ws_kernel, (n_ctas,), compile_only)(
         desc(q, ROWS_PER_CONSUMER), desc(k, cfg.block_n), desc(v, cfg.block_n), o,
         desc(o, ROWS_PER_CONSUMER),  # a consumer's rows, staged in its piece of the Q buffer
@@ -108,7 +113,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         lse if ranges is None else ranges,  # never read without RANGES (nor the next two without ROWS): any pointer
         lse if intervals is None else intervals.rows,
         lse if intervals is None else intervals.table(ROWS_PER_CONSUMER, cfg.block_n, NK),
-        HEAD_DIM=D,
+        HEAD_DIM=D, BLOCK_D=width,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split, BAND=band is not None,
         RANGES=ranges is not None, ROWS=intervals is not None,

@@ -133,24 +133,25 @@ def _producer(desc_q, desc_k, desc_v, bufs, prob, out):
 @gluon.jit
 def _store_rows(out, o, hz, row0, prob):
     """The output rows that exist, from registers (a head's ragged last rows)."""
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     rows = row0 + gl.arange(0, ROWS_PER_CONSUMER, layout=gl.SliceLayout(1, o_layout))
-    cols = gl.arange(0, prob.HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    cols = gl.arange(0, prob.BLOCK_D, layout=gl.SliceLayout(0, o_layout))
     z = hz // prob.H
     h = hz % prob.H
     ptrs = (out.O + z.to(gl.int64) * out.stride_oz + h.to(gl.int64) * out.stride_oh
             + rows[:, None].to(gl.int64) * out.stride_om)
-    gl.store(ptrs + cols[None, :], o, mask=(rows < prob.N_Q)[:, None])
+    gl.store(ptrs + cols[None, :], o, mask=(rows < prob.N_Q)[:, None] & (cols < prob.HEAD_DIM)[None, :])
 
 
 @gluon.jit
 def _store_out(out, o_smem, acc, m_i, l_i, hz, row0, prob):
     """Normalise, store the rows that exist, natural-log LSE. The output goes through this consumer's rows of the
-    tile's Q buffer (dead after its last QK^T) and a TMA store (see gluon_steps._free_q and free_single_q for when
-    the buffer is handed back); register stores took ~2.5 us a tile (measured with clock64 probes)."""
+    tile's Q buffer (dead after its last QK^T) and a TMA store, which writes no column past the output's last
+    (a padded head dim, head_dims.py; see gluon_steps._free_q and free_single_q for when the buffer is handed
+    back); register stores took ~2.5 us a tile (measured with clock64 probes)."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
     N_Q = prob.N_Q
-    o_rows: gl.constexpr = gl.SliceLayout(1, mma_layout(prob.HEAD_DIM))
+    o_rows: gl.constexpr = gl.SliceLayout(1, mma_layout(prob.BLOCK_D))
     # one reciprocal per row, not a division per element
     if prob.BAND:  # a row that kept no key: l 0, acc 0 -> out 0 (mask_schedule's note); lse stays -inf (m -inf)
         l_i = gl.where(l_i == 0.0, 1.0, l_i)
@@ -171,7 +172,7 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
     qk_scale = out.sm_scale * 1.4426950408889634  # exp(x) = exp2(x * log2(e))
     N_CONS: gl.constexpr = prob.N_CONS
     TILE_M: gl.constexpr = prob.TILE_M
-    HEAD_DIM: gl.constexpr = prob.HEAD_DIM
+    BLOCK_D: gl.constexpr = prob.BLOCK_D
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     Q_BUFS: gl.constexpr = prob.Q_BUFS
     n_tiles = prob.n_tiles
@@ -209,11 +210,11 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
             counters = out.FLAGS + (prob.epoch % 2) * (N_CONS * G)
             if b0 > 0:  # a later piece of a split tile: to this CTA's slot
                 slot = pid * N_CONS + CONSUMER
-                write_partial(out, counters + slot, slot, acc, m_i, l_i, HEAD_DIM, BLOCK_N)
+                write_partial(out, counters + slot, slot, acc, m_i, l_i, BLOCK_D, BLOCK_N)
             else:
                 for c in range(pid + 1, pid + 1 + n_merge):
                     slot = c * N_CONS + CONSUMER
-                    acc, m_i, l_i = merge_partial(out, counters + slot, slot, acc, m_i, l_i, HEAD_DIM, BLOCK_N)
+                    acc, m_i, l_i = merge_partial(out, counters + slot, slot, acc, m_i, l_i, BLOCK_D, BLOCK_N)
                 _store_out(out, q_rows(bufs, t - 1, CONSUMER, Q_BUFS), acc, m_i, l_i, hz,
                            first_row(m, CONSUMER, TILE_M), prob)
             free_single_q(bufs, Q_BUFS)  # a piece that wrote a partial frees it too
@@ -225,15 +226,15 @@ def _consumer(bufs, prob, out, CONSUMER: gl.constexpr):
 @gluon.jit(do_not_specialize=["epoch", "N_KV", "n_dp"])
 def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS, epoch, sm_scale, H, GROUP, N_Q, N_KV,
                        stride_oz, stride_oh, stride_om, n_m, n_tiles, n_dp, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED,
-                       HEAD_DIM: gl.constexpr,
+                       HEAD_DIM: gl.constexpr, BLOCK_D: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
                        CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr,
                        BAND: gl.constexpr, RANGES: gl.constexpr, ROWS: gl.constexpr):
     dtype: gl.constexpr = desc_q.dtype
     # Q_BUFS tiles of N_CONS 64-row pieces, one per consumer
     q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS * N_CONS] + desc_q.block_type.shape, desc_q.layout)
-    k_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_k.layout)
-    v_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, HEAD_DIM], desc_v.layout)
+    k_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, BLOCK_D], desc_k.layout)
+    v_smem = gl.allocate_shared_memory(dtype, [STAGES, BLOCK_N, BLOCK_D], desc_v.layout)
     q_ready = gl.allocate_shared_memory(gl.int64, [Q_BUFS, 1], mbarrier.MBarrierLayout())
     q_free = gl.allocate_shared_memory(gl.int64, [Q_BUFS, 1], mbarrier.MBarrierLayout())
     k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
@@ -249,8 +250,8 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
         mbarrier.init(v_ready.index(s), count=1)
         mbarrier.init(v_free.index(s), count=N_CONS)
     bufs = Buffers(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free)
-    prob = Problem(H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL, Q_BUFS,
-                   N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS)
+    prob = Problem(H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_D, BLOCK_N, STAGES, OVERLAP, CAUSAL,
+                   Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS)
     out = Output(O, desc_o, LSE, WS, STATS, FLAGS, sm_scale, stride_oz, stride_oh, stride_om)
     producer = (desc_q, desc_k, desc_v, bufs, prob, out)
     R: gl.constexpr = CONSUMER_REGS

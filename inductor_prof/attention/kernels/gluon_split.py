@@ -45,21 +45,21 @@ def tail_range(n_tiles, n_dp, nk):
 
 
 @gluon.jit
-def _partial_ptrs(out, slot, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+def _partial_ptrs(out, slot, BLOCK_D: gl.constexpr, BLOCK_N: gl.constexpr):
     """(acc, max, sum) of slot `slot`: acc in the accumulator's register layout, the statistics in its rows'."""
     BLOCK_M: gl.constexpr = ROWS_PER_CONSUMER
-    o_layout: gl.constexpr = mma_layout(HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(BLOCK_D)
     rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
-    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    cols = gl.arange(0, BLOCK_D, layout=gl.SliceLayout(0, o_layout))
     stat_rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, mma_layout(BLOCK_N)))
     m_ptrs = out.STATS + slot * (2 * BLOCK_M) + stat_rows
-    return out.WS + slot * (BLOCK_M * HEAD_DIM) + rows[:, None] * HEAD_DIM + cols[None, :], m_ptrs, m_ptrs + BLOCK_M
+    return out.WS + slot * (BLOCK_M * BLOCK_D) + rows[:, None] * BLOCK_D + cols[None, :], m_ptrs, m_ptrs + BLOCK_M
 
 
 @gluon.jit
-def write_partial(out, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+def write_partial(out, counter, slot, acc, m_i, l_i, BLOCK_D: gl.constexpr, BLOCK_N: gl.constexpr):
     per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])  # one element in each of the 128 threads
-    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(out, slot, HEAD_DIM, BLOCK_N)
+    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(out, slot, BLOCK_D, BLOCK_N)
     gl.store(acc_ptrs, acc)
     gl.store(m_ptrs, m_i)
     gl.store(l_ptrs, l_i)
@@ -68,10 +68,10 @@ def write_partial(out, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constexpr, BLO
 
 
 @gluon.jit
-def merge_partial(out, counter, slot, acc, m_i, l_i, HEAD_DIM: gl.constexpr, BLOCK_N: gl.constexpr):
+def merge_partial(out, counter, slot, acc, m_i, l_i, BLOCK_D: gl.constexpr, BLOCK_N: gl.constexpr):
     """acc, m_i, l_i merged with slot `slot` once all its writer's threads released it."""
-    o_rows: gl.constexpr = gl.SliceLayout(1, mma_layout(HEAD_DIM))
-    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(out, slot, HEAD_DIM, BLOCK_N)
+    o_rows: gl.constexpr = gl.SliceLayout(1, mma_layout(BLOCK_D))
+    acc_ptrs, m_ptrs, l_ptrs = _partial_ptrs(out, slot, BLOCK_D, BLOCK_N)
     # zero, once the counter reads 128 in this thread; the loads' addresses depend on it, so none runs earlier
     zero = gl.inline_asm_elementwise(_ACQUIRE, "=r,l", [counter + gl.zeros_like(m_i).to(gl.int32)],
                                      dtype=gl.int32, is_pure=False, pack=1)

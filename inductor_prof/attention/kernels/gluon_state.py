@@ -72,6 +72,7 @@ class Problem:
     n_dp: Scalar
     epoch: Scalar
     HEAD_DIM: gl.constexpr
+    BLOCK_D: gl.constexpr
     BLOCK_N: gl.constexpr
     STAGES: gl.constexpr
     OVERLAP: gl.constexpr
@@ -90,14 +91,17 @@ class Problem:
     ROWS: gl.constexpr
 
     @gluon.constexpr_function
-    def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_N, STAGES, OVERLAP, CAUSAL,
-                 Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS):
+    def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_D, BLOCK_N, STAGES, OVERLAP,
+                 CAUSAL, Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS):
         """LEFT, RIGHT, KV_RANGE (per batch (lo, hi) int32, read only when RANGES), BAND: mask_schedule's band;
-        ROWS: key intervals, ROW_KEYS (B, N_Q, 2) int32 per row, SCHED the table per 64 rows (key_intervals)."""
+        ROWS: key intervals, ROW_KEYS (B, N_Q, 2) int32 per row, SCHED the table per 64 rows (key_intervals).
+        HEAD_DIM: the columns of Q, K, V and O; BLOCK_D: the tiles' width (head_dims.block_d), the columns past
+        HEAD_DIM TMA's zeros, never stored."""
         scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch,
                        LEFT=LEFT, RIGHT=RIGHT)
-        config = dict(HEAD_DIM=HEAD_DIM, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP, CAUSAL=CAUSAL, Q_BUFS=Q_BUFS,
-                      N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND, RANGES=RANGES, ROWS=ROWS)
+        config = dict(HEAD_DIM=HEAD_DIM, BLOCK_D=BLOCK_D, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP,
+                      CAUSAL=CAUSAL, Q_BUFS=Q_BUFS, N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND,
+                      RANGES=RANGES, ROWS=ROWS)
         _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()},
                        "KV_RANGE": KV_RANGE, "ROW_KEYS": ROW_KEYS, "SCHED": SCHED})
 
@@ -125,7 +129,7 @@ class Output:
 
 @gluon.constexpr_function
 def mma_layout(n):
-    """Registers of a 64 x n wgmma result over one 4-warp consumer (n: BLOCK_N for scores, HEAD_DIM for the
+    """Registers of a 64 x n wgmma result over one 4-warp consumer (n: BLOCK_N for scores, BLOCK_D for the
     output)."""
     return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, n, 16])
 
@@ -137,11 +141,11 @@ def tile_of(tile, n_hz, prob):
     one length and the short ones fill the end; odd waves run backwards, so the CTA given one wave's longest tile
     gets the next one's shortest (CTA p takes tiles p, p + G, ...: without it CTA 0 took the longest of every
     wave; measured side by side, FLUX's causal shape 241 -> 221 us, (1,24,16384,128) 2752 -> 2533 us). At head
-    dim 256 that index arithmetic spills (32 B of stack with Triton 3.9), so there each head's tiles go longest
-    first, head by head."""
+    dim 256 (and 192, run at 256) that index arithmetic spills (32 B of stack with Triton 3.9), so there each
+    head's tiles go longest first, head by head."""
     n_m = prob.n_m
     if prob.CAUSAL:
-        if prob.HEAD_DIM < 256:
+        if prob.BLOCK_D < 256:
             G = gl.num_programs(0)
             w = tile // G
             if w % 2 == 1:

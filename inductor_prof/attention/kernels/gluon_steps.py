@@ -57,7 +57,7 @@ def _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, masked, ta
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     STAGES: gl.constexpr = prob.STAGES
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     N_KV = prob.N_KV
     k_idx = (i + j) % STAGES
     v_idx = (i + j - 1) % STAGES
@@ -96,7 +96,7 @@ def _serial_step(q, bufs, prob, acc, m_i, l_i, qk_scale, i, j, n_valid, diag, MA
     BLOCK_N: gl.constexpr = prob.BLOCK_N
     STAGES: gl.constexpr = prob.STAGES
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     idx = (i + j) % STAGES
     phase = ((i + j) // STAGES) & 1
     mbarrier.wait(bufs.k_ready.index(idx), phase)
@@ -141,11 +141,11 @@ def free_single_q(bufs, Q_BUFS: gl.constexpr):
 def _tile_start(bufs, prob, t):
     """Waits for tile t's Q; a fresh tile's running max (-inf), row sums and accumulator."""
     s_layout: gl.constexpr = mma_layout(prob.BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     mbarrier.wait(bufs.q_ready.index(t % prob.Q_BUFS), (t // prob.Q_BUFS) & 1)
     m_i = gl.full([ROWS_PER_CONSUMER], float("-inf"), gl.float32, layout=gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS_PER_CONSUMER], gl.float32, layout=gl.SliceLayout(1, s_layout))
-    acc = gl.zeros([ROWS_PER_CONSUMER, prob.HEAD_DIM], gl.float32, layout=o_layout)
+    acc = gl.zeros([ROWS_PER_CONSUMER, prob.BLOCK_D], gl.float32, layout=o_layout)
     return m_i, l_i, acc
 
 
@@ -186,7 +186,7 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
     Q_BUFS: gl.constexpr = prob.Q_BUFS
     TILE_M: gl.constexpr = prob.TILE_M
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     N_KV = prob.N_KV
     n_blocks = b1 - b0
     n_plain = nk - 1 - b0  # blocks before the first that needs a mask (here: the ragged last one)
@@ -211,8 +211,8 @@ def consume_tile(bufs, prob, m, b0, b1, nk, i, t, qk_scale, CONSUMER: gl.constex
         p_op = gl.convert_layout(p.to(bufs.q.dtype),
                                  gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
         if CAUSAL:  # the unmasked blocks, then the diagonal ones: no branch in either loop
-            # at D = 256 the mask's registers do not fit beside an in-flight PV: retire it first there
-            DIAG_IN_FLIGHT: gl.constexpr = 0 if prob.HEAD_DIM > 128 else 1
+            # at D = 256 (192 runs at 256) the mask's registers do not fit beside an in-flight PV: retire it first
+            DIAG_IN_FLIGHT: gl.constexpr = 0 if prob.BLOCK_D > 128 else 1
             split = gl.maximum(n_plain, 1)
             for j in range(1, split):
                 acc, p_op, m_i, l_i = _overlap_step(q, bufs, prob, acc, p_op, m_i, l_i, qk_scale, i, j, False, 0,
@@ -247,7 +247,7 @@ def consume_band_tile(bufs, prob, hz, m, i, t, qk_scale, CONSUMER: gl.constexpr)
     Q_BUFS: gl.constexpr = prob.Q_BUFS
     TILE_M: gl.constexpr = prob.TILE_M
     s_layout: gl.constexpr = mma_layout(BLOCK_N)
-    o_layout: gl.constexpr = mma_layout(prob.HEAD_DIM)
+    o_layout: gl.constexpr = mma_layout(prob.BLOCK_D)
     N_Q = prob.N_Q
     row0 = first_row(m, CONSUMER, TILE_M)
     if prob.ROWS:  # key intervals: the host's table, each row's own [lo, hi) (vectors, one per row)

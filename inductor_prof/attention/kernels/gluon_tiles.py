@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from . import head_dims
+
 ROWS_PER_CONSUMER = 64  # one wgmma M per 4-warp consumer
 
 
@@ -96,7 +98,9 @@ def consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
 def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
     """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one of one CTA per SM
     also with its last waves split (causal tiles are already ordered longest first, so there is no even tail to
-    cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64))."""
+    cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64)). A head dim between powers of
+    two takes the configs of the tile width it runs at (head_dims.block_d: 80, 96 those of 128; 192 of 256)."""
+    head_dim = head_dims.block_d(head_dim)
     out = []
     for bn, stages, overlap, consumers, regs, ctas in _SHAPES:
         q_bufs = q_buffers_that_fit(head_dim, bn, stages, consumers, ctas)
@@ -110,6 +114,7 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
 
 
 def default_config(head_dim: int) -> Config:
+    head_dim = head_dims.block_d(head_dim)   # the tile width it runs at
     bn = 128 if head_dim <= 128 else 64
     return Config(bn, 2, True, q_buffers=q_buffers_that_fit(head_dim, bn, 2))
 

@@ -5,7 +5,9 @@ that run past a head's sequence read the next head's rows (or TMA's zero fill at
 key columns are masked in the one tail block and those query rows are never stored, so any lengths work.
 CAUSAL (top-left, query i sees keys j <= i): blocks wholly below the tile's first row run unmasked, the diagonal
 blocks masked, blocks past its last row are never loaded; tiles launch longest first within groups of heads
-(heads_per_group). GQA: k/v have H // GROUP heads, query head h reads h // GROUP.
+(heads_per_group). GQA: k/v have H // GROUP heads, query head h reads h // GROUP. Head dims between powers of two
+(80, 96, 192) run at the next one up, BLOCK_D: TMA fills the columns past D with zeros, and the store writes the D
+that exist (head_dims.py).
 `SPLIT=2` processes the query tile as two independent halves in one loop, giving the scheduler two chains
 of wgmma + softmax to overlap (a manual ping-pong; measured slower).
 
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 
 import triton
 import triton.language as tl
+
+from . import head_dims
 
 DTYPES = ("torch.bfloat16", "torch.float16")
 
@@ -104,12 +108,12 @@ def _load_kv_masked(desc_k, desc_v, kv_row, start_n, N_KV, BLOCK_N: tl.constexpr
 
 @triton.jit
 def _store_tile(O, LSE, acc, m_i, l_i, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om,
-                HEAD_DIM: tl.constexpr):
-    cols = tl.arange(0, HEAD_DIM)
+                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr):
+    cols = tl.arange(0, BLOCK_D)   # the padded columns (HEAD_DIM on) are not the output's
     ok = rows < N_Q
     out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]   # a row that kept no key: 0 (mask_schedule's note)
     ptrs = O + off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh + rows[:, None].to(tl.int64) * stride_om
-    tl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=ok[:, None])
+    tl.store(ptrs + cols[None, :], out.to(O.dtype.element_ty), mask=ok[:, None] & (cols < HEAD_DIM)[None, :])
     lse = (m_i + tl.math.log2(l_i)) * 0.6931471805599453
     tl.store(LSE + (off_z * H + off_h).to(tl.int64) * N_Q + rows, lse, mask=ok)
 
@@ -131,7 +135,7 @@ def program_tile(HEADS_PER_GROUP):
 @triton.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROUP,
                     stride_oz, stride_oh, stride_om, HEADS_PER_GROUP, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED,
-                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     SPLIT: tl.constexpr, NUM_STAGES: tl.constexpr, CAUSAL: tl.constexpr,
                     BAND: tl.constexpr = False, RANGES: tl.constexpr = False, ROWS: tl.constexpr = False):
     if CAUSAL:  # programs in launch order, grouped (see heads_per_group)
@@ -156,12 +160,12 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
     q0 = desc_q.load([q_row, 0])
     m_0 = tl.full([SUB_M], float("-inf"), tl.float32)
     l0 = tl.zeros([SUB_M], tl.float32)
-    acc0 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
+    acc0 = tl.zeros([SUB_M, BLOCK_D], tl.float32)
     if SPLIT == 2:
         q1 = desc_q.load([q_row + SUB_M, 0])
         m_1 = tl.full([SUB_M], float("-inf"), tl.float32)
         l1 = tl.zeros([SUB_M], tl.float32)
-        acc1 = tl.zeros([SUB_M, HEAD_DIM], tl.float32)
+        acc1 = tl.zeros([SUB_M, BLOCK_D], tl.float32)
     if BAND:
         n_full = 0  # the band's own loops below
     for start_n in tl.range(0, n_full, BLOCK_N, num_stages=NUM_STAGES):
@@ -227,10 +231,11 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, O, LSE, sm_scale, H, N_Q, N_KV, GROU
             acc1, m_1, l1 = _online_softmax_step(q1, k, v, acc1, m_1, l1, qk_scale, n_full, N_KV, m0 + SUB_M, True,
                                                  BLOCK_N)
     rows = m0 + tl.arange(0, SUB_M)
-    _store_tile(O, LSE, acc0, m_0, l0, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om, HEAD_DIM)
+    _store_tile(O, LSE, acc0, m_0, l0, off_z, off_h, rows, N_Q, H, stride_oz, stride_oh, stride_om, HEAD_DIM,
+                BLOCK_D)
     if SPLIT == 2:
         _store_tile(O, LSE, acc1, m_1, l1, off_z, off_h, rows + SUB_M, N_Q, H, stride_oz, stride_oh, stride_om,
-                    HEAD_DIM)
+                    HEAD_DIM, BLOCK_D)
 
 
 @dataclass(frozen=True)
@@ -248,7 +253,9 @@ class Config:
 
 
 def candidate_configs(head_dim: int) -> list[Config]:
-    """Tiles that fit Hopper's 228 KB of shared memory and 64K registers at this head dim."""
+    """Tiles that fit Hopper's 228 KB of shared memory and 64K registers at this head dim's tile width (192 runs
+    at 256: only tiles of at most 128 x 64 keys, 2 stages)."""
+    width = head_dims.block_d(head_dim)
     out = []
     for bm, bn, split, warps, stages, cap in [
             (128, 128, 1, 8, 2, None), (128, 128, 1, 8, 3, None), (128, 128, 1, 8, 4, None),
@@ -256,7 +263,7 @@ def candidate_configs(head_dim: int) -> list[Config]:
             (128, 64, 1, 8, 2, 128), (128, 128, 1, 8, 2, 128), (64, 128, 1, 4, 3, None), (64, 128, 1, 4, 4, None),
             (64, 64, 1, 4, 3, None), (64, 64, 1, 4, 4, None), (256, 64, 2, 8, 3, None), (256, 128, 2, 8, 2, None),
             (128, 64, 1, 4, 3, None)]:
-        if head_dim == 256 and (bn * bm > 128 * 64 or stages > 2):
+        if width == 256 and (bn * bm > 128 * 64 or stages > 2):
             continue
         out.append(Config(bm, bn, split, warps, stages, cap))
     return out
@@ -265,21 +272,23 @@ def candidate_configs(head_dim: int) -> list[Config]:
 def default_config(head_dim: int, interpret: bool) -> Config:
     if interpret:
         return Config(32, 16, 1, 4, 1)
-    return Config(128, 64 if head_dim >= 128 else 128, 1, 8, 2)
+    return Config(128, 64 if head_dims.block_d(head_dim) >= 128 else 128, 1, 8, 2)
 
 
 def descriptors(q, k, v, cfg: Config):
     """The TMA descriptors the kernel loads through: q, k and v (contiguous) each seen as one table of rows
     (B * heads * length, D), a box of one sub-tile of queries (block_m / split rows) or one block of keys
-    (block_n rows) by D; a tile past a head's end reads the next head's rows, or zeros past the table's end."""
+    (block_n rows) by the tile width (head_dims.block_d: D's columns, then TMA's zeros); a tile past a head's end
+    reads the next head's rows, or zeros past the table's end."""
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     B, H, NQ, D = q.shape
     HKV, NK = k.shape[1], k.shape[2]
     sub_m = cfg.block_m // cfg.split
-    dq = TensorDescriptor(q, [B * H * NQ, D], [D, 1], [sub_m, D])
-    dk = TensorDescriptor(k, [B * HKV * NK, D], [D, 1], [cfg.block_n, D])
-    dv = TensorDescriptor(v, [B * HKV * NK, D], [D, 1], [cfg.block_n, D])
+    width = head_dims.block_d(D)
+    dq = TensorDescriptor(q, [B * H * NQ, D], [D, 1], [sub_m, width])
+    dk = TensorDescriptor(k, [B * HKV * NK, D], [D, 1], [cfg.block_n, width])
+    dv = TensorDescriptor(v, [B * HKV * NK, D], [D, 1], [cfg.block_n, width])
     return dq, dk, dv
 
 
@@ -289,14 +298,14 @@ def check_inputs(q, k, v) -> None:
             or q.shape[1] % k.shape[1]):
         raise ValueError(f"expected q (B,Hq,Sq,D), k and v (B,Hkv,Sk,D) with Hq a multiple of Hkv; got "
                          f"{tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}")
-    if q.shape[3] not in (64, 128, 256):
-        raise ValueError(f"head dim {q.shape[3]} not supported (64, 128, 256)")
+    head_dims.check(q.shape[3])
     if str(q.dtype) not in DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
         raise ValueError(f"dtype {q.dtype} not supported (bfloat16, float16)")
 
 
 def prepare(q, k, v, scale: float | None):
-    """Checked, contiguous q, k, v, the scale (default 1/sqrt(D)), and empty out (like q) and lse (float32)."""
+    """Checked, contiguous q, k, v, the scale (default 1/sqrt(D), the true head dim, not the padded tile width),
+    and empty out (like q) and lse (float32)."""
     import torch
 
     check_inputs(q, k, v)
@@ -362,7 +371,8 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
     kernel = launcher(attn_fwd_kernel, (n_m, B * H), compile_only)(
         dq, dk, dv, o, lse, scale, H, NQ, NK, H // k.shape[1], o.stride(0), o.stride(1), o.stride(2), group,
         band.left if band else 0, band.right if band else 0, ranges, rows, table, HEAD_DIM=D,
-        BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split, NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
+        BLOCK_D=head_dims.block_d(D), BLOCK_M=cfg.block_m, BLOCK_N=cfg.block_n, SPLIT=cfg.split,
+        NUM_STAGES=cfg.num_stages, CAUSAL=bool(causal),
         BAND=band is not None, RANGES=ranges is not None, ROWS=intervals is not None, num_warps=cfg.num_warps,
         num_stages=cfg.num_stages, **({"maxnreg": cfg.maxnreg} if cfg.maxnreg else {}))
     return o, lse, kernel

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ...cost import attention_flops
+from ...cost import attention_backward_flops, attention_flops
 from ...mask_pairs import CAUSAL, NONE, MaskSpec, call_mask
 
 DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16"}
@@ -54,6 +54,16 @@ class Shape:
     def flops(self) -> int:
         """4 * D * B * H * kept query-key pairs (cost.py: dense Sq*Sk, causal only the kept triangle)."""
         return attention_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
+
+    @property
+    def backward_flops(self) -> int:
+        """Its backward over the same kept pairs (cost.attention_backward_flops: 2.5x the forward's)."""
+        return attention_backward_flops(self.mask, self.B, self.H, self.Sq, self.Sk, self.D)
+
+    @property
+    def training_flops(self) -> int:
+        """A forward and its backward: what one call costs in a training step (3.5x the forward's flops)."""
+        return self.flops + self.backward_flops
 
 
 def parse_shape(text: str, dtype: str = "bfloat16") -> Shape:

@@ -19,8 +19,9 @@ import json
 import sys
 import time
 
-from inductor_prof.aten import (ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES, SCALAR_TYPES, SDPA_BACKENDS,
-                                attention_flags)
+from inductor_prof.aten import (ATTENTION_BACKWARD_OPS, ATTENTION_OPS, GROUPED_GEMMS, PROFILER_DTYPES,
+                                SCALAR_TYPES, SDPA_BACKENDS, attention_backward_causal, attention_flags,
+                                attention_keeps_lse)
 from inductor_prof.errors import one_line
 from inductor_prof.specs import AtenCall, InductorCall, replay_call
 
@@ -83,6 +84,9 @@ def inductor_launch(call: InductorCall):
     assert mod_spec is not None and mod_spec.loader is not None, call.file   # a .py file always has both
     module = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(module)
+    if not hasattr(module, "get_args"):
+        raise RuntimeError(f"{call.name}: its file has no get_args() (Inductor writes none for a foreach kernel, "
+                           "such as a compiled optimizer step's): it cannot be replayed alone")
     only_chosen_config(getattr(module, call.name, None), call.config)
     args = module.get_args()
     return lambda: module.call(args)
@@ -169,11 +173,17 @@ def aten_launch(spec: AtenCall | dict, device: str = "cuda"):
         return _tensor(dims[i], strides[i] if i < len(strides) else None, types[i] if i < len(types) else "float",
                        device)
     op = call.op
+    if op in ATTENTION_BACKWARD_OPS:
+        return attention_backward_launch(call, tensor_at)
     if op in ATTENTION_OPS:
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
         attn = ATTENTION_OPS[op]
         q, k, v = (tensor_at(i) for i in range(3))
+        if attn.layout == "bshd":   # the kernel's own op takes (B, S, H, D); SDPA the (B, H, S, D) view of it
+            q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+        if attention_keeps_lse(op, call.scalars):   # a training step's forward: its kernel writes the lse too
+            q, k, v = (t.requires_grad_(True) for t in (q, k, v))
         mask = tensor_at(attn.mask) if attn.mask is not None and attn.mask < len(dims) and _is_shape(dims[attn.mask]) \
             else None
         if mask is not None:
@@ -189,6 +199,29 @@ def aten_launch(spec: AtenCall | dict, device: str = "cuda"):
         return run
     fn, args = recorded_args(call, device)
     return lambda: fn(*args)
+
+
+def attention_backward_launch(call: AtenCall, tensor_at):
+    """An SDPA backward call replayed as the model's step ran it: the forward of the backend that owns the op
+    (aten.ATTENTION_BACKWARD_OPS), run once here on fresh q, k, v of the recorded shapes (bshd ones as the (B, H,
+    S, D) views SDPA takes), with its causal flag and GQA; the launch is autograd's backward of that output for a
+    fresh grad_out, the graph kept so that every launch runs the same backward kernels (the op's own helpers, such
+    as cuDNN's dO.O reduction, with it: ncu profiles the named kernel only)."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    spec = ATTENTION_BACKWARD_OPS[call.op]
+
+    def bhsd(t):
+        return t.transpose(1, 2) if spec.layout == "bshd" else t
+    dout, q, k, v = (bhsd(tensor_at(i)) for i in range(4))
+    q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
+    flags = {"is_causal": attention_backward_causal(call.op, call.scalars)}
+    if k.shape[1] != q.shape[1]:
+        flags["enable_gqa"] = True
+    with sdpa_kernel([getattr(SDPBackend, SDPA_BACKENDS[spec.backend])]):
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, **flags)
+    return lambda: torch.autograd.grad(out, (q, k, v), dout, retain_graph=True)
 
 
 def work(spec, events) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...aten import ATTENTION_OPS, attention_flags
+from ...aten import ATTENTION_OPS, attention_dims, attention_flags
 from ...cost import NO_COST, aten_op as op_cost   # op_cost: this package's name for it
 from ...units import NS_PER_US
 from .record import PHASE_RANGE
@@ -19,25 +19,46 @@ from .record import PHASE_RANGE
 
 def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: Any, kernel: str) -> dict:
     """One SDPA call as (B, H, Sq, Sk, D, dtype, causal, mask, scale, layout) from the op's recorded arguments."""
-    q, k = dims[0], dims[1]
     spec = ATTENTION_OPS[op]
+    b, h, sq, d, hkv, sk = attention_dims(spec.layout, dims[0], dims[1])
     mask = bool(spec.mask is not None and spec.mask < len(dims) and dims[spec.mask])
     flags = attention_flags(op, scalars)
     qs = strides[0] if strides and len(strides[0]) == 4 else None
-    layout = "" if qs is None else ("bshd" if qs[2] > qs[1] else "bhsd")
-    return {"op": op, "B": q[0], "H": q[1], "Hkv": k[1], "Sq": q[2], "Sk": k[2], "D": q[3], "dtype": dtype,
+    # the query's memory layout: heads outermost (bhsd) or sequence outermost (bshd), whatever the op's dim order
+    h_stride, s_stride = (qs[2], qs[1]) if spec.layout == "bshd" and qs else (qs[1], qs[2]) if qs else (0, 0)
+    layout = "" if qs is None else ("bshd" if s_stride > h_stride else "bhsd")
+    return {"op": op, "B": b, "H": h, "Hkv": hkv, "Sq": sq, "Sk": sk, "D": d, "dtype": dtype,
             "causal": flags["is_causal"], "mask": mask, "scale": flags["scale"], "layout": layout, "kernel": kernel}
+
+
+# the runtime calls that launch a CUDA graph: every kernel of the replay carries their correlation id
+GRAPH_LAUNCHES = ("cudaGraphLaunch", "cuGraphLaunch")
+GRAPH_REPLAY = "a CUDA graph replay launched it (no ATen op around the launch)"
+# host ranges around compiled code: Dynamo's frame (forward) and Inductor's call of a compiled graph (forward and
+# backward); a kernel launched inside one ran compiled code
+COMPILED_RANGES = ("Torch-Compiled Region", "## Call CompiledFxGraph")
+LAUNCH_COLUMNS = ["graph", "compiled", "grid", "block", "ts"]
 
 
 def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
     """(one row per library kernel launch: kernel, op, dims, flops, bytes), attention calls."""
+    table, attention, _ = parse_trace_launches(trace_path)
+    return table, attention
+
+
+def parse_trace_launches(trace_path: Path) -> tuple[pd.DataFrame, list[dict], pd.DataFrame]:
+    """parse_trace's table and attention calls, and each table row's launch (same index): launched by a CUDA
+    graph replay (`graph`), inside compiled code (`compiled`), its grid and block (JSON text), its start (us)."""
     events = json.loads(Path(trace_path).read_text()).get("traceEvents", [])
     ops_by_tid: dict[Any, list[dict]] = {}
     runtime_by_corr: dict[Any, dict] = {}
     kernels = []
     phases: list[tuple[float, float, str]] = []   # a training step's (start, end, phase) on the host
+    compiled_by_tid: dict[Any, list[tuple[float, float]]] = {}
     for e in events:
         cat = e.get("cat", "")
+        if cat in ("cpu_op", "user_annotation") and str(e.get("name", "")).startswith(COMPILED_RANGES):
+            compiled_by_tid.setdefault(e.get("tid"), []).append((e["ts"], e["ts"] + e.get("dur", 0)))
         if cat == "cpu_op":
             ops_by_tid.setdefault(e.get("tid"), []).append(e)
         elif cat == "cuda_runtime" or cat == "cuda_driver":
@@ -62,19 +83,30 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                     best = o
         return best
 
-    rows, attention = [], []
+    def compiled(rt: dict) -> bool:
+        return any(start <= rt["ts"] and rt["ts"] + rt.get("dur", 0) <= end
+                   for start, end in compiled_by_tid.get(rt.get("tid"), []))
+
+    rows, attention, launches = [], [], []
     launched_by: dict[int, list[dict]] = {}   # op instance -> the rows of the kernels it launched
     for k in kernels:
         name = k.get("name", "")
         if name.startswith("triton_"):
             continue  # Inductor kernels carry their own launch metadata
-        rt = runtime_by_corr.get((k.get("args") or {}).get("correlation"))
-        op = innermost_op(rt) if rt else None
+        kargs = k.get("args") or {}
+        rt = runtime_by_corr.get(kargs.get("correlation"))
+        graph = rt is not None and rt.get("name") in GRAPH_LAUNCHES
+        # a replay's kernel: the op around cudaGraphLaunch is the compiled region, not the kernel's own op
+        op = innermost_op(rt) if rt and not graph else None
         op_name = op["name"] if op else ""
         args = (op or {}).get("args", {}) or {}
         dims, types = args.get("Input Dims", []) or [], args.get("Input type", []) or []
         scalars = args.get("Concrete Inputs", []) or []
-        cost = op_cost(op_name, dims, types, scalars, args.get("Input Strides", []) or []) if op else {**NO_COST, "unpriced": "no ATen op launched it"}
+        why = GRAPH_REPLAY if graph else "no ATen op launched it"
+        cost = op_cost(op_name, dims, types, scalars, args.get("Input Strides", []) or []) if op else {**NO_COST, "unpriced": why}
+        launches.append({"graph": graph, "compiled": rt is not None and compiled(rt),
+                         "grid": json.dumps(kargs.get("grid")), "block": json.dumps(kargs.get("block")),
+                         "ts": float(k.get("ts", 0))})
         rows.append({"kernel": name, "op": op_name, "phase": phase_at(phases, rt["ts"]) if rt else "",
                      "dims": json.dumps(dims),
                      "strides": json.dumps(args.get("Input Strides", []) or []), "types": json.dumps(types),
@@ -94,7 +126,7 @@ def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
                 r.update(flops_key="", flops=0, bytes=0, unpriced="")   # priced: on the op's main kernel
     columns = ["kernel", "op", "phase", "dims", "strides", "types", "scalars", "dur_ns", "flops_key", "flops", "bytes", "dtype",
                "unpriced"]
-    return pd.DataFrame(rows, columns=columns), attention
+    return pd.DataFrame(rows, columns=columns), attention, pd.DataFrame(launches, columns=LAUNCH_COLUMNS)
 
 
 def phase_at(phases: list[tuple[float, float, str]], ts: float) -> str:

@@ -4,15 +4,16 @@ spills) and shared memory, be warp specialised (setmaxnreg) and, in the overlap 
 softmax runs (wgmma wait 1); then the tile configs' arithmetic. GQA is a run-time argument (GROUP, query heads per
 kv head), compiled here unspecialised.
 
-Every config x variant (57 compiles, about 200 CPU-seconds, a third of the suite's CPU time) is compiled and
+Every config x variant (60 compiles, about 250 CPU-seconds, more than a third of the suite's CPU time) is compiled and
 checked the same way by tests/gpu/test_gluon_sm90_matrix.py in the GPU run (scripts/gpu_tests.sh), where
-tests/gpu/test_gluon_fa.py and test_own_masks.py also run each config against float64; here, 4 compiles (about 12
+tests/gpu/test_gluon_fa.py and test_own_masks.py also run each config against float64; here, 5 compiles (about 18
 CPU-seconds): the default config dense and causal, two CTAs an SM (the register cap), and the band path (documents,
-without overlap). One Q buffer (the output staged in it), three consumers and the window and padding variants are
-checked in the GPU run only."""
+without overlap); and one head dim that runs in a wider tile (80, causal). One Q buffer (the output staged in it),
+three consumers, the window and padding variants and head dims 96 (split) and 192 in wider tiles are checked in
+the GPU run only."""
 import pytest
-from gluon_sm90 import (BAND_VARIANTS, SM90_CONFIGS, check_band, check_sm90, compile_all, needs_ptxas, sm90_id,
-                        spills_here)
+from gluon_sm90 import (BAND_VARIANTS, SM90_CONFIGS, WIDER_TILES, check_band, check_sm90, check_sm90_kernel,
+                        compile_all, compile_sm90, needs_ptxas, sm90_id, spills_here)
 
 from inductor_prof.attention.kernels import gluon_tiles
 
@@ -35,11 +36,17 @@ def _band(head_dim: int, variant: str, label: str):
 BAND_FAMILIES = [_band(128, "documents", "ws M128xN128/s2/r240/q2")]
 
 
+# one head dim that runs in a wider tile (head_dims.py): 80 causal, 128 columns wide (the diagonal blocks' masks);
+# 96 split and 192 in the GPU run's matrix (WIDER_TILES)
+WIDER_FAMILIES = [WIDER_TILES[0]]
+assert WIDER_FAMILIES[0][0] == 80 and WIDER_FAMILIES[0][2]
+
+
 @pytest.fixture(scope="module")
 def compiled():
     """Every kernel of this module compiled at once, a thread a core, the first time one is needed (not under
     pytest-xdist, where the workers are the parallelism)."""
-    compile_all([case for case in SM90_FAMILIES if not spills_here(*case)]
+    compile_all([case for case in SM90_FAMILIES if not spills_here(*case)] + WIDER_FAMILIES
                 + [(p.values[0], p.values[3], False, True, p.values[1], p.values[2]) for p in BAND_FAMILIES])
 
 
@@ -50,18 +57,28 @@ def test_compiles_for_sm90(head_dim, cfg, causal, compiled):
 
 
 @needs_ptxas
+@pytest.mark.parametrize("head_dim,cfg,causal", WIDER_FAMILIES, ids=sm90_id)
+def test_head_dims_in_wider_tiles_compile_for_sm90(head_dim, cfg, causal, compiled):
+    check_sm90_kernel(compile_sm90(head_dim, cfg, causal), cfg)
+
+
+@needs_ptxas
 @pytest.mark.parametrize("head_dim,ranges,rows,cfg", BAND_FAMILIES)
 def test_band_kernels_compile_for_sm90_without_spills(head_dim, ranges, rows, cfg, compiled):
     check_band(head_dim, ranges, rows, cfg)
 
 
 def test_candidate_configs_fit_shared_memory():
-    for d in (64, 128, 256):
+    # tiles as wide as the next power of two: 80 and 96 take 128 columns of shared memory a row, 192 takes 256
+    for d, width in ((64, 64), (80, 128), (96, 128), (128, 128), (192, 256), (256, 256)):
         cfgs = gluon_tiles.candidate_configs(d)
         assert cfgs and gluon_tiles.default_config(d) in cfgs
+        assert cfgs == gluon_tiles.candidate_configs(width)
+        assert gluon_tiles.candidate_configs(d, causal=True) == gluon_tiles.candidate_configs(width, causal=True)
         for c in cfgs:
             # ctas_per_sm CTAs share an SM's 227 KiB and 65,536 registers
-            assert (64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n) * d * 2 * c.ctas_per_sm <= 227 * 1024
+            rows = 64 * c.consumers * c.q_buffers + 2 * c.stages * c.block_n   # Q tiles, K and V rings
+            assert rows * width * 2 * c.ctas_per_sm <= 227 * 1024
             # 128 threads per consumer and for the producer, which keeps at least setmaxnreg's floor of 24
             assert 128 * (c.consumers * c.consumer_regs + 24) * c.ctas_per_sm <= 65536, c
 

@@ -11,7 +11,10 @@ from inductor_prof.attention.kernels.gluon_tiles import Config
     # a 128-row Q tile 128 x D x 2 B: D 64: 65,536 + 2 x 16,384 fits -> 2; D 128: 131,072 + 2 x 32,768 = 196,608
     # -> 2; D 256, 64-key blocks: 131,072 + 2 x 65,536 = 262,144 too much, + 65,536 = 196,608 -> 1
     (64, Config(128, 2, True, q_buffers=2)), (128, Config(128, 2, True, q_buffers=2)),
-    (256, Config(64, 2, True, q_buffers=1))])
+    (256, Config(64, 2, True, q_buffers=1)),
+    # 80 and 96 run 128 wide, 192 256 wide (head_dims.block_d): their widths' configs
+    (80, Config(128, 2, True, q_buffers=2)), (96, Config(128, 2, True, q_buffers=2)),
+    (192, Config(64, 2, True, q_buffers=1))])
 def test_default_config(head_dim, want):
     assert gluon_tiles.default_config(head_dim) == want
 

@@ -193,7 +193,8 @@ print(json.dumps(res))
 CASES = [((2, 4, 2, 64), [([1, 20, 7, 1, 41], True, 0, (0, 0)), ([69, 1], True, 0, (5, 9))], False, None),
          ((1, 2, 1, 64), [([30, 1, 39], False, 0, (0, 0))], True, None),        # not causal, two query halves
          ((1, 4, 2, 128), [([50, 1, 20], True, 9, (60, 71))], False, None),     # a window of 9 in documents
-         ((1, 2, 1, 64), [([40, 60], True, 0, (0, 0))], False, (32, 64))]   # see the test
+         ((1, 2, 1, 64), [([40, 60], True, 0, (0, 0))], False, (32, 64)),   # see the test
+         ((1, 4, 2, 80), [([50, 1, 20], True, 0, (0, 0))], True, None)]     # head dim 80: 128-wide tiles
 
 
 def test_tl_documents_match_float64_in_interpreter():
@@ -203,8 +204,8 @@ def test_tl_documents_match_float64_in_interpreter():
     got = json.loads(out.stdout.strip().splitlines()[-1])
     # rows keeping no key (by hand): batch 1 of the first case rows 5..8 (4) x 4 heads; the window case rows
     # 60..70 (11) x 4 heads
-    assert [r[2] for r in got] == [16, 0, 44, 0]
-    # the last case: documents [40, 60], 32-row tiles, 16-key blocks; tiles from row 64 on hold rows of document 1
+    assert [r[2] for r in got] == [16, 0, 44, 0, 0]
+    # the fourth case: documents [40, 60], 32-row tiles, 16-key blocks; tiles from row 64 on hold rows of document 1
     # only (keys 40..): they start at block 2 and never read keys 0..31 (NaN), which would make their rows NaN
     # (0 x NaN in PV); the tile of rows 32..63 does read them, for rows 32..39 of document 0
     for case, (rel, lse_err, _, zeros, neg_inf, finite) in zip(CASES, got):

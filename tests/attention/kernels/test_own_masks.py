@@ -126,7 +126,10 @@ CASES = [((1, 4, 2, 70, 75, 64), (19, 0), False, None, False),     # a causal wi
          ((1, 2, 2, 45, 50, 128), (-20, 30), False, None, False),  # keys i+20..i+30: rows from 30 keep none
          ((2, 2, 1, 45, 50, 64), None, False, [(0, 13), (0, 0)], False),     # padding; batch 1 keeps no key
          ((2, 2, 1, 45, 50, 64), None, True, [(30, 50), (5, 50)], True),     # left padding + causal: rows < 30
-         ((2, 2, 1, 45, 50, 64), (7, 0), False, [(0, 33), (2, 47)], False)]  # window and padding together
+         ((2, 2, 1, 45, 50, 64), (7, 0), False, [(0, 33), (2, 47)], False),  # window and padding together
+         # head dims that run in wider tiles (head_dims.py): a window at 96, left padding + causal at 192
+         ((1, 4, 2, 70, 75, 96), (19, 0), False, None, True),
+         ((2, 2, 1, 45, 50, 192), None, True, [(30, 50), (5, 50)], False)]
 POISONED = [((1, 2, 1, 40, 90, 64), (9, 0), False, None, False)]   # keys from 48 on never read by rows < 40
 
 
@@ -143,8 +146,8 @@ def test_tl_band_masks_match_float64_in_interpreter():
     # rows with no key kept (by hand): keys i+20..i+30 of 50 need i + 20 <= 49: rows 30..44 of 45, 15 x 2 heads;
     # batch 1 of the padding keeps no key: 45 rows x 2 heads; left padding from 30, causal: rows 0..29 of batch 0
     # and 0..4 of batch 1 (35) x 2 heads; window 8 in keys [0, 33): rows 40..44 (5), in [2, 47): rows 0, 1 (2),
-    # x 2 heads
-    assert [r[2] for r in got] == [0, 0, 0, 30, 90, 70, 14]
+    # x 2 heads; the last two cases as the first and the sixth
+    assert [r[2] for r in got] == [0, 0, 0, 30, 90, 70, 14, 0, 70]
     for case, (rel, lse_err, dead, zeros, neg_inf, finite) in zip(CASES, got):
         # fp16 operands and a 16-bit P: ~2.5e-4 measured; a wrong bound or block is off by > 0.1
         assert finite and rel < 2e-3 and lse_err < 1e-3, case

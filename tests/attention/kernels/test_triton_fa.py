@@ -58,10 +58,36 @@ print(json.dumps({{"cases": res, "skip": skip, "grouped": grouped}}))
 """
 
 
+# Every head dim the kernels take (head_dims.SUPPORTED), dense and causal, GQA 4/2, ragged lengths, the scale left
+# to the kernel: against SDPA in float64 (its own default scale, 1/sqrt(D)) and the float64 log-sum-exp at that
+# scale. fp16 only: Triton 3.9's interpreter multiplies bf16 operands of tl.dot as their bit patterns (a 16 x 16
+# bf16 dot comes out 3e10 off), so bf16 is checked on the GPU (scripts/gpu_check_headdim.sh).
+HEAD_DIM_CHECK = """
+import json, sys, torch
+import torch.nn.functional as F
+sys.path.insert(0, {tests!r})
+from naive_attention import naive_attention
+from inductor_prof.attention.kernels import head_dims, triton_fa
+res = []
+for D in head_dims.SUPPORTED:
+    for causal in (False, True):
+        g = torch.Generator().manual_seed(D)
+        q = torch.randn(1, 4, 37, D, generator=g, dtype=torch.float16)
+        k, v = (torch.randn(1, 2, 45, D, generator=g, dtype=torch.float16) for _ in "kv")
+        out, lse = triton_fa.forward(q, k, v, None, causal=causal)
+        ref = F.scaled_dot_product_attention(q.double(), k.double(), v.double(), is_causal=causal, enable_gqa=True)
+        _, ref_lse = naive_attention(q, k, v, D ** -0.5, causal)
+        res.append([D, causal, list(out.shape), float((out.double() - ref).norm() / ref.norm()),
+                    float((lse.double() - ref_lse).abs().max())])
+print(json.dumps(res))
+"""
+
 # run while the tests before this module run (isolated.prefetch); the fixture and the test below take the answers
 CHECK_CODE = CHECK.format(tests=str(REPO / "tests"), cases=CASES)
+HEAD_DIM_CODE = HEAD_DIM_CHECK.format(tests=str(REPO / "tests"))
 TILE_ORDER = REPO / "tests" / "triton_tile_order.py"
 isolated.prefetch(INTERPRET, CHECK_CODE)
+isolated.prefetch(INTERPRET, HEAD_DIM_CODE)
 isolated.prefetch(INTERPRET, path=TILE_ORDER, args=[3, 5, 2])
 
 
@@ -79,6 +105,18 @@ def test_causal_and_gqa_match_float64_in_interpreter(interpreted):
     for case, rel, lse_err, finite in cases:
         # fp16 operands and a 16-bit P: ~2.5e-4 measured; a wrong mask or kv head is off by > 0.1
         assert finite and rel < 2e-3 and lse_err < 1e-3, case
+
+
+def test_every_head_dim_matches_sdpa_in_interpreter():
+    out = isolated.run(INTERPRET, HEAD_DIM_CODE)
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [(d, causal) for d, causal, *_ in got] == [(d, c) for d in (64, 80, 96, 128, 192, 256)
+                                                      for c in (False, True)]
+    for d, causal, shape, rel, lse_err in got:
+        # the output as wide as the head dim (the padded tile columns not stored); fp16: ~2.5e-4 measured. A
+        # scale of 1/sqrt(the padded width) is off by > 0.05 at 80, 96 and 192, a padded column read as data more
+        assert shape == [1, 4, 37, d] and rel < 2e-3 and lse_err < 1e-3, (d, causal, rel, lse_err)
 
 
 def test_causal_skips_key_blocks_past_the_tile(interpreted):
@@ -189,9 +227,18 @@ def test_candidate_configs_at_head_dim_256():
     assert triton_fa.candidate_configs(256) == [Config(128, 64, 1, 8, 2), Config(128, 64, 1, 8, 2, 128)]
 
 
+def test_head_dims_between_powers_of_two_take_the_configs_of_their_tile_width():
+    # 80 and 96 run in 128-wide tiles, 192 in 256-wide ones (the padded columns take the same shared memory)
+    assert triton_fa.candidate_configs(80) == triton_fa.candidate_configs(96) == triton_fa.candidate_configs(128)
+    assert triton_fa.candidate_configs(192) == [Config(128, 64, 1, 8, 2), Config(128, 64, 1, 8, 2, 128)]
+
+
 @pytest.mark.parametrize("head_dim, interpret, want", [
     (64, False, Config(128, 128, 1, 8, 2)), (128, False, Config(128, 64, 1, 8, 2)),
-    (256, False, Config(128, 64, 1, 8, 2)), (128, True, Config(32, 16, 1, 4, 1))])
+    (256, False, Config(128, 64, 1, 8, 2)), (128, True, Config(32, 16, 1, 4, 1)),
+    # 80 and 96 run 128 wide, 192 256 wide: 64-key blocks
+    (80, False, Config(128, 64, 1, 8, 2)), (96, False, Config(128, 64, 1, 8, 2)),
+    (192, False, Config(128, 64, 1, 8, 2))])
 def test_default_config(head_dim, interpret, want):
     # 64-key blocks from head dim 128 up; the interpreter a small tile (it is slow)
     assert triton_fa.default_config(head_dim, interpret) == want
@@ -217,15 +264,16 @@ def test_check_inputs_shapes(q, k, v):
 
 
 def test_check_inputs_head_dim_and_dtype():
-    with pytest.raises(ValueError, match=r"^head dim 32 not supported \(64, 128, 256\)$"):
-        triton_fa.check_inputs(t(1, 2, 8, 32), t(1, 1, 8, 32), t(1, 1, 8, 32))
+    for d in (32, 112, 160, 320):
+        with pytest.raises(ValueError, match=rf"^head dim {d} not supported \(64, 80, 96, 128, 192, 256\)$"):
+            triton_fa.check_inputs(t(1, 2, 8, d), t(1, 1, 8, d), t(1, 1, 8, d))
     for q, k, v in [(t(1, 2, 8, 64, dtype=torch.float32), t(1, 1, 8, 64), t(1, 1, 8, 64)),
                     (t(1, 2, 8, 64), t(1, 1, 8, 64, dtype=torch.float16), t(1, 1, 8, 64)),
                     (t(1, 2, 8, 64), t(1, 1, 8, 64), t(1, 1, 8, 64, dtype=torch.float16))]:
         with pytest.raises(ValueError, match=r"^dtype torch\.\w+ not supported \(bfloat16, float16\)$"):
             triton_fa.check_inputs(q, k, v)
     # what it accepts: GQA 2/1 at each head dim, bf16 and fp16, other sequence lengths for k/v
-    for d in (64, 128, 256):
+    for d in (64, 80, 96, 128, 192, 256):
         for dtype in (torch.bfloat16, torch.float16):
             triton_fa.check_inputs(t(1, 2, 8, d, dtype=dtype), t(1, 1, 5, d, dtype=dtype), t(1, 1, 5, d, dtype=dtype))
 
@@ -238,6 +286,8 @@ def test_prepare():
     assert torch.equal(q2, q) and torch.equal(v2, v)
     assert scale == 1 / 8                                           # 1 / sqrt(64)
     assert triton_fa.prepare(q, k, v, 0.25)[3] == 0.25
+    # head dim 96 runs in 128-wide tiles, scaled by 1/sqrt(96) all the same
+    assert triton_fa.prepare(t(1, 2, 8, 96), t(1, 2, 8, 96), t(1, 2, 8, 96), None)[3] == 1 / math.sqrt(96)
     assert (out.shape, out.dtype) == ((1, 2, 64, 64), torch.bfloat16)
     assert (lse.shape, lse.dtype) == ((1, 2, 64), torch.float32)
 
@@ -249,6 +299,12 @@ def test_descriptors():
     assert (dq.base is q, dq.shape, dq.strides, dq.block_shape) == (True, [80, 64], [64, 1], [64, 64])  # 128 / 2
     assert (dk.base is k, dk.shape, dk.strides, dk.block_shape) == (True, [24, 64], [64, 1], [32, 64])
     assert (dv.base is v, dv.shape, dv.strides, dv.block_shape) == (True, [24, 64], [64, 1], [32, 64])
+    # head dim 96: the tables stay 96 wide (TMA reads columns 96..127 of a box as zeros), the boxes 128 wide
+    q, k, v = t(2, 4, 10, 96), t(2, 2, 6, 96), t(2, 2, 6, 96)
+    dq, dk, dv = triton_fa.descriptors(q, k, v, Config(128, 32, 2, 8, 2))
+    assert (dq.shape, dq.strides, dq.block_shape) == ([80, 96], [96, 1], [64, 128])
+    assert (dk.shape, dk.strides, dk.block_shape) == (dv.shape, dv.strides, dv.block_shape) == ([24, 96], [96, 1],
+                                                                                                [32, 128])
 
 
 @pytest.mark.parametrize("args, expected", [

@@ -110,7 +110,9 @@ Q, KV, MASK = [2, 3, 5, 8], [2, 3, 7, 8], [2, 3, 5, 7]
 
 @pytest.mark.parametrize("op", SDPA_OPS)
 def test_sdpa_flops_use_sq_and_sk(op):
-    c = op_cost(op, [Q, KV, KV], [BF16, BF16, BF16])
+    # the flash and efficient kernels' own ops take (B, S, H, D): the same call recorded in that order
+    q, kv = ([2, 5, 3, 8], [2, 7, 3, 8]) if ATTENTION_OPS[op].layout == "bshd" else (Q, KV)
+    c = op_cost(op, [q, kv, kv], [BF16, BF16, BF16])
     # 4*B*H*Sq*Sk*D = 4*2*3*5*7*8 = 6,720 (Q K^T and P V, 2 flops per MAC each)
     # bytes: q 240 + k 336 + v 336 + out (B*H*Sq*D) 240 = 1,152 x 2 B = 2,304
     assert (c["flops"], c["bytes"], c["flops_key"]) == (6720, 2304, "flops16")
@@ -500,3 +502,14 @@ def test_parse_trace_attention_call_reads_scalars_and_strides(tmp_path):
     assert (df["flops"][0], df["bytes"][0], df["dtype"][0]) == (1152, 512, "bfloat16")
     assert att == [{"op": op, "B": 1, "H": 2, "Hkv": 2, "Sq": 8, "Sk": 8, "D": 4, "dtype": "bfloat16",
                     "causal": True, "mask": False, "scale": 0.5, "layout": "bshd", "kernel": "fa", "row": 0}]
+
+
+def test_flash_forward_call_in_its_bshd_layout():
+    # FLUX's training-step record (tests/test_cost.py FLUX_FLASH_FORWARD): (B, S, H, D) = (1, 4608, 24, 128),
+    # contiguous in that order
+    dims = [[1, 4608, 24, 128]] * 3 + [[]] * 12
+    strides = [[14155776, 3072, 128, 1]] * 3 + [[]] * 12
+    scalars = ["", "", "", "", "", "4608", "4608", "0.", "False", "False", "0.088388347648318433", "", "", "", ""]
+    c = attention_call("aten::_flash_attention_forward", dims, strides, scalars, "bfloat16", "k")
+    assert (c["B"], c["H"], c["Hkv"], c["Sq"], c["Sk"], c["D"]) == (1, 24, 24, 4608, 4608, 128)
+    assert c["layout"] == "bshd" and c["causal"] is False and c["scale"] == pytest.approx(128 ** -0.5)
