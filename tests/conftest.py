@@ -3,7 +3,13 @@ test folder: this folder goes first on sys.path whatever pytest's import mode.
 
 COLUMNS and LINES are dropped from the environment: a test that wants a width sets it. pytest imports readline
 at start, and in a pytest-xdist worker GNU readline exports COLUMNS=80 and LINES=24, which narrowed every CLI
-report the tests read as a pipe's (100 or 200 columns) to 80."""
+report the tests read as a pipe's (100 or 200 columns) to 80.
+
+TORCHINDUCTOR_VEC_ISA_OK=1 (unless set): Inductor takes the vector ISA the CPU reports instead of proving it by a
+g++ compile and load in each process's empty cache, 6 of the 8 CPU-seconds a tiny CPU compile costs cold; every
+test that compiles on the CPU (the try worker, torchrun's ranks, the compile cache, provenance) and its children
+inherit it. What the tests check is inductor-prof's handling of the compile, not the probe; a CPU whose reported
+ISA the compiler cannot build still fails them, at the kernel's compile."""
 import os
 import signal
 import sys
@@ -15,8 +21,11 @@ HERE = str(Path(__file__).parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from skip_summary import pytest_terminal_summary  # noqa: E402,F401  (a hook: skips by reason, browser tests)
+
 for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
+os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")   # read when torch._inductor.config is imported: before any test
 
 
 @pytest.fixture
@@ -41,20 +50,6 @@ def own_cache_root(tmp_path_factory, monkeypatch):
     """A user cache root of the test's own ($XDG_CACHE_HOME): measurements, compile and tuning caches stored by
     one test (fake ncu results among them) are never reused by another, nor written into the user's cache."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
-
-
-def pytest_terminal_summary(terminalreporter):
-    """Every skip said with its reason at the end of the run, counted (the browser tests skipped without Chromium,
-    the GPU tests without a GPU): pytest's own summary lists them only under -rs."""
-    reasons: dict[str, int] = {}
-    for report in terminalreporter.stats.get("skipped", []):
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        reason = reason.removeprefix("Skipped: ")
-        reasons[reason] = reasons.get(reason, 0) + 1
-    if reasons:
-        terminalreporter.section("skipped, by reason")
-        for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
-            terminalreporter.write_line(f"{count:4d}  {reason}")
 
 
 def pytest_configure(config):

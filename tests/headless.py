@@ -9,7 +9,13 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
+from skip_summary import NO_CHROMIUM
+
 CHROMIUM = shutil.which("chromium")
+# every test that opens a page in Chromium; the run's summary counts them when skipped (skip_summary.py)
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 # Bokeh says which log level it set when it loads; every other console message is a finding.
 BOKEH_LOG_LEVEL = "setting log level to: 'warn'"
 

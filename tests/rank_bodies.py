@@ -103,13 +103,15 @@ def _fsdp(root, rank):
 
 
 def tensor_parallel_then_fsdp(spec, rank, local_rank, root):
-    """_tensor_parallel, then _fsdp, in the same two ranks: one torchrun launch (two Python processes importing torch
-    and transformers) checks both examples, over one gloo group (a second init_process_group after the first
-    group's destroy hangs under torchrun: its store's keys are taken)."""
+    """What `gloo` does for the target `ok` (a collective, the rank's options written), then _tensor_parallel, then
+    _fsdp, in the same two ranks: one torchrun launch (two Python processes importing torch and transformers, 6
+    CPU-seconds before any work) checks a run that ends well and both examples, over one gloo group (a second
+    init_process_group after the first group's destroy hangs under torchrun: its store's keys are taken)."""
     import torch.distributed as dist
 
     dist.init_process_group("gloo")
     try:
+        _gloo_body(spec, rank, root)
         _tensor_parallel(root, rank)
         _fsdp(root, rank)
     finally:

@@ -79,18 +79,6 @@ def launch(tmp_path, monkeypatch):
     return go
 
 
-def test_two_ranks_over_gloo_each_write_their_folder(launch):
-    result = launch("ok")
-    root = result.run.root
-    top = json.loads((root / "ranks.json").read_text())
-    assert top["status"] == "ok" and top["failed_rank"] is None and result.why == ""
-    assert [(r["rank"], r["status"], r["exit"]) for r in top["ranks"]] == [(0, "ok", 0), (1, "ok", 0)]
-    seen = [json.loads((root / f"rank{i}" / "options.json").read_text()) for i in (0, 1)]
-    assert [s["out"] for s in seen] == [str(root / "rank0"), str(root / "rank1")]
-    assert [s["ncu"] for s in seen] == [True, False]   # ncu on rank 0 only (ncu_all_ranks off)
-    assert all(s["sum"] == [2.0] * 4 and s["nvls"] == "0" and s["nproc"] is None for s in seen)
-
-
 def test_a_rank_that_raises_ends_the_other_and_the_folder_names_it(launch):
     result = launch("fail")
     top = json.loads((result.run.root / "ranks.json").read_text())
@@ -133,8 +121,11 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
 
 
 @pytest.mark.long
-def test_the_tensor_parallel_and_fsdp_examples_match_the_whole_model_over_gloo(tmp_path, monkeypatch):
-    # one torchrun launch of 2 CPU ranks runs both examples in turn (rank_bodies.tensor_parallel_then_fsdp)
+def test_two_ranks_over_gloo_each_write_their_folder_and_the_tp_and_fsdp_examples_match_the_whole_model(
+        tmp_path, monkeypatch):
+    # one torchrun launch of 2 CPU ranks (rank_bodies.tensor_parallel_then_fsdp) ends well and runs both examples in
+    # turn: a launch is 6 CPU-seconds of start-up (torchrun and two ranks importing torch)
+    # a run that ends well: each rank's folder, its options (ncu on rank 0 only), a real all_reduce (1 + 1 = 2)
     # examples/models/llama_tp.py: each rank holds half the query heads, its output is the whole model's, and a
     # split layer compiles as one graph (the GPU run: examples/runs/llama-tp-h200x2)
     # examples/models/llama_fsdp.py: q_proj's 64 rows stored 32 a rank, each rank its own token ids, its output
@@ -142,11 +133,18 @@ def test_the_tensor_parallel_and_fsdp_examples_match_the_whole_model_over_gloo(t
     from recorded import REPO
 
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([TESTS, str(REPO)]))
-    out = tmp_path / "tp_fsdp"
-    opts = ProfileOptions(target="tp_fsdp", out=str(out), nproc=2, settings=Settings(ranks_timeout=300))
+    out = tmp_path / "ok"
+    opts = ProfileOptions(target="ok", out=str(out), nproc=2, ncu=True, settings=Settings(ranks_timeout=300))
     result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2,
                                  body="rank_bodies:tensor_parallel_then_fsdp", check=lambda *a: None)
     assert result.why == "", (out / "logs" / "rank0.log").read_text()[-3000:]
+    top = json.loads((out / "ranks.json").read_text())
+    assert top["status"] == "ok" and top["failed_rank"] is None
+    assert [(r["rank"], r["status"], r["exit"]) for r in top["ranks"]] == [(0, "ok", 0), (1, "ok", 0)]
+    seen = [json.loads((out / f"rank{i}" / "options.json").read_text()) for i in (0, 1)]
+    assert [s["out"] for s in seen] == [str(out / "rank0"), str(out / "rank1")]
+    assert [s["ncu"] for s in seen] == [True, False]   # ncu on rank 0 only (ncu_all_ranks off)
+    assert all(s["sum"] == [2.0] * 4 and s["nvls"] == "0" and s["nproc"] is None for s in seen)
     for i in (0, 1):
         seen = json.loads((out / f"tp{i}.json").read_text())
         assert seen["heads"] == 2 and seen["max_err"] < 1e-4 and seen["compiled_err"] < 1e-5

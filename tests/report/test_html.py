@@ -9,7 +9,7 @@ import pytest
 from markupsafe import escape
 from typer.testing import CliRunner
 
-from headless import CHROMIUM, open_page, pixels_of
+from headless import needs_chromium, open_page, pixels_of
 from html_page import Page
 from recorded import REPO, data_path, without_age_warning
 from inductor_prof.analysis import load_run_tables
@@ -291,9 +291,6 @@ def test_without_bokeh_says_how_to_install(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "bokeh.embed", None)
     with pytest.raises(UserError, match=r"pip install 'inductor-prof\[html\]'"):
         html.render(*_tables(data_path("flux_small")))
-
-
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
 
 
 @needs_chromium

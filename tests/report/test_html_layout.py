@@ -6,11 +6,10 @@ import shutil
 
 import pytest
 
-from headless import CHROMIUM
+from headless import needs_chromium
 from page_layout import measure, too_tall
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium): "
-                                "the page's layout is not checked")
+pytestmark = needs_chromium
 
 # a row of the kernel table (and every table of kernels and source lines) is one line of text (25 px), so the
 # table reads down; the others hold prose (advice, a backend's config, ncu's replayed call) wrapped to a few

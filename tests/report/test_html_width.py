@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from headless import CHROMIUM, open_page
+from headless import needs_chromium, open_page
 from recorded import data_path
 from inductor_prof.cli import app
 
@@ -34,7 +34,7 @@ def _widths(page: Path, work: Path) -> dict:
     return json.loads(re.search(r'data-widths="([^"]*)"', dom).group(1).replace("&quot;", '"'))
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+@needs_chromium
 def test_report_tables_fit_1400px(tmp_path, request):
     pytest.importorskip("bokeh")
     page, _ = request.getfixturevalue("flux_html")     # `report flux-h100 --html` (conftest.py)
@@ -45,7 +45,7 @@ def test_report_tables_fit_1400px(tmp_path, request):
         assert width <= room, (table, width, room)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+@needs_chromium
 def test_diff_page_fits_1400px(tmp_path):
     page = tmp_path / "d.html"
     r = runner.invoke(app, ["diff", str(RUNS / "flux-h100"), str(RUNS / "flux-h100-768x1344"), "--html", str(page)])

@@ -3,17 +3,14 @@ run of keys lo_i <= j < hi_i): the block schedule per tile worked out by hand on
 table against the pure one, the kept pairs, the masks the own kernels take or refuse (a dense keep, a
 FlexAttention BlockMask), and the `tl` kernel in Triton's interpreter against float64."""
 import json
-import os
 import random
-import subprocess
-import sys
 
+import isolated
 import pytest
 import torch
 
 from inductor_prof.attention.kernels import key_intervals as ki
 from inductor_prof.attention.kernels import mask_schedule as ms
-from recorded import REPO
 
 
 def test_document_intervals():
@@ -201,9 +198,8 @@ CASES = [((2, 4, 2, 64), [([1, 20, 7, 1, 41], True, 0, (0, 0)), ([69, 1], True, 
 
 
 def test_tl_documents_match_float64_in_interpreter():
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", CHECK.format(cases=CASES)], capture_output=True, text=True,
-                         timeout=300, env=env)
+    # in the session's interpreter-mode process (tests/isolated.py): torch and Triton imported once
+    out = isolated.run({"TRITON_INTERPRET": "1"}, CHECK.format(cases=CASES), timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     # rows keeping no key (by hand): batch 1 of the first case rows 5..8 (4) x 4 heads; the window case rows

@@ -2,15 +2,12 @@
 ranges: padding): which key blocks each query tile visits (mask_schedule, worked out by hand on small masks), and
 the `tl` kernel in Triton's interpreter against float64 at ragged sizes, with fully masked rows and tiles."""
 import json
-import os
-import subprocess
-import sys
 
+import isolated
 import pytest
 
 from inductor_prof.attention.kernels import mask_schedule as ms
 from inductor_prof.attention.kernels.mask_schedule import NO_BOUND, Band
-from recorded import REPO
 
 
 def test_causal_schedule_is_the_causal_kernels():
@@ -137,9 +134,9 @@ POISONED = [((1, 2, 1, 40, 90, 64), (9, 0), False, None, False)]   # keys from 4
 
 
 def _interpret(cases, poison: bool):
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(REPO)}
-    code = CHECK.format(cases=cases, poison=poison)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    # in the session's interpreter-mode process (tests/isolated.py), which test_triton_fa.py's checks share: torch
+    # and Triton imported once, not once a test (about 2 CPU-seconds each)
+    out = isolated.run({"TRITON_INTERPRET": "1"}, CHECK.format(cases=cases, poison=poison), timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
