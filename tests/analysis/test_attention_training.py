@@ -1,7 +1,8 @@
 """A training run's attention comparison in the analysis and the report. The run is the decoder training step
 recorded on the H200 (examples/runs/llama-train-h200: its kernels, library calls and captured attention calls are
-real); it has no attention.csv (recorded before the stage timed backward), so the tests write one of CONSTRUCTED
-rows with round times into a copy: its numbers are inputs chosen for hand arithmetic, not measurements."""
+real); the tests put an attention.csv of CONSTRUCTED rows with round times in place of its recorded one, in a copy
+whose manifest no longer records that file (as a run recorded before the stage timed backward): its numbers are
+inputs chosen for hand arithmetic, not measurements."""
 import json
 import math
 import shutil
@@ -73,11 +74,21 @@ def test_backward_kernel_of_the_shape_from_the_recorded_library_calls():
     assert attention_training.backward_kernels_by_shape(tables.library_ops, calls) == {SHAPE: BWD}
 
 
+def _copy_with(rows: pd.DataFrame, run) -> None:
+    """RUN copied to `run`, its attention.csv these rows and no longer a file (nor a row count) its manifest
+    records."""
+    shutil.copytree(RUN, run)
+    rows.to_csv(run / "attention.csv", index=False)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["files"].pop("attention.csv")
+    manifest["stages"]["attention"].pop("last_line")   # "... (11 of 24 ok)": the rows checked against the file
+    (run / "manifest.json").write_text(json.dumps(manifest))
+
+
 @pytest.fixture()
 def run_with_training_rows(tmp_path):
     run = tmp_path / "run"
-    shutil.copytree(RUN, run)
-    _rows().to_csv(run / "attention.csv", index=False)
+    _copy_with(_rows(), run)
     return run
 
 
@@ -153,10 +164,9 @@ def test_a_dout_that_is_not_contiguous_is_said_in_the_advice_the_table_and_the_p
     # the rows as the stage writes them on a dout that is not contiguous (backward.py's dout_layout column):
     # what the advice measured against, a line under the terminal's table and the page's dout column say it
     run = tmp_path / "run"
-    shutil.copytree(RUN, run)
     rows = _rows()
     rows["dout_layout"] = [""] * 3 + [DOUT] * 3
-    rows.to_csv(run / "attention.csv", index=False)
+    _copy_with(rows, run)
     tables = load_run_tables(run)
     why = tables.kernels.set_index("name").at[BWD, "headroom_vs"]
     assert f"(75% of the saving is the backward's, dout {DOUT} as the model's backward got it)" in why
