@@ -1,0 +1,98 @@
+from inductor_prof.inductor.metrics import KernelMetrics
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+from torch._dynamo.testing import rand_strided
+from torch._C import _cuda_getCurrentRawStream as get_raw_stream
+import torch
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 131072, 'r0_': 128},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*bf16', 'out_ptr1': '*bf16', 'ws_ptr': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'RSPLIT_SIZE': 'constexpr', 'NUM_STAGES': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'MixOrderReductionGrid', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__fused_rms_norm__fused_rms_norm_backward_view_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 4, 'num_store': 0, 'num_reduction': 1, 'backend_hash': 'B01020984EF46027F076428F681AC854C238F082A1ADAFC2BE66262A647F68FA', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'RSPLIT_SIZE': 64, 'kernel_num_gb': 0.113688832, 'kernel_flop': 0}
+)
+@triton.jit(launch_metadata=KernelMetrics(kind='persistent_reduction', ops_per_element=8, ops_per_row=1, in_out_read=(), ops_per_lane=2))
+def triton_per_fused__fused_rms_norm__fused_rms_norm_backward_view_8(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr1, ws_ptr, xnumel, r0_numel, XBLOCK : tl.constexpr, RSPLIT_SIZE : tl.constexpr, NUM_STAGES : tl.constexpr):
+    xnumel = 110592
+    r0_numel = 128
+    R0_BLOCK: tl.constexpr = 128
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * RSPLIT_SIZE
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    accum0 = tl.full([R0_BLOCK], 0, tl.float32)[None, :]
+    split_size = min(RSPLIT_SIZE, xnumel - xoffset)
+    for _ in tl.range(0, split_size, XBLOCK, num_stages=NUM_STAGES):
+        x0 = xindex
+        xindex += XBLOCK
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 128*x0), None).to(tl.float32)
+        tmp2 = tl.load(in_ptr1 + (x0), None, eviction_policy='evict_last')
+        tmp4 = tl.load(in_ptr2 + (r0_1 + 128*x0), None)
+        tmp5 = tl.load(in_ptr3 + (r0_1), None, eviction_policy='evict_last').to(tl.float32)
+        tmp1 = tmp0.to(tl.float32)
+        tmp3 = tmp1 * tmp2
+        tmp6 = tmp5.to(tl.float32)
+        tmp7 = tmp4 * tmp6
+        tmp8 = tmp3 * tmp7
+        tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+        tmp11 = tl.sum(tmp9, 1)[:, None].to(tl.float32)
+        tmp12 = tl.full([1, 1], 0.0078125, tl.float32)
+        tmp13 = tmp3 * tmp12
+        tmp14 = tmp13 * tmp11
+        tmp15 = tmp7 - tmp14
+        tmp16 = tmp15 * tmp2
+        tmp17 = tmp16.to(tl.float32)
+        tmp18 = tmp4 * tmp3
+        tl.store(out_ptr1 + (r0_1 + 128*x0), tmp17, None)
+        tmp19 = tl.sum(tmp18, 0)
+        tmp20 = accum0 + tmp19
+        accum0 = tmp20
+    tl.store(ws_ptr + (tl.program_id(0) + 0 * tl.num_programs(0)) * r0_numel + r0_index, accum0, r0_mask)
+
+
+def get_args():
+    arg_0 = rand_strided((4608, 3072), (3072, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg_1 = rand_strided((1, 4608, 24, 1), (110592, 24, 1, 1), device='cuda:0', dtype=torch.float32)
+    arg_2 = rand_strided((1, 4608, 24, 128), (14155776, 3072, 128, 1), device='cuda:0', dtype=torch.float32)
+    arg_3 = rand_strided((128,), (1,), device='cuda:0', dtype=torch.bfloat16)
+    arg_4 = rand_strided((1, 4608, 24, 128), (14155776, 3072, 128, 1), device='cuda:0', dtype=torch.bfloat16)
+    arg_5 = torch.zeros(221184, device='cuda:0', dtype=torch.float32)
+    return arg_0, arg_1, arg_2, arg_3, arg_4, arg_5, 110592, 128,
+
+
+def call(args):
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        stream0 = get_raw_stream(0)
+        triton_per_fused__fused_rms_norm__fused_rms_norm_backward_view_8.run(*args, stream=stream0)
+
+
+def benchmark_all_configs(args):
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        return triton_per_fused__fused_rms_norm__fused_rms_norm_backward_view_8.benchmark_all_configs(*args)
+
+
+if __name__ == '__main__':
+    from torch._inductor.runtime.benchmarking import benchmarker
+
+    args = get_args()
+    ms = benchmarker.benchmark(lambda: call(args), device='cuda', rep=40)
+    num_gb = 0.113688832
+    gb_per_s = num_gb / (ms / 1e3)
+    print(f"{ms:.3f}ms    {num_gb:.3f}GB    {gb_per_s:.2f}GB/s")
