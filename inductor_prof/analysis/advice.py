@@ -102,8 +102,10 @@ def _pass_said(a: dict[str, Any]) -> str:
     if not a.get("part"):
         return ""
     share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
+    n, m = a.get("calls_per_step") or 0, a.get("backward_calls_per_step") or 0
+    some = f", {m:.0f} of its {n:.0f} calls a step run a backward" if 0 < m < n else ""
     dout = f", dout {a['dout']} as the model's backward got it" if a.get("dout") else ""
-    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s{dout})"
+    return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s{some}{dout})"
 
 
 def _other_roofs(r: dict[str, Any]) -> str:

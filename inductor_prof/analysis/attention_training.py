@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..aten import ATTENTION_BACKWARD_OPS
+from ..aten import ATTENTION_BACKWARD_OPS, attention_dims
 from ..attention.semantics.grad_layout import is_contiguous
 
 FORWARD, TRAINING = "forward", "forward+backward"   # attention.csv's `pass` column (attention/benchmark/bench.py)
@@ -70,9 +70,9 @@ def _dims(cell: Any) -> list[Any]:
     return json.loads(cell) if isinstance(cell, str) else list(cell)
 
 
-def backward_kernels_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, str]:
-    """Shape label -> the main kernel of its backward (the kernel of an SDPA backward op with these sizes that ran
-    longest), matched to the captured forward calls by (B, Hq, Sq, Sk, D)."""
+def _backward_launches(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, dict[str, list[float]]]:
+    """Shape label -> kernel -> the durations (ns) of its launches by an SDPA backward op with these sizes, matched
+    to the captured forward calls by (B, Hq, Sq, Sk, D); library_ops.csv holds one step (per size)."""
     from ..attention.semantics.shapes import from_call
 
     if library_ops is None or not len(library_ops) or not calls:
@@ -81,26 +81,40 @@ def backward_kernels_by_shape(library_ops: pd.DataFrame | None, calls: list[dict
     for c in calls:
         s = from_call(c)
         labels.setdefault((s.B, s.H, s.Sq, s.Sk, s.D), s.label)
-    time: dict[str, dict[str, float]] = {}
+    out: dict[str, dict[str, list[float]]] = {}
     for r in library_ops[library_ops["op"].isin(list(ATTENTION_BACKWARD_OPS))].to_dict("records"):
         dims = _dims(r["dims"])
-        q, k = dims[1], dims[2]
-        if ATTENTION_BACKWARD_OPS[r["op"]].layout == "bshd":
-            key = (q[0], q[2], q[1], k[1], q[3])
-        else:
-            key = (q[0], q[1], q[2], k[2], q[3])
-        label = labels.get(tuple(int(x) for x in key))
+        b, h, sq, d, _, sk = attention_dims(ATTENTION_BACKWARD_OPS[r["op"]].layout, dims[1], dims[2])
+        label = labels.get((int(b), int(h), int(sq), int(sk), int(d)))
         if label:
-            by_kernel = time.setdefault(label, {})
-            by_kernel[r["kernel"]] = by_kernel.get(r["kernel"], 0.0) + float(r["dur_ns"] or 0)
-    return {label: max(k, key=lambda n: k[n]) for label, k in time.items()}
+            out.setdefault(label, {}).setdefault(r["kernel"], []).append(float(r["dur_ns"] or 0))
+    return out
+
+
+def backward_kernels_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, str]:
+    """Shape label -> the main kernel of its backward (the kernel of an SDPA backward op with these sizes that ran
+    longest)."""
+    return {label: max(k, key=lambda n: sum(k[n])) for label, k in _backward_launches(library_ops, calls).items()}
+
+
+def backward_calls_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, int]:
+    """Shape label -> its backward calls a step: a call launches each of its kernels at least once (cuDNN's
+    launches its reduction twice), so the fewest launches of one of its kernels. A step can run fewer backward
+    calls than forward ones: FLUX fine-tuning its last blocks runs 57 attention forwards and 40 backwards."""
+    return {label: min(len(v) for v in k.values()) for label, k in _backward_launches(library_ops, calls).items()}
 
 
 def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
-            backward_kernels: dict[str, str]) -> list[dict[str, Any]]:
+            backward_kernels: dict[str, str], backward_calls: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """headroom.attention_saving's rows for a training run: per shape, the forward share (its kernels
     `forward_kernels[label]`) and the backward share (`backward_kernels[label]`), each with `pass` TRAINING and
-    the call's forward+backward times."""
+    the call's forward+backward times.
+
+    A backend serves all N forward calls of a shape and the M of them that run a backward (`backward_calls`;
+    M = N where the run recorded none): its saving is N x (model's forward - its forward) + M x (model's backward -
+    its backward), a backward being a forward+backward row less the forward row of the same backend. The
+    backend that saves most is the one said; the forward kernels get the forward part, the backward's main kernel
+    the rest. Without the forward rows the whole of M x the forward+backward difference goes to the backward."""
     ok = attention[attention["ok"].astype(bool) & (attention["backend"] != "sdpa")]
     train, fwd = ok[passes(ok) == TRAINING], ok[passes(ok) == FORWARD]
     out = []
@@ -109,21 +123,32 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
         model = rows[rows["backend"] == model_backend]
         if model.empty:
             continue
-        best = rows.loc[rows["ms"].idxmin()]
-        calls = float(model["calls_per_step"].iloc[0] or 0)
-        model_ms = float(model["ms"].iloc[0])
-        saving = max((model_ms - float(best["ms"])) * calls, 0.0)
-        model_fwd = fwd[(fwd["shape"] == shape) & (fwd["backend"] == model_backend)]
-        share = min(max(float(model_fwd["ms"].iloc[0]) / model_ms, 0.0), 1.0) if len(model_fwd) and model_ms > 0 \
-            else 0.0
-        common = {"shape": shape, "pass": TRAINING, "model_backend": model_backend, "best_backend": best["backend"],
-                  "model_ms": model_ms, "best_ms": float(best["ms"]), "calls_per_step": calls,
-                  "call_saving_ms_per_step": saving, "dout": dout_of(model)}
-        if share > 0 and forward_kernels.get(shape):
-            out.append({**common, "part": "forward", "saving_ms_per_step": saving * share,
+        n = float(model["calls_per_step"].iloc[0] or 0)
+        m = float((backward_calls or {}).get(shape, n))
+        fwd_ms = dict(zip(fwd.loc[fwd["shape"] == shape, "backend"], fwd.loc[fwd["shape"] == shape, "ms"].astype(float)))
+        model_ms, model_fwd = float(model["ms"].iloc[0]), fwd_ms.get(model_backend)
+
+        def parts(b: str, b_ms: float) -> tuple[float, float]:   # (forward part, backward part) a step
+            if model_fwd is None or b not in fwd_ms:
+                return 0.0, m * (model_ms - b_ms)
+            d_fwd = model_fwd - fwd_ms[b]
+            return n * d_fwd, m * ((model_ms - b_ms) - d_fwd)
+        cands = {str(b): parts(str(b), float(ms)) for b, ms in zip(rows["backend"], rows["ms"])
+                 if model_fwd is None or str(b) in fwd_ms or m >= n}
+        if not cands:
+            continue
+        best_backend = max(cands, key=lambda b: sum(cands[b]))
+        best = rows[rows["backend"] == best_backend].iloc[0]
+        saving = max(sum(cands[best_backend]), 0.0)
+        forward_part = min(max(cands[best_backend][0], 0.0), saving)
+        common = {"shape": shape, "pass": TRAINING, "model_backend": model_backend, "best_backend": best_backend,
+                  "model_ms": model_ms, "best_ms": float(best["ms"]), "calls_per_step": n,
+                  "backward_calls_per_step": m, "call_saving_ms_per_step": saving, "dout": dout_of(model)}
+        if forward_part > 0 and forward_kernels.get(shape):
+            out.append({**common, "part": "forward", "saving_ms_per_step": forward_part,
                         "kernels": forward_kernels[shape]})
         else:
-            share = 0.0
-        out.append({**common, "part": "backward", "saving_ms_per_step": saving * (1 - share),
+            forward_part = 0.0
+        out.append({**common, "part": "backward", "saving_ms_per_step": saving - forward_part,
                     "kernels": [backward_kernels[shape]] if shape in backward_kernels else []})
     return out

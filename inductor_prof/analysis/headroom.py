@@ -13,16 +13,18 @@ from .reachable import reachable_sol_step_ms
 
 
 def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str]] | None = None,
-                     backward_kernels: dict[str, str] | None = None) -> list[dict[str, Any]]:
+                     backward_kernels: dict[str, str] | None = None,
+                     backward_calls: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Per captured attention shape: the best backend that passed its check against the one the model used,
     the ms per step it would save (calls per step x the difference per call), and the model's own kernels for
     it (`kernels`: shape label -> kernel names, advice.kernels_by_shape). A training run's (forward+backward
     rows): judged on those, the saving split between the call's forward and backward kernels
-    (attention_training.savings; `backward_kernels`: attention_training.backward_kernels_by_shape)."""
+    (attention_training.savings; `backward_kernels`: attention_training.backward_kernels_by_shape,
+    `backward_calls`: backward_calls_by_shape)."""
     if attention is None or attention.empty:
         return []
     if attention_training.is_training(attention):
-        return attention_training.savings(attention, kernels or {}, backward_kernels or {})
+        return attention_training.savings(attention, kernels or {}, backward_kernels or {}, backward_calls)
     attention = attention[attention_training.passes(attention) == attention_training.FORWARD]
     out = []
     # "sdpa" is PyTorch's own choice: the model's kernel again, not an alternative

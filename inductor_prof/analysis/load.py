@@ -165,7 +165,8 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
     attention = judge_attention(attention, peaks)
     flex = df.loc[df["kind"] == "flex_attention", "name"].tolist() if len(df) else []
     savings = attention_saving(attention, advice.kernels_by_shape(calls, flex),
-                               attention_training.backward_kernels_by_shape(library_ops, calls))
+                               attention_training.backward_kernels_by_shape(library_ops, calls),
+                               attention_training.backward_calls_by_shape(library_ops, calls))
     if len(df):
         ceilings = manifest.get("ceilings")
         shapes = library_calls.with_best(by_shape,
