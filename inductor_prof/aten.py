@@ -32,11 +32,17 @@ ATTENTION_OPS = {
 MASK_TYPE_OP = "aten::_efficient_attention_forward"   # passes a mask type (0 none, 1/2 causal), not a bool
 
 
+def as_bhsd(layout: str, four: list[int]) -> tuple[int, int, int, int]:
+    """A 4-D tensor's recorded dims or strides in an op's layout ("bhsd" or "bshd") as the (B, H, S, D) view's:
+    "bshd" swaps S and H."""
+    a = [int(x) for x in four]
+    return (a[0], a[2], a[1], a[3]) if layout == "bshd" else (a[0], a[1], a[2], a[3])
+
+
 def attention_dims(layout: str, q: list[int], k: list[int]) -> tuple[int, int, int, int, int, int]:
     """(B, Hq, Sq, D, Hkv, Sk) of an attention op's recorded query and key dims in its layout ("bhsd" or "bshd")."""
-    if layout == "bshd":
-        return q[0], q[2], q[1], q[3], k[2], k[1]
-    return q[0], q[1], q[2], q[3], k[1], k[2]
+    (b, h, sq, d), (_, hkv, sk, _) = as_bhsd(layout, q), as_bhsd(layout, k)
+    return b, h, sq, d, hkv, sk
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..aten import ATTENTION_OPS
+from ..aten import ATTENTION_OPS, as_bhsd
 from .module_paths import common_pattern, innermost_module, join, model_frame, relative_path, short_files
 from .output_code import parse_output_code
 
@@ -220,7 +220,7 @@ def library_modules(op: str, dims: list, calls: list[dict]) -> list[str]:
     tensors = [d for d in dims if isinstance(d, list) and d and all(isinstance(x, int) for x in d)]
     spec = ATTENTION_OPS.get(op)
     if spec is not None and spec.layout == "bshd":   # Inductor's call passes the (B, H, S, D) view
-        tensors = [[d[0], d[2], d[1], d[3]] if len(d) == 4 else d for d in tensors]
+        tensors = [list(as_bhsd(spec.layout, d)) if len(d) == 4 else d for d in tensors]
     out: dict[str, None] = {}
     for c in calls:
         fx = [s for s in c["shapes"] if s]

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ...aten import ATTENTION_BACKWARD_OPS, PROFILER_DTYPES
+from ...aten import ATTENTION_BACKWARD_OPS, PROFILER_DTYPES, as_bhsd, attention_dims
 from .shapes import Shape
 
 DIMS = "BHSD"
@@ -32,13 +32,6 @@ class GradLayout:
 
 def _cell(value: Any) -> list:
     return json.loads(value) if isinstance(value, str) else list(value)
-
-
-def bhsd_strides(layout: str, strides: list[int]) -> tuple[int, int, int, int]:
-    """A recorded tensor's strides in the op's layout as the (B, H, S, D) view's: "bshd" swaps S and H, as
-    aten.attention_dims swaps the dims."""
-    s = [int(x) for x in strides]
-    return (s[0], s[2], s[1], s[3]) if layout == "bshd" else (s[0], s[1], s[2], s[3])
 
 
 def _key(B: int, H: int, Hkv: int, Sq: int, Sk: int, D: int, dtype: str) -> tuple:
@@ -64,10 +57,9 @@ def recorded(rows: Iterable[dict], shapes: Iterable[Shape]) -> dict[str, GradLay
         if len(dims) < 3 or len(strides) < 1 or len(dims[0]) != 4 or len(strides[0]) != 4:
             continue
         q, k = dims[1], dims[2]
-        b, h, sq, d = (q[0], q[2], q[1], q[3]) if spec.layout == "bshd" else (q[0], q[1], q[2], q[3])
-        hkv, sk = (k[2], k[1]) if spec.layout == "bshd" else (k[1], k[2])
+        b, h, sq, d, hkv, sk = attention_dims(spec.layout, q, k)
         dtype = PROFILER_DTYPES.get(types[0], (str(r.get("dtype", "")), 0))[0] if types else str(r.get("dtype", ""))
-        key = (_key(b, h, hkv, sq, sk, d, dtype), bhsd_strides(spec.layout, strides[0]))
+        key = (_key(b, h, hkv, sq, sk, d, dtype), as_bhsd(spec.layout, strides[0]))
         launches.setdefault(key, Counter())[str(r.get("kernel", ""))] += 1
     by_shape: dict[tuple, list[tuple[tuple[int, int, int, int], int]]] = {}
     for (key, strides), kernels in launches.items():

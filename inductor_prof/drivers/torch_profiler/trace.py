@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...aten import ATTENTION_OPS, attention_dims, attention_flags
+from ...aten import ATTENTION_OPS, as_bhsd, attention_dims, attention_flags
 from ...cost import NO_COST, aten_op as op_cost   # op_cost: this package's name for it
 from ...units import NS_PER_US
 from .record import PHASE_RANGE
@@ -25,7 +25,7 @@ def attention_call(op: str, dims: list, strides: list, scalars: list, dtype: Any
     flags = attention_flags(op, scalars)
     qs = strides[0] if strides and len(strides[0]) == 4 else None
     # the query's memory layout: heads outermost (bhsd) or sequence outermost (bshd), whatever the op's dim order
-    h_stride, s_stride = (qs[2], qs[1]) if spec.layout == "bshd" and qs else (qs[1], qs[2]) if qs else (0, 0)
+    _, h_stride, s_stride, _ = as_bhsd(spec.layout, qs) if qs else (0, 0, 0, 0)
     layout = "" if qs is None else ("bshd" if s_stride > h_stride else "bhsd")
     return {"op": op, "B": b, "H": h, "Hkv": hkv, "Sq": sq, "Sk": sk, "D": d, "dtype": dtype,
             "causal": flags["is_causal"], "mask": mask, "scale": flags["scale"], "layout": layout, "kernel": kernel}
