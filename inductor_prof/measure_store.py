@@ -64,14 +64,6 @@ def key(facts: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(_canon(facts), sort_keys=True).encode()).hexdigest()[:32]
 
 
-def digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 class MeasureStore:
     def __init__(self, root: Path | None):
         self.root = Path(root) if root is not None else None
@@ -127,7 +119,7 @@ class MeasureStore:
         if self.root is None:
             return None
         try:
-            sha = digest(path)
+            sha = rundir.sha256_of(path)
             dest = self.root / "files" / f"{sha}{Path(path).suffix}"
             if not dest.is_file():
                 dest.parent.mkdir(parents=True, exist_ok=True)
@@ -155,7 +147,7 @@ class MeasureStore:
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, tmp)
-            if digest(tmp) != sha:
+            if rundir.sha256_of(tmp) != sha:
                 self.warnings.append(f"measurement store {src}: damaged (its digest is not its name): measured "
                                      "again")
                 return False

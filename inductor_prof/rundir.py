@@ -300,6 +300,15 @@ def atomic_path(path: Path) -> Iterator[Path]:
     _record(path)
 
 
+def sha256_of(path: Path) -> str:
+    """A file's SHA-256, read a MiB at a time (a 2,000-kernel run's steps.hatchet is 164 MB)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as f:   # hashlib.file_digest does this from Python 3.11
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def file_record(path: Path) -> dict[str, Any]:
     """What a reader checks a run file against (runfiles/integrity.py): its size, lines and SHA-256."""
     data = Path(path).read_bytes()

@@ -27,6 +27,8 @@ from .files import (ATTENTION_COLUMNS, LACKING, LIBRARY_OPS_COLUMNS, MANIFEST_SE
                     ncu_rows, ncu_status_file, ranks_file, source_counters_file, source_status_file,
                     torch_trace_file, what)
 
+from ..rundir import sha256_of
+
 if TYPE_CHECKING:
     from ..rundir import RunDir
 
@@ -90,11 +92,9 @@ def manifest_or_empty(run: RunDir) -> dict[str, Any]:
 
 
 def file_digest(path: Path) -> str | None:
-    """The sha256 of a file's bytes, None when it cannot be read."""
-    import hashlib
-
+    """The sha256 of a file's bytes (rundir.sha256_of), None when it cannot be read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256_of(path)
     except OSError:
         return None
 

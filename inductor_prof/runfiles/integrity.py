@@ -6,13 +6,12 @@ record was changed since. The report says which and does without it. Runs record
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..rundir import FILES, RUN_ID, Manifest, RunDir, file_record
+from ..rundir import FILES, RUN_ID, Manifest, RunDir, file_record, sha256_of
 
 _JSON_ID = re.compile(rb'\s*\{\s*"run_id"\s*:\s*"([^"\\]*)"')   # rundir.stamped writes it as the first field
 
@@ -40,11 +39,7 @@ def _as_recorded(path: Path, record: dict[str, Any]) -> bool:
     read: read whole, it was 164 MB of memory and 0.2 s for each report; hashed as it is read, 0.12 s."""
     if path.stat().st_size != record.get("bytes"):
         return False
-    digest = hashlib.sha256()
-    with path.open("rb") as f:   # hashlib.file_digest does this from Python 3.11
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest() == record.get("sha256")
+    return sha256_of(path) == record.get("sha256")
 
 
 def changed(run: RunDir, manifest: dict[str, Any], path: Path) -> str | None:
