@@ -70,9 +70,9 @@ def _dims(cell: Any) -> list[Any]:
     return json.loads(cell) if isinstance(cell, str) else list(cell)
 
 
-def _backward_launches(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, dict[str, list[float]]]:
-    """Shape label -> kernel -> the durations (ns) of its launches by an SDPA backward op with these sizes, matched
-    to the captured forward calls by (B, Hq, Sq, Sk, D); library_ops.csv holds one step (per size)."""
+def backward_kernels_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, str]:
+    """Shape label -> the main kernel of its backward (the kernel of an SDPA backward op with these sizes that ran
+    longest), matched to the captured forward calls by (B, Hq, Sq, Sk, D)."""
     from ..attention.semantics.shapes import from_call
 
     if library_ops is None or not len(library_ops) or not calls:
@@ -81,27 +81,29 @@ def _backward_launches(library_ops: pd.DataFrame | None, calls: list[dict[str, A
     for c in calls:
         s = from_call(c)
         labels.setdefault((s.B, s.H, s.Sq, s.Sk, s.D), s.label)
-    out: dict[str, dict[str, list[float]]] = {}
+    time: dict[str, dict[str, float]] = {}
     for r in library_ops[library_ops["op"].isin(list(ATTENTION_BACKWARD_OPS))].to_dict("records"):
         dims = _dims(r["dims"])
         b, h, sq, d, _, sk = attention_dims(ATTENTION_BACKWARD_OPS[r["op"]].layout, dims[1], dims[2])
-        label = labels.get((int(b), int(h), int(sq), int(sk), int(d)))
+        label = labels.get((b, h, sq, sk, d))
         if label:
-            out.setdefault(label, {}).setdefault(r["kernel"], []).append(float(r["dur_ns"] or 0))
-    return out
-
-
-def backward_kernels_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, str]:
-    """Shape label -> the main kernel of its backward (the kernel of an SDPA backward op with these sizes that ran
-    longest)."""
-    return {label: max(k, key=lambda n: sum(k[n])) for label, k in _backward_launches(library_ops, calls).items()}
+            by_kernel = time.setdefault(label, {})
+            by_kernel[r["kernel"]] = by_kernel.get(r["kernel"], 0.0) + float(r["dur_ns"] or 0)
+    return {label: max(k, key=lambda n: k[n]) for label, k in time.items()}
 
 
 def backward_calls_by_shape(library_ops: pd.DataFrame | None, calls: list[dict[str, Any]] | None) -> dict[str, int]:
-    """Shape label -> its backward calls a step: a call launches each of its kernels at least once (cuDNN's
-    launches its reduction twice), so the fewest launches of one of its kernels. A step can run fewer backward
-    calls than forward ones: FLUX fine-tuning its last blocks runs 57 attention forwards and 40 backwards."""
-    return {label: min(len(v) for v in k.values()) for label, k in _backward_launches(library_ops, calls).items()}
+    """Shape label -> its backward calls a step, every layout of its upstream gradient together (the calls
+    grad_layout.recorded counts). A step can run fewer backward calls than forward ones: FLUX fine-tuning its last
+    blocks runs 57 attention forwards and 40 backwards."""
+    from ..attention.semantics import grad_layout
+    from ..attention.semantics.shapes import from_call
+
+    if library_ops is None or not len(library_ops) or not calls:
+        return {}
+    shapes = list({s.label: s for s in map(from_call, calls)}.values())
+    rows = library_ops[library_ops["op"].isin(list(ATTENTION_BACKWARD_OPS))].to_dict("records")
+    return {label: g.calls + sum(n for _, n in g.others) for label, g in grad_layout.recorded(rows, shapes).items()}
 
 
 def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
