@@ -2,15 +2,18 @@
 columns beside it by the profile, so that `report` of a large run reads a small file instead of walking a
 tree of hundreds of thousands of frames. Runs without the table (older runs) read the hatchet itself.
 
-Kernel names and scope paths are stored once each and referenced by position; numbers that are whole are
-written as integers (exact both ways for every float64): on a 250,000-row table that made the file a third
-smaller and its parse three times faster than floats written as "2944.0". A column of one value throughout is
-that value alone (format 2: the timed steps' bytes and flops columns are all 0, six of ten columns, which took
-half the parse). A run's table is read, and checked against its hatchet, by runfiles.hatchet_rows; a tool that
-knows only format 1 reads the hatchet instead.
+Kernel names and scope paths are stored once each and referenced by position. A column of one value throughout
+is that value alone (format 2: the timed steps' bytes and flops columns are all 0, six of ten columns). Format 3
+stores every other column as its values' bytes (little-endian, base64) in the narrowest type that holds them
+exactly: positions and whole numbers as unsigned or signed integers of 1 to 8 bytes, other numbers as float64.
+On a 250,000-row table JSON's lists of numbers took ~90 ms to parse (a million numbers, each a Python object),
+the bytes ~3 ms, in a file a third smaller. A run's table is read, and checked against its hatchet, by
+runfiles.hatchet_rows; a tool that knows only formats 1 and 2 reads the hatchet instead, and formats 1 and 2
+still read.
 """
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -20,21 +23,56 @@ import pandas as pd
 from ...rundir import stamped, write_text
 from .hatchet import COLUMNS, frame_of, kernel_columns, load_hatchet
 
-FORMAT = "inductor-prof launches 2"
-FORMATS = ("inductor-prof launches 1", FORMAT)   # read: format 1 has no one-value columns
+FORMAT = "inductor-prof launches 3"
+FORMATS = ("inductor-prof launches 1", "inductor-prof launches 2", FORMAT)   # format 1: no one-value columns
+_ONE_VALUE = FORMATS[1:]                   # formats with columns of one value stored once
 _CODED = ("name", "path")                  # stored as positions in "names" / "paths"
 _NUMBERS = COLUMNS[2:]
+# the integer types a whole-number column is stored in, the narrowest first (little-endian: the file's bytes
+# mean the same on every machine)
+_INTS = ("<u1", "<u2", "<u4", "<i1", "<i2", "<i4", "<i8")
+# each type's range as [low, high): bounds a float64 holds exactly (int64's highest, 2**63 - 1, it does not)
+_RANGE = {t: (int(np.iinfo(t).min), int(np.iinfo(t).max) + 1) for t in _INTS}
+_FLOAT = "<f8"
 
 
-def _whole_as_int(values: list) -> list:
-    return [int(v) if isinstance(v, float) and v.is_integer() else v for v in values]
+def _scalar(v):
+    """A number as JSON holds it: a whole float as an integer (exact both ways for every float64)."""
+    v = v.item() if isinstance(v, np.generic) else v
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
-def _column(values: list):
-    """A numbers column as stored: its one value where every row holds it (NaN equals nothing: kept a list)."""
-    values = _whole_as_int(values)
-    first = values[0] if values else None
-    return first if values and all(v == first and type(v) is type(first) for v in values) else values
+def _packed(values: np.ndarray) -> dict:
+    """A column's values as {"dtype", "base64"}: whole numbers in the narrowest integer type that holds them
+    (-0.0 becomes 0, as formats 1 and 2 wrote it), other columns (fractions, NaN, infinities) as float64."""
+    dtype = _FLOAT
+    if values.dtype.kind in "iub" or bool(np.isfinite(values).all() and (values == np.trunc(values)).all()):
+        lo, hi = (values.min(), values.max()) if len(values) else (0, 0)
+        dtype = next((t for t in _INTS if _RANGE[t][0] <= lo and hi < _RANGE[t][1]), _FLOAT)
+    return {"dtype": dtype, "base64": base64.b64encode(values.astype(dtype).tobytes()).decode("ascii")}
+
+
+def _column(values: np.ndarray):
+    """A numbers column as stored: its one value where every row holds it (NaN equals nothing: kept packed)."""
+    if len(values) and values.dtype.kind in "iub" and (values == values[0]).all():
+        return _scalar(values[0])
+    if len(values) and values.dtype.kind == "f":
+        first = values[0]
+        same = values == first   # NaN: never; -0.0 == 0.0, written 0 both ways
+        if same.all():
+            return _scalar(first)
+    return _packed(values)
+
+
+def _unpacked(v, n: int, dtype, one_value: bool) -> np.ndarray:
+    """A column as stored (a list, one value, or packed bytes) as n values of `dtype`; ValueError if damaged."""
+    if isinstance(v, dict):
+        if v.get("dtype") not in (*_INTS, _FLOAT) or not isinstance(v.get("base64"), str):
+            raise ValueError(f"a packed column of unknown type {v.get('dtype')!r}")
+        return np.frombuffer(base64.b64decode(v["base64"], validate=True), dtype=v["dtype"]).astype(dtype)
+    if one_value and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return np.full(n, v, dtype=dtype)   # one value throughout
+    return np.asarray(v, dtype=dtype)
 
 
 def to_table(rows: pd.DataFrame, device: dict, source_bytes: int) -> dict:
@@ -42,28 +80,31 @@ def to_table(rows: pd.DataFrame, device: dict, source_bytes: int) -> dict:
     codes, uniques = {}, {}
     for col in _CODED:
         found, seen = pd.factorize(rows[col])
-        codes[col], uniques[col] = found.tolist(), list(seen)
+        codes[col], uniques[col] = _packed(found), list(seen)
     return {"format": FORMAT, "source_bytes": source_bytes, "device": device,
             "names": uniques["name"], "paths": uniques["path"],
-            "columns": {**codes, **{c: _column(rows[c].tolist()) for c in _NUMBERS}}}
+            "columns": {**codes, **{c: _column(rows[c].to_numpy()) for c in _NUMBERS}}}
+
+
+def _text_column(uniques: list, codes: np.ndarray) -> pd.arrays.StringArray:
+    """Each row's text by its position in `uniques`; ValueError for a position outside it."""
+    if len(codes) and (codes.min() < 0 or codes.max() >= len(uniques)):
+        raise ValueError("a row points past the table's names or paths")
+    # the distinct texts made pandas strings once, then taken by position (made row by row, each of 250,000
+    # rows was checked to be a str)
+    return pd.array(uniques, dtype="str").take(codes)
 
 
 def from_table(table: dict) -> tuple[pd.DataFrame, dict]:
     """(kernel rows, device info) of a table to_table made; ValueError if it is not one."""
     if not isinstance(table, dict) or table.get("format") not in FORMATS:
         raise ValueError(f"not a launches table of format {FORMAT!r}")
-    cols = table["columns"]
-    n = len(cols["name"])
-
-    def numbers(c: str, dtype) -> np.ndarray:
-        v = cols[c]
-        if table["format"] == FORMAT and isinstance(v, (int, float)) and not isinstance(v, bool):
-            return np.full(n, v, dtype=dtype)   # one value throughout
-        return np.asarray(v, dtype=dtype)
-    out = {"name": np.asarray(table["names"], dtype=object).take(np.asarray(cols["name"], dtype=np.int64)),
-           "path": np.asarray(table["paths"], dtype=object).take(np.asarray(cols["path"], dtype=np.int64)),
-           "calls": numbers("calls", np.int64)}
-    out.update({c: numbers(c, np.float64) for c in _NUMBERS[1:]})
+    cols, one_value = table["columns"], table["format"] in _ONE_VALUE
+    codes = {c: _unpacked(cols[c], 0, np.int64, False) for c in _CODED}
+    n = len(codes["name"])
+    out = {c: _text_column(table[f"{c}s"], codes[c]) for c in _CODED}
+    out["calls"] = _unpacked(cols["calls"], n, np.int64, one_value)
+    out.update({c: _unpacked(cols[c], n, np.float64, one_value) for c in _NUMBERS[1:]})
     return frame_of(out), table["device"]      # columns of different lengths: pandas' ValueError
 
 
