@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+import numpy as np
 import pandas as pd
 
 from ..aten import GEMM_OPS
@@ -34,15 +35,16 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     """Per library kernel over one step: launches, flops (by width), bytes, and the ATen op behind it."""
     if ops is None or ops.empty:
         return pd.DataFrame()
-    ops = ops.copy()
-    for key in FLOP_KEYS:
-        ops[key] = ops["flops"].where(ops["flops_key"] == key, 0)
-    costs = ops.groupby("kernel").agg(lib_calls=("op", "size"), lib_bytes=("bytes", "sum"),
-                                      **{f"lib_{k}": (k, "sum") for k in FLOP_KEYS})
-    # the op most often behind each kernel, the first by name on a tie (Series.mode per group, but one sort)
-    counts = ops.groupby(["kernel", "op"]).size().rename("n").reset_index()
-    top = counts.sort_values(["kernel", "n", "op"], ascending=[True, False, True]).drop_duplicates("kernel")
-    costs["op"] = top.set_index("kernel")["op"].reindex(costs.index, fill_value="")
+    # each row's kernel by its position among the kernels, sorted as a group-by by name sorts them: the names
+    # (thousands of rows, each a long demangled name) hashed once for every sum and count below
+    codes, kernels = pd.factorize(ops["kernel"], sort=True)
+    keys, key_names = pd.factorize(ops["flops_key"])   # a few widths: compared as positions, not as text
+    flops = ops["flops"].to_numpy()
+    sums = pd.DataFrame({"lib_calls": np.ones(len(ops), dtype=np.int64), "lib_bytes": ops["bytes"].to_numpy(),
+                         **{f"lib_{k}": np.where(_rows_of(keys, key_names, k), flops, 0) for k in FLOP_KEYS}})
+    costs = sums[codes >= 0].groupby(codes[codes >= 0]).sum()   # a row without a kernel counts for none
+    costs.index = pd.Index(kernels, name="kernel")
+    costs["op"] = _most_common_op(codes, ops["op"], len(kernels))
     if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel
         modules = modules_by(ops, ["kernel"])
         costs["modules"] = pd.Series([modules.get((k,)) for k in costs.index], index=costs.index, dtype=object)
@@ -54,6 +56,28 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     else:
         costs["unpriced"] = OLD_LIBRARY_OPS
     return costs
+
+
+def _rows_of(codes: np.ndarray, uniques: pd.Index, value: str) -> np.ndarray:
+    """Which rows hold `value`, by factorize's codes and uniques (a missing cell, code -1, holds none)."""
+    found = int(uniques.get_indexer([value])[0])
+    return codes == found if found >= 0 else np.zeros(len(codes), dtype=bool)
+
+
+def _most_common_op(codes: np.ndarray, ops: pd.Series, n: int) -> list[str]:
+    """Per kernel position (codes: each row's), the op of most of its rows, the first by name on a tie; "" where
+    none has one (a missing op is no op)."""
+    op_codes, names = pd.factorize(ops, sort=True)   # position = rank by name
+    ok = (codes >= 0) & (op_codes >= 0)
+    width = max(len(names), 1)
+    pairs, counts = np.unique(codes[ok].astype(np.int64) * width + op_codes[ok], return_counts=True)
+    kernel, op = np.divmod(pairs, width)
+    order = np.lexsort((op, -counts, kernel))   # by kernel, then the most rows, then the op's name
+    first = order[np.r_[True, kernel[order][1:] != kernel[order][:-1]]] if len(order) else order
+    out = [""] * n
+    for k, o in zip(kernel[first].tolist(), op[first].tolist()):
+        out[k] = names[o]
+    return out
 
 
 # runs recorded before library_ops.csv said why an op had no price

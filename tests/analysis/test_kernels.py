@@ -437,6 +437,20 @@ def test_library_costs_per_width_and_most_common_op():
     assert c.loc["h", "op"] == "aten::a" and c.loc["h", "lib_calls"] == 2
 
 
+def test_library_costs_a_row_without_width_or_op_counts_in_no_width():
+    ops = pd.DataFrame([
+        {"kernel": "g", "op": "aten::mm", "flops": 100.0, "flops_key": "flops16", "bytes": 10.0},
+        {"kernel": "g", "op": None, "flops": 5.0, "flops_key": None, "bytes": 1.0},
+        {"kernel": "g", "op": None, "flops": 7.0, "flops_key": None, "bytes": 1.0},
+    ])
+    c = library_costs(ops)
+    # 3 launches, 12 B; the 100 flop of the one flops16 row, and the 5 + 7 without a width in none (flops8, a
+    # width no row has, stays 0); the op: mm, the one named (two rows without an op are no op)
+    assert c.loc["g", "lib_calls"] == 3 and c.loc["g", "lib_bytes"] == 12.0
+    assert [c.loc["g", f"lib_{k}"] for k in FLOP_KEYS] == [0.0, 100.0, 0.0, 0.0]
+    assert c.loc["g", "op"] == "aten::mm"
+
+
 def test_classify_every_branch():
     for kind, cat in (("pointwise", "Inductor pointwise"), ("foreach", "Inductor pointwise"),
                       ("reduction", "Inductor reduction"), ("persistent_reduction", "Inductor reduction"),
