@@ -28,18 +28,24 @@ def annotate_source(source: str, metrics: KernelMetrics) -> str:
 
 _SIGNATURE = re.compile(r"@triton\.jit[^\n]*\ndef \w+\(([^)]*)\)")
 _RAND_STRIDED = re.compile(r"(arg_\d+)\s*=\s*rand_strided\(\(([^)]*)\),\s*\(([^)]*)\),[^)]*dtype=torch\.(\w+)\)")
-_RETURN = re.compile(r"def get_args\(\):.*?return ([^\n]*)", re.S)
+_GET_ARGS, _RETURN = "def get_args():", "return "
 
 
 def launch_args(kernel_file_text: str) -> list[tuple[str, str, tuple[str, str] | None]] | None:
     """The kernel's parameters with the values its `get_args()` passes: (parameter, value, (shape, dtype) of
     the tensor or None). None when the file has no get_args."""
-    sig, ret = _SIGNATURE.search(kernel_file_text), _RETURN.search(kernel_file_text)
-    if not sig or not ret:
+    sig = _SIGNATURE.search(kernel_file_text)
+    # get_args() found as text, not by a regular expression: thousands of kernel files in a large run's report
+    start = kernel_file_text.find(_GET_ARGS)
+    ret = kernel_file_text.find(_RETURN, start + len(_GET_ARGS)) if start >= 0 else -1
+    if not sig or ret < 0:
         return None
+    end = kernel_file_text.find("\n", ret)
+    returned = kernel_file_text[ret + len(_RETURN):end if end >= 0 else len(kernel_file_text)]
     params = [p.split(":")[0].strip() for p in sig.group(1).split(",") if p.strip()]
-    tensors = {m.group(1): (m.group(2), m.group(4)) for m in _RAND_STRIDED.finditer(kernel_file_text)}
-    values = [v.strip() for v in ret.group(1).split(",") if v.strip()]
+    # the tensors get_args() makes, in its own body (what comes before it is the kernel)
+    tensors = {m.group(1): (m.group(2), m.group(4)) for m in _RAND_STRIDED.finditer(kernel_file_text, start)}
+    values = [v.strip() for v in returned.split(",") if v.strip()]
     return [(p, v, tensors.get(v)) for p, v in zip(params, values)]
 
 
