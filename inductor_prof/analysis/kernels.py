@@ -28,7 +28,12 @@ CATEGORIES = ("GEMM", "attention", "Inductor pointwise", "Inductor reduction", "
 def by_name(rows: pd.DataFrame) -> pd.DataFrame:
     """Hatchet kernel rows summed per kernel name (over steps and scopes)."""
     cols = ["calls", "time_ns", "bytes", *FLOP_KEYS]
-    return rows.groupby("name", as_index=True)[cols].sum() if len(rows) else pd.DataFrame(columns=cols)
+    if not len(rows):
+        return pd.DataFrame(columns=cols)
+    out = rows.groupby("name", as_index=True)[cols].sum()
+    if isinstance(out.index, pd.CategoricalIndex):   # hatchet rows' names (categorical): a plain index of text
+        out.index = pd.Index(out.index.astype("str"), name="name")
+    return out
 
 
 def library_costs(ops: pd.DataFrame) -> pd.DataFrame:

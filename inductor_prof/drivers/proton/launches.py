@@ -86,13 +86,16 @@ def to_table(rows: pd.DataFrame, device: dict, source_bytes: int) -> dict:
             "columns": {**codes, **{c: _column(rows[c].to_numpy()) for c in _NUMBERS}}}
 
 
-def _text_column(uniques: list, codes: np.ndarray) -> pd.arrays.StringArray:
-    """Each row's text by its position in `uniques`; ValueError for a position outside it."""
+def _text_column(uniques: list, codes: np.ndarray) -> pd.Categorical:
+    """Each row's text by its position in `uniques`, as hatchet.frame_of makes it (categorical, categories
+    sorted); ValueError for a position outside it, or texts that repeat."""
     if len(codes) and (codes.min() < 0 or codes.max() >= len(uniques)):
         raise ValueError("a row points past the table's names or paths")
-    # the distinct texts made pandas strings once, then taken by position (made row by row, each of 250,000
-    # rows was checked to be a str)
-    return pd.array(uniques, dtype="str").take(codes)
+    texts = pd.Index(uniques, dtype="str")
+    order = texts.argsort()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return pd.Categorical.from_codes(rank[codes], categories=texts[order])   # not unique: its ValueError
 
 
 def from_table(table: dict) -> tuple[pd.DataFrame, dict]:

@@ -13,6 +13,7 @@ from recorded import REPO, data_path
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.drivers import proton
 from inductor_prof.drivers.proton import launches
+from inductor_prof.drivers.proton.hatchet import frame_of
 from inductor_prof.report import export
 from inductor_prof.rundir import RunDir
 from inductor_prof.runfiles import hatchet_rows
@@ -42,7 +43,7 @@ def test_example_steps_survive_the_table(tmp_path):
 def _rows(**cols):
     base = {"name": ["k"], "path": ["step_0"], "calls": [1], "time_ns": [1.0], "bytes": [0.0], "flops8": [0.0],
             "flops16": [0.0], "flops32": [0.0], "flops64": [0.0], "flops": [0.0]}
-    return pd.DataFrame({**base, **cols})
+    return frame_of({**base, **cols})   # as a hatchet's rows are (names and paths categorical)
 
 
 def _packed(values, dtype):
