@@ -121,7 +121,7 @@ def text_column(values: Any) -> pd.Categorical:
     """A text column as categorical, its categories sorted (a categorical as it is)."""
     if isinstance(values, pd.Categorical):
         return values
-    return pd.Categorical(values, categories=pd.Index(values, dtype="str").unique().sort_values())
+    return pd.Categorical(pd.array(values, dtype="str"))   # categories: the distinct texts, sorted
 
 
 def parse(path: Path) -> pd.DataFrame:
