@@ -131,10 +131,11 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
     df = df.copy()
     known = df["sol_ms_per_step"].notna()
     df["headroom_vs"] = [f"{p:.0f}% of {c}" + _other_roofs(r) if c and k else "" for p, c, k, r in
-                         zip(df["pct_of_peak"], df["ceiling"], known, _roof_columns(df))]
-    df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"], known)]
+                         zip(df["pct_of_peak"].tolist(), df["ceiling"].tolist(), known.tolist(), _roof_columns(df))]
+    # (columns as lists: iterating a Series of text gets each cell through pandas, thousands of rows)
+    df["do"] = [DO.get(b, "") if k else "" for b, k in zip(df["bound"].tolist(), known.tolist())]
     # what the headroom is measured against (reachable.py re-bases only the roofline's on the binding unit)
-    df["headroom_by"] = ["roofline" if k else "" for k in known]
+    df["headroom_by"] = ["roofline" if k else "" for k in known.tolist()]
     floor = df["at_floor"].fillna(False).astype(bool) & known if "at_floor" in df.columns else known & False
     if floor.any():   # bound by their launch (roofline.add_derived: at the run's kernel floor)
         df.loc[floor, "headroom_vs"] = [f"{us:.1f} µs a call, the shortest kernel {fl:.1f}" for us, fl in
@@ -227,7 +228,8 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = No
     roofline_said = df["do"] == df["bound"].map(DO).fillna("")
     roof = df["pct_of_peak"] if "pct_of_peak" in df.columns else pd.Series(NAN, index=df.index)
     level = pd.Series([memory_level_mismatch(b, u, d, p) for b, u, d, p in
-                       zip(df["bound"], df["binding_unit"], df["ncu_dram_pct"], roof)], index=df.index, dtype=bool)
+                       zip(df["bound"].tolist(), df["binding_unit"].tolist(), df["ncu_dram_pct"].tolist(),
+                           roof.tolist())], index=df.index, dtype=bool)
     for i, r in df[(df["binding_disagrees"].astype(bool) | level) & roofline_said].iterrows():
         unit = r["binding_unit"]
         # the source pass's counters (with its lines), else the metric pass's stall counters where recorded
@@ -287,7 +289,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
     "do"}. df: the kernel table after per_shape (an attention kernel there already carries the better backend for
     its calls); attention: headroom.attention_saving rows, listed apart only where no kernel of the table ran
     their calls; comm: a rank of several (comm_items)."""
-    kernels = {demangle(n) for n in df["name"]}
+    kernels = {demangle(n) for n in df["name"].tolist()}
     extra: list[dict[str, Any]] = []
     waited = 0.0
     if comm:

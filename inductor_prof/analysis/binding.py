@@ -96,10 +96,11 @@ def add_binding(df: pd.DataFrame, peaks: Peaks) -> pd.DataFrame:
     df["ncu_l2_pct"] = pct("ncu_l2_bytes", peaks.get("l2_gbps"))
     tensor = df.get("tensor_pipe_pct", pd.Series(nan, index=df.index))
     occupancy = df.get("occupancy_pct", pd.Series(nan, index=df.index))
-    judged = [binding(*v) for v in zip(df["sol_compute_pct"], df["sol_memory_pct"], tensor, occupancy,
-                                       df["ncu_dram_pct"], df["ncu_l2_pct"])]
+    judged = [binding(*v) for v in zip(df["sol_compute_pct"].tolist(), df["sol_memory_pct"].tolist(), tensor.tolist(),
+                                       occupancy.tolist(), df["ncu_dram_pct"].tolist(), df["ncu_l2_pct"].tolist())]
     df["binding_unit"] = [u for u, _ in judged]
     df["binding_evidence"] = [e for _, e in judged]
     df["binding_disagrees"] = [disagrees(b, u, s, m) for b, u, s, m in
-                               zip(df["bound"], df["binding_unit"], df["sol_compute_pct"], df["sol_memory_pct"])]
+                               zip(df["bound"].tolist(), df["binding_unit"].tolist(), df["sol_compute_pct"].tolist(),
+                                   df["sol_memory_pct"].tolist())]
     return df

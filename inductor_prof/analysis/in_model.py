@@ -42,7 +42,7 @@ def gap_ms(in_model_us: float, alone_us: float, calls_per_step: float | None) ->
 def attention_items(df: pd.DataFrame, attention: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per attention kernel of the table that ran the calls of exactly one benchmarked shape (and no other
     kernel did): its time a call in the timed steps against its backend's time alone in the attention stage."""
-    rows = {demangle(n): r for n, r in zip(df["name"], _records(df, ("avg_us", "calls_per_step", "display")))}
+    rows = {demangle(n): r for n, r in zip(df["name"].tolist(), _records(df, ("avg_us", "calls_per_step", "display")))}
     out = []
     for a in attention:
         if a.get("pass", "forward") != "forward":   # a forward+backward time: not one kernel's call alone

@@ -94,7 +94,7 @@ def with_best(calls: pd.DataFrame, replays: dict[tuple[str, str], float],
     Triton template for it, where timed), NaN where not measured, and best_us: the fastest time measured for that
     exact call on this GPU (the model's own, the replay's or the template's; NaN when neither was measured)."""
     calls = calls.copy()
-    keys = [(op, _canonical(d)) for op, d in zip(calls["op"], calls["dims"])]
+    keys = [(op, _canonical(d)) for op, d in zip(calls["op"].tolist(), calls["dims"].tolist())]
     calls["replay_us"] = [replays.get(k, float("nan")) * US_PER_MS for k in keys]
     calls["template_us"] = [(templates or {}).get(k, float("nan")) * US_PER_MS for k in keys]
     calls["best_us"] = calls[["us_per_call", "replay_us", "template_us"]].min(axis=1)
@@ -169,8 +169,8 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: Peaks, blocks
     if rows is None or rows.empty:
         return pd.DataFrame(columns=SHAPE_COLUMNS)
     out = pd.DataFrame({"name": rows["kernel"].map(name_of),
-                        "shape": _labels(rows["op"], rows["dims"]), "op": rows["op"],
-                        "dims": [json_cell(d) if isinstance(d, str) else d for d in rows["dims"]],
+                        "shape": _labels(rows["op"].tolist(), rows["dims"].tolist()), "op": rows["op"],
+                        "dims": [json_cell(d) if isinstance(d, str) else d for d in rows["dims"].tolist()],
                         "calls_per_step": rows["calls"], "avg_us": rows["us_per_call"], "step_ms": rows["ms"]})
     out["pct_of_gpu_time"] = 100 * out["step_ms"] / float(kernels["step_ms"].sum())
     out["share_of_kernel"] = rows["share_of_kernel"]
@@ -181,7 +181,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: Peaks, blocks
         out[column] = judged[column]
     out["replay_us"], out["template_us"], out["best_us"] = rows.get("replay_us"), rows.get("template_us"), rows.get("best_us")
     out["modules"] = rows["modules"]
-    out["module"] = [_module_cell(m, blocks) for m in rows["modules"]]
+    out["module"] = [_module_cell(m, blocks) for m in rows["modules"].tolist()]
     return out.sort_values(["name", "step_ms"], ascending=[True, False], kind="stable")[SHAPE_COLUMNS] \
         .reset_index(drop=True)
 

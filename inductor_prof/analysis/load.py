@@ -179,7 +179,7 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
         df = add_reachable(df)
         # each library kernel's calls by shape, nested in its row (the JSON's `calls_by_shape`; [] for the others)
         nested = library_calls.by_kernel(library_calls.shape_rows(shapes, df, peaks, block_patterns(harvested)))
-        df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"]], index=df.index, dtype=object)
+        df["calls_by_shape"] = pd.Series([nested.get(n, []) for n in df["name"].tolist()], index=df.index, dtype=object)
     experiments = reader.experiments()
     graphs = ((manifest.get("stages") or {}).get("annotated_step") or {}).get("cuda_graphs")
     if graphs and not runfiles.present(run.recorded_launches):   # recorded before the replays were priced

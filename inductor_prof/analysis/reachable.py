@@ -47,9 +47,9 @@ def add_reachable(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy()
     nan = pd.Series(float("nan"), index=df.index)
     if "binding_unit" in df.columns:
-        df["binding_busy_pct"] = [busy_of_unit(*v) for v in zip(
+        df["binding_busy_pct"] = [busy_of_unit(*v) for v in zip(*(c.tolist() for c in (
             df["binding_unit"], df["sol_compute_pct"], df["sol_memory_pct"], df.get("tensor_pipe_pct", nan),
-            df["ncu_dram_pct"], df["ncu_l2_pct"])]
+            df["ncu_dram_pct"], df["ncu_l2_pct"])))]
     else:
         df["binding_busy_pct"] = nan
     on_roofline = df["headroom_by"] == "roofline"
