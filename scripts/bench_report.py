@@ -19,7 +19,10 @@ which other load on a shared machine disturbs less), and the ratio to the exampl
 
 --baseline REF also times the code of a git commit (its inductor_prof, from `git archive`) on the same folders,
 side by side: each repetition runs every (code, folder) report once, in turn, so a change of load on a shared
-machine falls on both; then each line says after/before and each code its synthetic/example ratio.
+machine falls on both; then each line says after/before and each code its synthetic/example ratio. A second table
+pairs the reports of each repetition (synthetic over example, this tree over the baseline) and prints the median
+CPU ratio with its spread over the repetitions: on a loaded machine the load moves both reports of a pair alike,
+where the medians of the first table come from different moments.
 
 --recorded records every file of both folders in their manifests (a copy of the example), as a profile does
 today: then each report also checks each file it reads against its record (size and SHA-256), the 164 MB
@@ -164,13 +167,26 @@ def one_report(run: Path, code: Path) -> tuple[float, float]:
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def medians(jobs: list[tuple[Path, Path]], repeat: int) -> list[tuple[float, float]]:
-    """Median (wall s, CPU s) of `repeat` reports of each (run, code) job, the jobs taking turns each repetition."""
+def timed(jobs: list[tuple[Path, Path]], repeat: int) -> list[list[tuple[float, float]]]:
+    """(wall s, CPU s) of each of `repeat` reports of each (run, code) job, the jobs taking turns each
+    repetition (so the reports of one repetition ran side by side, under the same load)."""
     times: list[list[tuple[float, float]]] = [[] for _ in jobs]
     for _ in range(repeat):
         for i, (run, code) in enumerate(jobs):
             times[i].append(one_report(run, code))
+    return times
+
+
+def medians(times: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """Median (wall s, CPU s) of each job's reports."""
     return [(statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for t in times]
+
+
+def paired_cpu(over: list[tuple[float, float]], under: list[tuple[float, float]]) -> str:
+    """CPU of `over` / CPU of `under`, a ratio per repetition (the two reports ran one after the other, so a
+    change of load on a shared machine falls on both): median [lowest - highest] of them."""
+    ratios = sorted(o[1] / u[1] for o, u in zip(over, under))
+    return f"{statistics.median(ratios):.2f} [{ratios[0]:.2f}-{ratios[-1]:.2f}]"
 
 
 def write_tables(run: Path, code: Path) -> None:
@@ -220,9 +236,9 @@ def main() -> int:
               f"launches in steps.hatchet ({facts['mb']:.0f} MB)")
         # rows[label][code] = (wall, cpu); the example is timed in both phases, beside each synthetic state
         rows: dict[str, list[tuple[float, float]]] = {}
-        got = medians([(run, code) for _, code in codes for run in (example, dst)], a.repeat)
-        rows["example (recorded)"] = got[0::2]
-        rows["synthetic, hatchets only"] = got[1::2]
+        raw: dict[str, list[list[tuple[float, float]]]] = {}   # each report's times, as rows (per code)
+        got = timed([(run, code) for _, code in codes for run in (example, dst)], a.repeat)
+        raw["example (recorded)"], raw["synthetic, hatchets only"] = got[0::2], got[1::2]
         # each code reads tables its own writer wrote (a format it does not know sends it to the hatchet): the
         # baseline's in a copy of the synthetic run
         folders = {}
@@ -231,9 +247,9 @@ def main() -> int:
             write_tables(folders[code], code)
             if a.recorded:   # the tables as the profile records them
                 record_files(folders[code])
-        got = medians([(run, code) for _, code in codes for run in (example, folders[code])], a.repeat)
-        rows["example (again)"] = got[0::2]
-        rows["synthetic, launches tables"] = got[1::2]
+        got = timed([(run, code) for _, code in codes for run in (example, folders[code])], a.repeat)
+        raw["example (again)"], raw["synthetic, launches tables"] = got[0::2], got[1::2]
+        rows = {label: medians(per_code) for label, per_code in raw.items()}
     print(f"report --json --top 0, median of {a.repeat}, each a fresh process; wall s / CPU s "
           f"(x example: wall, CPU over the example's beside it)" + (", every file recorded" if a.recorded else ""))
     print(f"  {'':28s}" + "".join(f"{label:>32s}" for label, _ in codes) +
@@ -244,6 +260,18 @@ def main() -> int:
                         for (w, c), ex in zip(per_code, rows_of_example))
         ratio = (f"{per_code[-1][0] / per_code[0][0]:>22.2f}, {per_code[-1][1] / per_code[0][1]:.2f}"
                  if len(codes) > 1 else "")
+        print(f"  {label:28s}{cells}{ratio}")
+    print(f"CPU ratios paired per repetition: median [lowest-highest] of the {a.repeat}")
+    print(f"  {'':28s}" + "".join(f"{label:>32s}" for label, _ in codes) +
+          (f"{'after / before':>30s}" if len(codes) > 1 else ""))
+    for label, per_code in raw.items():
+        if label.startswith("example"):
+            ratio = (f"{paired_cpu(per_code[-1], per_code[0]):>30s}" if len(codes) > 1 else "")
+            print(f"  {label:28s}" + "".join(f"{'':>32s}" for _ in codes) + ratio)
+            continue
+        of_example = raw["example (again)" if "launches" in label else "example (recorded)"]
+        cells = "".join(f"{'x ' + paired_cpu(t, ex):>32s}" for t, ex in zip(per_code, of_example))
+        ratio = (f"{paired_cpu(per_code[-1], per_code[0]):>30s}" if len(codes) > 1 else "")
         print(f"  {label:28s}{cells}{ratio}")
     return 0
 
