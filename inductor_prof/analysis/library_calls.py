@@ -227,6 +227,10 @@ def _cells(col: pd.Series) -> list[Any]:
     values: list[Any] = col.tolist()
     if isinstance(col.dtype, np.dtype) and col.dtype.kind in "biu":
         return values
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":   # Python floats already: only NaN to find
+        for i in np.flatnonzero(np.isnan(col.to_numpy())).tolist():
+            values[i] = None
+        return values
     return [None if v is None or v is pd.NA or (type(v) is float and v != v) else
             (v.item() if isinstance(v, np.generic) else v) for v in values]
 
