@@ -59,7 +59,8 @@ def io_bytes(kernel_file_text: str) -> dict[str, int] | None:
     ints = {p: int(v) for p, v, _ in args if v.lstrip("-").isdigit()}
     numels = [v for p, v in ints.items() if p.endswith("numel")]
     clamp = math.prod(numels) if numels else 0   # int arguments but no *numel (a template's ks0): no clamp
-    loaded = loaded_in_out(kernel_file_text)
+    # the source searched only for a kernel with in_out_ptr arguments (most have none; thousands of files)
+    loaded = loaded_in_out(kernel_file_text) if any(p.startswith("in_out_ptr") for p, _, _ in args) else frozenset()
     read = write = 0
     for p, _, tensor in args:
         if tensor is None:
