@@ -89,3 +89,20 @@ def test_collectives_say_the_phase_that_launched_them():
     s = phase_summary(steps, None, None, 2, None)
     assert s[COMMUNICATION]["launched_in"] == {"backward": pytest.approx(0.0005), "optimizer": pytest.approx(0.00025)}
     assert s[COMMUNICATION]["ms_per_step"] == pytest.approx(0.00075)
+
+
+def test_report_of_a_rank_splits_its_communication_phase_and_renders_the_line():
+    # the report's path (cli report -> ranks.rank_advice -> format.summary_rows): a summary with phases gets its
+    # communication row split for the rank shown; rank 0's figures as in the first test
+    from inductor_prof.analysis.ranks import rank_advice
+    from inductor_prof.report.format import phase_rows
+
+    view = load_ranks(FSDP)
+    tables = load_run_tables(view.ranked.rank(0).root)
+    tables.summary["phases"] = phase_summary(tables.launches, None, None, tables.summary["steps"], None)
+    rank_advice(tables, view, 0)
+    c = tables.summary["phases"][COMMUNICATION]
+    assert c["wait_ms_per_step"] == pytest.approx(25.1155 - 8 * 0.24450475, abs=1e-4)
+    lines = dict(phase_rows(tables.summary["phases"]))
+    assert lines["    of it"].startswith("waiting 23.16, moving 1.96 ms; 0% hidden under compute; exposed 1.96 ms "
+                                       "moving + 0.00 ms waiting; all_gather 121.6 MB: busbw 249 GB/s over transfer")
