@@ -1,10 +1,19 @@
 """A rank program for `profile --train --nproc N` tests on a CPU (the `body` pipeline/rank.py runs in place of the
 profile, under a real torchrun and gloo group): the tiny decoder's training step (examples/models/llama_train.py)
-checked and wrapped as the build stage does (targets/training.py, targets/data_parallel.py), one step run with
+checked and wrapped by the profile's build stage (pipeline/build.py: targets/training.py, targets/data_parallel.py), one step run with
 each phase in its torch.profiler range (pipeline/training.py's marking, without Proton), and what each rank saw
 written to RUN/train<rank>.json."""
 import json
 import os
+from types import SimpleNamespace
+
+
+def tiny_train():
+    """The factory the build stage resolves: the tiny decoder's TrainingStep on the CPU."""
+    from examples.models.llama_train import training_step
+    from rank_bodies import _tiny_decoder
+
+    return training_step(**_tiny_decoder())
 
 
 def ddp_training(spec, rank, local_rank, root):
@@ -35,23 +44,24 @@ def _training(root, rank):
     import torch.distributed as dist
 
     from examples.models.llama_fsdp import build_fsdp
-    from examples.models.llama_train import training_step
     from inductor_prof.drivers.torch_profiler import phase_range
+    from inductor_prof.pipeline import build
     from inductor_prof.targets.data_parallel import own_parallelism, wrap
-    from inductor_prof.targets.training import build_training
     from rank_bodies import _tiny_decoder
 
     tiny = _tiny_decoder()
     torch.manual_seed(rank)   # different weights on each rank: DDP's first broadcast makes them rank 0's
-    step = training_step(**tiny)
-    ids = step.inputs["input_ids"]
-    step.inputs["input_ids"] = (ids + rank) % tiny["vocab_size"]   # each rank its own batch, as data parallel does
-    training = build_training("tiny", step, (), step.inputs)
-    record = wrap(training)
+    ctx = SimpleNamespace(opts=SimpleNamespace(target="rank_train_bodies:tiny_train", flux=None, train=True),
+                          manifest=SimpleNamespace(set=lambda key, value: None), profile={}, log=lambda line: None)
+    build.run(ctx)   # the profile's build stage: the factory's TrainingStep checked, then wrapped
+    target, training = ctx.target, ctx.target.training
+    ids = target.kwargs["input_ids"]
+    ids.copy_((ids + rank) % tiny["vocab_size"])   # each rank its own batch, as data parallel does
+    record = target.info.get("data_parallel")
     before = [p.detach().clone() for p in training.model.parameters()]
     training.phase = phase_range
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-        loss = training.step((), step.inputs)
+        loss = target()
     trace = os.path.join(root, f"trace{rank}.json")
     prof.export_chrome_trace(trace)
     after = torch.cat([p.detach().flatten() for p in training.model.parameters()])
