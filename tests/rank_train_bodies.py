@@ -69,9 +69,19 @@ def _training(root, rank):
     sums = [None, None]
     dist.all_gather_object(sums, after.double().sum().item())
     losses = [None, None]
-    dist.all_gather_object(losses, float(loss))
+    dist.all_gather_object(losses, float(loss.detach()))
+    # the blocks compiled as regional compile does, reached inside DDP's forward (Dynamo's DDPOptimizer), AOTAutograd's
+    # backward (aot_eager: no C++ compiler on the CPU): a second step still updates both ranks alike
+    for _, block in target.blocks:
+        block.compile(backend="aot_eager", fullgraph=True)
+    target()
+    compiled = [None, None]
+    dist.all_gather_object(compiled, torch.cat([p.detach().flatten() for p in training.model.parameters()])
+                           .double().sum().item())
     fsdp, _ = build_fsdp(**tiny)
     with open(os.path.join(root, f"train{rank}.json"), "w") as f:
         json.dump({"record": record, "collectives": _collectives_by_phase(trace), "params_equal": sums[0] == sums[1],
                    "moved": moved, "losses_differ": losses[0] != losses[1],
-                   "again": wrap(training), "fsdp": own_parallelism(fsdp)}, f)
+                   "again": wrap(training), "fsdp": own_parallelism(fsdp),
+                   "blocks": len(target.blocks), "compiled_equal": compiled[0] == compiled[1],
+                   "compiled_moved": compiled[0] != sums[0]}, f)

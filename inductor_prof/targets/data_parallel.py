@@ -5,7 +5,9 @@ in buckets from autograd's hooks while backward still computes, which is what a 
 
 Only the training step's model is wrapped (`Training.model`): `Target.model` stays the factory's module, so
 regional compile, the block scopes and provenance see the same module tree as on one GPU, and DDP calls the
-compiled module from its own forward."""
+compiled module from its own forward. Dynamo compiles a graph reached inside DDP's forward with its DDPOptimizer
+(torch's default `optimize_ddp`): the graph split where DDP's gradient buckets end, so that each bucket's
+all-reduce can start while the rest of backward computes; the record says the setting."""
 from __future__ import annotations
 
 from typing import Any
@@ -68,7 +70,11 @@ def wrap(training) -> dict[str, Any] | None:
         return {"world_size": ranks, "wrapper": own, "wrapped_by": "factory"}
     from torch.nn.parallel import DistributedDataParallel
 
+    import torch._dynamo.config as dynamo_config
+
     ddp = DistributedDataParallel(training.model, device_ids=_device_ids(training.model))
     training.model = ddp
+    # what Dynamo does with graphs compiled inside DDP's forward (torch's default: split at the buckets' bounds,
+    # DDPOptimizer), so a rank's kernels can differ from one GPU's
     return {"world_size": ranks, "wrapper": "DistributedDataParallel", "wrapped_by": "inductor-prof",
-            "bucket_bytes": int(ddp.bucket_bytes_cap)}
+            "bucket_bytes": int(ddp.bucket_bytes_cap), "optimize_ddp": str(dynamo_config.optimize_ddp)}

@@ -28,7 +28,8 @@ def test_two_ranks_train_data_parallel_with_the_gradient_all_reduce_in_backward(
     seen = [json.loads((out / f"train{i}.json").read_text()) for i in (0, 1)]
     for s in seen:
         assert s["record"]["wrapper"] == "DistributedDataParallel" and s["record"]["world_size"] == 2
-        assert s["record"]["wrapped_by"] == "inductor-prof" and s["record"]["bucket_bytes"] > 0
+        assert s["record"]["wrapped_by"] == "inductor-prof" and s["record"]["bucket_bytes"] == 25 * 2**20
+        assert s["record"]["optimize_ddp"] == "True"   # torch's default: Dynamo splits graphs at the buckets
         # the gradients' all-reduce runs from autograd's hooks, inside the backward phase's range: the phase the
         # report says NCCL kernels were launched in; the forward broadcasts rank 0's buffers (DDP's default)
         assert s["collectives"] == [["allreduce", "backward"], ["broadcast", "forward"]]
@@ -37,3 +38,5 @@ def test_two_ranks_train_data_parallel_with_the_gradient_all_reduce_in_backward(
         # a model already spread over the ranks is left as it is: the DDP just made, FSDP2's fully_shard
         assert s["again"] == {"world_size": 2, "wrapper": "DistributedDataParallel", "wrapped_by": "factory"}
         assert s["fsdp"] == "fully_shard (FSDP2)"
+        # its 2 blocks compiled inside DDP's forward: the step runs, the ranks stay alike
+        assert s["blocks"] == 2 and s["compiled_equal"] and s["compiled_moved"]
