@@ -73,3 +73,28 @@ def communication_line(p: dict[str, Any]) -> str:
     if launched:
         parts.append("launched in " + ", ".join(f"{k} {v:.2f} ms" for k, v in launched.items()))
     return "; ".join(parts)
+
+
+def communication_item(p: dict[str, Any], wrapper: str | None) -> dict[str, Any] | None:
+    """The training item of the communication phase (as training_advice.items writes them): the collectives' data
+    moving with no compute beside it, which overlapping with backward could hide; None where none was exposed.
+    wrapper: the manifest's target.data_parallel wrapper (DDP's knobs are named when the tool or the factory used
+    it)."""
+    exposed = p.get("exposed_ms_per_step")
+    if not exposed or exposed <= 0:
+        return None
+    top = p.get("top_collective") or {}
+    name = top.get("collective") or "collectives"
+    rate = (f"; {name} at busbw {top['busbw_gbps']:.0f} GB/s over its transfer"
+            + (f", {top['pct_of_link']:.0f}% of the link" if top.get("pct_of_link") is not None else "")
+            if top.get("busbw_gbps") is not None else "")
+    hidden = f", {p['hidden_pct']:.0f}% of the NCCL time hidden" if p.get("hidden_pct") is not None else ""
+    do = ("overlap it with backward: smaller gradient buckets (DDP's bucket_cap_mb) start the first all-reduce "
+          "sooner; regional compile gives each block's gradients as its backward ends (one whole-model backward "
+          "graph gives them all at its end); fewer bytes: DDP's bf16_compress_hook"
+          if wrapper == "DistributedDataParallel" else
+          "overlap it with compute (prefetch the next collective, smaller buckets), or move fewer bytes")
+    return {"phase": "communication", "what": f"{name} exposed: data moving with no compute beside it",
+            "ms_per_step": float(p["moving_ms_per_step"]), "headroom_ms_per_step": float(exposed), "do": do,
+            "why": f"{exposed:.2f} ms of the step only moving data (torch.profiler step){hidden}{rate}; waiting "
+                   f"for other ranks ({p['wait_ms_per_step']:.2f} ms under Proton) is not counted"}

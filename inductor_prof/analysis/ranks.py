@@ -15,7 +15,7 @@ from .. import runfiles
 from ..errors import UserError
 from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
-from .comm_phase import communication_phase
+from .comm_phase import communication_item, communication_phase
 from .headroom import headroom
 from .overlap import comm_compute
 from .phases import COMMUNICATION
@@ -156,6 +156,10 @@ def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     if COMMUNICATION in phases and row is not None and row.get("span_ms") is not None:   # a training step's
         phases[COMMUNICATION] = communication_phase(phases[COMMUNICATION], row, view.collectives.get(shown),
                                                     proton_wait_ms(tables.kernels, view.transfer_us.get(shown, {})))
+        wrapper = (((tables.manifest.get("target") or {}).get("data_parallel")) or {}).get("wrapper")
+        item = communication_item(phases[COMMUNICATION], wrapper)
+        if item is not None and "training" in tables.summary:   # beside the phase items of training_advice
+            tables.summary["training"].append(item)
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
     if comm:

@@ -7,7 +7,7 @@ numbers below were read off its files by hand (the Proton rows of both ranks and
 import pandas as pd
 import pytest
 
-from inductor_prof.analysis.comm_phase import communication_line, communication_phase
+from inductor_prof.analysis.comm_phase import communication_item, communication_line, communication_phase
 from inductor_prof.analysis.load import load_run_tables
 from inductor_prof.analysis.phases import COMMUNICATION, phase_summary
 from inductor_prof.analysis.ranks import load_ranks
@@ -100,9 +100,22 @@ def test_report_of_a_rank_splits_its_communication_phase_and_renders_the_line():
     view = load_ranks(FSDP)
     tables = load_run_tables(view.ranked.rank(0).root)
     tables.summary["phases"] = phase_summary(tables.launches, None, None, tables.summary["steps"], None)
+    tables.summary["training"] = []   # training_advice's items: the exposed communication joins them
     rank_advice(tables, view, 0)
+    assert [i["phase"] for i in tables.summary["training"]] == ["communication"]
     c = tables.summary["phases"][COMMUNICATION]
     assert c["wait_ms_per_step"] == pytest.approx(25.1155 - 8 * 0.24450475, abs=1e-4)
     lines = dict(phase_rows(tables.summary["phases"]))
     assert lines["    of it"].startswith("waiting 23.16, moving 1.96 ms; 0% hidden under compute; exposed 1.96 ms "
                                        "moving + 0.00 ms waiting; all_gather 121.6 MB: busbw 249 GB/s over transfer")
+
+
+def test_exposed_communication_is_a_training_item_with_the_waiting_left_out(fsdp):
+    # rank 0: 1.956 ms a step of all_gather moving with nothing beside it: the item's headroom (what overlap could
+    # hide); its 23.16 ms of waiting is said as not counted
+    item = communication_item(fsdp[0], "DistributedDataParallel")
+    assert item["phase"] == "communication" and item["headroom_ms_per_step"] == pytest.approx(1.9560, abs=1e-4)
+    assert item["ms_per_step"] == pytest.approx(8 * 0.24450475, rel=1e-6)
+    assert "bucket_cap_mb" in item["do"] and "waiting for other ranks (23.16 ms under Proton) is not counted" in item["why"]
+    assert "bucket_cap_mb" not in communication_item(fsdp[0], "fully_shard (FSDP2)")["do"]
+    assert communication_item({**fsdp[0], "exposed_ms_per_step": 0.0}, None) is None   # all hidden: no item
