@@ -41,7 +41,7 @@ for i in range(top.get('nproc', 0)):
     m = json.load(open(f'$RUN/rank{i}/manifest.json'))
     print('rank', i, 'stages:', {k: (v.get('status'), v.get('seconds')) for k, v in (m.get('stages') or {}).items()})
 " || echo "STEP ranks_json failed: rc=$?"
-  for i in 0 1; do [ -f $RUN/logs/rank$i.log ] && { echo "-- rank$i.log tail"; tail -5 $RUN/logs/rank$i.log; }; done
+  for i in 0 1; do [ -f $RUN/logs/rank$i.log ] && { echo "-- rank$i.log tail"; tail -12 $RUN/logs/rank$i.log; }; done
 fi
 
 # --- 2. reports ----------------------------------------------------------------------------------------------
