@@ -44,6 +44,7 @@ def _training(root, rank):
     import torch.distributed as dist
 
     from examples.models.llama_fsdp import build_fsdp
+    from examples.models.llama_tp import build_tp
     from inductor_prof.drivers.torch_profiler import phase_range
     from inductor_prof.pipeline import build
     from inductor_prof.targets.data_parallel import own_parallelism, wrap
@@ -79,9 +80,10 @@ def _training(root, rank):
     dist.all_gather_object(compiled, torch.cat([p.detach().flatten() for p in training.model.parameters()])
                            .double().sum().item())
     fsdp, _ = build_fsdp(**tiny)
+    tp, _ = build_tp(**tiny)
     with open(os.path.join(root, f"train{rank}.json"), "w") as f:
         json.dump({"record": record, "collectives": _collectives_by_phase(trace), "params_equal": sums[0] == sums[1],
                    "moved": moved, "losses_differ": losses[0] != losses[1],
-                   "again": wrap(training), "fsdp": own_parallelism(fsdp),
+                   "again": wrap(training), "fsdp": own_parallelism(fsdp), "tp": own_parallelism(tp),
                    "blocks": len(target.blocks), "compiled_equal": compiled[0] == compiled[1],
                    "compiled_moved": compiled[0] != sums[0]}, f)

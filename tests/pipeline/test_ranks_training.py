@@ -1,6 +1,6 @@
 """`profile --train --nproc N` on a CPU: two real ranks under torchrun and gloo run the tiny decoder's training step as
 the profile's build stage leaves it (tests/rank_train_bodies.py): DDP wrapped by the tool, gradients all-reduced
-inside the backward phase, both ranks updated alike, and a model the factory already spread left as it is."""
+inside the backward phase, both ranks updated alike, and a model the factory already spread (DDP, FSDP2, tensor parallel) left as it is."""
 import json
 import os
 from pathlib import Path
@@ -38,5 +38,6 @@ def test_two_ranks_train_data_parallel_with_the_gradient_all_reduce_in_backward(
         # a model already spread over the ranks is left as it is: the DDP just made, FSDP2's fully_shard
         assert s["again"] == {"world_size": 2, "wrapper": "DistributedDataParallel", "wrapped_by": "factory"}
         assert s["fsdp"] == "fully_shard (FSDP2)"
+        assert s["tp"] == "DTensor parameters (tensor parallel or FSDP2)"   # examples/models/llama_tp.py
         # its 2 blocks compiled inside DDP's forward: the step runs, the ranks stay alike
         assert s["blocks"] == 2 and s["compiled_equal"] and s["compiled_moved"]
