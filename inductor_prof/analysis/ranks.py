@@ -15,8 +15,10 @@ from .. import runfiles
 from ..errors import UserError
 from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
+from .comm_phase import communication_item, communication_phase
 from .headroom import headroom
 from .overlap import comm_compute
+from .phases import COMMUNICATION
 from .sizes import size_names
 from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
@@ -147,7 +149,17 @@ def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, A
 
 def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
-    without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
+    without its waiting, and the waits, exposed transfer and imbalance among where to look next; a training
+    step's communication phase split into waiting, moving and exposed (comm_phase)."""
+    phases = tables.summary.get("phases") or {}
+    row = next((r for r in view.rows if r["rank"] == shown), None)
+    if COMMUNICATION in phases and row is not None and row.get("span_ms") is not None:   # a training step's
+        phases[COMMUNICATION] = communication_phase(phases[COMMUNICATION], row, view.collectives.get(shown),
+                                                    proton_wait_ms(tables.kernels, view.transfer_us.get(shown, {})))
+        wrapper = (((tables.manifest.get("target") or {}).get("data_parallel")) or {}).get("wrapper")
+        item = communication_item(phases[COMMUNICATION], wrapper)
+        if item is not None and "training" in tables.summary:   # beside the phase items of training_advice
+            tables.summary["training"].append(item)
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
     if comm:

@@ -87,9 +87,11 @@ def profile(
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
     sizes: dict[str, Any] = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
-    if train and (resolutions is not None or nproc is not None):
-        raise UserError(f"--train profiles one input size on one GPU; leave out "
-                        f"{'--resolutions' if resolutions is not None else '--nproc'}")
+    if train and resolutions is not None:
+        raise UserError("--train profiles one input size; leave out --resolutions")
+    if train and nproc is not None and nproc < 2:
+        raise UserError(f"--train --nproc {nproc}: a training step over ranks needs 2 or more (data parallel); "
+                        "leave out --nproc to train on one GPU")
     if early_gpu_check(target, dtype):
         require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
     from ..drivers.ncu.locate import find_ncu
