@@ -128,13 +128,14 @@ def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkey
     monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
     got = []
     monkeypatch.setattr(attention_backward, "probe_calls",
-                        lambda shape, backends, device, said, layout: got.append(layout))
+                        lambda shape, backends, device, said, layout, qkv: got.append((layout, qkv)))
     from inductor_prof.specs import AttentionProbeSpec
 
     spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math"])
     attention_backward.work(spec, _Events())
-    assert got == [GradLayout((4096, 16, 64, 1), 1)]
-    assert "dout: (B,S,H,D)" in capsys.readouterr().out
+    # q, k, v as the recorded call had them: its attention_shapes.json says "layout": "bshd"
+    assert got == [(GradLayout((4096, 16, 64, 1), 1), "bshd")]
+    assert "dout: (B,S,H,D); q, k, v: (B,S,H,D)" in capsys.readouterr().out
 
 
 def test_the_stage_says_which_backends_its_probe_kept_out():
