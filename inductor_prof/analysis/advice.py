@@ -82,8 +82,8 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
     if best["saving_ms_per_step"] > 0:
         why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
                f"a call{_pass_said(best)}, timed side by side; {roof}")
-        do = f"use {best['best_backend']} for {best['shape']}" + (" (its forward and backward)"
-                                                                   if best.get("part") else "")
+        do = best.get("do") or f"use {best['best_backend']} for {best['shape']}" + (
+            " (its forward and backward)" if best.get("part") else "")   # `do`: a layout change to add as well
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
@@ -309,7 +309,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
                           "headroom_ms_per_step": a["saving_ms_per_step"],
                           "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_backend']} "
                                  f"{a['model_ms']:.3f} ms a call{_pass_said(a)}, timed side by side",
-                          "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
+                          "do": a.get("do") or f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
                       "why": "plain step (no profiler) minus GPU-busy time" +

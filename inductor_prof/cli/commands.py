@@ -265,6 +265,7 @@ def attention(
     require_gpu_extra("`inductor-prof attention`")   # --list too: the backends are found by importing them
     import json
 
+    from ..analysis.attention_layout import qkv_lines
     from ..analysis.attention_training import dout_lines
     from ..attention.benchmark import registry
     from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
@@ -323,7 +324,7 @@ def attention(
     tables = terminal.attention_tables(df)   # a training run's: the forward table, then the forward+backward one
     for title, rows in tables if len(tables) > 1 else [("Attention backends", df)]:
         out.print(terminal.attention_table(rows, title, width=out.width))
-    for line in dout_lines(df):   # a training run's comparison on the model's dout layout
+    for line in qkv_lines(df) + dout_lines(df):   # the model's q, k, v layout; a training run's dout layout
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     if run_dir is not None:
         out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)

@@ -16,6 +16,7 @@ import pandas as pd
 from ..analysis import RunTables
 from ..analysis.attention_training import FORWARD, TRAINING, of_pass
 from ..attention.semantics.grad_layout import is_contiguous
+from ..attention.semantics.qkv_layout import is_contiguous as qkv_contiguous
 from ..analysis.binding import SHORT
 from ..analysis.summary import Summary
 from ..errors import UserError
@@ -162,6 +163,9 @@ ATTENTION_COLUMNS = [
     Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
     Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason")),
         style="prose"),
+    # q, k, v's layout in the model's call, where not contiguous
+    Col("q, k, v", lambda r: "" if qkv_contiguous(text(r.get("qkv_layout"))) else text(r.get("qkv_layout")),
+        style="prose", optional=True),
     # a training run's forward+backward rows: the model's upstream gradient layout, where not contiguous
     Col("dout", lambda r: dout_said(text(r.get("dout_layout"))), style="prose", optional=True),
 ]
