@@ -16,7 +16,8 @@ out in a buffer as the model's was (its gaps zero). Each row says which layout i
 q, k and v have the layout of the model's call (opts.qkv_layouts, semantics/qkv_layout.py; `qkv_layout`, `qkv_strides`
 columns). A backend that fails there (its probe, its call or its check) while q, k, v or dout are not contiguous gets
 a second row, its contiguous variant (contiguous.py: "sdpa_cudnn (q,k,v contiguous)"), probed, checked and timed as
-the others with the copies inside its call; the failing row keeps its error.
+the others with the copies inside its call (q, k, v first; where that fails too and dout is strided as well, q, k,
+v and dout); the failing row keeps its error.
 
 A CUDA error such as an illegal memory access leaves the process's context unusable (every later call fails with
 it), so before anything runs here `opts.probe` (the stage's: one fwd+bwd call of each backend at the full and the
@@ -183,13 +184,18 @@ def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opt
             timed.append((len(rows), b, values))
             rows.append({})
         return out
-    failed_here = settle(backends, True)
-    # the copies a variant makes: none where q, k, v and dout are contiguous already (the same call again)
-    what = qkv_layout.copied(qkv_layout.q_strides(qkv, shape) is None, grad_layout.at(layout, shape, shape) is None)
-    variants = [contiguous.variant(b, what) for b in failed_here] if what else []
-    for v in variants:
-        why[v.name] = ""
-    settle(variants, False)
+    left = settle(backends, True)
+    # the copies a variant makes, fewest first: q, k, v alone (the layout cuDNN's backward failed on), then with
+    # dout too where that is strided as well; none where all are contiguous already (the same call again)
+    qkv_dense, dout_dense = qkv_layout.q_strides(qkv, shape) is None, grad_layout.at(layout, shape, shape) is None
+    for what in dict.fromkeys(w for w in (qkv_layout.copied(qkv_dense), qkv_layout.copied(qkv_dense, dout_dense))
+                              if w):
+        if not left:
+            break
+        variants = [contiguous.variant(b, what) for b in left]
+        why.update((v.name, "") for v in variants)
+        still = {v.name for v in settle(variants, False)}
+        left = [b for b, v in zip(left, variants) if v.name in still]
     timer = opts.timer or (time_ms if opts.device == "cuda" else wall_ms)
     ms = _interleaved_ms(timer, [lambda b=b: fwd_bwd(b, qt, kt, vt, dout_t, scale, **sem) for _, b, _ in timed],
                          opts.rep_ms)

@@ -1,5 +1,6 @@
-"""A backend's contiguous variant: its call with q, k, v copied contiguous first (`.contiguous()`) and, in backward,
-the upstream gradient too (a hook on the output: grad.contiguous()), the copies inside the timed call. What a user
+"""A backend's contiguous variant: its call with q, k, v copied contiguous first (`.contiguous()`) and/or, in
+backward, the upstream gradient (a hook on the output: grad.contiguous()), as its name says ("q,k,v", "dout",
+"q,k,v,dout"), the copies inside the timed call. What a user
 adds to the model where the backend fails on the model's layout (semantics/qkv_layout.py); a copy of a tensor that
 is already contiguous is no copy (`.contiguous()` returns it), so the variant costs only what its name says.
 """
@@ -15,10 +16,14 @@ def variant(base: Backend, what: str) -> Backend:
     """`base` with the copies inside its call, named qkv_layout.variant_name(base, what)."""
     assert base.fn is not None, f"{base.name} is not installed"
     fn = base.fn
+    parts = what.split(",")   # "q,k,v,dout" -> q, k, v, dout
+    qkv, dout = "q" in parts, qkv_layout.DOUT in parts
 
     def run(q, k, v, scale, *config, **semantics):
-        out, lse = fn(q.contiguous(), k.contiguous(), v.contiguous(), scale, *config, **semantics)
-        if out.requires_grad:   # runs in backward, before the backend's own: dout copied as the model would
+        if qkv:
+            q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+        out, lse = fn(q, k, v, scale, *config, **semantics)
+        if dout and out.requires_grad:   # runs in backward, before the backend's own: dout copied as the model would
             out.register_hook(lambda g: g.contiguous())
         return out, lse
     return dataclasses.replace(

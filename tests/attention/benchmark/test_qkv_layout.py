@@ -54,37 +54,39 @@ def test_a_variant_is_named_by_what_it_copies_and_built_back_from_its_name():
     assert [b.name for b in built] == ["sdpa_math (q,k,v,dout contiguous)", "sdpa_math"]
 
 
-class _Seen(torch.autograd.Function):
-    """Identity whose backward notes the upstream gradient's strides."""
-    douts: list = []
-
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-
-    @staticmethod
-    def backward(ctx, g):
-        _Seen.douts.append(tuple(g.stride()))
-        return g
+SEEN: list = []   # (backend, "q" or "dout", strides) of every call a fake got
+DOUT_ERROR = "cannot take a strided dout"
 
 
-def _fussy(name: str = "fussy") -> registry.Backend:
+def _fussy(name: str = "fussy", picky_dout: bool = False) -> registry.Backend:
     """SDPA math that refuses q, k, v that are not contiguous when they need grads (its backward would run on
-    them, as cuDNN's failed), and notes the strides its call got."""
+    them, as cuDNN's failed), and with `picky_dout` a dout that is not contiguous in its backward; it notes the
+    strides its call and its backward got."""
     math_sdpa = registry.backends(["sdpa_math"])[0]
 
+    class Seen(torch.autograd.Function):   # identity whose backward sees what SDPA's backward would
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            SEEN.append((name, "dout", tuple(g.stride())))
+            if picky_dout and not g.is_contiguous():
+                raise RuntimeError(DOUT_ERROR)
+            return g
+
     def call(q, k, v, s, **kw):
-        _fussy.qs.append(tuple(q.stride()))
+        SEEN.append((name, "q", tuple(q.stride())))
         if q.requires_grad and not all(t.is_contiguous() for t in (q, k, v)):
             raise RuntimeError(ERROR)
-        return _Seen.apply(math_sdpa(q, k, v, s, **kw)[0]), None
+        return Seen.apply(math_sdpa(q, k, v, s, **kw)[0]), None
     return registry.Backend(name, "library", call, True, supports=registry.ALL)
 
 
-_fussy.qs = []
 # SHAPE as FLUX's single blocks hand their dout: (B,S,H,D), a token's row pitch 80 (tests/.../test_backward.py)
 SLICE = GradLayout((5120, 16, 80, 1), 3)
-MS = {"fussy": 1.0, "fussy (q,k,v,dout contiguous)": 1.5, "sdpa_math": 4.0}
+MS = {"fussy": 1.0, "fussy (q,k,v contiguous)": 1.5, "picky (q,k,v,dout contiguous)": 1.7, "sdpa_math": 4.0}
 
 
 def _timer(fn, rep_ms):
@@ -92,29 +94,37 @@ def _timer(fn, rep_ms):
     return MS[fn.__defaults__[0].name]
 
 
-def test_a_backend_failing_at_the_models_layout_is_followed_by_its_contiguous_row():
-    _fussy.qs, _Seen.douts = [], []
-    opts = BenchOptions(device="cpu", backward=True, timer=_timer, backends=None,
+def test_a_backend_failing_at_the_models_layout_is_followed_by_its_contiguous_rows():
+    SEEN.clear()
+    opts = BenchOptions(device="cpu", backward=True, timer=_timer,
                         qkv_layouts={SHAPE.label: "bshd"}, grad_layouts={SHAPE.label: SLICE})
-    result = backward.BenchResult()
     math_sdpa = registry.backends(["sdpa_math"])[0]
     gluon = registry.backends(["gluon_fa3"])[0]
     rows = backward.bench_shape(SHAPE, 3, "aten::_scaled_dot_product_flash_attention_for_cpu",
-                                [_fussy(), gluon, math_sdpa], opts, result)
+                                [_fussy(), _fussy("picky", picky_dout=True), gluon, math_sdpa], opts,
+                                backward.BenchResult())
     by = {r["backend"]: r for r in rows}
-    # the variant right after its backend; none for sdpa_math (it ran) nor gluon_fa3 (refused before a call)
-    assert [r["backend"] for r in rows] == ["fussy", "fussy (q,k,v,dout contiguous)", "gluon_fa3", "sdpa_math"]
-    assert by["fussy"]["reason"] == f"RuntimeError: {ERROR}" and not by["fussy"]["ok"] and math.isnan(by["fussy"]["ms"])
-    v = by["fussy (q,k,v,dout contiguous)"]
-    assert v["ok"] and v["rel_err"] < 2e-2 and v["ms"] == 1.5 and v["pass"] == TRAINING
-    # sdpa_math is the model's (its CPU op): 4.0 / 1.5
-    assert v["speedup_vs_model"] == pytest.approx(4.0 / 1.5)
+    # each variant right after its backend, q, k, v copied first; picky fails that on the strided dout, so q, k, v
+    # and dout next; none for sdpa_math (it ran) nor gluon_fa3 (refused before a call: no backward)
+    assert [r["backend"] for r in rows] == ["fussy", "fussy (q,k,v contiguous)", "picky", "picky (q,k,v contiguous)",
+                                            "picky (q,k,v,dout contiguous)", "gluon_fa3", "sdpa_math"]
+    for failed, error in (("fussy", ERROR), ("picky", ERROR), ("picky (q,k,v contiguous)", DOUT_ERROR)):
+        r = by[failed]
+        assert r["reason"] == f"RuntimeError: {error}" and not r["ok"] and math.isnan(r["ms"]), failed
+    for ran, ms in (("fussy (q,k,v contiguous)", 1.5), ("picky (q,k,v,dout contiguous)", 1.7)):
+        r = by[ran]
+        assert r["ok"] and r["rel_err"] < 2e-2 and r["ms"] == ms and r["pass"] == TRAINING, ran
+        # sdpa_math is the model's (its CPU op): 4.0 / ms
+        assert r["speedup_vs_model"] == pytest.approx(4.0 / ms)
     assert all(r["qkv_layout"] == "(B,S,H,D)" and r["qkv_strides"] == "4096,16,64,1" for r in rows)
-    # the variant's inner call got contiguous q (B 4 x 64 x 16 = 4096, H 64 x 16 = 1024, S 16) in its check and
-    # all three timing rounds, and contiguous dout in its backward: the copies ran inside the call
-    assert _fussy.qs[0] == (4096, 16, 64, 1)                       # the failing call at the model's layout
-    assert _fussy.qs[1:] == [(4096, 1024, 16, 1)] * 4
-    assert _Seen.douts == [(4096, 1024, 16, 1)] * 4
+    # what the calls saw: the model's q (B 64 x 4 x 16 = 4096, H 16, S 64) once, then in the variants' check and
+    # three timing rounds contiguous q (B 4 x 64 x 16 = 4096, H 64 x 16 = 1024, S 16); the q,k,v variant's backward
+    # the model's dout (row pitch 80), the q,k,v,dout one's contiguous dout: the copies ran inside the call
+    model, dense, pitch80 = (4096, 16, 64, 1), (4096, 1024, 16, 1), (5120, 16, 80, 1)
+    fussy = [(what, st) for n, what, st in SEEN if n == "fussy"]
+    assert fussy == [("q", model)] + [("q", dense), ("dout", pitch80)] * 4
+    picky = [(what, st) for n, what, st in SEEN if n == "picky"]
+    assert picky == [("q", model), ("q", dense), ("dout", pitch80)] + [("q", dense), ("dout", dense)] * 4
 
 
 def test_the_stage_adds_the_variants_forward_row_and_probes_it_by_name(monkeypatch):
@@ -131,7 +141,7 @@ def test_the_stage_adds_the_variants_forward_row_and_probes_it_by_name(monkeypat
         return [_fussy() if n == "fussy" else real([n])[0] for n in names or ["fussy", "sdpa_math"]]
     monkeypatch.setattr(bench, "all_backends", listed)
     monkeypatch.setattr(contiguous, "registry_backends", listed)
-    name = "fussy (q,k,v contiguous)"   # dout contiguous here (no backward recorded): q, k, v copied only
+    name = "fussy (q,k,v contiguous)"
     monkeypatch.setitem(MS, name, 2.0)
     opts = BenchOptions(backends=["fussy", "sdpa_math"], device="cpu", backward=True, timer=_timer, probe=probe,
                         qkv_layouts={SHAPE.label: "bshd"})
