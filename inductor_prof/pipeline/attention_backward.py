@@ -13,6 +13,7 @@ q, k, v in the layout of the model's call (`qkv_layouts`: its attention_shapes.j
 """
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Callable
@@ -55,10 +56,12 @@ def qkv_layouts(run_dir: rundir.RunDir) -> dict[str, str]:
 def probe(run_dir: rundir.RunDir, settings: Settings, shape: Shape, names: list[str],
           run_worker: Callable[..., procs.WorkerOutcome] = procs.run_worker) -> dict[str, str]:
     """{backend: its failure, "" where its forward+backward call ran} for `names` at `shape`, each worker's log
-    kept (RunDir.attention_probe_log)."""
+    kept (RunDir.attention_probe_log, numbered on from the logs already there: a shape's contiguous variants are
+    probed after its backends, and their logs must not replace those)."""
     said: dict[str, str] = {}
     left = list(names)
-    for i in range(len(names)):   # each worker settles at least one backend
+    first = next(i for i in itertools.count() if not run_dir.attention_probe_log(i).exists())
+    for i in range(first, first + len(names)):   # each worker settles at least one backend
         if not left:
             break
         spec = AttentionProbeSpec(settings=settings, run=str(run_dir.root), shape=shape.label, backends=left)
