@@ -13,7 +13,9 @@
 #     replayed under cuDNN, each variant in its own process: the model's strides; all contiguous; q, k, v
 #     contiguous only; dout contiguous only; call 0 alone (dout (B,S,H,D)), call 2 alone (dout row pitch 15360)
 #   "row forward+backward (1,24,4608,128) sdpa_cudnn: ... qkv_layout (B,S,H,D) ... reason <error>": cuDNN's row at
-#     the model's layout keeps its error, and "row ... sdpa_cudnn (q,k,v,dout contiguous): ms .. ok True" its variant
+#     the model's layout keeps its error, and "row ... sdpa_cudnn (q,k,v contiguous): ms .. ok True" its variant
+#     (q, k, v copied first; "sdpa_cudnn (q,k,v,dout contiguous)" follows only where that failed too), with a
+#     forward row of the variant at the end
 #   "VERDICT: ...": which of those happened
 #   "advice 1..5: ...": the report's top 5; the attention item says "make q, k, v ... contiguous before SDPA"
 #   "VERDICT advice: ...": no item recommends a row that failed

@@ -82,3 +82,18 @@ def test_the_report_says_the_change_and_the_layout(tmp_path):
     r = CliRunner().invoke(app, ["report", str(run), "--width", "240"])
     assert r.exit_code == 0, r.output
     assert f"{SHAPE} ran q, k, v in the model's layout: (B,S,H,D)" in r.output
+
+
+def test_a_variant_that_copies_dout_too_says_so_and_where_the_forward_failed_too_not_backward():
+    rows = _rows()
+    both = "sdpa_cudnn (q,k,v,dout contiguous)"
+    rows.loc[rows["backend"] == VARIANT, "backend"] = both
+    do = attention_layout.change(both, SHAPE, rows, rows["pass"])
+    dout = "(B,S,H,D), row pitch 15360 (38 of 40 calls; 2: (B,S,H,D))"   # the run's dout_layout cell
+    assert do.startswith(f"use sdpa_cudnn for {SHAPE} (its forward and backward) and make q, k, v and the upstream "
+                         "gradient (a hook on SDPA's output: grad.contiguous()) contiguous before SDPA: sdpa_cudnn's "
+                         f"backward fails on the model's layout (q, k, v (B,S,H,D); dout {dout}): RuntimeError")
+    # its forward row failed as well: the backend fails, not only its backward
+    rows.loc[(rows["backend"] == "sdpa_cudnn") & (rows["pass"] == "forward"), "ok"] = False
+    assert "contiguous before SDPA: sdpa_cudnn fails on the model's layout" in \
+        attention_layout.change(both, SHAPE, rows, rows["pass"])
