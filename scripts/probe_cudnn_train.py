@@ -1,12 +1,13 @@
 """Why FLUX's eager training step fails under cuDNN's SDPA while each of its attention calls runs alone (issue 50).
 
     python3 scripts/probe_cudnn_train.py record CALLS.json        # cuDNN off: each SDPA call's layout, in order
-    python3 scripts/probe_cudnn_train.py replay CALLS.json [--alone] [--contiguous]
+    python3 scripts/probe_cudnn_train.py replay CALLS.json [--contiguous | --qkv-contiguous | --dout-contiguous]
+        [--only=I ...]
     python3 scripts/probe_cudnn_train.py step [--contiguous]       # the whole step, cuDNN on
 
 `replay` runs the recorded calls in their order in one process under cuDNN (forward, then each backward with an
-upstream gradient of the recorded strides, in the backward's order); `--alone` gives each call a fresh process
-of its own instead (the caller loops); `--contiguous` makes q, k, v and the gradient contiguous first. Each call
+upstream gradient of the recorded strides, in the backward's order); `--only=I` keeps those recorded calls alone
+(the caller loops for one process each); `--contiguous` makes q, k, v and the gradient contiguous first. Each call
 prints one line before and after, so the last line before a crash names the call. Run with
 CUDA_LAUNCH_BLOCKING=1.
 """
@@ -88,11 +89,12 @@ def tensor(spec: dict, contiguous: bool) -> torch.Tensor:
     return base.as_strided(spec["shape"], spec["stride"], spec["offset"])
 
 
-def replay(calls: list[dict], order: list[int], contiguous: bool) -> None:
+def replay(calls: list[dict], order: list[int], contiguous: bool, qkv_only: bool = False,
+           dout_only: bool = False) -> None:
     outs = {}
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
         for c in calls:
-            q, k, v = (tensor(c[n], contiguous).requires_grad_(c[n]["grad"]) for n in ("q", "k", "v"))
+            q, k, v = (tensor(c[n], contiguous or qkv_only).requires_grad_(c[n]["grad"]) for n in ("q", "k", "v"))
             print(f"fwd {c['i']} q{c['q']['stride']} grad={c['q']['grad']}", flush=True)
             out = F.scaled_dot_product_attention(q, k, v, is_causal=c["is_causal"], scale=c["scale"])
             torch.cuda.synchronize()
@@ -100,7 +102,7 @@ def replay(calls: list[dict], order: list[int], contiguous: bool) -> None:
         for i in order:
             c = calls[i]
             print(f"bwd {i} dout{c['dout']['stride']} out{list(outs[i].stride())}", flush=True)
-            outs[i].backward(tensor(c["dout"], contiguous))
+            outs[i].backward(tensor(c["dout"], contiguous or dout_only))
             torch.cuda.synchronize()
     print(f"replay ok: {len(calls)} forwards, {len(order)} backwards")
 
@@ -129,7 +131,7 @@ def main() -> int:
         order = [index[i] for i in rec["backward_order"] if i in keep]
         for n, c in enumerate(calls):
             c["i"] = n
-        replay(calls, order, contiguous)
+        replay(calls, order, contiguous, "--qkv-contiguous" in rest, "--dout-contiguous" in rest)
     elif cmd == "step":
         flux_step(Recorder(contiguous=contiguous, say=True))
     return 0
