@@ -81,12 +81,12 @@ def compile_sm90(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, b
            "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr", "BLOCK_D": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
-           "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
+           "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr", "Q_CHUNK": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_D": width, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
-        "ROWS": rows})
+        "ROWS": rows, "Q_CHUNK": cfg.q_chunk if causal and not band else 1})
     # what launch() passes: two CTAs per SM need 128 registers a thread
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_tiles.launch_options(cfg))
 

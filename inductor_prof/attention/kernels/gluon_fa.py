@@ -116,7 +116,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         HEAD_DIM=D, BLOCK_D=width,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split, BAND=band is not None,
-        RANGES=ranges is not None, ROWS=intervals is not None,
+        RANGES=ranges is not None, ROWS=intervals is not None, Q_CHUNK=cfg.q_chunk if causal and band is None else 1,
         **launch_options(cfg))
     return o, lse, kernel
 
@@ -127,6 +127,13 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
     query head h reads kv head h // (Hq // Hkv); causal: top-left, query i sees keys j <= i; band, key_ranges and
     key_intervals: see launch (a row that keeps no key: out 0, lse -inf)."""
     return launch(q, k, v, scale, config, causal, band, key_ranges, key_intervals)[:2]
+
+
+def _longest_keys(q, k, causal, band, key_ranges, key_intervals) -> int:
+    """The keys a plain causal launch's longest tile reads (top-left: min(Sq, Sk)); 0 for any other mask (their
+    tiles are not ordered by tile_of's causal branch)."""
+    plain = causal and band is None and key_ranges is None and key_intervals is None
+    return min(q.shape[2], k.shape[2]) if plain else 0
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
@@ -140,6 +147,7 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
     masked = causal or band is not None or key_ranges is not None or key_intervals is not None
     return tune_forward(lambda cfg, only=False: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals,
                                                        only),
-                        configs or candidate_configs(q.shape[3], masked),
+                        configs or candidate_configs(q.shape[3], masked, _longest_keys(q, k, causal, band, key_ranges,
+                                                                                         key_intervals)),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
                         parallel=compile_workers(), compile_only=compile_only)
