@@ -36,7 +36,9 @@ SM90_CONFIGS = [(128, gluon_tiles.default_config(128)),
                 (64, gluon_tiles.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
                 (256, gluon_tiles.Config(64, 2, True, q_buffers=2, consumers=1)),
                 # one, two CTAs per SM
-                (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1, ctas_per_sm=2))]
+                (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1, ctas_per_sm=2)),
+                # causal tiles in chunks of adjacent query tiles (gluon_state.tile_of's index arithmetic)
+                (128, replace(gluon_tiles.default_config(128), q_chunk=gluon_tiles.Q_CHUNKS[-1]))]
 # one kernel per head dim that runs in a wider tile (head_dims.py; each compile is 10-20 CPU-s): 80 causal (the
 # diagonal blocks' masks), 96 dense with the split last waves (the partial accumulators 128 wide), 192 dense at its
 # default config (one Q buffer, 64-key blocks: 256-wide tiles)

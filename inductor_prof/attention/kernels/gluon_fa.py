@@ -33,7 +33,7 @@ from .gluon_kernel import attn_fwd_ws_kernel
 from .gluon_tiles import (ROWS_PER_CONSUMER, SPLIT_MAX_HEAD_DIM, Config, candidate_configs, default_config,
                           launch_options, work_split)
 
-__all__ = ["Config", "SplitWorkspace", "candidate_configs", "default_config", "forward", "launch", "tune"]
+__all__ = ["Config", "SplitWorkspace", "candidate_configs", "candidates", "default_config", "forward", "launch", "tune"]
 
 
 class SplitWorkspace:
@@ -129,11 +129,13 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
     return launch(q, k, v, scale, config, causal, band, key_ranges, key_intervals)[:2]
 
 
-def _longest_keys(q, k, causal, band, key_ranges, key_intervals) -> int:
-    """The keys a plain causal launch's longest tile reads (top-left: min(Sq, Sk)); 0 for any other mask (their
-    tiles are not ordered by tile_of's causal branch)."""
-    plain = causal and band is None and key_ranges is None and key_intervals is None
-    return min(q.shape[2], k.shape[2]) if plain else 0
+def candidates(q, k, causal: bool = False, band=None, key_ranges=None, key_intervals=None) -> list[Config]:
+    """The configs tune() times at this shape: a mask's are the causal ones (no split tail); plain causal also
+    passes the keys its longest tile reads (top-left: min(Sq, Sk)), from which the chunked tile orders are
+    offered (gluon_tiles.candidate_configs)."""
+    masked = causal or band is not None or key_ranges is not None or key_intervals is not None
+    plain_causal = causal and band is None and key_ranges is None and key_intervals is None
+    return candidate_configs(q.shape[3], masked, min(q.shape[2], k.shape[2]) if plain_causal else 0)
 
 
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
@@ -144,10 +146,8 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
     configs are the causal ones (no split tail)."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
-    masked = causal or band is not None or key_ranges is not None or key_intervals is not None
     return tune_forward(lambda cfg, only=False: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals,
                                                        only),
-                        configs or candidate_configs(q.shape[3], masked, _longest_keys(q, k, causal, band, key_ranges,
-                                                                                         key_intervals)),
+                        configs or candidates(q, k, causal, band, key_ranges, key_intervals),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
                         parallel=compile_workers(), compile_only=compile_only)

@@ -125,7 +125,7 @@ def candidate_configs(head_dim: int, causal: bool = False, longest_keys: int = 0
 # each); the 50 MB L2 keeps that reuse only while the ~4 CTAs of a head stay within a few blocks of each other.
 # C adjacent query tiles of a head in one wave put 132 / C heads in it, each read by ~C CTAs. scripts/
 # sim_causal_order.py (CTAs at one block per unit of time, 2 units a tile start, a 40 MB LRU L2 of 64 KB K+V blocks)
-# at (1,32,32768,128): L2 misses per block read 0.244 a tile a head, 0.132 at C = 8, 0.071 at 16. Within a chunk
+# at (1,32,32768,128): L2 misses per block read 0.244 a tile a head, 0.169 at C = 6, 0.087 at 12. Within a chunk
 # the lengths fall in a sawtooth of period C, which the odd waves' reversal cancels only where C divides the CTAs
 # (132 on the H100 and H200: 6 and 12, not 8 and 16); busiest CTA / mean at (1,32,16384,128): 1.002 a tile a head,
 # 1.002 at C = 6, 1.004 at 12, 1.030 at 8 and 16. At 16k and below the tuner's choice already beat cuDNN

@@ -1,0 +1,52 @@
+"""The Gluon kernel's chunked causal tile order (Config.q_chunk, gluon_state.tile_of) against float64: shapes where
+a chunk is cut short at a head's end, with more tiles than SMs (odd waves reversed), GQA, two batches, Sq != Sk;
+every tile must be computed once and stored where it belongs (which configs tune() offers where: the CPU tests).
+Five compiles (and the default's): the default config at each offered chunk and 16 (not a divisor of 132), the three-stage one-Q-buffer
+config at 12; head dim 64 at 12."""
+import math
+from dataclasses import replace
+
+import pytest
+import torch
+
+from inductor_prof.attention.benchmark import registry
+from inductor_prof.attention.benchmark.bench import TOLERANCE
+from inductor_prof.attention.kernels import gluon_fa, gluon_tiles
+from inductor_prof.attention.kernels.reference import attention_float64
+from inductor_prof.attention.timing import kernel_spills
+
+if not torch.cuda.is_available() or not registry.backends(["gluon_fa3"])[0].available:
+    pytest.skip(registry.backends(["gluon_fa3"])[0].reason or "no CUDA", allow_module_level=True)
+
+# (B, Hq, Hkv, Sq, Sk, D). 2 x 6 heads x 17 tiles (2,100 rows) = 204 tiles: 17 = 12 + 5 and 2 x 6 + 5, a short last
+# chunk at 6 and 12; 2 x 32/8 x 9 tiles = 576 > 132 (4 full waves and a partial, reversed one); 1 x 40 x 4 tiles
+# with 700 keys > 500 queries (top-left causal); head dim 64 at 3 x 16/4 x 16 = 768 tiles
+SHAPES = [(2, 6, 3, 2100, 2100, 128), (2, 32, 8, 1030, 1030, 128), (1, 40, 40, 500, 700, 128),
+          (3, 16, 4, 2000, 2000, 64)]
+
+
+def _rel(a, b):
+    return ((a.double() - b).norm() / b.norm()).item()
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_chunked_causal_order_matches_float64(shape):
+    B, Hq, Hkv, Sq, Sk, D = shape
+    g = torch.Generator(device="cuda").manual_seed(Sq * 7 + Sk)
+    q = torch.randn(B, Hq, Sq, D, device="cuda", dtype=torch.bfloat16, generator=g)
+    k = torch.randn(B, Hkv, Sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
+    v = torch.randn(B, Hkv, Sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
+    ref, ref_lse = attention_float64(q, k, v, 1 / math.sqrt(D), causal=True)
+    default = gluon_tiles.default_config(D)
+    configs = [replace(default, q_chunk=12)]
+    if D == 128:
+        configs += [replace(default, q_chunk=c) for c in (6, 16)]
+        configs += [gluon_tiles.Config(128, 3, True, q_buffers=1, q_chunk=12)]
+    plain, plain_lse = gluon_fa.forward(q, k, v, None, default, causal=True)
+    for cfg in configs:
+        out, lse, kernel = gluon_fa.launch(q, k, v, None, cfg, causal=True)
+        assert kernel_spills(kernel) == 0, cfg.label()
+        assert _rel(out, ref) < TOLERANCE["bfloat16"], cfg.label()
+        assert _rel(lse, ref_lse) < 1e-5, cfg.label()
+        # a tile's arithmetic does not depend on when it runs: the same bits as a tile a head
+        assert torch.equal(out, plain) and torch.equal(lse, plain_lse), cfg.label()
