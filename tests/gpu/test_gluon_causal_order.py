@@ -1,6 +1,7 @@
 """The Gluon kernel's chunked causal tile order (Config.q_chunk, gluon_state.tile_of) against float64: shapes where
 a chunk is cut short at a head's end, with more tiles than SMs (odd waves reversed), GQA, two batches, Sq != Sk;
-every tile must be computed once and stored where it belongs (which configs tune() offers where: the CPU tests).
+every tile must be computed once and stored where it belongs; the kernel's tile_of gives gluon_tiles.tile_order's
+(hz, m) for every tile index (the model the CPU tests check) (which configs tune() offers where: the CPU tests).
 Five compiles (and the default's): the default config at each offered chunk and 16 (not a divisor of 132), the three-stage one-Q-buffer
 config at 12; head dim 64 at 12."""
 import math
@@ -14,6 +15,9 @@ from inductor_prof.attention.benchmark.bench import TOLERANCE
 from inductor_prof.attention.kernels import gluon_fa, gluon_tiles
 from inductor_prof.attention.kernels.reference import attention_float64
 from inductor_prof.attention.timing import kernel_spills
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from inductor_prof.attention.kernels.gluon_state import Problem, tile_of
 
 if not torch.cuda.is_available() or not registry.backends(["gluon_fa3"])[0].available:
     pytest.skip(registry.backends(["gluon_fa3"])[0].reason or "no CUDA", allow_module_level=True)
@@ -24,6 +28,29 @@ if not torch.cuda.is_available() or not registry.backends(["gluon_fa3"])[0].avai
 # Triton specialisation (no size a multiple of 16 but the strides, no GROUP of 1), so each config compiles once
 SHAPES = [(2, 6, 3, 2100, 2100, 128), (2, 12, 4, 1030, 1030, 128), (1, 10, 2, 500, 700, 128),
           (3, 16, 4, 2000, 2000, 64)]
+
+
+@gluon.jit
+def _order_kernel(OUT, n_hz, n_m, n_tiles, CAUSAL: gl.constexpr, BLOCK_D: gl.constexpr, Q_CHUNK: gl.constexpr):
+    """(hz, m) of each tile index as the kernel's tile_of gives it, CTA p taking p, p + G, ... as the kernel does
+    (a Problem with only what tile_of reads meaningful)."""
+    prob = Problem(1, 1, 1, 1, n_m, n_tiles, n_tiles, 0, BLOCK_D, BLOCK_D, 128, 2, True, CAUSAL, 1, 2, False, 0, 0,
+                   OUT, OUT, OUT, False, False, False, Q_CHUNK)
+    for tile in range(gl.program_id(0), n_tiles, gl.num_programs(0)):
+        hz, m = tile_of(tile, n_hz, prob)
+        gl.store(OUT + 2 * tile, hz)
+        gl.store(OUT + 2 * tile + 1, m)
+
+
+# (heads, query tiles a head, CTAs): (1,32,32768,128) on 132; a short last chunk and a partial reversed wave
+@pytest.mark.parametrize("n_hz, n_m, ctas", [(32, 256, 132), (12, 17, 132), (3, 50, 7)])
+@pytest.mark.parametrize("chunk", (1,) + gluon_tiles.Q_CHUNKS + (16,))
+@pytest.mark.parametrize("block_d", [128, 256])
+def test_kernel_tile_order_is_the_model(n_hz, n_m, ctas, chunk, block_d):
+    out = torch.full((n_hz * n_m, 2), -1, dtype=torch.int32, device="cuda")
+    _order_kernel[(ctas,)](out, n_hz, n_m, n_hz * n_m, CAUSAL=True, BLOCK_D=block_d, Q_CHUNK=chunk, num_warps=1)
+    want = gluon_tiles.tile_order(n_hz, n_m, ctas, True, chunk, block_d)
+    assert [tuple(x) for x in out.tolist()] == [tuple(x) for x in want]
 
 
 def _rel(a, b):
