@@ -6,8 +6,9 @@
 #      forced, tune()'s choice, and SDPA cuDNN, in rotated rounds in one process; a line per (S, variant):
 #      TFLOP/s, ratio to cuDNN, ms, the float64 check and "same bits as q_chunk=1". Before this branch (H200):
 #      S=32768 592 vs cuDNN 607 (0.975x), 16384 641 vs 613, 8192 643 vs 608, 4096 581 vs 512.
-#   2. pytest tests/gpu/test_gluon_causal_order.py: chunked configs against float64 at ragged, GQA, multi-wave
-#      shapes, no spills, the same bits as a tile a head.
+#   2. pytest tests/gpu/test_gluon_causal_order.py: the kernel's tile_of against the model (gluon_tiles.tile_order);
+#      chunked configs against float64 at ragged, GQA, multi-wave shapes, no spills, the same bits as a tile a head.
+#   3. with 20 s or more left: tests/gpu/test_gluon_fa.py's no-spill check of every causal head-dim-128 candidate.
 # Everything printed goes to $OUT/causal.log; the CSV of step 1 and the pytest output into $OUT/causal.tgz. A step
 # that fails says "STEP ... failed: rc=N" and the next one runs. PY: the Python to use (default python3).
 OUT=${OUT:-/tmp/causal-out}
@@ -35,6 +36,19 @@ else
   echo "STEP pytest test_gluon_causal_order failed: rc=no time left"
 fi
 echo "   (step 2 ended at $((SECONDS - t0)) s)"
+
+left=$((195 - (SECONDS - t0)))
+echo "== 3 pytest tests/gpu/test_gluon_fa.py, every causal head-dim-128 candidate without spills (limit ${left} s)"
+if [ "$left" -gt 20 ]; then
+  timeout "$left" "$PY" -m pytest -q -p no:cacheprovider tests/gpu/test_gluon_fa.py \
+    -k "without_spills and 128 and causal" > "$dir/pytest-spills.txt" 2>&1
+  rc=$?
+  tail -8 "$dir/pytest-spills.txt"
+  [ "$rc" -eq 0 ] || echo "STEP pytest test_gluon_fa spills failed: rc=$rc"
+else
+  echo "STEP pytest test_gluon_fa spills skipped: ${left} s left"
+fi
+echo "   (step 3 ended at $((SECONDS - t0)) s)"
 
 tar czf "$OUT/causal.tgz" -C "$OUT" causal && rm -rf "$dir" || echo "STEP tar failed: rc=$?"
 echo "== causal check done in $((SECONDS - t0)) s"
