@@ -1,9 +1,9 @@
-"""The Gluon kernel's chunked causal tile order (Config.q_chunk, gluon_state.tile_of) against float64: shapes where
-a chunk is cut short at a head's end, with more tiles than SMs (odd waves reversed), GQA, two batches, Sq != Sk;
-every tile must be computed once and stored where it belongs; the kernel's tile_of gives gluon_tiles.tile_order's
-(hz, m) for every tile index (the model the CPU tests check) (which configs tune() offers where: the CPU tests).
-Five compiles (and the default's): the default config at each offered chunk and 16 (not a divisor of 132), the three-stage one-Q-buffer
-config at 12; head dim 64 at 12."""
+"""The Gluon kernel's chunked causal tile order (Config.q_chunk, gluon_state.tile_of): the kernel's tile_of gives
+gluon_tiles.tile_order's (hz, m) for every tile index (the model the CPU tests check); against float64 at shapes
+where a chunk is cut short at a head's end, with more tiles than SMs (odd waves reversed), GQA, two batches,
+Sq != Sk, every tile computed once and stored where it belongs, the same bits as a tile a head. Which configs
+tune() offers where: the CPU tests. Five compiles (and the default's): the default config at each offered chunk
+and 16 (not a divisor of 132), the three-stage one-Q-buffer config at 12; head dim 64 at 12."""
 import math
 from dataclasses import replace
 
