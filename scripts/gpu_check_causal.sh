@@ -2,8 +2,9 @@
 # The Gluon kernel's chunked causal tile order (Config.q_chunk; issue 51 item 4: at or above cuDNN at every causal
 # length 1k-32k, head dim 128) on one GPU, within 200 s, from the repo root after `source scripts/device_env.sh`:
 #   1. scripts/gpu_check_causal.py at (1,32,S,128) causal bf16, S = 32768 16384 8192 4096 (a new length only
-#      while 75 s have not passed): gluon_fa3's default config with q_chunk 1 (the order before), 4, 6, 8, 12, 16
-#      forced, tune()'s choice, and SDPA cuDNN, in rotated rounds in one process; a line per (S, variant):
+#      while 75 s have not passed): gluon_fa3's default config with q_chunk 1 (the order before), 4, 6, 8, 12, 16,
+#      22, 33 forced (tune() offers 6 and 12), tune()'s choice, and SDPA cuDNN, in rotated rounds in one process;
+#      a line per (S, variant):
 #      TFLOP/s, ratio to cuDNN, ms, the float64 check and "same bits as q_chunk=1". Before this branch (H200):
 #      S=32768 592 vs cuDNN 607 (0.975x), 16384 641 vs 613, 8192 643 vs 608, 4096 581 vs 512.
 #   2. pytest tests/gpu/test_gluon_causal_order.py: the kernel's tile_of against the model (gluon_tiles.tile_order);
@@ -22,7 +23,7 @@ t0=$SECONDS
 
 echo "== 1 gluon_fa3 tile orders beside cuDNN at (1,32,S,128) causal bf16 (limit 125 s)"
 timeout 125 "$PY" scripts/gpu_check_causal.py "$dir/causal-orders.csv" --seqs 32768 16384 8192 4096 \
-  --chunks 1 4 6 8 12 16 --rep-ms 300 --budget-s 75 || echo "STEP gpu_check_causal.py failed: rc=$?"
+  --chunks 1 4 6 8 12 16 22 33 --rep-ms 300 --budget-s 75 || echo "STEP gpu_check_causal.py failed: rc=$?"
 echo "   (step 1 ended at $((SECONDS - t0)) s)"
 
 left=$((195 - (SECONDS - t0)))
