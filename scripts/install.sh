@@ -19,9 +19,3 @@ if [ -n "$needs_torch" ] && ! command -v nvidia-smi >/dev/null; then
   python3 -m pip install torch --index-url "${INDUCTOR_PROF_TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
 fi
 python3 -m pip install -e ".${extras:+[$extras]}"
-# On a GPU machine with the profiler installed, the install ends as a user's first session would begin: `doctor`
-# checks this machine (CUDA, Proton, Inductor, SDPA, ncu) and, doing so, builds Triton's driver stubs and loads
-# the GPU libraries once, so the first `profile` spends its time on the model. A failing row is said, not fatal.
-if [ -n "$needs_torch" ] && command -v nvidia-smi >/dev/null; then
-  inductor-prof doctor || echo "install.sh: doctor's rows above say what to fix before \`profile\`"
-fi

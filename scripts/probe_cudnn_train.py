@@ -1,20 +1,15 @@
 """Why FLUX's eager training step fails under cuDNN's SDPA while each of its attention calls runs alone (issue 50).
 
     python3 scripts/probe_cudnn_train.py record CALLS.json        # cuDNN off: each SDPA call's layout, in order
-    python3 scripts/probe_cudnn_train.py replay CALLS.json [--alone] [--contiguous | --contiguous-qkv |
-                                                   --contiguous-dout] [--only=I ...]
+    python3 scripts/probe_cudnn_train.py replay CALLS.json [--contiguous | --qkv-contiguous | --dout-contiguous]
+        [--only=I ...]
     python3 scripts/probe_cudnn_train.py step [--contiguous]       # the whole step, cuDNN on
 
 `replay` runs the recorded calls in their order in one process under cuDNN (forward, then each backward with an
-upstream gradient of the recorded strides, in the backward's order); `--alone` gives each call a fresh process
-of its own instead (the caller loops); `--contiguous` makes q, k, v and the gradient contiguous first,
-`--contiguous-qkv` q, k, v only, `--contiguous-dout` the gradient only; `--only=I` replays recorded call I alone
-(repeatable). Each call prints one line before and after, so the last line before a crash names the call. Run
-with CUDA_LAUNCH_BLOCKING=1.
-
-scripts/probe_cudnn_train.calls.json: the calls `record` wrote on the H200 (torch 2.11.0+cu130, cuDNN 91900;
-FLUX 2 double + 4 single blocks): q, k, v (1,24,4608,128) strides (14155776, 128, 3072, 1) in all six; dout of
-calls 0-1 the same strides, of calls 2-5 (70778880, 128, 15360, 1) (the single blocks' concat slice).
+upstream gradient of the recorded strides, in the backward's order); `--only=I` keeps those recorded calls alone
+(the caller loops for one process each); `--contiguous` makes q, k, v and the gradient contiguous first. Each call
+prints one line before and after, so the last line before a crash names the call. Run with
+CUDA_LAUNCH_BLOCKING=1.
 """
 from __future__ import annotations
 
@@ -94,13 +89,12 @@ def tensor(spec: dict, contiguous: bool) -> torch.Tensor:
     return base.as_strided(spec["shape"], spec["stride"], spec["offset"])
 
 
-def replay(calls: list[dict], order: list[int], contiguous: bool, dout_contiguous: bool | None = None) -> None:
-    """contiguous: q, k, v (and dout, unless dout_contiguous says otherwise) made contiguous."""
-    dout_contiguous = contiguous if dout_contiguous is None else dout_contiguous
+def replay(calls: list[dict], order: list[int], contiguous: bool, qkv_only: bool = False,
+           dout_only: bool = False) -> None:
     outs = {}
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
         for c in calls:
-            q, k, v = (tensor(c[n], contiguous).requires_grad_(c[n]["grad"]) for n in ("q", "k", "v"))
+            q, k, v = (tensor(c[n], contiguous or qkv_only).requires_grad_(c[n]["grad"]) for n in ("q", "k", "v"))
             print(f"fwd {c['i']} q{c['q']['stride']} grad={c['q']['grad']}", flush=True)
             out = F.scaled_dot_product_attention(q, k, v, is_causal=c["is_causal"], scale=c["scale"])
             torch.cuda.synchronize()
@@ -108,7 +102,7 @@ def replay(calls: list[dict], order: list[int], contiguous: bool, dout_contiguou
         for i in order:
             c = calls[i]
             print(f"bwd {i} dout{c['dout']['stride']} out{list(outs[i].stride())}", flush=True)
-            outs[i].backward(tensor(c["dout"], dout_contiguous))
+            outs[i].backward(tensor(c["dout"], contiguous or dout_only))
             torch.cuda.synchronize()
     print(f"replay ok: {len(calls)} forwards, {len(order)} backwards")
 
@@ -137,12 +131,7 @@ def main() -> int:
         order = [index[i] for i in rec["backward_order"] if i in keep]
         for n, c in enumerate(calls):
             c["i"] = n
-        if "--contiguous-qkv" in rest:
-            replay(calls, order, True, False)
-        elif "--contiguous-dout" in rest:
-            replay(calls, order, False, True)
-        else:
-            replay(calls, order, contiguous)
+        replay(calls, order, contiguous, "--qkv-contiguous" in rest, "--dout-contiguous" in rest)
     elif cmd == "step":
         flux_step(Recorder(contiguous=contiguous, say=True))
     return 0
