@@ -27,6 +27,9 @@ LOG=$OUT/qkvlayout.log
 exec > >(tee -a "$LOG") 2>&1
 PY=${PY:-python3}
 SRC=${QKVLAYOUT_RUN:-examples/runs/flux-train-h200}
+# the six SDPA calls `probe_cudnn_train.py record` wrote on the H200 (torch 2.11.0+cu130, cuDNN 91900; FLUX 2 double +
+# 4 single blocks): q, k, v (1,24,4608,128) strides (14155776, 128, 3072, 1) in all; dout of calls 0-1 the same
+# strides, of calls 2-5 (70778880, 128, 15360, 1) (the single blocks' concat slice)
 CALLS=scripts/probe_cudnn_train.calls.json
 W=$(mktemp -d /tmp/qkvlayout.XXXXXX)
 RUN=$W/flux-train
@@ -66,8 +69,8 @@ t0=$SECONDS
 pids=()
 replay model & pids+=($!)
 replay contiguous --contiguous & pids+=($!)
-replay qkv_contiguous --contiguous-qkv & pids+=($!)
-replay dout_contiguous --contiguous-dout & pids+=($!)
+replay qkv_contiguous --qkv-contiguous & pids+=($!)
+replay dout_contiguous --dout-contiguous & pids+=($!)
 replay call0_model --only=0 & pids+=($!)
 replay call2_model --only=2 & pids+=($!)
 wait "${pids[@]}"   # these only: a bare wait would wait for the log's tee too
