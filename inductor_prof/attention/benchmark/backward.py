@@ -236,16 +236,26 @@ def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callab
         error = ""
         try:
             for s in sizes:
-                q, k, v = _needs_grad(*_inputs(s, 0, device, qkv))
                 sem_s = sem if s == shape else semantics(s, device)
-                fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(layout, shape, s)), scale, **sem_s)
-                if device == "cuda":
-                    torch.cuda.synchronize()
+                for each in every_layout(layout):
+                    q, k, v = _needs_grad(*_inputs(s, 0, device, qkv))
+                    fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(each, shape, s)), scale, **sem_s)
+                    if device == "cuda":
+                        torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001  the backend's error, its row's reason
             error = one_line(e)
         said(b.name, error)
         if error and not usable(device):
             return
+
+
+def every_layout(layout: GradLayout | None) -> list[GradLayout | None]:
+    """The model's dout layouts at a shape, most calls first, each run in turn: cuDNN's SDPA backward ran each of
+    FLUX's two layouts alone but failed ("mha_graph.execute(...).is_good()", then an illegal memory access) once
+    both ran in one process (torch 2.11, cuDNN 9.19, H200; scripts/probe_cudnn_train.py), as the model runs them."""
+    if layout is None:
+        return [None]
+    return [layout, *(GradLayout(strides, calls) for strides, calls in layout.others)]
 
 
 def usable(device: str) -> bool:
