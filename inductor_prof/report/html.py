@@ -258,12 +258,14 @@ COLLECTIVE_COLUMNS = [
 def ranks_view(view, shown: int) -> dict:
     """A run of several ranks (analysis.ranks.RanksView): each rank's step cut into compute, transfer, wait and
     idle, the spread and straggler lines, and rank `shown`'s collectives (report.ranks writes the lines)."""
+    from ..analysis.link_reference import caption
     from .ranks import spread_line, straggler_line
 
     coll = view.collectives.get(shown)
     return {"rows": table(pd.DataFrame(view.rows).astype(object), RANK_COLUMNS), "shown": shown,
             "lines": [spread_line(view.spread), *([straggler_line(view.straggler)] if view.straggler else [])],
-            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None}
+            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None,
+            "link_caption": caption(view.link.get(shown))}
 
 
 def per_step_view(h: dict) -> dict:
