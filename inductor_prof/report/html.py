@@ -275,7 +275,8 @@ def per_step_view(h: dict) -> dict:
             ("speed of light from reachable limits (each kernel's binding unit), ms/step",
              num(h.get("reachable_sol_step_ms"), "{:.3f}")),
             ("plain step, ms", num(h.get("step_ms_plain"), "{:.3f}")),
-            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
+            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")
+             + (f" ({h['launch_gap_note']})" if h.get("launch_gap_note") else "")),
             ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
     rows += [(f"headroom in {cat}, ms/step", num(ms, "{:.3f}")) for cat, ms in (h.get("by_category") or {}).items()]
     nxt = h.get("next") or []

@@ -58,3 +58,28 @@ def test_rank_zero_moved_everything_it_ran(tmp_path):
     assert r.exit_code == 0, r.output
     c = json.loads(r.stdout)["summary"]["phases"]["communication"]
     assert c["wait_ms_per_step"] == 0 and c["moving_ms_per_step"] == pytest.approx(12_030_298 / 3e6)
+
+
+def test_rank_one_launch_gap_is_zero_with_the_reason_not_negative(rank1):
+    # rank 1: Proton's kernels 136,709,970 ns over 3 steps = 45.56999 ms a step (forward + backward + optimizer +
+    # NCCL, the rows of the first test), less the 9.25579 ms its NCCL kernels waited: GPU busy 36.31420 ms; the
+    # plain step (manifest profile.plain_step_ms) 36.24767: busy exceeds it by 0.06653 ms, timing noise between
+    # the steps, so the gap is 0 and the note says why
+    h = rank1["summary"]["headroom"]
+    busy = (29_766_891 + 61_061_852 + 5_491_709 + 40_389_518) / 3e6 - rank1["summary"]["phases"]["communication"][
+        "wait_ms_per_step"]
+    assert h["gpu_busy_ms_per_step"] == pytest.approx(busy, abs=1e-6)
+    assert h["gpu_busy_ms_per_step"] - 36.24766699999782 == pytest.approx(0.06653, abs=1e-5)
+    assert h["launch_gap_ms_per_step"] == 0.0
+    assert h["launch_gap_note"].startswith("GPU busy 36.314 ms/step (waiting at collectives taken out) exceeds the "
+                                           "plain step 36.248 ms by 0.067")
+    assert not [i for i in h["next"] if i["category"] == "host"]
+
+
+def test_rank_zero_launch_gap_is_the_plain_step_less_gpu_busy():
+    # rank 0: Proton's kernels a step (its own rows) less its 0 ms of waiting = 33.918 ms busy; plain 36.58158 ms:
+    # 2.664 ms off the GPU, its first item
+    r = CliRunner().invoke(app, ["report", str(RUN), "--json"])
+    h = json.loads(r.stdout)["summary"]["headroom"]
+    assert h["launch_gap_ms_per_step"] == pytest.approx(36.581577999996284 - h["gpu_busy_ms_per_step"])
+    assert round(h["launch_gap_ms_per_step"], 3) == 2.664 and "launch_gap_note" not in h
