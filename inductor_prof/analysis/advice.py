@@ -198,6 +198,24 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
             df.loc[at, col] = [judged_rows[i][j] for i in at]
         df.loc[at, "headroom_by"] = "measured"
+    return _said_beside_nccl(df, gemm_shapes, set(judged_rows))
+
+
+def _said_beside_nccl(df: pd.DataFrame, shapes: pd.DataFrame | None, judged: set[Any]) -> pd.DataFrame:
+    """A library kernel judged on its roofline that ran beside NCCL kernels for most of its traced time has that
+    said after its "why": part of its gap may be the overlap, but with no time of its calls alone to split by, its
+    headroom stays the roofline's. (A GEMM with a replay is split: _gemm_judgement.)"""
+    if shapes is None or shapes.empty or "beside_nccl_share" not in shapes:
+        return df
+    known = shapes[shapes["beside_nccl_share"].notna()]
+    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"]).sum()
+    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel")["beside_kind"].first()
+    names = df["name"].map(demangle)
+    for i in df.index[names.isin(share[share >= MOSTLY_BESIDE].index) & ~df.index.isin(judged)]:
+        name = names.at[i]
+        said = f"beside NCCL {kinds.get(name, 'collectives')} for {share[name]:.0%} of its time (part of this gap " \
+               "may be that overlap)"
+        df.at[i, "headroom_vs"] = f"{df.at[i, 'headroom_vs']}; {said}" if df.at[i, "headroom_vs"] else said
     return df
 
 

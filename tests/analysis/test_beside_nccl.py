@@ -75,3 +75,20 @@ def test_rank_zero_alone_is_judged_as_before_and_rank_one_drops_it_from_the_top(
     r = CliRunner().invoke(app, ["report", str(RUN), "--json", "--rank", "1"])
     top = [i["what"] for i in json.loads(r.stdout)["summary"]["headroom"]["next"][:5]]
     assert GEMM not in top
+
+
+def test_a_kernel_judged_on_its_roofline_says_it_ran_beside_nccl_and_keeps_its_headroom():
+    # rank 1's cuDNN attention backward: 4 calls, 303.4 + 305.3 + 308.7 + 300.2 = 1217.665 us in its trace, NCCL
+    # beside it 303.4 + 305.3 + 308.7 + 281.8 = 1199.233 us: 98.49% (rank 0's, alone: 1.023 ms/step, rank 1's 1.183)
+    # no replay alone to split its gap by: said, its roofline headroom kept
+    name = "cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x64_1x4x1_cga1x1x1_kernel0_0"
+    k1 = load_run_tables(RUN / "rank1").kernels.set_index("name").loc[name]
+    assert k1["headroom_vs"].endswith("; beside NCCL all_reduce for 98% of its time (part of this gap may be that "
+                                      "overlap)")
+    assert 1199.2334 / 1217.665 == pytest.approx(0.9849, abs=1e-4)
+    # compute-bound at 35% of the reached tensor rate: its speed of light is 35% of its 1.183 ms a step, the rest
+    # headroom, as without the overlap said
+    assert k1["headroom_ms_per_step"] == pytest.approx(k1["step_ms"] * (1 - k1["pct_of_peak"] / 100), rel=1e-9)
+    assert round(k1["headroom_ms_per_step"], 3) == 0.768
+    k0 = load_run_tables(RUN / "rank0").kernels.set_index("name").loc[name]
+    assert "beside NCCL" not in k0["headroom_vs"]

@@ -52,7 +52,7 @@ def test_rank_one_communication_split_into_waiting_and_moving(rank1):
     assert c["gb_per_step"] == pytest.approx(1_011_912_960 / 1e9)
 
 
-def test_rank_zero_moved_everything_it_ran(tmp_path):
+def test_rank_zero_moved_everything_it_ran():
     # rank 0 started each collective last: no wait, its Proton NCCL time (12,030,298 ns over 3 steps) all moving
     r = CliRunner().invoke(app, ["report", str(RUN), "--json"])
     assert r.exit_code == 0, r.output
