@@ -29,6 +29,8 @@ from .call_label import call_label
 
 TOP = 10
 NAN = float("nan")
+# a call beside an NCCL kernel for at least half its time is said to have run beside it (its "why")
+MOSTLY_BESIDE = 0.5
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
 DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
@@ -48,9 +50,16 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
         return float(np.nansum(np.array([f(s) for s in rows], dtype=float)))
     # library_ops.csv traces one pass over every input size: its calls are calls per step
     saving = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"]) / US_PER_MS
-    unmeasured = total([s for s in shapes if math.isnan(s["best_us"])], lambda s: s["share_of_kernel"])
+    others = [s for s in shapes if math.isnan(s["best_us"])]
+    unmeasured = total(others, lambda s: s["share_of_kernel"])
     top = measured[0]
     shape = call_label(top["op"], top["dims"])
+    # the part of the gap to a replay (which ran alone) that the call spent beside an NCCL kernel is the price
+    # of that overlap (beside_nccl.py), not the call's: the headroom keeps only the rest; likewise the roofline
+    # headroom of its other calls counts only their time alone
+    beside = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"] * _beside(s)) \
+        / US_PER_MS
+    alone = total(others, lambda s: s["share_of_kernel"] * (1 - _beside(s)))
     others = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
                        (("a cuBLAS replay", "replay_us"), ("Inductor's Triton template", "template_us"))
                        if not math.isnan(top[col]))
@@ -64,10 +73,22 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
     elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
         why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
+    elif _beside(top) >= MOSTLY_BESIDE:
+        kind = top.get("beside_kind") or "collective"
+        why = (f"ran beside NCCL {kind} for {_beside(top):.0%} of its time: the collective's SMs slow it; the replay "
+               f"ran alone: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us ({beside:.2f} ms/step of "
+               "the gap is that overlap, left out of the headroom, as is its other calls' time beside it)")
+        do = "nothing for the call alone: its time beside the collective is what hiding the collective costs"
     else:
         why = f"a replay of the same call is faster: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "find why the model's call is slower (layout, alignment, its epilogue)"
-    return saving + headroom * unmeasured, why, do
+    return saving - beside + headroom * alone, why, do
+
+
+def _beside(s: dict[str, Any]) -> float:
+    """A call's share of its traced time beside an NCCL kernel (0 where unknown: judged as if alone)."""
+    v = s.get("beside_nccl_share")
+    return float(v) if isinstance(v, (int, float)) and v == v else 0.0
 
 
 def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[float, str, str]:
@@ -177,6 +198,24 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
             df.loc[at, col] = [judged_rows[i][j] for i in at]
         df.loc[at, "headroom_by"] = "measured"
+    return _said_beside_nccl(df, gemm_shapes, set(judged_rows))
+
+
+def _said_beside_nccl(df: pd.DataFrame, shapes: pd.DataFrame | None, judged: set[Any]) -> pd.DataFrame:
+    """A library kernel judged on its roofline that ran beside NCCL kernels for most of its traced time has that
+    said after its "why": part of its gap may be the overlap, but with no time of its calls alone to split by, its
+    headroom stays the roofline's. (A GEMM with a replay is split: _gemm_judgement.)"""
+    if shapes is None or shapes.empty or "beside_nccl_share" not in shapes:
+        return df
+    known = shapes[shapes["beside_nccl_share"].notna()]
+    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"]).sum()
+    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel")["beside_kind"].first()
+    names = df["name"].map(demangle)
+    for i in df.index[names.isin(share[share >= MOSTLY_BESIDE].index) & ~df.index.isin(judged)]:
+        name = names.at[i]
+        said = f"beside NCCL {kinds.get(name, 'collectives')} for {share[name]:.0%} of its time (part of this gap " \
+               "may be that overlap)"
+        df.at[i, "headroom_vs"] = f"{df.at[i, 'headroom_vs']}; {said}" if df.at[i, "headroom_vs"] else said
     return df
 
 

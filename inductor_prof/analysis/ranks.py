@@ -17,6 +17,7 @@ from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
 from .comm_phase import communication_item, communication_phase
 from .headroom import headroom
+from .link_reference import judged, reference
 from .overlap import comm_compute
 from .phases import COMMUNICATION
 from .sizes import size_names
@@ -43,6 +44,7 @@ class RanksView:
     straggler: dict[str, Any] | None = None          # straggler.straggler: the rank the others wait for, and why
     transfer_us: dict[int, dict[str, Any]] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
+    link: dict[int, dict[str, Any] | None] = field(default_factory=dict)   # rank -> link_reference.reference
 
 
 def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
@@ -121,18 +123,20 @@ def load_ranks(path: str | os.PathLike[str]) -> RanksView:
         intervals[i], calls[i] = kernel_intervals(events), comm_calls(events)
         bases[i] = trace.get("baseTimeNanoseconds")
         row.update(comm_compute(intervals[i]))
-        link = (manifest.get("ceilings") or {}).get("link_busbw_gbps")
-        links[i] = link if isinstance(link, (int, float)) else None
+        links[i] = manifest.get("ceilings") or {}
     matched = match(calls, bases)
     warnings += [matched.warning] if matched.warning else []
     by_rank = {r["rank"]: r for r in rows}
     for i, own in matched.calls.items():
         by_rank[i].update(split(intervals[i], own))
-        collectives[i] = collective_table(own, links[i])
+        collectives[i] = collective_table(own)
+    # each rank's % of the link against its own measurement, or the best rate any rank's calls reached above it
+    refs = {i: reference(links[i], collectives) for i in collectives}
+    collectives = {i: judged(t, refs[i]) for i, t in collectives.items()}
     spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
     return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
                      straggler(matched.calls, intervals) if matched.instances else None,
-                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances)
+                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances, refs)
 
 
 def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, Any] | None:

@@ -262,12 +262,14 @@ COLLECTIVE_COLUMNS = [
 def ranks_view(view, shown: int) -> dict:
     """A run of several ranks (analysis.ranks.RanksView): each rank's step cut into compute, transfer, wait and
     idle, the spread and straggler lines, and rank `shown`'s collectives (report.ranks writes the lines)."""
+    from ..analysis.link_reference import caption
     from .ranks import spread_line, straggler_line
 
     coll = view.collectives.get(shown)
     return {"rows": table(pd.DataFrame(view.rows).astype(object), RANK_COLUMNS), "shown": shown,
             "lines": [spread_line(view.spread), *([straggler_line(view.straggler)] if view.straggler else [])],
-            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None}
+            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None,
+            "link_caption": caption(view.link.get(shown))}
 
 
 def per_step_view(h: dict) -> dict:
@@ -277,7 +279,8 @@ def per_step_view(h: dict) -> dict:
             ("speed of light from reachable limits (each kernel's binding unit), ms/step",
              num(h.get("reachable_sol_step_ms"), "{:.3f}")),
             ("plain step, ms", num(h.get("step_ms_plain"), "{:.3f}")),
-            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
+            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")
+             + (f" ({h['launch_gap_note']})" if h.get("launch_gap_note") else "")),
             ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
     rows += [(f"headroom in {cat}, ms/step", num(ms, "{:.3f}")) for cat, ms in (h.get("by_category") or {}).items()]
     nxt = h.get("next") or []
