@@ -15,7 +15,7 @@ from .. import runfiles
 from ..analysis import telemetry
 from ..aten import REPLAYABLE_GEMMS
 from ..cost import gemm_flops, rates
-from ..errors import UserError, one_line
+from ..errors import one_line
 from ..measure_store import MeasureStore, code_fingerprint, folder, gpu_facts
 from ..runfiles.cells import json_cell
 from ..units import MS_PER_S, US_PER_MS
@@ -182,20 +182,8 @@ def measure(library_ops: pd.DataFrame | None = None, templates=None) -> dict:
             "dram_gbps": max(mem["dram_read_gbps"], mem["dram_write_gbps"], mem["dram_copy_gbps"]), **mem}
 
 
-def _largest_message(ctx) -> int | None:
-    """The largest collective message of this rank's torch.profiler step (library_ops wrote it), for the link's
-    measurement; None where it cannot be read (said in the log: this rank must still reach the collective)."""
-    try:
-        trace = runfiles.if_present(ctx.run.torch_trace_gz, runfiles.torch_trace_file, "the link's message size")
-    except UserError as e:
-        ctx.log(f"the link is measured at {link.LINK_BYTES} bytes: {e}")
-        return None
-    return link.largest_message(trace["traceEvents"]) if trace else None
-
-
 def run(ctx) -> dict:
-    # first: every rank of a --nproc run reaches it together (None: one process)
-    collectives = link.measure(_largest_message(ctx)) if link.world_size() > 1 else None
+    collectives = link.measure()   # first: every rank of a --nproc run reaches it together (None: one process)
     timed = gemm_templates.wanted(ctx.opts.compile.mode, ctx.opts.settings.gemm_templates)
     ctx.log("measuring ceilings (bf16 GEMMs incl. the model's own shapes, fp8 and int8 GEMMs" +
             (", Inductor's Triton template at its top shapes" if timed else "") + ", DRAM read/write/copy, L2, the shortest kernel)")
