@@ -34,15 +34,8 @@ CALLS=scripts/probe_cudnn_train.calls.json
 W=$(mktemp -d /tmp/qkvlayout.XXXXXX)
 RUN=$W/flux-train
 
-step() {   # step NAME LIMIT_S command...: runs it under its limit, says its time, never stops the script
-  local name=$1 limit=$2 t0=$SECONDS rc
-  shift 2
-  echo "== $name (limit ${limit} s)"
-  timeout -k 3 "$limit" "$@"
-  rc=$?
-  [ $rc -ne 0 ] && echo "STEP $name failed: rc=$rc"
-  echo "== $name: $((SECONDS - t0)) s"
-}
+BUDGET=${BUDGET:-240}   # the steps' seconds in all (check_steps.sh: each step under its own limit too)
+source "$(dirname "$0")/check_steps.sh"
 
 replay() {   # replay NAME args...: one replay process, its output kept, one verdict line
   local name=$1
