@@ -117,13 +117,15 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
 
 
 def _pass_said(a: dict[str, Any]) -> str:
-    """' forward+backward (the backward's share of the saving)' for a training run's saving
+    """' forward+backward (the backward's share of the saving)', or ' forward, N calls a step (its share)' for a training run's saving
     (attention_training.savings), with the upstream gradient's layout where it was not contiguous; '' for a
     forward one."""
     if not a.get("part"):
         return ""
     share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
     n, m = a.get("calls_per_step") or 0, a.get("backward_calls_per_step") or 0
+    if a["part"] == "forward":   # its times are the forward rows' (attention_training.savings)
+        return f" forward, {n:.0f} calls a step ({share:.0%} of the forward+backward saving)"
     some = f", {m:.0f} of its {n:.0f} calls a step run a backward" if 0 < m < n else ""
     dout = f", dout {a['dout']} as the model's backward got it" if a.get("dout") else ""
     return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s{some}{dout})"

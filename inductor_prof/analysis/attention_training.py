@@ -154,8 +154,9 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
         if do:
             common["do"] = do
         if forward_part > 0 and forward_kernels.get(shape):
+            # its times the forward rows' (what its number comes from), not the forward+backward ones
             out.append({**common, "part": "forward", "saving_ms_per_step": forward_part,
-                        "kernels": forward_kernels[shape]})
+                        "model_ms": model_fwd, "best_ms": fwd_ms[best_backend], "kernels": forward_kernels[shape]})
         else:
             forward_part = 0.0
         out.append({**common, "part": "backward", "saving_ms_per_step": saving - forward_part,
