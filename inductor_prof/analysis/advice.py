@@ -60,11 +60,11 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
     beside = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"] * _beside(s)) \
         / US_PER_MS
     alone = total(others, lambda s: s["share_of_kernel"] * (1 - _beside(s)))
-    others = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
+    alternatives = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
                        (("a cuBLAS replay", "replay_us"), ("Inductor's Triton template", "template_us"))
                        if not math.isnan(top[col]))
     if saving <= AT_BEST * total(measured, lambda s: s["ms"]):
-        why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
+        why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {alternatives}"
         # no headroom without an action: within AT_BEST the measured calls have none (timing noise), and what is
         # left is its other calls' roofline headroom, with the roofline's action for them
         do = f"its other calls ({unmeasured:.0%} of its time): {DO[bound]}; the measured ones are as fast as " \

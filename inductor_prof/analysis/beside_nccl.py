@@ -34,7 +34,8 @@ def beside_ns(events: list[dict[str, Any]], library_ops: pd.DataFrame) -> pd.Dat
     if not comm or len(ours) != len(library_ops):
         return out
     union = merged((s, e) for s, e, _ in comm)
-    ns, kinds = [], []
+    ns: list[float] = []
+    kinds: list[str | None] = []
     for e, name, dur_ns in zip(ours, library_ops["kernel"], library_ops["dur_ns"]):
         start, end = float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0))
         if e.get("name") != name or abs((end - start) * 1e3 - float(dur_ns)) > DUR_SLACK_NS or is_nccl(name):

@@ -33,7 +33,9 @@ def reference(measured: dict[str, Any] | None, tables: dict[int, pd.DataFrame]) 
     if rate is None:
         return None
     link = ceilings.get("link") or {}
-    out = {"busbw_gbps": rate, "source": MEASURED, "measured_gbps": rate, "measured_bytes": link.get("bytes")}
+    out: dict[str, Any] = {"busbw_gbps": rate, "source": MEASURED, "measured_gbps": rate,
+                           "measured_bytes": link.get("bytes")}
+    best = rate
     group = link.get("group")
     for rank, table in sorted(tables.items()):
         if table is None or not len(table):
@@ -41,7 +43,8 @@ def reference(measured: dict[str, Any] | None, tables: dict[int, pd.DataFrame]) 
         rows = table if group is None else table[table["group"] == group]
         for _, row in rows.iterrows():
             busbw = _number(row["busbw_gbps"])
-            if busbw is not None and busbw > out["busbw_gbps"]:
+            if busbw is not None and busbw > best:
+                best = busbw
                 out.update(busbw_gbps=busbw, source=REACHED, rank=int(rank), collective=str(row["collective"]),
                            bytes=int(row["bytes"]) if _number(row["bytes"]) is not None else None)
     return out
