@@ -1,4 +1,4 @@
-# Sourced by the device check scripts (gpu_check_graph.sh, gpu_check_graph2.sh): each step under its own limit
+# Sourced by the device check scripts (gpu_check_graph*.sh, _attnbwd, _gradout, _qkvlayout, _trainranks): each step under its own limit
 # within the script's BUDGET seconds, its start, end and failure said, the rest still run.
 limit() {   # the step's own limit, or what is left of the budget when less
   local left=$((BUDGET - SECONDS))

@@ -22,15 +22,8 @@ exec > >(tee -a "$LOG") 2>&1
 PY=${PY:-python3}
 W=$(mktemp -d /tmp/attnbwd.XXXXXX)
 
-step() {   # step NAME LIMIT_S command...: runs it under its limit, says its time, never stops the script
-  local name=$1 limit=$2 t0=$SECONDS rc
-  shift 2
-  echo "== $name (limit ${limit} s)"
-  timeout -k 5 "$limit" "$@"
-  rc=$?
-  [ $rc -ne 0 ] && echo "STEP $name failed: rc=$rc"
-  echo "== $name: $((SECONDS - t0)) s"
-}
+BUDGET=${BUDGET:-150}   # the steps' seconds in all (check_steps.sh: each step under its own limit too)
+source "$(dirname "$0")/check_steps.sh"
 
 echo "attnbwd GPU check: $(git rev-parse --short HEAD 2>/dev/null) $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader || echo "STEP nvidia-smi failed: rc=$?"

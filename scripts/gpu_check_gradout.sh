@@ -28,15 +28,8 @@ SRC=${GRADOUT_RUN:-scratch/flux-train-h200}
 W=$(mktemp -d /tmp/gradout.XXXXXX)
 RUN=$W/flux-train
 
-step() {   # step NAME LIMIT_S command...: runs it under its limit, says its time, never stops the script
-  local name=$1 limit=$2 t0=$SECONDS rc
-  shift 2
-  echo "== $name (limit ${limit} s)"
-  timeout -k 3 "$limit" "$@"
-  rc=$?
-  [ $rc -ne 0 ] && echo "STEP $name failed: rc=$rc"
-  echo "== $name: $((SECONDS - t0)) s"
-}
+BUDGET=${BUDGET:-240}   # the steps' seconds in all (check_steps.sh: each step under its own limit too)
+source "$(dirname "$0")/check_steps.sh"
 
 echo "gradout GPU check: $(git rev-parse --short HEAD 2>/dev/null) $(date -u +%FT%TZ) run $SRC"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv,noheader || echo "STEP nvidia-smi failed: rc=$?"

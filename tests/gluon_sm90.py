@@ -36,7 +36,9 @@ SM90_CONFIGS = [(128, gluon_tiles.default_config(128)),
                 (64, gluon_tiles.Config(128, 2, False, 160, q_buffers=2, consumers=3)),
                 (256, gluon_tiles.Config(64, 2, True, q_buffers=2, consumers=1)),
                 # one, two CTAs per SM
-                (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1, ctas_per_sm=2))]
+                (64, gluon_tiles.Config(128, 2, True, 216, q_buffers=2, consumers=1, ctas_per_sm=2)),
+                # causal tiles in chunks of adjacent query tiles (gluon_state.tile_of's index arithmetic)
+                (128, replace(gluon_tiles.default_config(128), q_chunk=gluon_tiles.Q_CHUNKS[-1]))]
 # one kernel per head dim that runs in a wider tile (head_dims.py; each compile is 10-20 CPU-s): 80 causal (the
 # diagonal blocks' masks), 96 dense with the split last waves (the partial accumulators 128 wide), 192 dense at its
 # default config (one Q buffer, 64-key blocks: 256-wide tiles)
@@ -81,12 +83,12 @@ def compile_sm90(head_dim: int, cfg: gluon_tiles.Config, causal: bool = False, b
            "SCHED": "*i32" if rows else "*fp32", "HEAD_DIM": "constexpr", "BLOCK_D": "constexpr",
            "BLOCK_N": "constexpr", "STAGES": "constexpr", "OVERLAP": "constexpr", "CONSUMER_REGS": "constexpr",
            "CAUSAL": "constexpr", "Q_BUFS": "constexpr", "N_CONS": "constexpr", "SPLIT": "constexpr",
-           "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr"}
+           "BAND": "constexpr", "RANGES": "constexpr", "ROWS": "constexpr", "Q_CHUNK": "constexpr"}
     src = GluonASTSource(fn=gluon_kernel.attn_fwd_ws_kernel, signature=sig, constexprs={
         "HEAD_DIM": head_dim, "BLOCK_D": width, "BLOCK_N": cfg.block_n, "STAGES": cfg.stages, "OVERLAP": cfg.overlap,
         "CONSUMER_REGS": cfg.consumer_regs, "CAUSAL": causal, "Q_BUFS": cfg.q_buffers,
         "N_CONS": cfg.consumers, "SPLIT": cfg.split and not causal and not band, "BAND": band, "RANGES": ranges,
-        "ROWS": rows})
+        "ROWS": rows, "Q_CHUNK": cfg.q_chunk if causal and not band else 1})
     # what launch() passes: two CTAs per SM need 128 registers a thread
     return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=gluon_tiles.launch_options(cfg))
 

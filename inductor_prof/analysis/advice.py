@@ -29,6 +29,8 @@ from .call_label import call_label
 
 TOP = 10
 NAN = float("nan")
+# a call beside an NCCL kernel for at least half its time is said to have run beside it (its "why")
+MOSTLY_BESIDE = 0.5
 AT_BEST = 0.02      # a call within 2% of the best time measured for it is as fast as it gets here
 DO = {"compute": "a faster kernel, or less work", "memory": "fewer bytes (fuse, layout)",
       "floor": "fewer launches (fuse or batch its calls)"}   # a call bound by its launch: not by bytes or flops
@@ -48,14 +50,21 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
         return float(np.nansum(np.array([f(s) for s in rows], dtype=float)))
     # library_ops.csv traces one pass over every input size: its calls are calls per step
     saving = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"]) / US_PER_MS
-    unmeasured = total([s for s in shapes if math.isnan(s["best_us"])], lambda s: s["share_of_kernel"])
+    others = [s for s in shapes if math.isnan(s["best_us"])]
+    unmeasured = total(others, lambda s: s["share_of_kernel"])
     top = measured[0]
     shape = call_label(top["op"], top["dims"])
-    others = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
+    # the part of the gap to a replay (which ran alone) that the call spent beside an NCCL kernel is the price
+    # of that overlap (beside_nccl.py), not the call's: the headroom keeps only the rest; likewise the roofline
+    # headroom of its other calls counts only their time alone
+    beside = total(measured, lambda s: max(s["us_per_call"] - s["best_us"], 0.0) * s["calls"] * _beside(s)) \
+        / US_PER_MS
+    alone = total(others, lambda s: s["share_of_kernel"] * (1 - _beside(s)))
+    alternatives = "; ".join(f"{what} {top[col]:.0f} us" for what, col in
                        (("a cuBLAS replay", "replay_us"), ("Inductor's Triton template", "template_us"))
                        if not math.isnan(top[col]))
     if saving <= AT_BEST * total(measured, lambda s: s["ms"]):
-        why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {others}"
+        why = f"as fast as this shape gets here: {shape} {top['us_per_call']:.0f} us a call; {alternatives}"
         # no headroom without an action: within AT_BEST the measured calls have none (timing noise), and what is
         # left is its other calls' roofline headroom, with the roofline's action for them
         do = f"its other calls ({unmeasured:.0%} of its time): {DO[bound]}; the measured ones are as fast as " \
@@ -64,10 +73,22 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
     elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
         why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
+    elif _beside(top) >= MOSTLY_BESIDE:
+        kind = top.get("beside_kind") or "collective"
+        why = (f"ran beside NCCL {kind} for {_beside(top):.0%} of its time: the collective's SMs slow it; the replay "
+               f"ran alone: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us ({beside:.2f} ms/step of "
+               "the gap is that overlap, left out of the headroom, as is its other calls' time beside it)")
+        do = "nothing for the call alone: its time beside the collective is what hiding the collective costs"
     else:
         why = f"a replay of the same call is faster: {shape} {top['replay_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "find why the model's call is slower (layout, alignment, its epilogue)"
-    return saving + headroom * unmeasured, why, do
+    return saving - beside + headroom * alone, why, do
+
+
+def _beside(s: dict[str, Any]) -> float:
+    """A call's share of its traced time beside an NCCL kernel (0 where unknown: judged as if alone)."""
+    v = s.get("beside_nccl_share")
+    return float(v) if isinstance(v, (int, float)) and v == v else 0.0
 
 
 def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[float, str, str]:
@@ -82,8 +103,8 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
     if best["saving_ms_per_step"] > 0:
         why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
                f"a call{_pass_said(best)}, timed side by side; {roof}")
-        do = f"use {best['best_backend']} for {best['shape']}" + (" (its forward and backward)"
-                                                                   if best.get("part") else "")
+        do = best.get("do") or f"use {best['best_backend']} for {best['shape']}" + (
+            " (its forward and backward)" if best.get("part") else "")   # `do`: a layout change to add as well
     else:
         why = f"its backend ({best['model_backend']}) is the fastest measured for {best['shape']}; {roof}"
         do = "nothing faster was measured for its calls"
@@ -96,13 +117,15 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
 
 
 def _pass_said(a: dict[str, Any]) -> str:
-    """' forward+backward (the backward's share of the saving)' for a training run's saving
+    """' forward+backward (the backward's share of the saving)', or ' forward, N calls a step (its share)' for a training run's saving
     (attention_training.savings), with the upstream gradient's layout where it was not contiguous; '' for a
     forward one."""
     if not a.get("part"):
         return ""
     share = a["saving_ms_per_step"] / a["call_saving_ms_per_step"] if a.get("call_saving_ms_per_step") else 0.0
     n, m = a.get("calls_per_step") or 0, a.get("backward_calls_per_step") or 0
+    if a["part"] == "forward":   # its times are the forward rows' (attention_training.savings)
+        return f" forward, {n:.0f} calls a step ({share:.0%} of the forward+backward saving)"
     some = f", {m:.0f} of its {n:.0f} calls a step run a backward" if 0 < m < n else ""
     dout = f", dout {a['dout']} as the model's backward got it" if a.get("dout") else ""
     return f" forward+backward ({share:.0%} of the saving is the {a['part']}'s{some}{dout})"
@@ -178,6 +201,24 @@ def per_shape(df: pd.DataFrame, gemm_shapes: pd.DataFrame | None, attention: lis
         for j, col in enumerate(("headroom_ms_per_step", "headroom_vs", "do", "sol_ms_per_step")):
             df.loc[at, col] = [judged_rows[i][j] for i in at]
         df.loc[at, "headroom_by"] = "measured"
+    return _said_beside_nccl(df, gemm_shapes, set(judged_rows))
+
+
+def _said_beside_nccl(df: pd.DataFrame, shapes: pd.DataFrame | None, judged: set[Any]) -> pd.DataFrame:
+    """A library kernel judged on its roofline that ran beside NCCL kernels for most of its traced time has that
+    said after its "why": part of its gap may be the overlap, but with no time of its calls alone to split by, its
+    headroom stays the roofline's. (A GEMM with a replay is split: _gemm_judgement.)"""
+    if shapes is None or shapes.empty or "beside_nccl_share" not in shapes:
+        return df
+    known = shapes[shapes["beside_nccl_share"].notna()]
+    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"]).sum()
+    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel")["beside_kind"].first()
+    names = df["name"].map(demangle)
+    for i in df.index[names.isin(share[share >= MOSTLY_BESIDE].index) & ~df.index.isin(judged)]:
+        name = names.at[i]
+        said = f"beside NCCL {kinds.get(name, 'collectives')} for {share[name]:.0%} of its time (part of this gap " \
+               "may be that overlap)"
+        df.at[i, "headroom_vs"] = f"{df.at[i, 'headroom_vs']}; {said}" if df.at[i, "headroom_vs"] else said
     return df
 
 
@@ -311,7 +352,7 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
                           "headroom_ms_per_step": a["saving_ms_per_step"],
                           "why": f"{a['best_backend']} {a['best_ms']:.3f} vs {a['model_backend']} "
                                  f"{a['model_ms']:.3f} ms a call{_pass_said(a)}, timed side by side",
-                          "do": f"use {a['best_backend']} instead of {a['model_backend']}"})
+                          "do": a.get("do") or f"use {a['best_backend']} instead of {a['model_backend']}"})
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
                       "why": "plain step (no profiler) minus GPU-busy time" +

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from ..aten import ATTENTION_BACKWARD_OPS, attention_dims
+from . import attention_layout
 from ..attention.semantics.grad_layout import is_contiguous
 
 FORWARD, TRAINING = "forward", "forward+backward"   # attention.csv's `pass` column (attention/benchmark/bench.py)
@@ -116,7 +117,9 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
     M = N where the run recorded none): its saving is N x (model's forward - its forward) + M x (model's backward -
     its backward), a backward being a forward+backward row less the forward row of the same backend. The
     backend that saves most is the one said; the forward kernels get the forward part, the backward's main kernel
-    the rest. Without the forward rows the whole of M x the forward+backward difference goes to the backward."""
+    the rest. Without the forward rows the whole of M x the forward+backward difference goes to the backward.
+    A row that failed (ok false: its error at the model's layout) is never said; where the best is a backend's
+    contiguous variant, the row's `do` names the copies to add (attention_layout.change)."""
     ok = attention[attention["ok"].astype(bool) & (attention["backend"] != "sdpa")]
     train, fwd = ok[passes(ok) == TRAINING], ok[passes(ok) == FORWARD]
     out = []
@@ -146,9 +149,14 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
         common = {"shape": shape, "pass": TRAINING, "model_backend": model_backend, "best_backend": best_backend,
                   "model_ms": model_ms, "best_ms": float(best["ms"]), "calls_per_step": n,
                   "backward_calls_per_step": m, "call_saving_ms_per_step": saving, "dout": dout_of(model)}
+        do = attention_layout.change(best_backend, shape, attention[attention["shape"] == shape],
+                                     passes(attention))
+        if do:
+            common["do"] = do
         if forward_part > 0 and forward_kernels.get(shape):
+            # its times the forward rows' (what its number comes from), not the forward+backward ones
             out.append({**common, "part": "forward", "saving_ms_per_step": forward_part,
-                        "kernels": forward_kernels[shape]})
+                        "model_ms": model_fwd, "best_ms": fwd_ms[best_backend], "kernels": forward_kernels[shape]})
         else:
             forward_part = 0.0
         out.append({**common, "part": "backward", "saving_ms_per_step": saving - forward_part,

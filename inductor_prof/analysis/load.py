@@ -24,8 +24,9 @@ from ..rundir import RunDir, open_run
 from .headroom import attention_saving, headroom
 from .kernels import block_patterns, by_name, kernel_table
 from .ncu_compare import merge_ncu
-from . import above_spec, advice, attention_training, graph_prices, library_calls, older_runs, phases, training_advice
+from . import above_spec, advice, attention_training, beside_nccl, graph_prices, library_calls, older_runs, phases, training_advice
 from .binding import add_binding
+from .collectives import is_nccl
 from .causes import source_facts
 from .reachable import add_reachable
 from .in_model import items as in_model_items
@@ -89,6 +90,20 @@ def replays_priced(reader: runfiles.Reader, manifest: dict[str, Any],
     if annotated is None or recorded is None:
         return annotated, {}
     return graph_prices.priced(annotated, recorded, size_names(manifest))
+
+
+def _with_beside_nccl(shapes: pd.DataFrame, library_ops: pd.DataFrame | None, reader: runfiles.Reader, run: RunDir,
+                      sizes: list[str] | None) -> pd.DataFrame:
+    """shapes with each call's share of its traced time beside an NCCL kernel (beside_nccl), where the run's
+    torch.profiler step ran NCCL kernels (one input size: its trace is the one library_ops.csv was read from)."""
+    if library_ops is None or sizes or not library_ops["kernel"].map(is_nccl).any():
+        return shapes
+    trace = reader.optional(run.torch_trace_gz, runfiles.torch_trace_file,
+                            "GEMMs beside NCCL kernels are judged as if alone", "library_ops")
+    if trace is None:
+        return shapes
+    shares = beside_nccl.share_by_call(beside_nccl.beside_ns(trace["traceEvents"], library_ops))
+    return shapes.merge(shares, on=beside_nccl.KEYS, how="left")
 
 
 def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
@@ -170,6 +185,7 @@ def load_run_tables(path: str | os.PathLike[str]) -> RunTables:
         ceilings = manifest.get("ceilings")
         shapes = library_calls.with_best(by_shape,
                                          library_calls.replay_times(ceilings), library_calls.template_times(ceilings))
+        shapes = _with_beside_nccl(shapes, library_ops, reader, run, sizes)
         df = merge_ncu(advice.per_shape(add_derived(df, peaks, n_steps), shapes, savings), ncu)
         # what ncu found busy, and the advice that follows it where it contradicts the roofline
         status, counters = read_source_counters(run, reader.warnings)

@@ -111,6 +111,12 @@ def phase_summary(steps: pd.DataFrame, annotated: pd.DataFrame | None, library_o
                      "tflop_per_step": flops / TFLOP, "gb_per_step": nbytes / GB,
                      "tflops": rates(flops, 0.0, ns / n_steps / NS_PER_S)[0] if ns else 0.0,
                      "peak_memory_bytes": peak}
+        if name == COMMUNICATION:   # the training phase each collective was launched from (DDP's: backward)
+            nccl = steps[phase == name]
+            launched = pd.Series(nccl["time_ns"].tolist(), index=[phase_of_path(p) or "outside any phase"
+                                                                   for p in nccl["path"]]).groupby(level=0).sum()
+            out[name]["launched_in"] = {k: float(launched[k]) / n_steps / NS_PER_MS
+                                        for k in (*PHASES, "outside any phase") if k in launched.index}
         if name == "forward" and "end_bytes" in mem and "start_bytes" in mem:
             # what the forward leaves allocated: the activations autograd keeps for backward (and the loss)
             out[name]["saved_bytes"] = mem["end_bytes"] - mem["start_bytes"]

@@ -15,8 +15,11 @@ from .. import runfiles
 from ..errors import UserError
 from ..rundir import RankedRun, RunDir
 from .collectives import collective_table, comm_calls, kernel_intervals
+from .comm_phase import communication_item, communication_phase
 from .headroom import headroom
+from .link_reference import judged, reference
 from .overlap import comm_compute
+from .phases import COMMUNICATION
 from .sizes import size_names
 from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
@@ -41,6 +44,7 @@ class RanksView:
     straggler: dict[str, Any] | None = None          # straggler.straggler: the rank the others wait for, and why
     transfer_us: dict[int, dict[str, Any]] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
+    link: dict[int, dict[str, Any] | None] = field(default_factory=dict)   # rank -> link_reference.reference
 
 
 def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
@@ -119,18 +123,20 @@ def load_ranks(path: str | os.PathLike[str]) -> RanksView:
         intervals[i], calls[i] = kernel_intervals(events), comm_calls(events)
         bases[i] = trace.get("baseTimeNanoseconds")
         row.update(comm_compute(intervals[i]))
-        link = (manifest.get("ceilings") or {}).get("link_busbw_gbps")
-        links[i] = link if isinstance(link, (int, float)) else None
+        links[i] = manifest.get("ceilings") or {}
     matched = match(calls, bases)
     warnings += [matched.warning] if matched.warning else []
     by_rank = {r["rank"]: r for r in rows}
     for i, own in matched.calls.items():
         by_rank[i].update(split(intervals[i], own))
-        collectives[i] = collective_table(own, links[i])
+        collectives[i] = collective_table(own)
+    # each rank's % of the link against its own measurement, or the best rate any rank's calls reached above it
+    refs = {i: reference(links[i], collectives) for i in collectives}
+    collectives = {i: judged(t, refs[i]) for i, t in collectives.items()}
     spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
     return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
                      straggler(matched.calls, intervals) if matched.instances else None,
-                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances)
+                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances, refs)
 
 
 def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, Any] | None:
@@ -147,7 +153,17 @@ def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, A
 
 def rank_advice(tables: RunTables, view: RanksView, shown: int) -> None:
     """Rank `shown`'s headroom (tables.summary["headroom"]) again with its communication (rank_comm): GPU busy
-    without its waiting, and the waits, exposed transfer and imbalance among where to look next."""
+    without its waiting, and the waits, exposed transfer and imbalance among where to look next; a training
+    step's communication phase split into waiting, moving and exposed (comm_phase)."""
+    phases = tables.summary.get("phases") or {}
+    row = next((r for r in view.rows if r["rank"] == shown), None)
+    if COMMUNICATION in phases and row is not None and row.get("span_ms") is not None:   # a training step's
+        phases[COMMUNICATION] = communication_phase(phases[COMMUNICATION], row, view.collectives.get(shown),
+                                                    proton_wait_ms(tables.kernels, view.transfer_us.get(shown, {})))
+        wrapper = (((tables.manifest.get("target") or {}).get("data_parallel")) or {}).get("wrapper")
+        item = communication_item(phases[COMMUNICATION], wrapper)
+        if item is not None and "training" in tables.summary:   # beside the phase items of training_advice
+            tables.summary["training"].append(item)
     h = tables.summary.get("headroom")
     comm = rank_comm(view, shown, tables.kernels) if h else None
     if comm:

@@ -87,9 +87,11 @@ def profile(
         if value is not None and value < least:
             raise UserError(f"{option} must be at least {least}, not {value}")
     sizes: dict[str, Any] = resolution_options(target, resolutions, height, width)   # a bad size: one line, before any GPU work
-    if train and (resolutions is not None or nproc is not None):
-        raise UserError(f"--train profiles one input size on one GPU; leave out "
-                        f"{'--resolutions' if resolutions is not None else '--nproc'}")
+    if train and resolutions is not None:
+        raise UserError("--train profiles one input size; leave out --resolutions")
+    if train and nproc is not None and nproc < 2:
+        raise UserError(f"--train --nproc {nproc}: a training step over ranks needs 2 or more (data parallel); "
+                        "leave out --nproc to train on one GPU")
     if early_gpu_check(target, dtype):
         require_gpu_device("`inductor-prof profile`")   # before torch is imported: at once on a CPU machine
     from ..drivers.ncu.locate import find_ncu
@@ -263,6 +265,7 @@ def attention(
     require_gpu_extra("`inductor-prof attention`")   # --list too: the backends are found by importing them
     import json
 
+    from ..analysis.attention_layout import qkv_lines
     from ..analysis.attention_training import dout_lines
     from ..attention.benchmark import registry
     from ..attention.semantics.shapes import parse_shape, sweep as sweep_shapes
@@ -321,7 +324,7 @@ def attention(
     tables = terminal.attention_tables(df)   # a training run's: the forward table, then the forward+backward one
     for title, rows in tables if len(tables) > 1 else [("Attention backends", df)]:
         out.print(terminal.attention_table(rows, title, width=out.width))
-    for line in dout_lines(df):   # a training run's comparison on the model's dout layout
+    for line in qkv_lines(df) + dout_lines(df):   # the model's q, k, v layout; a training run's dout layout
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     if run_dir is not None:
         out.print(f"saved to {run_dir.attention_csv} ({summary['ok']} of {summary['rows']} ok)", soft_wrap=True)

@@ -35,7 +35,7 @@ from ..peaks import Peaks
 from ..priority import at_lower_priority
 from ..settings import Settings
 from ..specs import AttentionSpec, CudaBuildSpec
-from .attention_backward import grad_layouts, is_training, probe
+from .attention_backward import grad_layouts, is_training, probe, qkv_layouts
 from .harvest import this_process, write_kernels
 from . import written
 
@@ -194,6 +194,7 @@ def benchmark(run_dir: rundir.RunDir | None, shapes: list[Shape], opts: BenchOpt
     live = rundir.Manifest.of(run_dir, manifest)
     with live.stage("attention") as info:   # its outcome in the run, a failure too
         try:
+            opts.qkv_layouts = qkv_layouts(run_dir)   # every row runs q, k, v as the model's call had them
             training(manifest, run_dir, opts, settings)
             rows, summary = _into_run(run_dir, shapes, opts, on_backend, machine_peaks(manifest.get("ceilings")))
         finally:   # Proton's hatchet, the FlexAttention kernels' list, a failed call's too

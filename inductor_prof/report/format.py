@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ..analysis.comm_phase import communication_line
 from ..analysis.telemetry import line as telemetry_line
 
 from ..analysis.ncu_compare import ANNOTATION_TOLERANCE
@@ -192,4 +193,6 @@ def phase_rows(phases: dict | None) -> list[tuple[str, str]]:
         rows.append((f"  {name}", f"{p['ms_per_step']:.2f} ms/step  {p['pct_of_gpu_time']:.1f}%  "
                                   f"{p['tflop_per_step']:.2f} TFLOP  {p['gb_per_step']:.2f} GB  "
                                   f"{rate(p['tflops'] or None)} TFLOP/s  {p['launches_per_step']:.0f} launches{memory}"))
+        if communication_line(p):   # a training step on several ranks: its NCCL time as waiting and moving
+            rows.append(("    of it", communication_line(p)))
     return rows

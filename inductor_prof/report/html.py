@@ -16,6 +16,7 @@ import pandas as pd
 from ..analysis import RunTables
 from ..analysis.attention_training import FORWARD, TRAINING, of_pass
 from ..attention.semantics.grad_layout import is_contiguous
+from ..attention.semantics.qkv_layout import is_contiguous as qkv_contiguous
 from ..analysis.binding import SHORT
 from ..analysis.summary import Summary
 from ..errors import UserError
@@ -162,6 +163,9 @@ ATTENTION_COLUMNS = [
     Col("ok", lambda r: ("yes" if r.get("ok") else "NO") if r.get("available") else "n/a"),
     Col("config / why not", lambda r: text(r.get("config") if r.get("available") else r.get("reason")),
         style="prose"),
+    # q, k, v's layout in the model's call, where not contiguous
+    Col("q, k, v", lambda r: "" if qkv_contiguous(text(r.get("qkv_layout"))) else text(r.get("qkv_layout")),
+        style="prose", optional=True),
     # a training run's forward+backward rows: the model's upstream gradient layout, where not contiguous
     Col("dout", lambda r: dout_said(text(r.get("dout_layout"))), style="prose", optional=True),
 ]
@@ -258,12 +262,14 @@ COLLECTIVE_COLUMNS = [
 def ranks_view(view, shown: int) -> dict:
     """A run of several ranks (analysis.ranks.RanksView): each rank's step cut into compute, transfer, wait and
     idle, the spread and straggler lines, and rank `shown`'s collectives (report.ranks writes the lines)."""
+    from ..analysis.link_reference import caption
     from .ranks import spread_line, straggler_line
 
     coll = view.collectives.get(shown)
     return {"rows": table(pd.DataFrame(view.rows).astype(object), RANK_COLUMNS), "shown": shown,
             "lines": [spread_line(view.spread), *([straggler_line(view.straggler)] if view.straggler else [])],
-            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None}
+            "collectives": table(coll, COLLECTIVE_COLUMNS) if coll is not None and len(coll) else None,
+            "link_caption": caption(view.link.get(shown))}
 
 
 def per_step_view(h: dict) -> dict:
@@ -273,7 +279,8 @@ def per_step_view(h: dict) -> dict:
             ("speed of light from reachable limits (each kernel's binding unit), ms/step",
              num(h.get("reachable_sol_step_ms"), "{:.3f}")),
             ("plain step, ms", num(h.get("step_ms_plain"), "{:.3f}")),
-            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")),
+            ("launch overhead and idle, ms/step", num(h.get("launch_gap_ms_per_step"), "{:.3f}")
+             + (f" ({h['launch_gap_note']})" if h.get("launch_gap_note") else "")),
             ("kernels without a speed of light (counted at their time)", num(h.get("kernels_without_sol"), "{:d}"))]
     rows += [(f"headroom in {cat}, ms/step", num(ms, "{:.3f}")) for cat, ms in (h.get("by_category") or {}).items()]
     nxt = h.get("next") or []

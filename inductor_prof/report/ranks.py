@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis.link_reference import caption
 from ..analysis.ranks import RanksView
 from ..units import MB
 from .format import num, text
@@ -75,7 +76,7 @@ def _size(nbytes) -> str:
     return f"{nbytes / MB:.2f} MB" if nbytes >= 0.01 * MB else f"{int(nbytes)} B"
 
 
-def collectives_table(df: pd.DataFrame, rank: int, width: int) -> Table:
+def collectives_table(df: pd.DataFrame, rank: int, width: int, link: dict | None = None) -> Table:
     rs = [r for _, r in df.iterrows()]
     columns = [
         Col("collective", [str(r["collective"]) for r in rs], 0),
@@ -94,8 +95,7 @@ def collectives_table(df: pd.DataFrame, rank: int, width: int) -> Table:
     return fit(columns, width, f"Collectives of rank {rank} (NCCL kernels in one torch.profiler step; wait: the "
                                "time they waited for the last rank to arrive; algbw and busbw over the transfer "
                                "time, from that arrival to the end; busbw as nccl-tests: all_reduce algbw x "
-                               "2(n-1)/n, all_gather, reduce_scatter, all_to_all x (n-1)/n; % of the all_reduce "
-                               "busbw measured in the ceilings stage)")
+                               f"2(n-1)/n, all_gather, reduce_scatter, all_to_all x (n-1)/n; {caption(link)})")
 
 
 def render(view: RanksView, shown: int, console: Console) -> None:
@@ -106,7 +106,7 @@ def render(view: RanksView, shown: int, console: Console) -> None:
         console.print(Text(straggler_line(view.straggler) or ""))
     table = view.collectives.get(shown)
     if table is not None and len(table):
-        console.print(collectives_table(table, shown, console.width))
+        console.print(collectives_table(table, shown, console.width, view.link.get(shown)))
     elif shown in view.collectives:
         console.print(Text(f"rank {shown}'s torch.profiler step ran no NCCL kernel"))
     console.print(Text(f"Rank {shown}'s kernels (--rank K for another):"))
@@ -120,7 +120,8 @@ def to_json(view: RanksView, shown: int) -> dict:
     return {"nproc": top.get("nproc", len(view.rows)), "status": top.get("status"),
             "failed_rank": top.get("failed_rank"), "shown_rank": shown, "ranks": view.rows,
             "spread": view.spread, "straggler": view.straggler, "matched_collectives": view.matched,
-            "collectives": records(view.collectives[shown], []) if shown in view.collectives else []}
+            "collectives": records(view.collectives[shown], []) if shown in view.collectives else [],
+            "link_reference": view.link.get(shown)}
 
 
 def spread_diff_line(change: dict | None, rank: int) -> str:

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import RunTables
+from ..analysis.attention_layout import qkv_lines
 from ..analysis.attention_training import dout_lines
 from ..analysis.binding import SHORT
 from ..analysis.library_calls import top_shapes
@@ -362,7 +363,8 @@ def render(tables: RunTables, df: pd.DataFrame, console: Console | None = None, 
         console.print(part)
     for title, rows in attention_tables(tables.attention):
         console.print(attention_table(rows, title, console.width))
-    for line in dout_lines(tables.attention):   # a training run's comparison on the model's dout layout
+    # the comparison on the model's q, k, v layout, and a training run's on its dout layout
+    for line in qkv_lines(tables.attention) + dout_lines(tables.attention):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     reused = attention_reused_line(tables.attention) if tables.attention is not None else None
     if reused is not None:

@@ -54,7 +54,9 @@ def test_saving_is_judged_forward_and_backward_and_split_by_the_models_own_time(
     out = attention_saving(_rows(), {SHAPE: [FWD]}, {SHAPE: BWD}, {SHAPE: 4})
     assert [(s["part"], s["kernels"]) for s in out] == [("forward", [FWD]), ("backward", [BWD])]
     assert [s["saving_ms_per_step"] for s in out] == pytest.approx([0.02, 0.38])
-    assert all(s["best_backend"] == "sdpa_flash" and s["model_ms"] == 0.40 and s["best_ms"] == 0.30 for s in out)
+    # each part quotes the times its number comes from: the forward rows', the forward+backward rows'
+    assert [(s["best_backend"], s["model_ms"], s["best_ms"]) for s in out] == \
+        [("sdpa_flash", 0.10, 0.095), ("sdpa_flash", 0.40, 0.30)]
     assert all(s["call_saving_ms_per_step"] == pytest.approx(0.4) for s in out)
     # no backward calls recorded: every call counts as one with its backward, the same here
     assert [s["saving_ms_per_step"] for s in attention_saving(_rows(), {SHAPE: [FWD]}, {SHAPE: BWD})] == \
@@ -66,22 +68,25 @@ FLUX_TRAIN = REPO / "examples" / "runs" / "flux-train-h200"
 
 def test_calls_without_a_backward_save_only_their_forward():
     """FLUX fine-tuning its last blocks (recorded on the H200): 57 attention calls a step, 40 of them with a
-    backward (the 38 single blocks and the 2 trained double blocks). Its attention.csv: flash (the model's)
-    0.782304 ms forward and 3.134816 forward+backward, cuDNN 0.402208 and 1.580512. Forward part 57 x 0.380096 =
-    21.665472 ms/step; backward part 40 x ((3.134816 - 0.782304) - (1.580512 - 0.402208)) = 40 x 1.174208 =
-    46.96832. Judged as if all 57 ran a backward it was 57 x 1.554304 = 88.595328: 17 backwards counted that never
-    ran."""
+    backward (the 38 single blocks and the 2 trained double blocks). Its attention.csv (the attention stage run
+    again on 2026-11-28 at the model's q, k, v and dout layouts): cuDNN's forward+backward fails there (an illegal
+    memory access), so the saving is its variant's, with q, k, v and dout made contiguous: flash (the model's)
+    0.7981280 ms forward and 3.1046081 forward+backward, the variant 0.5156800 and 1.7279680. Forward part
+    57 x (0.7981280 - 0.5156800) = 57 x 0.2824480 = 16.0995 ms/step; backward part
+    40 x ((3.1046081 - 0.7981280) - (1.7279680 - 0.5156800)) = 40 x (2.3064801 - 1.2122880) = 40 x 1.0941921 =
+    43.7677. Judged as if all 57 ran a backward it would be 57 x 1.3766401 = 78.47: 17 backwards that never ran."""
     tables = load_run_tables(FLUX_TRAIN)
     calls = json.loads((FLUX_TRAIN / "attention_shapes.json").read_text())
     shape = "(1,24,4608,128)"
     assert attention_training.backward_calls_by_shape(tables.library_ops, calls) == {shape: 40}
     att = pd.read_csv(FLUX_TRAIN / "attention.csv")
     out = attention_saving(att, {shape: ["fwd"]}, {shape: "bwd"}, {shape: 40})
-    assert [(s["part"], s["best_backend"]) for s in out] == [("forward", "sdpa_cudnn"), ("backward", "sdpa_cudnn")]
-    assert [s["saving_ms_per_step"] for s in out] == pytest.approx([21.665472, 46.96832], abs=1e-3)
+    variant = "sdpa_cudnn (q,k,v,dout contiguous)"
+    assert [(s["part"], s["best_backend"]) for s in out] == [("forward", variant), ("backward", variant)]
+    assert [s["saving_ms_per_step"] for s in out] == pytest.approx([16.0995, 43.7677], abs=1e-3)
     nxt = {i["what"]: i for i in tables.summary["headroom"]["next"]}
     bwd = next(i for w, i in nxt.items() if w.startswith("pytorch_flash::flash_bwd_dq_dk_dv"))
-    assert bwd["headroom_ms_per_step"] == pytest.approx(46.96832, abs=1e-3)
+    assert bwd["headroom_ms_per_step"] == pytest.approx(43.7677, abs=1e-3)
     assert "40 of its 57 calls a step run a backward" in bwd["why"]
 
 

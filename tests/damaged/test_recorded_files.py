@@ -81,7 +81,8 @@ def test_diff_gate_refuses_a_changed_file(recorded, capsys):
 
 # the shipped runs recorded after file records existed (on an H200, 2026-11-28): the others predate them
 RECORDED_WITH_FILES = ("fp8-mlp-h200", "moe-h200", "unet-h200", "llama-train-h200", "llama-train-whole-h200",
-                       "llama-h200", "flux-train-h200", "llama-graphs-h200")
+                       "llama-h200", "flux-train-h200", "llama-graphs-h200",
+                       "llama-train-ddp-h200x2/rank0", "llama-train-ddp-h200x2/rank1")
 
 
 def test_runs_recorded_before_have_no_records_and_no_word():

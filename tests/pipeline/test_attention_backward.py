@@ -70,6 +70,22 @@ def test_probe_settles_every_backend_over_crashes_and_sticky_errors(tmp_path):
     assert said["c"].startswith("crashed the process running it (") and "backward_probe_1.log" in said["c"]
 
 
+def test_a_later_probe_of_the_shape_keeps_the_earlier_logs(tmp_path):
+    # the contiguous variants are probed after the backends (attention/benchmark/backward.py): their worker's log
+    # is numbered on, not written over backward_probe_0.log
+    run = rundir.RunDir(tmp_path)
+    run.attention_dir.mkdir(parents=True)
+    run.attention_probe_log(0).write_text("the backends' probe")
+    logs = []
+
+    def run_worker(spec, log, timeout):
+        logs.append(log.name)
+        return _outcome([(n, "") for n in spec.backends], True)
+    attention_backward.probe(run, Settings(), parse_shape("1,24,4608,128"), ["sdpa_cudnn (q,k,v contiguous)"],
+                             run_worker=run_worker)
+    assert logs == ["backward_probe_1.log"] and run.attention_probe_log(0).read_text() == "the backends' probe"
+
+
 def test_probe_of_a_worker_that_says_nothing_ends(tmp_path):
     calls = []
 
@@ -107,6 +123,22 @@ def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypa
         (attention_backward.PROBED, "sdpa_math", False), (attention_backward.PROBED, "gluon_fa3", True)]
 
 
+def test_the_probe_worker_builds_a_contiguous_variant_from_its_row_name(tmp_path, monkeypatch):
+    run = rundir.RunDir(tmp_path)
+    calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
+    small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
+    run.attention_shapes_json.write_text(json.dumps([small]))
+    monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
+    monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+    from inductor_prof.specs import AttentionProbeSpec
+
+    events = _Events()
+    name = "sdpa_math (q,k,v contiguous)"
+    spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=[name])
+    assert attention_backward.work(spec, events) == {"probed": 1}
+    assert [(d["backend"], d["error"]) for _, d in events.phases] == [(name, "")]
+
+
 def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkeypatch, capsys):
     """The worker's probe gets the layout of the run's library_ops.csv (a decoder backward row of
     examples/runs/llama-train-h200 cut to the small shape (1,4/2,64,16): grad_out strides [4096, 16, 64, 1], the
@@ -128,13 +160,14 @@ def test_the_probe_worker_runs_the_dout_layout_its_run_recorded(tmp_path, monkey
     monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
     got = []
     monkeypatch.setattr(attention_backward, "probe_calls",
-                        lambda shape, backends, device, said, layout: got.append(layout))
+                        lambda shape, backends, device, said, layout, qkv: got.append((layout, qkv)))
     from inductor_prof.specs import AttentionProbeSpec
 
     spec = AttentionProbeSpec(run=str(tmp_path), shape="(1,4/2,64,16),causal", backends=["sdpa_math"])
     attention_backward.work(spec, _Events())
-    assert got == [GradLayout((4096, 16, 64, 1), 1)]
-    assert "dout: (B,S,H,D)" in capsys.readouterr().out
+    # q, k, v as the recorded call had them: its attention_shapes.json says "layout": "bshd"
+    assert got == [(GradLayout((4096, 16, 64, 1), 1), "bshd")]
+    assert "dout: (B,S,H,D); q, k, v: (B,S,H,D)" in capsys.readouterr().out
 
 
 def test_the_stage_says_which_backends_its_probe_kept_out():

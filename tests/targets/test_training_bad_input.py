@@ -55,10 +55,12 @@ def test_cli_bad_training_input_is_one_line_exit_2_before_compile(factory_dir, n
     assert not no_compile
 
 
-def test_cli_train_refuses_several_gpus_before_gpu_work():
-    r = runner.invoke(app, ["profile", "flux", "--train", "--nproc", "2"])
+def test_cli_train_on_one_rank_is_refused_before_gpu_work():
+    # --train --nproc N runs data parallel ranks (targets/data_parallel.py): one rank has nothing to spread
+    r = runner.invoke(app, ["profile", "flux", "--train", "--nproc", "1"])
     assert r.exit_code == 2
-    assert r.output.strip() == "error: --train profiles one input size on one GPU; leave out --nproc"
+    assert r.output.strip() == ("error: --train --nproc 1: a training step over ranks needs 2 or more (data "
+                                "parallel); leave out --nproc to train on one GPU")
 
 
 @pytest.mark.parametrize("body, message", [

@@ -13,6 +13,12 @@ semantics/grad_layout.py), in the check, the timing and the probe alike: the sam
 out in a buffer as the model's was (its gaps zero). Each row says which layout it ran (`dout_layout`,
 `dout_strides`); contiguous where the run recorded no backward call.
 
+q, k and v have the layout of the model's call (opts.qkv_layouts, semantics/qkv_layout.py; `qkv_layout`, `qkv_strides`
+columns). A backend that fails there (its probe, its call or its check) while q, k, v or dout are not contiguous gets
+a second row, its contiguous variant (contiguous.py: "sdpa_cudnn (q,k,v contiguous)"), probed, checked and timed as
+the others with the copies inside its call (q, k, v first; where that fails too and dout is strided as well, q, k,
+v and dout); the failing row keeps its error.
+
 A CUDA error such as an illegal memory access leaves the process's context unusable (every later call fails with
 it), so before anything runs here `opts.probe` (the stage's: one fwd+bwd call of each backend at the full and the
 check shape, in a child process, pipeline/attention_backward.py) says which backends fail; they are rows with
@@ -26,16 +32,17 @@ from typing import Callable
 
 from ...errors import one_line
 from . import memory
+from . import contiguous
 from .bench import (FORWARD, TRAINING, BenchOptions, BenchResult, _inputs, _interleaved_ms, _row, check_shape,
-                    model_backend_of, relative_error, semantics, wall_ms)
+                    laid_out, model_backend_of, qkv_columns, relative_error, semantics, wall_ms)
 from .registry import Backend, cannot_take
-from ..semantics import grad_layout
+from ..semantics import grad_layout, qkv_layout
 from ..semantics.grad_layout import GradLayout
 from ..semantics.shapes import Shape
 from ...cost import rates
 from ...units import MS_PER_S
 
-__all__ = ["FORWARD", "TRAINING", "bench_shape", "probe_calls"]
+__all__ = ["FORWARD", "TRAINING", "bench_shape", "laid_out", "probe_calls"]
 NO_BACKWARD = "no backward: forward only (its output is not differentiable)"
 # ||grad - ref|| / ||ref|| allowed per input dtype, the worst of dq, dk, dv: the backward rounds P and dS to
 # 16 bits before two of its five matmuls, the forward one of two (bench.TOLERANCE)
@@ -66,18 +73,6 @@ def grad_error(grads, ref, live=None) -> float:
     finite (a NaN anywhere fails)."""
     errs = [relative_error(grads[0], ref[0], live), relative_error(grads[1], ref[1]), relative_error(grads[2], ref[2])]
     return max(errs) if all(math.isfinite(e) for e in errs) else float("nan")
-
-
-def laid_out(dense, strides: tuple[int, ...] | None):
-    """`dense`'s values in a tensor of these (B, H, S, D) strides over a zeroed buffer (None: `dense` itself)."""
-    import torch
-
-    if strides is None:
-        return dense
-    buf = torch.zeros(grad_layout.storage_size(tuple(dense.shape), strides), device=dense.device, dtype=dense.dtype)
-    out = buf.as_strided(tuple(dense.shape), strides)
-    out.copy_(dense)
-    return out
 
 
 def _layout_columns(layout: GradLayout | None, shape: Shape) -> dict:
@@ -111,7 +106,15 @@ def refusal(backend: Backend, shape: Shape, n_scores: int, device: str) -> str:
 
 def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions, result: BenchResult,
                 on_backend: Callable[[str], None] | None = None) -> list[dict]:
-    """A row per backend at `shape`, forward+backward: checked, then the survivors timed side by side."""
+    """A row per backend at `shape`, forward+backward: checked, then the survivors timed side by side, on q, k, v
+    and dout in the model's layouts; a backend failing there is followed by its contiguous variant's row."""
+    layout = opts.qkv_layouts.get(shape.label)
+    return [{**r, **qkv_columns(layout, shape)}
+            for r in _bench_shape(shape, calls, op, backends, opts, result, layout, on_backend)]
+
+
+def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
+                 result: BenchResult, qkv: str | None, on_backend: Callable[[str], None] | None) -> list[dict]:
     import torch
 
     from ..kernels.reference import attention_float64
@@ -130,22 +133,16 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     scale = shape.scale or 1.0 / math.sqrt(shape.D)
     n_scores = shape.B * shape.H * shape.Sq * shape.Sk
     why = {b.name: refusal(b, shape, n_scores, opts.device) for b in backends}
-    runnable = [b.name for b in backends if not why[b.name]]
-    if opts.probe and runnable:   # a backend that breaks the process's CUDA context never runs in it
-        failed = {n: e for n, e in opts.probe(shape, runnable).items() if e}   # (the probe reads the layout too)
-        if failed:
-            result.probed[shape.label] = failed
-        why.update(failed)
     checked = check_shape(shape)
     try:
-        qc, kc, vc = _needs_grad(*_inputs(checked, opts.seed, opts.device))
+        qc, kc, vc = _needs_grad(*_inputs(checked, opts.seed, opts.device, qkv))
         g = torch.Generator(device=opts.device).manual_seed(opts.seed + 3)
         dout_c = laid_out(torch.randn(qc.shape, generator=g, device=opts.device, dtype=qc.dtype),
                           grad_layout.at(layout, shape, checked))
         ref = attention_grads_float64(qc.detach(), kc.detach(), vc.detach(), dout_c, scale, **sem)
         _, ref_lse = attention_float64(qc.detach(), kc.detach(), vc.detach(), scale, **sem)
         live = None if bool(torch.isfinite(ref_lse).all()) else torch.isfinite(ref_lse)
-        qt, kt, vt = _needs_grad(*_inputs(shape, opts.seed + 1, opts.device))
+        qt, kt, vt = _needs_grad(*_inputs(shape, opts.seed + 1, opts.device, qkv))
         dout_t = laid_out(torch.randn(qt.shape, generator=g, device=opts.device, dtype=qt.dtype),
                           grad_layout.at(layout, shape, shape))
     except (RuntimeError, MemoryError) as e:
@@ -153,24 +150,52 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
         return [row(b, available=False, reason=reason) for b in backends]
     rows: list[dict] = []
     timed = []   # (row index, backend, check's values)
-    for b in backends:
-        if on_backend:
-            on_backend(b.name)
-        if why[b.name]:
-            rows.append(row(b, available=False, reason=why[b.name]))
-            continue
-        t0 = time.perf_counter()
-        try:
-            values = _check(b, shape, qc, kc, vc, dout_c, ref, live, scale, sem)
-        except Exception as e:  # this backend cannot run this shape's backward: say why, go on
-            rows.append(row(b, available=False, reason=one_line(e)))
-            if opts.device == "cuda":
-                torch.cuda.synchronize()
+
+    def settle(bs: list[Backend], tick: bool) -> list[Backend]:
+        """Probe (in a process apart), check and queue for timing each of `bs`, a row each; those that failed."""
+        runnable = [b.name for b in bs if not why[b.name]]
+        if opts.probe and runnable:   # a backend that breaks the process's CUDA context never runs in it
+            failed = {n: e for n, e in opts.probe(shape, runnable).items() if e}   # (the probe reads the layouts too)
+            if failed:
+                result.probed.setdefault(shape.label, {}).update(failed)
+            why.update(failed)
+        out = []
+        for b in bs:
+            if on_backend and tick:
+                on_backend(b.name)
+            if why[b.name]:
+                rows.append(row(b, available=False, reason=why[b.name]))
+                if b.name in runnable:   # refused before any call: no variant; failed in its call: one
+                    out.append(b)
+                continue
+            t0 = time.perf_counter()
+            try:
+                values = _check(b, shape, qc, kc, vc, dout_c, ref, live, scale, sem)
+            except Exception as e:  # this backend cannot run this shape's backward: say why, go on
+                rows.append(row(b, available=False, reason=one_line(e)))
+                out.append(b)
+                if opts.device == "cuda":
+                    torch.cuda.synchronize()
+                result.spent(b.name, t0)
+                continue
             result.spent(b.name, t0)
-            continue
-        result.spent(b.name, t0)
-        timed.append((len(rows), b, values))
-        rows.append({})
+            if not values["ok"]:
+                out.append(b)
+            timed.append((len(rows), b, values))
+            rows.append({})
+        return out
+    left = settle(backends, True)
+    # the copies a variant makes, fewest first: q, k, v alone (the layout cuDNN's backward failed on), then with
+    # dout too where that is strided as well; none where all are contiguous already (the same call again)
+    qkv_dense, dout_dense = qkv_layout.q_strides(qkv, shape) is None, grad_layout.at(layout, shape, shape) is None
+    for what in dict.fromkeys(w for w in (qkv_layout.copied(qkv_dense), qkv_layout.copied(qkv_dense, dout_dense))
+                              if w):
+        if not left:
+            break
+        variants = [contiguous.variant(b, what) for b in left]
+        why.update((v.name, "") for v in variants)
+        still = {v.name for v in settle(variants, False)}
+        left = [b for b, v in zip(left, variants) if v.name in still]
     timer = opts.timer or (time_ms if opts.device == "cuda" else wall_ms)
     ms = _interleaved_ms(timer, [lambda b=b: fwd_bwd(b, qt, kt, vt, dout_t, scale, **sem) for _, b, _ in timed],
                          opts.rep_ms)
@@ -179,13 +204,27 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
     for r in rows:
         r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
-    return rows
+    return beside_their_bases(rows)
+
+
+def beside_their_bases(rows: list[dict]) -> list[dict]:
+    """The rows in order, each contiguous variant's row right after its backend's."""
+    variants: dict[str, list[dict]] = {}
+    for r in rows:
+        if qkv_layout.is_variant(r["backend"]):
+            variants.setdefault(qkv_layout.base_of(r["backend"]), []).append(r)
+    out = []
+    for r in rows:
+        if not qkv_layout.is_variant(r["backend"]):
+            out += [r] + variants.pop(r["backend"], [])
+    return out + [r for rs in variants.values() for r in rs]
 
 
 def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callable[[str, str], None],
-                layout: GradLayout | None = None) -> None:
+                layout: GradLayout | None = None, qkv: str | None = None) -> None:
     """One forward+backward call of each backend at the shape and at its check shape, synchronised, on a dout of
-    the model's `layout` (None: contiguous), as bench_shape runs them: said(name, error or ""). A failure that
+    the model's `layout` (None: contiguous) and q, k, v in its `qkv` layout (qkv_layout.py; None: contiguous), as
+    bench_shape runs them: said(name, error or ""). A failure that
     leaves the device unusable (a sticky CUDA error) ends the probe after saying it: the caller starts a fresh
     process for the backends left."""
     import torch
@@ -197,16 +236,26 @@ def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callab
         error = ""
         try:
             for s in sizes:
-                q, k, v = _needs_grad(*_inputs(s, 0, device))
                 sem_s = sem if s == shape else semantics(s, device)
-                fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(layout, shape, s)), scale, **sem_s)
-                if device == "cuda":
-                    torch.cuda.synchronize()
+                for each in every_layout(layout):
+                    q, k, v = _needs_grad(*_inputs(s, 0, device, qkv))
+                    fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(each, shape, s)), scale, **sem_s)
+                    if device == "cuda":
+                        torch.cuda.synchronize()
         except Exception as e:  # noqa: BLE001  the backend's error, its row's reason
             error = one_line(e)
         said(b.name, error)
         if error and not usable(device):
             return
+
+
+def every_layout(layout: GradLayout | None) -> list[GradLayout | None]:
+    """The model's dout layouts at a shape, most calls first, each run in turn: cuDNN's SDPA backward ran each of
+    FLUX's two layouts alone but failed ("mha_graph.execute(...).is_good()", then an illegal memory access) once
+    both ran in one process (torch 2.11, cuDNN 9.19, H200; scripts/probe_cudnn_train.py), as the model runs them."""
+    if layout is None:
+        return [None]
+    return [layout, *(GradLayout(strides, calls) for strides, calls in layout.others)]
 
 
 def usable(device: str) -> bool:

@@ -25,7 +25,7 @@ from ...errors import one_line
 from ...measure_store import MeasureStore
 from ...units import MS_PER_S
 from . import memory, reuse
-from ..semantics import masks
+from ..semantics import masks, qkv_layout
 from .registry import Backend, backends as all_backends, cannot_take, own_mask_args
 from ..semantics.grad_layout import GradLayout
 from ..semantics.shapes import Shape, to_dict
@@ -61,6 +61,9 @@ class BenchOptions:
     # shape label -> the upstream gradient's layout the model's backward got (semantics/grad_layout.py): the
     # forward+backward rows run on it; a shape not here gets a contiguous dout
     grad_layouts: dict[str, GradLayout] = field(default_factory=dict)
+    # shape label -> q, k, v's layout in the model's call ("bshd", "bhsd": semantics/qkv_layout.py): every row of
+    # the shape runs on it; a shape not here gets contiguous q, k, v
+    qkv_layouts: dict[str, str] = field(default_factory=dict)
     # timings kept across runs (reuse.py): the store, the id of the run measuring now ("": none kept), whether
     # stored rows are taken (False: --fresh), the machine's facts (None: reuse.machine_facts() on a GPU)
     store: MeasureStore | None = None
@@ -83,7 +86,8 @@ class BenchResult:
         self.seconds[backend] = self.seconds.get(backend, 0.0) + time.perf_counter() - since
 
 
-def _inputs(shape: Shape, seed: int, device: str):
+def _inputs(shape: Shape, seed: int, device: str, layout: str | None = None):
+    """q, k, v of `shape` in the model's `layout` (qkv_layout.py; None: contiguous), the same values either way."""
     import torch
 
     g = torch.Generator(device=device).manual_seed(seed)
@@ -91,7 +95,30 @@ def _inputs(shape: Shape, seed: int, device: str):
     q = torch.randn(shape.B, shape.H, shape.Sq, shape.D, generator=g, device=device, dtype=dtype)
     k = torch.randn(shape.B, shape.kv_heads, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
     v = torch.randn(shape.B, shape.kv_heads, shape.Sk, shape.D, generator=g, device=device, dtype=dtype)
-    return q, k, v
+    kv = qkv_layout.kv_strides(layout, shape)
+    return laid_out(q, qkv_layout.q_strides(layout, shape)), laid_out(k, kv), laid_out(v, kv)
+
+
+def laid_out(dense, strides: tuple[int, ...] | None):
+    """`dense`'s values in a tensor of these (B, H, S, D) strides over a zeroed buffer (None: `dense` itself)."""
+    import torch
+
+    from ..semantics.grad_layout import storage_size
+
+    if strides is None:
+        return dense
+    buf = torch.zeros(storage_size(tuple(dense.shape), strides), device=dense.device, dtype=dense.dtype)
+    out = buf.as_strided(tuple(dense.shape), strides)
+    out.copy_(dense)
+    return out
+
+
+def qkv_columns(layout: str | None, shape: Shape) -> dict:
+    """A row's q, k, v columns: the layout in words (qkv_layout.describe) and q's strides at full shape ("" where
+    contiguous)."""
+    strides = qkv_layout.q_strides(layout, shape)
+    return {"qkv_layout": qkv_layout.describe(layout, shape),
+            "qkv_strides": ",".join(map(str, strides)) if strides else ""}
 
 
 def semantics(shape: Shape, device: str) -> dict:
@@ -195,6 +222,15 @@ def _row(backend: Backend, shape: Shape, calls: int, model_backend: str, **value
 
 def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
                 result: BenchResult, on_backend: Callable[[str], None] | None = None) -> list[dict]:
+    """A row per backend at `shape`, forward: checked, then those that ran timed side by side, on q, k, v in the
+    model's layout (opts.qkv_layouts), which each row says."""
+    layout = opts.qkv_layouts.get(shape.label)
+    return [{**r, **qkv_columns(layout, shape)}
+            for r in _bench_shape(shape, calls, op, backends, opts, result, layout, on_backend)]
+
+
+def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts: BenchOptions,
+                 result: BenchResult, layout: str | None, on_backend: Callable[[str], None] | None) -> list[dict]:
     import torch
 
     from ..kernels.reference import attention_float64
@@ -212,9 +248,9 @@ def bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opts
     if checked != shape:
         result.checked[shape.label] = checked.label
     try:
-        qc, kc, vc = _inputs(checked, opts.seed, opts.device)
+        qc, kc, vc = _inputs(checked, opts.seed, opts.device, layout)
         ref, ref_lse = attention_float64(qc, kc, vc, scale, **sem)   # no mask beyond causal if reduced: same sem
-        qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device)
+        qt, kt, vt = _inputs(shape, opts.seed + 1, opts.device, layout)
     except (RuntimeError, MemoryError) as e:   # too large for this device (torch's OutOfMemoryError included)
         reason = f"inputs or float64 reference: {one_line(e)}"
         return [_row(b, shape, calls, model_backend, available=False, reason=reason) for b in backends]
@@ -355,7 +391,7 @@ def proton_pass(shapes: list[tuple[Shape, int, str]], backends: list[Backend], r
         for shape, _, _ in shapes:
             if not any(name == shape.label for _, name in passed):
                 continue
-            q, k, v = _inputs(shape, opts.seed + 2, opts.device)
+            q, k, v = _inputs(shape, opts.seed + 2, opts.device, opts.qkv_layouts.get(shape.label))
             sem = semantics(shape, opts.device)
             scale = shape.scale or 1.0 / math.sqrt(shape.D)
             for b in backends:
@@ -375,7 +411,8 @@ def _reused_or_measured(shape: Shape, calls: int, op: str, backends: list[Backen
     if store is not None and opts.machine is None and opts.device == "cuda":
         opts.machine = reuse.machine_facts()
     facts = reuse.shape_facts(opts.machine, shape, calls, op, backends, {
-        "seed": opts.seed, "rep_ms": opts.rep_ms, "tune": opts.tune, "device": opts.device}) \
+        "seed": opts.seed, "rep_ms": opts.rep_ms, "tune": opts.tune, "device": opts.device,
+        **({"qkv_layout": opts.qkv_layouts[shape.label]} if shape.label in opts.qkv_layouts else {})}) \
         if store is not None and opts.machine else None
     found = reuse.take(store, facts) if store is not None and facts is not None and opts.reuse else None
     if found is not None:
@@ -389,6 +426,24 @@ def _reused_or_measured(shape: Shape, calls: int, op: str, backends: list[Backen
     if store is not None and facts is not None:
         reuse.keep(store, facts, opts.run_id, rows,
                    {shape.label: result.checked[shape.label]} if shape.label in result.checked else {})
+    return rows
+
+
+def variant_forwards(shape: Shape, calls: int, op: str, training: list[dict], opts: BenchOptions,
+                     result: BenchResult) -> list[dict]:
+    """Forward rows of the contiguous variants whose forward+backward row passed (contiguous.py): the forward part
+    of their saving in a step whose calls do not all run a backward. Their speed-up is over the model backend's
+    forward row of the shape, timed in the shape's forward comparison."""
+    from .contiguous import backends as with_variants
+
+    names = [r["backend"] for r in training if qkv_layout.is_variant(r["backend"]) and r["ok"]]
+    if not names:
+        return []
+    rows = bench_shape(shape, calls, op, with_variants(names), opts, result)
+    model_ms = next((r["ms"] for r in result.rows if r["shape"] == shape.label and r["pass"] == FORWARD
+                     and r["backend"] == r["model_backend"]), float("nan"))
+    for r in rows:
+        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
     return rows
 
 
@@ -414,7 +469,8 @@ def run(shapes: list[tuple[Shape, int, str]], opts: BenchOptions,
         if opts.backward:   # a training run's forward+backward rows: timed each run, never reused
             from .backward import bench_shape as bench_training
 
-            result.rows += bench_training(shape, calls, op, backends, opts, result, tick)
+            training = bench_training(shape, calls, op, backends, opts, result, tick)
+            result.rows += training + variant_forwards(shape, calls, op, training, opts, result)
     if on_backend:
         on_backend(total, total, "done")
     return result

@@ -33,7 +33,7 @@ from .gluon_kernel import attn_fwd_ws_kernel
 from .gluon_tiles import (ROWS_PER_CONSUMER, SPLIT_MAX_HEAD_DIM, Config, candidate_configs, default_config,
                           launch_options, work_split)
 
-__all__ = ["Config", "SplitWorkspace", "candidate_configs", "default_config", "forward", "launch", "tune"]
+__all__ = ["Config", "SplitWorkspace", "candidate_configs", "candidates", "default_config", "forward", "launch", "tune"]
 
 
 class SplitWorkspace:
@@ -116,7 +116,7 @@ def launch(q, k, v, scale: float | None = None, config: Config | None = None, ca
         HEAD_DIM=D, BLOCK_D=width,
         BLOCK_N=cfg.block_n, STAGES=cfg.stages, OVERLAP=cfg.overlap, CONSUMER_REGS=cfg.consumer_regs,
         CAUSAL=bool(causal), Q_BUFS=cfg.q_buffers, N_CONS=cfg.consumers, SPLIT=split, BAND=band is not None,
-        RANGES=ranges is not None, ROWS=intervals is not None,
+        RANGES=ranges is not None, ROWS=intervals is not None, Q_CHUNK=cfg.q_chunk if causal and band is None else 1,
         **launch_options(cfg))
     return o, lse, kernel
 
@@ -129,6 +129,15 @@ def forward(q, k, v, scale: float | None = None, config: Config | None = None, c
     return launch(q, k, v, scale, config, causal, band, key_ranges, key_intervals)[:2]
 
 
+def candidates(q, k, causal: bool = False, band=None, key_ranges=None, key_intervals=None) -> list[Config]:
+    """The configs tune() times at this shape: a mask's are the causal ones (no split tail); plain causal also
+    passes the keys its longest tile reads (top-left: min(Sq, Sk)), from which the chunked tile orders are
+    offered (gluon_tiles.candidate_configs)."""
+    masked = causal or band is not None or key_ranges is not None or key_intervals is not None
+    plain_causal = causal and band is None and key_ranges is None and key_intervals is None
+    return candidate_configs(q.shape[3], masked, min(q.shape[2], k.shape[2]) if plain_causal else 0)
+
+
 def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: list[Config] | None = None,
          bench=None, known: dict | None = None, band=None, key_ranges=None,
          key_intervals=None, compile_only: bool = False) -> tuple[list[dict], Config | None]:
@@ -137,9 +146,8 @@ def tune(q, k, v, scale: float | None = None, causal: bool = False, configs: lis
     configs are the causal ones (no split tail)."""
     from ..timing import compile_workers, kernel_spills, tune_forward
 
-    masked = causal or band is not None or key_ranges is not None or key_intervals is not None
     return tune_forward(lambda cfg, only=False: launch(q, k, v, scale, cfg, causal, band, key_ranges, key_intervals,
                                                        only),
-                        configs or candidate_configs(q.shape[3], masked),
+                        configs or candidates(q, k, causal, band, key_ranges, key_intervals),
                         Config.label, bench, spills=lambda res: kernel_spills(res[2]), known=known,
                         parallel=compile_workers(), compile_only=compile_only)

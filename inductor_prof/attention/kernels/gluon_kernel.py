@@ -229,7 +229,7 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
                        HEAD_DIM: gl.constexpr, BLOCK_D: gl.constexpr,
                        BLOCK_N: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, CONSUMER_REGS: gl.constexpr,
                        CAUSAL: gl.constexpr, Q_BUFS: gl.constexpr, N_CONS: gl.constexpr, SPLIT: gl.constexpr,
-                       BAND: gl.constexpr, RANGES: gl.constexpr, ROWS: gl.constexpr):
+                       BAND: gl.constexpr, RANGES: gl.constexpr, ROWS: gl.constexpr, Q_CHUNK: gl.constexpr = 1):
     dtype: gl.constexpr = desc_q.dtype
     # Q_BUFS tiles of N_CONS 64-row pieces, one per consumer
     q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS * N_CONS] + desc_q.block_type.shape, desc_q.layout)
@@ -251,7 +251,7 @@ def attn_fwd_ws_kernel(desc_q, desc_k, desc_v, O, desc_o, LSE, WS, STATS, FLAGS,
         mbarrier.init(v_free.index(s), count=N_CONS)
     bufs = Buffers(q_smem, k_smem, v_smem, q_ready, q_free, k_ready, k_free, v_ready, v_free)
     prob = Problem(H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_D, BLOCK_N, STAGES, OVERLAP, CAUSAL,
-                   Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS)
+                   Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS, Q_CHUNK)
     out = Output(O, desc_o, LSE, WS, STATS, FLAGS, sm_scale, stride_oz, stride_oh, stride_om)
     producer = (desc_q, desc_k, desc_v, bufs, prob, out)
     R: gl.constexpr = CONSUMER_REGS

@@ -89,19 +89,21 @@ class Problem:
     BAND: gl.constexpr
     RANGES: gl.constexpr
     ROWS: gl.constexpr
+    Q_CHUNK: gl.constexpr
 
     @gluon.constexpr_function
     def __init__(self, H, GROUP, N_Q, N_KV, n_m, n_tiles, n_dp, epoch, HEAD_DIM, BLOCK_D, BLOCK_N, STAGES, OVERLAP,
-                 CAUSAL, Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS):
+                 CAUSAL, Q_BUFS, N_CONS, SPLIT, LEFT, RIGHT, KV_RANGE, ROW_KEYS, SCHED, BAND, RANGES, ROWS, Q_CHUNK):
         """LEFT, RIGHT, KV_RANGE (per batch (lo, hi) int32, read only when RANGES), BAND: mask_schedule's band;
         ROWS: key intervals, ROW_KEYS (B, N_Q, 2) int32 per row, SCHED the table per 64 rows (key_intervals).
+        Q_CHUNK: the causal tile order's chunk (tile_of).
         HEAD_DIM: the columns of Q, K, V and O; BLOCK_D: the tiles' width (head_dims.block_d), the columns past
         HEAD_DIM TMA's zeros, never stored."""
         scalars = dict(H=H, GROUP=GROUP, N_Q=N_Q, N_KV=N_KV, n_m=n_m, n_tiles=n_tiles, n_dp=n_dp, epoch=epoch,
                        LEFT=LEFT, RIGHT=RIGHT)
         config = dict(HEAD_DIM=HEAD_DIM, BLOCK_D=BLOCK_D, BLOCK_N=BLOCK_N, STAGES=STAGES, OVERLAP=OVERLAP,
                       CAUSAL=CAUSAL, Q_BUFS=Q_BUFS, N_CONS=N_CONS, SPLIT=SPLIT, TILE_M=N_CONS * _ROWS, BAND=BAND,
-                      RANGES=RANGES, ROWS=ROWS)
+                      RANGES=RANGES, ROWS=ROWS, Q_CHUNK=Q_CHUNK)
         _fields(self, {**{k: _scalar(x) for k, x in scalars.items()}, **{k: gl.constexpr(x) for k, x in config.items()},
                        "KV_RANGE": KV_RANGE, "ROW_KEYS": ROW_KEYS, "SCHED": SCHED})
 
@@ -142,7 +144,8 @@ def tile_of(tile, n_hz, prob):
     gets the next one's shortest (CTA p takes tiles p, p + G, ...: without it CTA 0 took the longest of every
     wave; measured side by side, FLUX's causal shape 241 -> 221 us, (1,24,16384,128) 2752 -> 2533 us). At head
     dim 256 (and 192, run at 256) that index arithmetic spills (32 B of stack with Triton 3.9), so there each
-    head's tiles go longest first, head by head."""
+    head's tiles go longest first, head by head. Q_CHUNK > 1: Q_CHUNK adjacent query tiles of a head together, so
+    a wave spans fewer heads (their K/V stays in L2; gluon_tiles.tile_order is the model the tests check)."""
     n_m = prob.n_m
     if prob.CAUSAL:
         if prob.BLOCK_D < 256:
@@ -150,7 +153,15 @@ def tile_of(tile, n_hz, prob):
             w = tile // G
             if w % 2 == 1:
                 tile = gl.minimum(n_m * n_hz, (w + 1) * G) - 1 - (tile - w * G)
-            return tile % n_hz, n_m - 1 - tile // n_hz
+            if prob.Q_CHUNK == 1:
+                return tile % n_hz, n_m - 1 - tile // n_hz
+            else:
+                C: gl.constexpr = prob.Q_CHUNK
+                chunk = tile // (n_hz * C)
+                # at least 1: the producer asks for the tile after its last, past the end (never loaded)
+                width = gl.maximum(gl.minimum(n_m - chunk * C, C), 1)
+                r = tile - chunk * (n_hz * C)
+                return r // width, n_m - 1 - chunk * C - r % width
         return tile // n_m, n_m - 1 - tile % n_m
     return tile // n_m, tile % n_m
 

@@ -20,6 +20,7 @@ class Config:
     q_buffers: int = 1  # 2: the next tile's Q loads during this one, and its output store runs on into the next
     consumers: int = 2  # 64-row consumer warpgroups: the tile has 64 x consumers query rows
     ctas_per_sm: int = 1  # 2: the persistent grid has two CTAs on each SM (see launch_maxnreg)
+    q_chunk: int = 1  # causal: C adjacent query tiles of a head run side by side (tile_order); 1: a tile a head
 
     @property
     def tile_m(self) -> int:
@@ -29,7 +30,8 @@ class Config:
         return (f"ws M{self.tile_m}xN{self.block_n}/s{self.stages}{'/overlap' if self.overlap else ''}"
                 f"/r{self.consumer_regs}"
                 f"{'/q2' if self.q_buffers == 2 else ''}{'/split' if self.split else ''}"
-                f"{f'/{self.ctas_per_sm}cta' if self.ctas_per_sm > 1 else ''}")
+                f"{f'/{self.ctas_per_sm}cta' if self.ctas_per_sm > 1 else ''}"
+                f"{f'/c{self.q_chunk}' if self.q_chunk > 1 else ''}")
 
 
 REGISTERS_PER_SM = 65536  # 32-bit registers of an H100 SM
@@ -95,13 +97,16 @@ def consumers_fit(consumers: int, ctas_per_sm: int, head_dim: int) -> bool:
     return {3: head_dim <= THREE_CONSUMERS_MAX_HEAD_DIM, 1: head_dim >= ONE_CONSUMER_MIN_HEAD_DIM}.get(consumers, True)
 
 
-def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
+def candidate_configs(head_dim: int, causal: bool = False, longest_keys: int = 0) -> list[Config]:
     """K and V rings that fit in shared memory next to the Q tile(s); dense, each overlapped one of one CTA per SM
     also with its last waves split (causal tiles are already ordered longest first, so there is no even tail to
     cut; two CTAs per SM split measured 53.9 against 48.4 us at (2,32/8,1024,64)). A head dim between powers of
-    two takes the configs of the tile width it runs at (head_dims.block_d: 80, 96 those of 128; 192 of 256)."""
+    two takes the configs of the tile width it runs at (head_dims.block_d: 80, 96 those of 128; 192 of 256).
+    longest_keys: plain causal only (no band), the keys its longest tile reads (min(Sq, Sk)); from CHUNK_MIN_KEYS
+    on, the 128-key overlapped configs of two consumers also with each of Q_CHUNKS (see tile_order)."""
     head_dim = head_dims.block_d(head_dim)
     out = []
+    chunked = causal and longest_keys >= CHUNK_MIN_KEYS and head_dim <= CHUNK_MAX_HEAD_DIM
     for bn, stages, overlap, consumers, regs, ctas in _SHAPES:
         q_bufs = q_buffers_that_fit(head_dim, bn, stages, consumers, ctas)
         if not q_bufs or not consumers_fit(consumers, ctas, head_dim):
@@ -110,6 +115,50 @@ def candidate_configs(head_dim: int, causal: bool = False) -> list[Config]:
         out.append(cfg)
         if overlap and not causal and head_dim <= SPLIT_MAX_HEAD_DIM and ctas == 1:
             out.append(replace(cfg, split=True))
+        if chunked and overlap and bn == 128 and consumers == 2 and ctas == 1:
+            out.extend(replace(cfg, q_chunk=c) for c in Q_CHUNKS)
+    return out
+
+
+# Causal tile order (tile_order). At (1,32,32768,128) a tile streams its head's whole K and V (32,768 keys x 128 x
+# 2 B x 2 = 16 MB) and, a tile a head, a wave of 132 tiles spans all 32 heads (512 MB of K/V, ~4 tiles reading
+# each); the 50 MB L2 keeps that reuse only while the ~4 CTAs of a head stay within a few blocks of each other.
+# C adjacent query tiles of a head in one wave put 132 / C heads in it, each read by ~C CTAs. scripts/
+# sim_causal_order.py (CTAs at one block per unit of time, 2 units a tile start, a 40 MB LRU L2 of 64 KB K+V blocks)
+# at (1,32,32768,128): L2 misses per block read 0.244 a tile a head, 0.169 at C = 6, 0.087 at 12. Within a chunk
+# the lengths fall in a sawtooth of period C, which the odd waves' reversal cancels only where C divides the CTAs
+# (132 on the H100 and H200: 6 and 12, not 8 and 16); busiest CTA / mean at (1,32,16384,128): 1.002 a tile a head,
+# 1.002 at C = 6, 1.004 at 12, 1.030 at 8 and 16. At 16k and below the tuner's choice already beat cuDNN
+# (1.05-1.30x, H200); offered from 16k only, so shorter shapes take no longer to tune. Head dim 256 keeps its
+# head-by-head order (its index arithmetic spills otherwise).
+Q_CHUNKS = (6, 12)
+CHUNK_MIN_KEYS = 16384
+CHUNK_MAX_HEAD_DIM = 128
+
+
+def tile_order(n_hz: int, n_m: int, n_ctas: int, causal: bool = True, q_chunk: int = 1,
+               block_d: int = 128) -> list[tuple[int, int]]:
+    """(batch*head, query tile) of each persistent tile index in turn: CTA p runs indices p, p + n_ctas, ...; the
+    plain-Python model of gluon_state.tile_of (the kernel's copy; tests check this one). Causal, block_d < 256:
+    longest tiles first, in chunks of q_chunk adjacent query tiles (the last chunk of a head may be shorter): the
+    chunk's tiles of head 0, then of head 1, ...; odd waves of n_ctas indices reversed (the CTA given one wave's
+    longest tile gets the next one's shortest). Causal at block_d 256: head by head, longest first. Dense: head
+    by head in query order."""
+    n_tiles = n_hz * n_m
+    out = []
+    for tile in range(n_tiles):
+        if not causal:
+            out.append((tile // n_m, tile % n_m))
+        elif block_d >= 256:
+            out.append((tile // n_m, n_m - 1 - tile % n_m))
+        else:
+            w = tile // n_ctas
+            if w % 2 == 1:
+                tile = min(n_tiles, (w + 1) * n_ctas) - 1 - (tile - w * n_ctas)
+            chunk = tile // (n_hz * q_chunk)
+            width = min(q_chunk, n_m - chunk * q_chunk)  # tiles of each head in this chunk
+            r = tile - chunk * n_hz * q_chunk
+            out.append((r // width, n_m - 1 - chunk * q_chunk - r % width))
     return out
 
 

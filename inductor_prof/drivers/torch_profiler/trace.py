@@ -40,6 +40,11 @@ COMPILED_RANGES = ("Torch-Compiled Region", "## Call CompiledFxGraph")
 LAUNCH_COLUMNS = ["graph", "compiled", "grid", "block", "ts"]
 
 
+def is_library_kernel(name: str) -> bool:
+    """A kernel that library_ops.csv has a row for (one per launch, in the trace's order): all but Inductor's."""
+    return not name.startswith("triton_")
+
+
 def parse_trace(trace_path: Path) -> tuple[pd.DataFrame, list[dict]]:
     """(one row per library kernel launch: kernel, op, dims, flops, bytes), attention calls."""
     table, attention, _ = parse_trace_launches(trace_path)
@@ -91,7 +96,7 @@ def parse_trace_launches(trace_path: Path) -> tuple[pd.DataFrame, list[dict], pd
     launched_by: dict[int, list[dict]] = {}   # op instance -> the rows of the kernels it launched
     for k in kernels:
         name = k.get("name", "")
-        if name.startswith("triton_"):
+        if not is_library_kernel(name):
             continue  # Inductor kernels carry their own launch metadata
         kargs = k.get("args") or {}
         rt = runtime_by_corr.get(kargs.get("correlation"))

@@ -475,11 +475,13 @@ def test_row_columns_are_the_recorded_csvs():
     # roofline.judge_attention rewrites tflops and pct_of_peak and appends the "ceiling" it was judged against):
     # the re-recorded attention.csv is the bench's columns plus that one, last; "pass" (forward, or a training
     # run's forward+backward) came after that recording: a file without it reads as forward
-    # (analysis/attention_training.passes)
-    assert rows[0]["pass"] == "forward"
-    assert [c for c in rows[0] if c != "pass"] + ["ceiling"] == header
+    # (analysis/attention_training.passes); so did q, k, v's layout ("qkv_layout", "qkv_strides"): a file
+    # without them ran contiguous q, k, v (attention/semantics/qkv_layout.is_contiguous)
+    later = ("pass", "qkv_layout", "qkv_strides")
+    assert rows[0]["pass"] == "forward" and rows[0]["qkv_layout"] == "contiguous (no layout recorded)"
+    assert [c for c in rows[0] if c not in later] + ["ceiling"] == header
     judged = judge_attention(pd.DataFrame(rows), {"tflops": {}, "dram_gbps": 1.0})
-    assert [c for c in judged.columns if c != "pass"] == header
+    assert [c for c in judged.columns if c not in later] == header
 
 
 def test_a_shape_that_cannot_be_replayed_is_a_row_per_backend():
