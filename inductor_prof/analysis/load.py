@@ -96,7 +96,8 @@ def _with_beside_nccl(shapes: pd.DataFrame, library_ops: pd.DataFrame | None, re
                       sizes: list[str] | None) -> pd.DataFrame:
     """shapes with each call's share of its traced time beside an NCCL kernel (beside_nccl), where the run's
     torch.profiler step ran NCCL kernels (one input size: its trace is the one library_ops.csv was read from)."""
-    if library_ops is None or sizes or not library_ops["kernel"].map(is_nccl).any():
+    # each distinct kernel once (a large run's library_ops.csv repeats 1,400 names over 23,000 rows)
+    if library_ops is None or sizes or not any(map(is_nccl, library_ops["kernel"].unique().tolist())):
         return shapes
     trace = reader.optional(run.torch_trace_gz, runfiles.torch_trace_file,
                             "GEMMs beside NCCL kernels are judged as if alone", "library_ops")
