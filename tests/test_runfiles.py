@@ -450,3 +450,20 @@ def test_a_json_cell_is_decoded_once_and_shared():
     assert canonical_cell("[[7,11],[11,13]]") == json.dumps([[7, 11], [11, 13]])
     with pytest.raises(ValueError):
         json_cell("[7,")
+
+
+def test_library_calls_short_leaves_out_a_kernel_listed_another_number_of_times(tmp_path):
+    import pandas as pd
+
+    from inductor_prof.runfiles.crosscheck import library_calls_short
+
+    path = tmp_path / "library_ops.csv"
+    ops = pd.DataFrame({"kernel": ["a", "b", "a", "b", "c", "b"], "op": ["aten::mm"] * 6})
+    # 2 timed steps: a ran 4 times (2 a step, listed twice: as many), b 4 times (2 a step, listed 3 times: one
+    # row too many), c not timed (nothing to compare)
+    kept, warning = library_calls_short(ops, pd.Series({"a": 4, "b": 4}), 2, path)
+    assert kept["kernel"].tolist() == ["a", "a", "c"]
+    assert warning == (f"{path} lists other numbers of calls than the timed steps ran per step for 1 kernels (b (3 of "
+                       "2)): rows are missing or added; those kernels are shown without flops and bytes")
+    same, none = library_calls_short(ops, pd.Series({"a": 4, "b": 6}), 2, path)   # b: 3 a step, listed 3 times
+    assert none is None and same is ops
