@@ -141,6 +141,8 @@ def _column_cells(col: pd.Series, nested: bool = True) -> list:
         return cells
     if kind in "biu":
         return col.to_numpy().tolist()
+    if isinstance(col.dtype, pd.StringDtype) and isinstance(col.dtype.na_value, float):   # text, or NaN: missing
+        return [None if type(v) is float else v for v in col.tolist()]
     if not nested:
         return [v if _plain(v) or type(v) is list or type(v) is dict else _clean(v) for v in col.tolist()]
     return [v if _plain(v) else _clean(v) for v in col.tolist()]
