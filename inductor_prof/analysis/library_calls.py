@@ -181,7 +181,7 @@ def shape_rows(shapes: pd.DataFrame, kernels: pd.DataFrame, peaks: Peaks, blocks
         out[column] = judged[column]
     out["replay_us"], out["template_us"], out["best_us"] = rows.get("replay_us"), rows.get("template_us"), rows.get("best_us")
     out["modules"] = rows["modules"]
-    out["module"] = [_module_cell(m, blocks) for m in rows["modules"].tolist()]
+    out["module"] = _module_cells(rows["modules"].tolist(), blocks)
     return out.sort_values(["name", "step_ms"], ascending=[True, False], kind="stable")[SHAPE_COLUMNS] \
         .reset_index(drop=True)
 
@@ -197,6 +197,22 @@ def _labels(ops: Iterable[Any], dims: Iterable[Any]) -> list[str]:
             if key is not None:
                 seen[key] = label
         out.append(seen[key] if key is not None else label)
+    return out
+
+
+def _module_cells(cells: list[Any], blocks: Sequence[str]) -> list[str]:
+    """_module_cell of each shape's modules, each distinct list folded once (the shapes of one module's calls
+    share it: thousands of shapes in a large run)."""
+    done: dict[tuple[str, ...], str] = {}
+    out = []
+    for m in cells:
+        key = tuple(m) if isinstance(m, list) and all(isinstance(p, str) for p in m) else None
+        if key is None:   # None (no provenance), or anything else: folded as it is
+            out.append(_module_cell(m, blocks))
+        elif key in done:
+            out.append(done[key])
+        else:
+            out.append(done.setdefault(key, _module_cell(m, blocks)))
     return out
 
 
