@@ -53,13 +53,16 @@ def own_cache_root(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
 
 
+# load_run_tables of a shipped run folder from a cache of this process (shipped_tables.py): put in place before any
+# test module imports it, wherever it is looked up (the module that defines it, the package, diff)
+shipped_tables.install()
+
+
 @pytest.fixture(autouse=True)
 def shipped_runs_read_once(monkeypatch):
-    """load_run_tables of a shipped run folder from a cache of this process (shipped_tables.py), where the CLI and
-    diff look it up, unless the test patches anything after this fixture (pytest's MonkeyPatch keeps what it set
-    in _setattr and _setitem; without them, nothing is cached)."""
-    from inductor_prof import analysis
-    from inductor_prof.analysis import diff_inputs, load
+    """The cache is bypassed by a test that patches anything after this fixture (pytest's MonkeyPatch keeps what it
+    set in _setattr and _setitem; without them, nothing is cached)."""
+    ours = len(getattr(monkeypatch, "_setattr", ()))
 
     def patched() -> bool:
         setattr_, setitem = getattr(monkeypatch, "_setattr", None), getattr(monkeypatch, "_setitem", None)
@@ -67,12 +70,8 @@ def shipped_runs_read_once(monkeypatch):
             return True
         return len(setattr_) > ours or any(d is not os.environ for d, _, _ in setitem)
 
-    def load_run_tables(path):
-        return shipped_tables.cached(load.load_run_tables, path, patched())
-
-    monkeypatch.setattr(analysis, "load_run_tables", load_run_tables)
-    monkeypatch.setattr(diff_inputs, "load_run_tables", load_run_tables)
-    ours = len(getattr(monkeypatch, "_setattr", ()))
+    with shipped_tables.asking(patched):
+        yield
 
 
 def pytest_configure(config):
