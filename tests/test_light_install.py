@@ -132,13 +132,6 @@ READING = [
 ]
 
 
-@pytest.fixture(scope="module")
-def light_answers(tmp_path_factory):
-    """The help and reading commands below, forked from one process (forked()): one interpreter start and one
-    import of pandas and the CLI for all of them."""
-    return forked(HELP + READING, tmp_path_factory.mktemp("light"))
-
-
 def test_a_forked_command_answers_as_its_own_process(tmp_path):
     """forked() answers for each command what light() does, the imports it tried included: a reading command, and
     one that looks for torch and triton (so the imports a forked child tries are counted)."""
@@ -149,18 +142,22 @@ def test_a_forked_command_answers_as_its_own_process(tmp_path):
     assert answers[tuple(commands[1])][3] == ["torch", "triton"]
 
 
-@pytest.mark.parametrize("args", HELP, ids=" ".join)
-def test_help_imports_none(args, light_answers):
-    code, out, err, tried = light_answers[tuple(args)]
-    assert (code, tried) == (0, []), err
-    assert "Usage: inductor-prof" in out
-
-
-@pytest.mark.parametrize("args", READING, ids=" ".join)
-def test_reading_a_run_imports_none(args, light_answers):
-    code, out, err, tried = light_answers[tuple(args)]
-    assert (code, tried, err) == (0, [], ""), err
-    assert out.strip()
+def test_help_and_reading_a_run_import_none(tmp_path):
+    """Every command's --help, and report, diff and inspect of recorded runs: exit 0, no import of torch, triton or
+    ncu_report tried, the help's usage line or the report on stdout (and nothing on stderr). One test, not one a
+    command: the forked commands share one process, which pytest-xdist would start once a worker for a module's
+    tests split between workers."""
+    answers = forked(HELP + READING, tmp_path)
+    wrong = {}
+    for args in HELP:
+        code, out, err, tried = answers[tuple(args)]
+        if (code, tried) != (0, []) or "Usage: inductor-prof" not in out:
+            wrong[" ".join(args)] = (code, tried, err[-1000:])
+    for args in READING:
+        code, out, err, tried = answers[tuple(args)]
+        if (code, tried, err) != (0, [], "") or not out.strip():
+            wrong[" ".join(args)] = (code, tried, err[-1000:])
+    assert wrong == {}
 
 
 def test_inspect_of_a_report_without_its_counters_file_names_the_extra(tmp_path):
