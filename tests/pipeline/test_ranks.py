@@ -1,6 +1,6 @@
 """`profile --nproc N` (pipeline/ranks.py, pipeline/rank.py): the GPU count check, torchrun's command, its failure
-summary parsed, and real torchrun runs of two ranks over gloo on the CPU (tests/rank_bodies.py in place of the
-profile: no GPU here) that end well, with a rank raising, and with a rank killed by a signal."""
+summary parsed, and real torchrun runs of two ranks on the CPU (tests/rank_bodies.py in place of the profile: no GPU
+here) that end well (over gloo), with a rank raising, with a rank killed by a signal, and interrupted."""
 import json
 import os
 import signal
@@ -74,7 +74,7 @@ def launch(tmp_path, monkeypatch):
     def go(what):
         opts = ProfileOptions(target=what, out=str(tmp_path / what), nproc=2, ncu=True,
                               settings=Settings(ranks_timeout=120))
-        return ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:gloo",
+        return ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:ends",
                                    check=lambda *a: None)
     return go
 
