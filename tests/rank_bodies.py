@@ -13,7 +13,7 @@ def ends(spec, rank, local_rank, root):
     """The body of the runs that end badly (`fail`, `segv`, `hang`): how each rank ends and what the folder says of
     it is what those tests check, not a collective, so no process group and no torch: a rank starts in about 0.6
     CPU-seconds instead of 2.5 (a launch of two, 4 CPU-seconds less). The run that ends well joins a gloo group
-    (tensor_parallel_then_fsdp)."""
+    (tensor_parallel_fsdp_then_training)."""
     _rank_ends(spec, rank, root, {})
 
 
@@ -102,17 +102,21 @@ def _fsdp(root, rank):
                    "local_rows": q.to_local().shape[0], "rows": q.shape[0], "own_ids": ids[0] != ids[1]}, f)
 
 
-def tensor_parallel_then_fsdp(spec, rank, local_rank, root):
-    """A collective and the rank's options written (the target `ok`), then _tensor_parallel, then
-    _fsdp, in the same two ranks: one torchrun launch (two Python processes importing torch and transformers, 6
-    CPU-seconds before any work) checks a run that ends well and both examples, over one gloo group (a second
-    init_process_group after the first group's destroy hangs under torchrun: its store's keys are taken)."""
+def tensor_parallel_fsdp_then_training(spec, rank, local_rank, root):
+    """A collective and the rank's options written (the target `ok`), then _tensor_parallel, _fsdp and
+    `--train --nproc`'s data-parallel step (rank_train_bodies.training), in the same two ranks: one torchrun launch
+    (two Python processes importing torch and transformers, 6 CPU-seconds before any work) checks a run that ends
+    well, both examples and training over ranks, over one gloo group (a second init_process_group after the first
+    group's destroy hangs under torchrun: its store's keys are taken)."""
     import torch.distributed as dist
+
+    from rank_train_bodies import training
 
     dist.init_process_group("gloo")
     try:
         _gloo_body(spec, rank, root)
         _tensor_parallel(root, rank)
         _fsdp(root, rank)
+        training(root, rank)
     finally:
         dist.destroy_process_group()
