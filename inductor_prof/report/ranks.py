@@ -57,17 +57,30 @@ def ranks_table(view: RanksView, width: int) -> Table:
                                "its share with compute beside it)")
 
 
+def _nth(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
 def straggler_line(s: dict | None) -> str | None:
-    """'rank 1 arrives last at 2 of 2 collectives: the others wait 0.350 ms for it; before them its GPU sat idle
-    +0.200 ms and computed +0.150 ms against rank 0's (most in B: +0.150 ms): its launches came late (host work or
-    launch gaps)'."""
+    """'rank 1 arrives last at 2 of 2 collectives: the others' NCCL kernels wait 0.350 ms for it (0.350 ms of rank
+    0's with nothing else on its GPU); at the 1st all_reduce (2.10 MB) it came 0.200 ms after rank 0: its step
+    started +0.000 ms later, its GPU sat idle +0.200 ms longer between kernels and computed +0.000 ms longer: its
+    launches came late (host work or launch gaps)' (analysis/straggler.py)."""
     if s is None:
         return None
+    w = s["waiter"]
+    at = s["at"]
+    what = f"the {_nth(at['seq'])} {at['collective']}" + (f" ({_size(at['bytes'])})" if at.get("bytes") else "")
+    start = (f"its step started {s['start_ms']:+.3f} ms later" if s["from_step_start"] else
+             f"from where the ranks were last level ({s['start_ms']:+.3f} ms)")
+    kernel = f" (most in {s['kernel']}: +{s['kernel_extra_ms']:.3f} ms)" \
+        if s["kernel"] and s["cause"] == "kernels" else ""
     why = "its launches came late (host work or launch gaps)" if s["cause"] == "host" else "slower kernels"
-    kernel = f" (most in {s['kernel']}: +{s['kernel_extra_ms']:.3f} ms)" if s["kernel"] else ""
-    return (f"rank {s['rank']} arrives last at {s['last_at']} of {s['matched']} collectives: the others wait "
-            f"{s['caused_wait_ms']:.3f} ms for it; before them its GPU sat idle {s['extra_idle_ms']:+.3f} ms and "
-            f"computed {s['extra_compute_ms']:+.3f} ms against rank {s['waiter']}'s{kernel}: {why}")
+    return (f"rank {s['rank']} arrives last at {s['last_at']} of {s['matched']} collectives: the others' NCCL kernels "
+            f"wait {s['caused_wait_ms']:.3f} ms for it ({s['exposed_wait_ms']:.3f} ms of rank {w}'s with nothing "
+            f"else on its GPU); at {what}, where it came latest, it arrived {s['late_ms']:.3f} ms after rank {w}: "
+            f"{start}, its GPU sat idle {s['extra_idle_ms']:+.3f} ms longer between kernels and computed "
+            f"{s['extra_compute_ms']:+.3f} ms longer{kernel} (their kernels paired one to one): {why}")
 
 
 def _size(nbytes) -> str:
