@@ -308,7 +308,7 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
         who = f"rank {s['rank']}" if other else "the other ranks"
         late = "its launches come late: host work" if other and s["cause"] == "host" else "its kernels are slower"
         if other and "late_ms" in s:   # straggler.straggler's cut of its lateness, the straggler line's figures
-            late = (f"at its latest collective it came {s['late_ms']:.3f} ms late: "
+            late = (f"it fell behind {s['late_ms']:.3f} ms in all: "
                     f"{s['start_ms'] + s['extra_idle_ms']:.3f} ms launching late (host work), "
                     f"{s['extra_compute_ms']:.3f} ms in slower kernels; see the straggler line")
         capped = f", bounded by the plain step's {room:.3f} ms off this rank's own work" \

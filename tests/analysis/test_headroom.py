@@ -263,9 +263,9 @@ def test_waiting_is_bounded_by_the_plain_step_with_compute_beside_transfer_count
                            "the torch.profiler step, bounded by the plain step's 0.700 ms off this rank's own work); "
                            "not this rank's kernel time")
     # the straggler's cut, as straggler.straggler gives it: 0.5 + 2.4 = 2.9 ms of its 3.0 launching late
-    assert wait["do"] == ("make rank 1 arrive sooner (at its latest collective it came 3.000 ms late: 2.900 ms "
-                          "launching late (host work), 0.100 ms in slower kernels; see the straggler line); nothing to "
-                          "change on this rank")
+    assert wait["do"] == ("make rank 1 arrive sooner (it fell behind 3.000 ms in all: 2.900 ms launching late "
+                          "(host work), 0.100 ms in slower kernels; see the straggler line); nothing to change on this "
+                          "rank")
 
 
 def test_the_stragglers_own_gap_counts_compute_beside_transfer_once_and_says_who_waits(df):
