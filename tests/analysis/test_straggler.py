@@ -145,3 +145,29 @@ def test_rank_zero_the_straggler_its_launch_gap_counted_once():
     assert round(gap["headroom_ms_per_step"], 3) == 4.783 and h["next"][0] is gap
     assert gap["do"].endswith("its late launches make rank 1 wait (3.025 ms with nothing else on its GPU, traced "
                               "step; the straggler line)")
+
+
+# us: the ranks level again at a kernel's start with no collective holding the waiter (its C starts 20 us after
+# all_reduce#1 ends, more than HELD_US: its own launch, not the collective, set it):
+#   rank 0: A [0,100]  B [100,250]  C [300,350]   all_reduce#1 [100,280]  all_reduce#2 [350,450]
+#   rank 1: A [0,100]  B [200,300]  C [300,420]   all_reduce#1 [200,280]  all_reduce#2 [420,450]
+LEVEL_AT_C = {
+    0: [kernel("A", 0, 100), kernel("B", 100, 250), kernel("C", 300, 350),
+        kernel(AR, 100, 280, **PG_ARGS), kernel(AR, 350, 450, **PG_ARGS)],
+    1: [kernel("A", 0, 100), kernel("B", 200, 300), kernel("C", 300, 420),
+        kernel(AR, 200, 280, **PG_ARGS), kernel(AR, 420, 450, **PG_ARGS)],
+}
+
+
+def test_level_at_a_kernels_start_ends_one_lateness():
+    m = match({r: c.comm_calls(e) for r, e in LEVEL_AT_C.items()})
+    s = straggler(m.calls, {r: c.kernel_intervals(e) for r, e in LEVEL_AT_C.items()})
+    # rank 1 last at both. #1: level after A (both end at 100); rank 1 launches #1 at 200, rank 0 at 100: 100 us
+    # late, all launch (idle). C starts at 300 on both: level again, so #2 is a new lateness: rank 1's C 120 us
+    # against 50, both launch #2 as C ends: 70 us of slower C. Twice behind, 100 + 70 = 170 us = rank 0's waits
+    # (100 at #1, 70 at #2); host 100 >= kernels 70
+    assert (s["rank"], s["fell_behind"]) == (1, 2)
+    assert s["late_ms"] == pytest.approx(0.17) and s["caused_wait_ms"] == pytest.approx(0.17)
+    assert s["worst_late_ms"] == pytest.approx(0.1) and s["at"]["seq"] == 1
+    assert s["extra_idle_ms"] == pytest.approx(0.1) and s["extra_compute_ms"] == pytest.approx(0.07)
+    assert (s["kernel"], s["cause"]) == ("C", "host") and s["kernel_extra_ms"] == pytest.approx(0.07)
