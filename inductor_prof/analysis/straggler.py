@@ -1,7 +1,7 @@
 """The rank the others wait for, and why it came late (pure): from the matched collectives (waits.match), the rank
 that arrives last where the waiting is, and how it fell behind the rank that waited most: each time it fell behind
-told once, at the collective where it came latest (the collectives after carry that lateness until one holds the
-ranks together again).
+told once, at the collective where it came latest (the collectives after carry that lateness until the ranks are
+level again: at a kernel, or at a collective's end that held the waiting rank).
 
 How it fell behind is read from the two ranks' own kernels paired one to one: the n-th launch of a kernel name on
 one rank is the n-th of that name on the other (the ranks run one program). Walking the straggler's kernels in
@@ -52,7 +52,7 @@ def _anchors(p: pd.DataFrame, ends: list[tuple[float, float]]) -> list[tuple[flo
     held the waiter: its GPU idle before it and its next kernel started within HELD_US of its end (position
     2m - 0.5, m that kernel). There the waiting ended: the ranks go on from one moment (the collective's end, the
     same on each rank)."""
-    out = []
+    out: list[tuple[float, float, float, int]] = []
     for i, (ss, sw, es, ew) in enumerate(zip(p["start_us"], p["start_us_w"], p["end_us"], p["end_us_w"])):
         if ss - sw <= CLOCK_SLACK_US:
             out.append((2 * i, float(ss), float(sw), i))
@@ -99,7 +99,8 @@ def _behind(p: pd.DataFrame, n: int, anchor: tuple[float, float, float, int] | N
             "by_name": dict(by_name), "from_step_start": anchor[0] == -1}
 
 
-def _episodes(p: pd.DataFrame, late: list[tuple[Any, ...]], ends: list[tuple[float, float]]) -> list[list[tuple[Any, ...]]]:
+def _episodes(p: pd.DataFrame, late: list[tuple[Any, ...]],
+              ends: list[tuple[float, float]]) -> list[list[tuple[Any, ...]]]:
     """The straggler's late collectives (in its order; each (lateness, ..., s_start, w_start)), each with its
     kernels before (n) and the last anchor among them, grouped by the lateness they carry: a collective starts a new
     group where the ranks were level after the kernels before the previous one (a collective between held the ranks
