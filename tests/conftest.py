@@ -22,6 +22,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from skip_summary import pytest_terminal_summary  # noqa: E402,F401  (a hook: skips by reason, browser tests)
+import shipped_tables  # noqa: E402
 
 for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
@@ -50,6 +51,27 @@ def own_cache_root(tmp_path_factory, monkeypatch):
     """A user cache root of the test's own ($XDG_CACHE_HOME): measurements, compile and tuning caches stored by
     one test (fake ncu results among them) are never reused by another, nor written into the user's cache."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+
+
+# load_run_tables of a shipped run folder from a cache of this process (shipped_tables.py): put in place before any
+# test module imports it, wherever it is looked up (the module that defines it, the package, diff)
+shipped_tables.install()
+
+
+@pytest.fixture(autouse=True)
+def shipped_runs_read_once(monkeypatch):
+    """The cache is bypassed by a test that patches anything after this fixture (pytest's MonkeyPatch keeps what it
+    set in _setattr and _setitem; without them, nothing is cached)."""
+    ours = len(getattr(monkeypatch, "_setattr", ()))
+
+    def patched() -> bool:
+        setattr_, setitem = getattr(monkeypatch, "_setattr", None), getattr(monkeypatch, "_setitem", None)
+        if setattr_ is None or setitem is None:
+            return True
+        return len(setattr_) > ours or any(d is not os.environ for d, _, _ in setitem)
+
+    with shipped_tables.asking(patched):
+        yield
 
 
 def pytest_configure(config):

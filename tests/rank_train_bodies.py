@@ -2,7 +2,8 @@
 profile, under a real torchrun and gloo group): the tiny decoder's training step (examples/models/llama_train.py)
 checked and wrapped by the profile's build stage (pipeline/build.py: targets/training.py, targets/data_parallel.py), one step run with
 each phase in its torch.profiler range (pipeline/training.py's marking, without Proton), and what each rank saw
-written to RUN/train<rank>.json."""
+written to RUN/train<rank>.json. Run in the launch of rank_bodies.tensor_parallel_fsdp_then_training, inside its gloo
+group."""
 import json
 import os
 from types import SimpleNamespace
@@ -14,16 +15,6 @@ def tiny_train():
     from rank_bodies import _tiny_decoder
 
     return training_step(**_tiny_decoder())
-
-
-def ddp_training(spec, rank, local_rank, root):
-    import torch.distributed as dist
-
-    dist.init_process_group("gloo")
-    try:
-        _training(root, rank)
-    finally:
-        dist.destroy_process_group()
 
 
 def _collectives_by_phase(trace_path):
@@ -39,7 +30,7 @@ def _collectives_by_phase(trace_path):
                    if str(e.get("name", "")).startswith("c10d::") and e.get("cat") == "cpu_op"})
 
 
-def _training(root, rank):
+def training(root, rank):
     import torch
     import torch.distributed as dist
 

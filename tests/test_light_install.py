@@ -2,7 +2,8 @@
 `inspect`, `trace`, `doctor` and every command's --help run without importing any of them, and `profile`, `ncu`,
 `attention` say which extra to install (one line, exit 2). Each command runs in a child process in which
 importing torch, triton or ncu_report fails, as it does where they are not installed (in the processes it starts
-too), and every attempt is recorded; pyproject's dependencies and scripts/install.sh are checked to match."""
+too), and every attempt is recorded; the help and reading commands in children forked from one such process
+(forked()); pyproject's dependencies and scripts/install.sh are checked to match."""
 import json
 import os
 import subprocess
@@ -37,6 +38,42 @@ atexit.register(lambda: open(os.environ["LIGHT_ATTEMPTS"], "a").write(json.dumps
 """
 MAIN = "import sys; sys.argv = ['inductor-prof', *sys.argv[1:]]; from inductor_prof.entry import main; main()"
 
+# Many commands, each in a process of its own forked from one that imported, where torch, triton and ncu_report are
+# not installed, what every reading command imports (the CLI, pandas, the analysis, the terminal report): 0.3-1.5
+# CPU-seconds a command started as MAIN, about 0.1-0.8 forked. The parent's attempts count for each command. Each
+# child's stdout and stderr go to files, its attempts (and its children's: LIGHT_ATTEMPTS is its own) to another.
+FORKED = """
+import json, os, sys
+import sitecustomize                      # the blocker: its `attempts`
+from inductor_prof.entry import main
+import inductor_prof.cli, pandas, inductor_prof.analysis, inductor_prof.report.terminal
+parent = list(sitecustomize.attempts)
+codes = []
+for i, args in enumerate(json.loads(sys.argv[1])):
+    base = os.path.join(sys.argv[2], str(i))
+    sys.stdout.flush(), sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        sitecustomize.attempts.clear()
+        os.environ["LIGHT_ATTEMPTS"] = base + ".attempts"
+        for fd, name in ((1, ".out"), (2, ".err")):
+            os.dup2(os.open(base + name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+        sys.argv = ["inductor-prof", *args]
+        code = 0
+        try:
+            main()
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            import traceback; traceback.print_exc(); code = 1
+        sys.stdout.flush(), sys.stderr.flush()
+        with open(base + ".attempts", "a") as f:
+            f.write(json.dumps(sitecustomize.attempts) + "\\n")
+        os._exit(code)
+    codes.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(json.dumps({"parent": parent, "codes": codes}))
+"""
+
 
 def light(args, tmp_path, cwd=REPO):
     """(exit code, stdout, stderr, the imports of NOT_INSTALLED tried, in it and its children) of
@@ -54,18 +91,33 @@ def light(args, tmp_path, cwd=REPO):
     return proc.returncode, proc.stdout, proc.stderr, tried
 
 
+def forked(commands: list[list[str]], tmp_path, cwd=REPO) -> dict[tuple[str, ...], tuple[int, str, str, list[str]]]:
+    """light()'s answer for each of `commands`, each run in a child forked from one process (FORKED); the imports
+    tried count those of that process before it forked."""
+    site, outs = tmp_path / "light_site", tmp_path / "outs"
+    site.mkdir(parents=True, exist_ok=True)
+    outs.mkdir()
+    (site / "sitecustomize.py").write_text(BLOCKER)
+    env = {**os.environ, "LIGHT_ATTEMPTS": str(tmp_path / "parent.attempts"), "COLUMNS": "120",
+           "PYTHONPATH": os.pathsep.join([str(site), str(REPO)])}
+    proc = subprocess.run([sys.executable, "-c", FORKED, json.dumps(commands), str(outs)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    done = json.loads(proc.stdout.strip().splitlines()[-1])
+    answers = {}
+    for i, (args, code) in enumerate(zip(commands, done["codes"], strict=True)):
+        tried = [name for line in (outs / f"{i}.attempts").read_text().splitlines() for name in json.loads(line)]
+        answers[tuple(args)] = (code, (outs / f"{i}.out").read_text(), (outs / f"{i}.err").read_text(),
+                                done["parent"] + tried)
+    return answers
+
+
 def _commands():
     return sorted(info.name or info.callback.__name__.replace("_command", "") for info in app.registered_commands)
 
 
-@pytest.mark.parametrize("args", [["--help"], *[[c, "--help"] for c in _commands()]], ids=" ".join)
-def test_help_imports_none(args, tmp_path):
-    code, out, err, tried = light(args, tmp_path)
-    assert (code, tried) == (0, []), err
-    assert "Usage: inductor-prof" in out
-
-
-@pytest.mark.parametrize("args", [
+HELP = [["--help"], *[[c, "--help"] for c in _commands()]]
+READING = [
     ["report", RUN, "--top", "3"],
     ["report", RUN, "--json", "--top", "2"],
     ["report", RUN, "--csv", "-"],
@@ -77,11 +129,35 @@ def test_help_imports_none(args, tmp_path):
     ["inspect", RUN, "nvjet_sm90_tst_192x192", "--json"],
     # the fp8 MLP's source kernels share one report: the counters files say which result is which
     ["inspect", "examples/runs/fp8-mlp-h200", "scaled_mm__to_copy_abs_amax", "--json"],
-], ids=" ".join)
-def test_reading_a_run_imports_none(args, tmp_path):
-    code, out, err, tried = light(args, tmp_path)
-    assert (code, tried, err) == (0, [], ""), err
-    assert out.strip()
+]
+
+
+def test_a_forked_command_answers_as_its_own_process(tmp_path):
+    """forked() answers for each command what light() does, the imports it tried included: a reading command, and
+    one that looks for torch and triton (so the imports a forked child tries are counted)."""
+    commands = [["inspect", "examples/runs/fp8-mlp-h200", "scaled_mm__to_copy_abs_amax", "--json"],
+                ["attention", "--list"]]
+    answers = forked(commands, tmp_path / "forked")
+    assert [answers[tuple(args)] for args in commands] == [light(args, tmp_path) for args in commands]
+    assert answers[tuple(commands[1])][3] == ["torch", "triton"]
+
+
+def test_help_and_reading_a_run_import_none(tmp_path):
+    """Every command's --help, and report, diff and inspect of recorded runs: exit 0, no import of torch, triton or
+    ncu_report tried, the help's usage line or the report on stdout (and nothing on stderr). One test, not one a
+    command: the forked commands share one process, which pytest-xdist would start once a worker for a module's
+    tests split between workers."""
+    answers = forked(HELP + READING, tmp_path)
+    wrong = {}
+    for args in HELP:
+        code, out, err, tried = answers[tuple(args)]
+        if (code, tried) != (0, []) or "Usage: inductor-prof" not in out:
+            wrong[" ".join(args)] = (code, tried, err[-1000:])
+    for args in READING:
+        code, out, err, tried = answers[tuple(args)]
+        if (code, tried, err) != (0, [], "") or not out.strip():
+            wrong[" ".join(args)] = (code, tried, err[-1000:])
+    assert wrong == {}
 
 
 def test_inspect_of_a_report_without_its_counters_file_names_the_extra(tmp_path):

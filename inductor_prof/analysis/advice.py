@@ -293,19 +293,37 @@ def with_counters(df: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = No
 
 def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[str, Any]], float | None, float]:
     """(the items of a rank of several, the launch/idle gap left once its waiting is taken out of it, that
-    waiting in ms per step)."""
+    waiting in ms per step).
+
+    Waiting at a collective is not the collective's cost (its transfer is) nor this rank's kernel time (Proton's
+    NCCL waiting is out of GPU busy): it is another rank arriving late, whose cause the straggler names. It is
+    measured in the torch.profiler step (exposed: nothing else on this GPU), which runs under the profiler's host
+    cost: a rank whose launches are host-bound arrives later there than unprofiled. So it is bounded by what the
+    plain step leaves beyond this rank's own GPU work: the launch gap (plain step - GPU busy), with the compute
+    that ran beside NCCL moving data (`hidden_transfer_ms`) counted once, since a per-kernel sum counts it twice
+    (rank 1 of llama-train-ddp-h200x2: gap 0, 1.600 ms beside transfer; waiting 3.025 ms in the traced step, of
+    which 1.600 can be the plain step's). What is left of that room is the launch/idle item: each ms once."""
     items = []
     s: Any = comm.get("straggler")   # straggler.straggler's dict, or None
-    wait = min(comm.get("wait_ms") or 0.0, max(gap_ms or 0.0, 0.0))
+    room = 0.0 if gap_ms is None else max(gap_ms, 0.0) + (comm.get("hidden_transfer_ms") or 0.0)
+    wait = min(comm.get("wait_ms") or 0.0, room)
     if wait > 0:
         other = s is not None and s["rank"] != comm["rank"]
         who = f"rank {s['rank']}" if other else "the other ranks"
         late = "its launches come late: host work" if other and s["cause"] == "host" else "its kernels are slower"
+        if other and "late_ms" in s:   # straggler.straggler's cut of its lateness, the straggler line's figures
+            late = (f"it fell behind {s['late_ms']:.3f} ms in all: "
+                    f"{s['start_ms'] + s['extra_idle_ms']:.3f} ms launching late (host work), "
+                    f"{s['extra_compute_ms']:.3f} ms in slower kernels; see the straggler line")
+        capped = f", bounded by the plain step's {room:.3f} ms off this rank's own work" \
+            if wait < (comm.get("wait_ms") or 0.0) else ""
         items.append({"what": f"waiting for {who} at collectives", "category": "ranks", "headroom_ms_per_step": wait,
-                      "why": "NCCL kernels waiting for the last rank to arrive (torch.profiler step), within the "
-                             "plain step minus GPU busy",
-                      "do": f"make {who} arrive sooner ({late})" if other else "balance the ranks' work"})
-        gap_ms = (gap_ms or 0.0) - wait   # wait > 0: gap_ms is a positive number
+                      "why": f"NCCL kernels waiting for the last rank to arrive, nothing else on this GPU "
+                             f"({comm.get('wait_ms') or 0.0:.3f} ms in the torch.profiler step{capped}); not this "
+                             "rank's kernel time",
+                      "do": f"make {who} arrive sooner ({late}); nothing to change on this rank" if other
+                            else "balance the ranks' work"})
+    gap_ms = None if gap_ms is None else room - wait
     if (comm.get("transfer_ms") or 0) > 0:
         items.append({"what": "communication with no compute beside it", "category": "ranks",
                       "headroom_ms_per_step": comm["transfer_ms"],
@@ -319,6 +337,15 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
                       "why": "slowest rank's plain step minus the fastest's (every rank waits for the slowest)",
                       "do": "give the ranks equal work; see the straggler line"})
     return items, gap_ms, wait
+
+
+def _straggling(comm: dict[str, Any] | None) -> str:
+    """What the launch gap item of the straggler adds when its late launches are why the others wait."""
+    s = (comm or {}).get("straggler")
+    if not s or s["rank"] != comm["rank"] or s["cause"] != "host":   # type: ignore[index]
+        return ""
+    return (f"; its late launches make rank {s['waiter']} wait ({s['exposed_wait_ms']:.3f} ms with nothing else on "
+            "its GPU, traced step; the straggler line)") if "exposed_wait_ms" in s else ""
 
 
 ITEM_COLUMNS = ["display", "category", "headroom_ms_per_step", "headroom_vs", "do"]   # what a kernel's item says
@@ -356,8 +383,10 @@ def rank(df: pd.DataFrame, gap_ms: float | None, attention: list[dict[str, Any]]
     if gap_ms is not None and not math.isnan(gap_ms) and gap_ms > 0:
         items.append({"what": "launch overhead and idle", "category": "host", "headroom_ms_per_step": gap_ms,
                       "why": "plain step (no profiler) minus GPU-busy time" +
+                             (" (compute beside NCCL moving data counted once)"
+                              if comm and comm.get("hidden_transfer_ms") else "") +
                              (" and the waiting at collectives" if waited > 0 else ""),
-                      "do": "CUDA graphs, fewer launches"})
+                      "do": "CUDA graphs, fewer launches" + _straggling(comm)})
     items.sort(key=lambda i: i["headroom_ms_per_step"], reverse=True)
     return items[:top]
 

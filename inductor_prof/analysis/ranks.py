@@ -21,7 +21,7 @@ from .link_reference import judged, reference
 from .overlap import comm_compute
 from .phases import COMMUNICATION
 from .sizes import size_names
-from .step_split import PARTS, proton_wait_ms, split, transfer_per_call
+from .step_split import PARTS, hidden_transfer_ms, proton_wait_ms, split, transfer_per_call
 from .straggler import straggler
 from .waits import match
 
@@ -45,6 +45,7 @@ class RanksView:
     transfer_us: dict[int, dict[str, Any]] = field(default_factory=dict)   # rank -> NCCL kernel -> µs a call moving data
     matched: int = 0                       # collective instances matched across the ranks
     link: dict[int, dict[str, Any] | None] = field(default_factory=dict)   # rank -> link_reference.reference
+    hidden_transfer_ms: dict[int, float] = field(default_factory=dict)   # rank -> NCCL moving data beside compute
 
 
 def step_spread(steps: dict[int, float | None]) -> dict[str, Any] | None:
@@ -136,18 +137,20 @@ def load_ranks(path: str | os.PathLike[str]) -> RanksView:
     spread = step_spread({r["rank"]: r["plain_step_ms"] for r in rows})
     return RanksView(ranked, top, rows, spread, collectives, intact, warnings,
                      straggler(matched.calls, intervals) if matched.instances else None,
-                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances, refs)
+                     {i: transfer_per_call(own) for i, own in matched.calls.items()}, matched.instances, refs,
+                     {i: hidden_transfer_ms(intervals[i], own) for i, own in matched.calls.items()})
 
 
 def rank_comm(view: RanksView, shown: int, kernels: pd.DataFrame) -> dict[str, Any] | None:
     """What headroom.headroom needs of rank `shown` of several: Proton's NCCL time spent waiting (`kernels`: its
     kernel table, each NCCL row beyond its calls at their transfer time in the torch.profiler step), that step's exposed
-    wait and transfer, the straggler and the step spread. None without that rank's trace."""
+    wait and transfer, its NCCL moving data beside compute (advice.comm_items), the straggler and the step spread. None without that rank's trace."""
     row = next((r for r in view.rows if r["rank"] == shown), None)
     if row is None or row.get("span_ms") is None:
         return None
     return {"rank": shown, "proton_wait_ms": proton_wait_ms(kernels, view.transfer_us.get(shown, {})),
-            "wait_ms": row["wait_ms"], "transfer_ms": row["transfer_ms"], "straggler": view.straggler,
+            "wait_ms": row["wait_ms"], "transfer_ms": row["transfer_ms"],
+            "hidden_transfer_ms": view.hidden_transfer_ms.get(shown, 0.0), "straggler": view.straggler,
             "spread": view.spread}
 
 

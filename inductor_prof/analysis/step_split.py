@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..names import demangle
 from ..units import US_PER_MS
-from .overlap import Interval, length, merged
+from .overlap import Interval, length, merged, overlap
 
 PARTS = ("compute_ms", "transfer_ms", "unsplit_ms", "wait_ms", "idle_ms")
 
@@ -48,22 +48,48 @@ def comm_parts(calls: pd.DataFrame) -> tuple[list[Interval], list[Interval], lis
     return wait, move, unsplit
 
 
+def _shown(kernels: pd.DataFrame, calls: pd.DataFrame | None) -> dict[str, list[Interval]]:
+    """Each part's intervals, each not under the parts before it (PARTS' order; idle left out)."""
+    compute = kernels[~kernels["comm"].astype(bool)]
+    busy = list(zip(compute["start_us"], compute["end_us"]))
+    wait, move, unsplit = comm_parts(calls) if calls is not None and len(calls) else ([], [], [])
+    out = {"compute_ms": merged(busy)}
+    for name, ivs in (("transfer_ms", move), ("unsplit_ms", unsplit), ("wait_ms", wait)):
+        out[name] = _minus(ivs, busy)
+        busy = busy + out[name]
+    return out
+
+
 def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     """kernels: collectives.kernel_intervals of the rank's step; calls: its calls after waits.match. ms of each
     part (PARTS) and span_ms (first kernel start to last kernel end), the parts adding up to the span."""
     if not len(kernels):
         return {**{p: 0.0 for p in PARTS}, "span_ms": 0.0}
-    compute = kernels[~kernels["comm"].astype(bool)]
-    busy = list(zip(compute["start_us"], compute["end_us"]))
-    wait, move, unsplit = comm_parts(calls) if calls is not None and len(calls) else ([], [], [])
+    shown = _shown(kernels, calls)
     span = float(kernels["end_us"].max() - kernels["start_us"].min())
-    parts = {"compute_ms": length(busy)}
-    for name, ivs in (("transfer_ms", move), ("unsplit_ms", unsplit), ("wait_ms", wait)):
-        shown = _minus(ivs, busy)
-        parts[name] = length(shown)
-        busy = busy + shown
-    parts["idle_ms"] = span - length(busy)
+    parts = {k: length(v) for k, v in shown.items()}
+    parts["idle_ms"] = span - sum(parts.values())
     return {**{k: v / US_PER_MS for k, v in parts.items()}, "span_ms": span / US_PER_MS}
+
+
+def exposed_wait_ms(kernels: pd.DataFrame, calls: pd.DataFrame, last: int) -> float:
+    """ms of the rank's exposed waiting (split's wait_ms: nothing else on its GPU) spent at the collectives where
+    rank `last` arrived last: what that rank's lateness cost this one's traced step."""
+    if not len(kernels) or calls is None or not len(calls):
+        return 0.0
+    mine = calls[calls["last_rank"].notna() & (calls["last_rank"] == last)]
+    waits, _, _ = comm_parts(mine)
+    return overlap(_shown(kernels, calls)["wait_ms"], waits) / US_PER_MS
+
+
+def hidden_transfer_ms(kernels: pd.DataFrame, calls: pd.DataFrame | None) -> float:
+    """ms of the step with NCCL moving data beside compute: instants a per-kernel sum of GPU time (Proton's GPU
+    busy) counts twice."""
+    if not len(kernels) or calls is None or not len(calls):
+        return 0.0
+    compute = kernels[~kernels["comm"].astype(bool)]
+    _, move, _ = comm_parts(calls)
+    return overlap(move, list(zip(compute["start_us"], compute["end_us"]))) / US_PER_MS
 
 
 def _base(name: str) -> str:

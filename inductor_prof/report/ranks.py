@@ -57,17 +57,35 @@ def ranks_table(view: RanksView, width: int) -> Table:
                                "its share with compute beside it)")
 
 
+def _nth(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
 def straggler_line(s: dict | None) -> str | None:
-    """'rank 1 arrives last at 2 of 2 collectives: the others wait 0.350 ms for it; before them its GPU sat idle
-    +0.200 ms and computed +0.150 ms against rank 0's (most in B: +0.150 ms): its launches came late (host work or
-    launch gaps)'."""
+    """'rank 1 arrives last at 2 of 2 collectives: the others' NCCL kernels wait 0.350 ms for it (0.350 ms of rank
+    0's with nothing else on its GPU); it fell behind rank 0 2 times, 0.350 ms in all (each counted once, at its
+    latest; worst 0.200 ms at the 1st all_reduce (2.10 MB)): behind where each began +0.000 ms, gaps between its
+    kernels +0.200 ms, its kernels +0.150 ms against rank 0's (kernels paired one to one): its launches came late
+    (host work or launch gaps)' (analysis/straggler.py)."""
     if s is None:
         return None
+    w, at = s["waiter"], s["at"]
+    what = f"the {_nth(at['seq'])} {at['collective']}" + (f" ({_size(at['bytes'])})" if at.get("bytes") else "")
+    times = "once" if s["fell_behind"] == 1 else f"{s['fell_behind']} times"
+    if s["fell_behind"] == 1 and s["from_step_start"]:
+        began = f"its step started {s['start_ms']:.3f} ms later"
+    else:
+        where = "where each began" if s["fell_behind"] > 1 else "where the ranks were last level"
+        began = f"behind {where} {s['start_ms']:+.3f} ms"
+    kernel = f"most in {s['kernel']}: +{s['kernel_extra_ms']:.3f} ms; " if s["kernel"] and s["cause"] == "kernels" \
+        else ""
     why = "its launches came late (host work or launch gaps)" if s["cause"] == "host" else "slower kernels"
-    kernel = f" (most in {s['kernel']}: +{s['kernel_extra_ms']:.3f} ms)" if s["kernel"] else ""
-    return (f"rank {s['rank']} arrives last at {s['last_at']} of {s['matched']} collectives: the others wait "
-            f"{s['caused_wait_ms']:.3f} ms for it; before them its GPU sat idle {s['extra_idle_ms']:+.3f} ms and "
-            f"computed {s['extra_compute_ms']:+.3f} ms against rank {s['waiter']}'s{kernel}: {why}")
+    return (f"rank {s['rank']} arrives last at {s['last_at']} of {s['matched']} collectives: the others' NCCL kernels "
+            f"wait {s['caused_wait_ms']:.3f} ms for it ({s['exposed_wait_ms']:.3f} ms of rank {w}'s with nothing "
+            f"else on its GPU); it fell behind rank {w} {times}, {s['late_ms']:.3f} ms in all (each counted once, at "
+            f"its latest; worst {s['worst_late_ms']:.3f} ms at {what}): {began}, gaps between its kernels "
+            f"{s['extra_idle_ms']:+.3f} ms, its kernels {s['extra_compute_ms']:+.3f} ms against rank {w}'s "
+            f"({kernel}kernels paired one to one): {why}")
 
 
 def _size(nbytes) -> str:

@@ -233,7 +233,8 @@ def test_a_rank_of_several_gpu_busy_without_waiting_and_its_items(df):
                    ("pointwise", 0.5), ("imbalance: rank 1's step vs rank 0's", 0.3), ("from_l2", 0.25),
                    ("communication with no compute beside it", 0.2)]
     wait = h["next"][1]
-    assert (wait["category"], wait["do"]) == ("ranks", "make rank 1 arrive sooner (its launches come late: host work)")
+    assert (wait["category"], wait["do"]) == ("ranks", "make rank 1 arrive sooner (its launches come late: host work); "
+                                              "nothing to change on this rank")
     assert h["next"][2]["why"] == "plain step (no profiler) minus GPU-busy time and the waiting at collectives"
 
 
@@ -243,3 +244,37 @@ def test_waiting_is_never_more_than_the_time_off_the_gpu(df):
     items = {r["what"]: r["headroom_ms_per_step"] for r in h["next"]}
     assert items["waiting for the other ranks at collectives"] == pytest.approx(1.5)
     assert "launch overhead and idle" not in items
+
+
+def test_waiting_is_bounded_by_the_plain_step_with_compute_beside_transfer_counted_once(df):
+    # GPU busy 4.5 (5.5 of kernels less 1.0 waiting), plain 4.7: gap 0.2. Say 0.5 ms of the traced step had NCCL
+    # moving data beside compute: Proton's per-kernel sum counts those 0.5 ms twice, so 0.2 + 0.5 = 0.7 ms of the
+    # plain step is off this rank's own work. The trace's exposed wait 2.0 (under torch.profiler) is bounded to 0.7,
+    # and nothing is left for the launch gap: 0.7 counted once
+    comm = {**_comm(2.0), "hidden_transfer_ms": 0.5,
+            "straggler": {"rank": 1, "cause": "host", "waiter": 0, "late_ms": 3.0, "start_ms": 0.5,
+                          "extra_idle_ms": 2.4, "extra_compute_ms": 0.1, "exposed_wait_ms": 2.0}}
+    h = headroom(df.reset_index(drop=True), step_ms_plain=4.7, comm=comm)
+    assert h["launch_gap_ms_per_step"] == pytest.approx(0.2)
+    items = {r["what"]: r for r in h["next"]}
+    wait = items["waiting for rank 1 at collectives"]
+    assert wait["headroom_ms_per_step"] == pytest.approx(0.7) and "launch overhead and idle" not in items
+    assert wait["why"] == ("NCCL kernels waiting for the last rank to arrive, nothing else on this GPU (2.000 ms in "
+                           "the torch.profiler step, bounded by the plain step's 0.700 ms off this rank's own work); "
+                           "not this rank's kernel time")
+    # the straggler's cut, as straggler.straggler gives it: 0.5 + 2.4 = 2.9 ms of its 3.0 launching late
+    assert wait["do"] == ("make rank 1 arrive sooner (it fell behind 3.000 ms in all: 2.900 ms launching late "
+                          "(host work), 0.100 ms in slower kernels; see the straggler line); nothing to change on this "
+                          "rank")
+
+
+def test_the_stragglers_own_gap_counts_compute_beside_transfer_once_and_says_who_waits(df):
+    # rank 0 is the straggler (host): it waits 0; gap 6.0 - 4.5 = 1.5, plus 0.5 beside transfer = 2.0 off its work
+    comm = {**_comm(0.0), "hidden_transfer_ms": 0.5,
+            "straggler": {"rank": 0, "cause": "host", "waiter": 1, "exposed_wait_ms": 1.25}}
+    h = headroom(df.reset_index(drop=True), step_ms_plain=6.0, comm=comm)
+    gap = next(r for r in h["next"] if r["what"] == "launch overhead and idle")
+    assert gap["headroom_ms_per_step"] == pytest.approx(2.0)
+    assert gap["why"] == "plain step (no profiler) minus GPU-busy time (compute beside NCCL moving data counted once)"
+    assert gap["do"] == ("CUDA graphs, fewer launches; its late launches make rank 1 wait (1.250 ms with nothing else "
+                         "on its GPU, traced step; the straggler line)")

@@ -69,23 +69,31 @@ def test_compute_beside_a_collective_hides_its_wait_first():
 def test_the_straggler_is_named_with_what_it_did_before():
     m = _matched()
     s = straggler(m.calls, {r: c.kernel_intervals(e) for r, e in STEPS.items()})
-    # rank 1 last at both; rank 0 waits 200 + 150 = 350 us for it. Before #1: rank 1's window [0,300] holds A
-    # (100) and 200 idle, rank 0's [0,100] A alone; before #2: rank 1's [400,650] B 250, rank 0's [400,500] B 100.
-    # Extra idle 200 us, extra compute 150 us, all in B: 200 + 150 = the 350 us waited
+    # rank 1 last at both; rank 0 waits 200 + 150 = 350 us for it, all of it exposed (nothing else on rank 0's GPU).
+    # Kernels paired: A with A, B with B. #1: both ended A at 100 (level there); rank 1 launched #1 at 300, rank 0
+    # at 100: 200 us of later launch (idle). All_reduce #1 ends at 400 on both and rank 0's B, idle since 100, starts
+    # at 400 (held by it): level again, B starts at 400 on both; #2: rank 1's B 250 us against rank 0's 100, both
+    # launch #2 as B ends: 150 us of slower kernel. Fell behind twice, 200 + 150 = 350 us: idle 200, compute 150
+    # (B), the host part the larger
     assert (s["rank"], s["waiter"], s["last_at"], s["matched"]) == (1, 0, 2, 2)
     assert s["caused_wait_ms"] == pytest.approx(0.35) and s["waiter_wait_ms"] == pytest.approx(0.35)
+    assert s["exposed_wait_ms"] == pytest.approx(0.35)
+    assert (s["fell_behind"], s["at"]["seq"], s["from_step_start"]) == (2, 1, False)
+    assert s["late_ms"] == pytest.approx(0.35) and s["worst_late_ms"] == pytest.approx(0.2)
+    assert s["start_ms"] == pytest.approx(0.0)
     assert s["extra_idle_ms"] == pytest.approx(0.2) and s["extra_compute_ms"] == pytest.approx(0.15)
     assert (s["kernel"], s["cause"]) == ("B", "host") and s["kernel_extra_ms"] == pytest.approx(0.15)
 
 
 def test_a_slower_kernel_is_the_cause_when_it_outweighs_the_idle():
-    # rank 1 launches on time (#1 at 100) but its B ends at 750: #2 arrival 750; rank 0 waits 250 there, rank 1's
-    # window [400,750] all B: extra compute 350 - 100 = 250 us, extra idle 0
+    # rank 1 launches on time (#1 at 100) but its B ends at 750: #2 arrival 750; rank 0 waits 250 there. B starts
+    # at 400 on both (level): rank 1's B 350 us against 100, both launch #2 as B ends: extra compute 250 us, idle 0
     steps = {0: _rank(500, 100, 500), 1: _rank(750, 100, 750)}
     m = _matched(steps)
     s = straggler(m.calls, {r: c.kernel_intervals(e) for r, e in steps.items()})
-    assert (s["rank"], s["cause"], s["kernel"]) == (1, "kernels", "B")
+    assert (s["rank"], s["cause"], s["kernel"], s["fell_behind"]) == (1, "kernels", "B", 1)
     assert s["extra_compute_ms"] == pytest.approx(0.25) and s["extra_idle_ms"] == pytest.approx(0.0)
+    assert s["late_ms"] == pytest.approx(0.25) and s["at"]["seq"] == 2
 
 
 def test_balanced_ranks_have_no_straggler():

@@ -27,7 +27,7 @@ def test_json_split_of_each_rank_adds_up(ranked, capsys):
     assert (r1["compute_ms"], r1["transfer_ms"], r1["wait_ms"], r1["idle_ms"]) == pytest.approx((0.35, 0.25, 0, 0.2))
     assert not any("not matched" in w for w in doc["warnings"])
     s = doc["ranks"]["straggler"]
-    assert (s["rank"], s["waiter"], s["cause"], s["kernel"]) == (1, 0, "host", "B")
+    assert (s["rank"], s["waiter"], s["cause"], s["kernel"], s["fell_behind"]) == (1, 0, "host", "B", 2)
     assert doc["ranks"]["matched_collectives"] == 2
     (row,) = doc["ranks"]["collectives"]
     # 2 x 2,097,152 B over rank 0's transfer 250 us: 16.777 GB/s (not 6.99 over its 600 us of kernel time); of
@@ -60,9 +60,12 @@ def test_terminal_says_the_split_and_the_straggler(ranked, capsys):
     cells = [c.strip() for c in line0.split("│")[1:-1]]
     # compute, transfer, wait, idle, NCCL kernel ms, hidden % (no compute beside its NCCL kernels)
     assert cells[4:10] == ["0.200", "0.250", "0.350", "0.000", "0.600", "0.0"]
-    assert ("rank 1 arrives last at 2 of 2 collectives: the others wait 0.350 ms for it; before them its GPU sat "
-            "idle +0.200 ms and computed +0.150 ms against rank 0's (most in B: +0.150 ms): its launches came late "
-            "(host work or launch gaps)") in " ".join(out.split())
+    # analysis/test_waits.py's straggler, written out
+    assert ("rank 1 arrives last at 2 of 2 collectives: the others' NCCL kernels wait 0.350 ms for it (0.350 ms of "
+            "rank 0's with nothing else on its GPU); it fell behind rank 0 2 times, 0.350 ms in all (each counted "
+            "once, at its latest; worst 0.200 ms at the 1st all_reduce (2.10 MB)): behind where each began +0.000 "
+            "ms, gaps between its kernels +0.200 ms, its kernels +0.150 ms against rank 0's (kernels paired one to "
+            "one): its launches came late (host work or launch gaps)") in " ".join(out.split())
 
 
 def test_narrow_terminal_fits_80_columns(ranked, capsys):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cli_main import run_main
-from damaged.runs import RUN, copy_run, cut_line_end, cell, negative
+from damaged.runs import RUN, copy_run, cut_line_end, cell, linked_run, negative, rewrite
 from damaged.test_damaged_files import FILES
 
 DAMAGES = (cut_line_end, cell(b"abc"), negative)
@@ -19,9 +19,9 @@ def test_an_intact_copy_passes_the_gate(tmp_path, capsys):
 @pytest.mark.parametrize("damage", DAMAGES, ids=[d.__name__ for d in DAMAGES])
 @pytest.mark.parametrize("rel", FILES)
 def test_gate_on_a_damaged_copy(tmp_path, capsys, rel, damage):
-    run = copy_run(tmp_path / "run")
+    run = linked_run(tmp_path / "run")
     path = run / rel
-    path.write_bytes(damage(path.read_bytes()))
+    rewrite(path, damage(path.read_bytes()))
     code, out, err = run_main(["diff", str(RUN), str(run), "--fail-above", "5"], capsys)
     assert code in (0, 2) and "Traceback" not in err, err
     if code == 2:

@@ -14,7 +14,7 @@ import pytest
 from cli_main import run_main
 from inductor_prof.analysis import load_run_tables
 from inductor_prof.report.export import to_json
-from damaged.runs import DAMAGES, copy_run, numbers
+from damaged.runs import DAMAGES, copy_run, linked_run, numbers, rewrite
 
 FILES = ("library_ops.csv", "attention.csv", "ncu/ncu.csv", "ncu/status.json", "attention_shapes.json",
          "kernels/kernels.json", "proton/annotated_step.launches.json", "proton/annotated_step.hatchet",
@@ -60,15 +60,15 @@ def check(run: Path, rel: str, capsys, intact: dict) -> None:
 @pytest.mark.parametrize("damage", DAMAGES, ids=[d.__name__ for d in DAMAGES])
 @pytest.mark.parametrize("rel", FILES)
 def test_damaged_file(tmp_path, capsys, intact, rel, damage):
-    run = copy_run(tmp_path / "run")
+    run = linked_run(tmp_path / "run")
     path = run / rel
-    path.write_bytes(damage(path.read_bytes()))
+    rewrite(path, damage(path.read_bytes()))
     check(run, rel, capsys, intact)
 
 
 @pytest.mark.parametrize("rel", FILES)
 def test_folder_in_place_of_a_file(tmp_path, capsys, intact, rel):
-    run = copy_run(tmp_path / "run")
+    run = linked_run(tmp_path / "run")
     (run / rel).unlink()
     (run / rel).mkdir()
     check(run, rel, capsys, intact)
@@ -107,7 +107,7 @@ def unreadable(monkeypatch, target: Path) -> None:
 
 @pytest.mark.parametrize("rel", FILES + FOLDERS)
 def test_unreadable_file_or_folder(tmp_path, capsys, monkeypatch, intact, rel):
-    run = copy_run(tmp_path / "run")
+    run = linked_run(tmp_path / "run")
     unreadable(monkeypatch, run / rel)
     check(run, rel, capsys, intact)
 

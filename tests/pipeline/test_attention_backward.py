@@ -105,15 +105,20 @@ class _Events:
         self.phases.append((name, json.loads(detail)))
 
 
-def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypatch):
-    """The worker's side, on a CPU (no CUDA check, device cpu): the shape found among the run's captured calls by
-    its label, a phase event per backend with its error."""
+def _small_probe_run(tmp_path, monkeypatch) -> None:
+    """The training run's first captured call at (1,4/2,64,16) in tmp_path, the probe worker on the CPU."""
     run = rundir.RunDir(tmp_path)
     calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
     small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
     run.attention_shapes_json.write_text(json.dumps([small]))
     monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
     monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+
+
+def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypatch):
+    """The worker's side, on a CPU (no CUDA check, device cpu): the shape found among the run's captured calls by
+    its label, a phase event per backend with its error."""
+    _small_probe_run(tmp_path, monkeypatch)
     from inductor_prof.specs import AttentionProbeSpec
 
     events = _Events()
@@ -124,12 +129,7 @@ def test_the_probe_worker_says_each_backend_of_the_runs_shape(tmp_path, monkeypa
 
 
 def test_the_probe_worker_builds_a_contiguous_variant_from_its_row_name(tmp_path, monkeypatch):
-    run = rundir.RunDir(tmp_path)
-    calls = json.loads((TRAIN_RUN / "attention_shapes.json").read_text())[:1]
-    small = {**calls[0], "B": 1, "H": 4, "Hkv": 2, "Sq": 64, "Sk": 64, "D": 16, "mask_pairs": 64 * 65 // 2}
-    run.attention_shapes_json.write_text(json.dumps([small]))
-    monkeypatch.setattr(attention_backward, "require_cuda", lambda what: None)
-    monkeypatch.setattr(attention_backward, "DEVICE", "cpu")
+    _small_probe_run(tmp_path, monkeypatch)
     from inductor_prof.specs import AttentionProbeSpec
 
     events = _Events()

@@ -1,6 +1,6 @@
 """`profile --nproc N` (pipeline/ranks.py, pipeline/rank.py): the GPU count check, torchrun's command, its failure
-summary parsed, and real torchrun runs of two ranks over gloo on the CPU (tests/rank_bodies.py in place of the
-profile: no GPU here) that end well, with a rank raising, and with a rank killed by a signal."""
+summary parsed, and real torchrun runs of two ranks on the CPU (tests/rank_bodies.py in place of the profile: no GPU
+here) that end well (over gloo), with a rank raising, with a rank killed by a signal, and interrupted."""
 import json
 import os
 import signal
@@ -74,7 +74,7 @@ def launch(tmp_path, monkeypatch):
     def go(what):
         opts = ProfileOptions(target=what, out=str(tmp_path / what), nproc=2, ncu=True,
                               settings=Settings(ranks_timeout=120))
-        return ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:gloo",
+        return ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2, body="rank_bodies:ends",
                                    check=lambda *a: None)
     return go
 
@@ -123,8 +123,9 @@ def test_ctrl_c_ends_torchrun_and_every_rank_and_the_folder_says_so(launch, tmp_
 @pytest.mark.long
 def test_two_ranks_over_gloo_each_write_their_folder_and_the_tp_and_fsdp_examples_match_the_whole_model(
         tmp_path, monkeypatch):
-    # one torchrun launch of 2 CPU ranks (rank_bodies.tensor_parallel_then_fsdp) ends well and runs both examples in
-    # turn: a launch is 6 CPU-seconds of start-up (torchrun and two ranks importing torch)
+    # one torchrun launch of 2 CPU ranks (rank_bodies.tensor_parallel_fsdp_then_training) ends well and runs both
+    # examples and `--train --nproc`'s step in turn: a launch is 6 CPU-seconds of start-up (torchrun and two ranks
+    # importing torch)
     # a run that ends well: each rank's folder, its options (ncu on rank 0 only), a real all_reduce (1 + 1 = 2)
     # examples/models/llama_tp.py: each rank holds half the query heads, its output is the whole model's, and a
     # split layer compiles as one graph (the GPU run: examples/runs/llama-tp-h200x2)
@@ -136,7 +137,7 @@ def test_two_ranks_over_gloo_each_write_their_folder_and_the_tp_and_fsdp_example
     out = tmp_path / "ok"
     opts = ProfileOptions(target="ok", out=str(out), nproc=2, ncu=True, settings=Settings(ranks_timeout=300))
     result = ranks.profile_ranks(opts, log=lambda line: None, gpus=lambda: 2,
-                                 body="rank_bodies:tensor_parallel_then_fsdp", check=lambda *a: None)
+                                 body="rank_bodies:tensor_parallel_fsdp_then_training", check=lambda *a: None)
     assert result.why == "", (out / "logs" / "rank0.log").read_text()[-3000:]
     top = json.loads((out / "ranks.json").read_text())
     assert top["status"] == "ok" and top["failed_rank"] is None
@@ -152,3 +153,26 @@ def test_two_ranks_over_gloo_each_write_their_folder_and_the_tp_and_fsdp_example
         seen = json.loads((out / f"fsdp{i}.json").read_text())
         assert seen["dtensor"] and (seen["rows"], seen["local_rows"]) == (64, 32)
         assert seen["own_ids"] and seen["max_err"] < 1e-4
+    _trained_alike_over_ranks(out)
+
+
+def _trained_alike_over_ranks(out):
+    """`profile --train --nproc N`: the tiny decoder's training step as the profile's build stage leaves it
+    (rank_train_bodies.training): DDP wrapped by the tool, gradients all-reduced inside the backward phase, both ranks
+    updated alike, and a model the factory already spread (DDP, FSDP2, tensor parallel) left as it is."""
+    seen = [json.loads((out / f"train{i}.json").read_text()) for i in (0, 1)]
+    for s in seen:
+        assert s["record"]["wrapper"] == "DistributedDataParallel" and s["record"]["world_size"] == 2
+        assert s["record"]["wrapped_by"] == "inductor-prof" and s["record"]["bucket_bytes"] == 25 * 2**20
+        assert s["record"]["optimize_ddp"] == "True"   # torch's default: Dynamo splits graphs at the buckets
+        # the gradients' all-reduce runs from autograd's hooks, inside the backward phase's range: the phase the
+        # report says NCCL kernels were launched in; the forward broadcasts rank 0's buffers (DDP's default)
+        assert s["collectives"] == [["allreduce", "backward"], ["broadcast", "forward"]]
+        # each rank its own batch (the losses differ), one update on both: the gradients were averaged
+        assert s["losses_differ"] and s["params_equal"] and s["moved"] > 0
+        # a model already spread over the ranks is left as it is: the DDP just made, FSDP2's fully_shard
+        assert s["again"] == {"world_size": 2, "wrapper": "DistributedDataParallel", "wrapped_by": "factory"}
+        assert s["fsdp"] == "fully_shard (FSDP2)"
+        assert s["tp"] == "DTensor parameters (tensor parallel or FSDP2)"   # examples/models/llama_tp.py
+        # its 2 blocks compiled inside DDP's forward: the step runs, the ranks stay alike
+        assert s["blocks"] == 2 and s["compiled_equal"] and s["compiled_moved"]
