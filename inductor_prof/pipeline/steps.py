@@ -58,6 +58,22 @@ def record(ctx, key: str, times: Times) -> dict:
     return {"step_ms": [sum(step) for step in zip(*times.values())], "step_ms_by_size": times}
 
 
+def any_rank(wants_more: bool) -> bool:
+    """Whether any rank of a --nproc run wants another round (one process: its own wish). Each rank times its own
+    window: a rank going on alone would issue a step's collectives (DDP's gradient all-reduce, FSDP's gathers) that
+    no other rank meets, and hang. Every rank calls it once a round, so the ranks agree on each round together."""
+    from .link import world_size
+
+    if world_size() < 2:
+        return wants_more
+    import torch
+    import torch.distributed as dist
+
+    flag = torch.tensor([int(wants_more)], device="cuda" if torch.cuda.is_available() else "cpu")
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    return bool(flag.item())
+
+
 def plain(ctx) -> dict:
     ctx.log(f"timing {ctx.opts.steps} plain steps")
     info = record(ctx, "plain_step_ms", timed(ctx, ctx.opts.steps))
@@ -69,7 +85,7 @@ def plain(ctx) -> dict:
         # NVML's power reading trails by about a second and its energy counter steps coarsely (it did not move
         # over MoE's 45 ms of steps on an H200): the same steps again until the window is long enough to read
         for _ in range(TELEMETRY_ROUNDS):
-            if time.perf_counter() - start >= TELEMETRY_S:
+            if not any_rank(time.perf_counter() - start < TELEMETRY_S):
                 break
             timed(ctx, ctx.opts.steps, progress=False, back_to_back=True)
     ctx.profile["gpu_telemetry"] = telemetry.summarize(gpu.samples, gpu.power_limit_w, gpu.max_sm_mhz, gpu.error,
