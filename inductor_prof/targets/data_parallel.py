@@ -72,9 +72,14 @@ def wrap(training) -> dict[str, Any] | None:
 
     import torch._dynamo.config as dynamo_config
 
-    ddp = DistributedDataParallel(training.model, device_ids=_device_ids(training.model))
+    # a trainable parameter the loss never reaches (build_training's check counted them) would stop DDP at the
+    # second step ("Expected to have finished reduction in the prior iteration"): DDP looks for them each step then
+    unused = int(getattr(training, "unused_parameters", 0))
+    ddp = DistributedDataParallel(training.model, device_ids=_device_ids(training.model),
+                                  find_unused_parameters=unused > 0)
     training.model = ddp
     # what Dynamo does with graphs compiled inside DDP's forward (torch's default: split at the buckets' bounds,
     # DDPOptimizer), so a rank's kernels can differ from one GPU's
     return {"world_size": ranks, "wrapper": "DistributedDataParallel", "wrapped_by": "inductor-prof",
-            "bucket_bytes": int(ddp.bucket_bytes_cap), "optimize_ddp": str(dynamo_config.optimize_ddp)}
+            "bucket_bytes": int(ddp.bucket_bytes_cap), "optimize_ddp": str(dynamo_config.optimize_ddp),
+            "unused_parameters": unused, "find_unused_parameters": unused > 0}

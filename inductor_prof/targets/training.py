@@ -47,6 +47,7 @@ class Training:
         self.model, self.loss_fn, self.optimizer = model, loss_fn, optimizer
         self.optimizer_step: Callable[[], Any] = optimizer.step
         self.phase: Callable[[str], ContextManager] = no_phase
+        self.unused_parameters = 0   # trainable parameters the loss does not reach (check_loss)
 
     def step(self, args: tuple, kwargs: dict):
         import torch
@@ -107,9 +108,10 @@ def check_optimizer(spec: str, model, optimizer) -> None:
                         "train (requires_grad_(True) on the trainable part)")
 
 
-def check_loss(spec: str, loss, optimizer) -> None:
+def check_loss(spec: str, loss, optimizer, model=None) -> int:
     """The loss of one eager forward: a floating scalar tensor whose graph reaches the optimizer's
-    parameters."""
+    parameters. Returns how many trainable parameters (the optimizer's and `model`'s that require grad) it does
+    not reach: DistributedDataParallel must be told of them or its second step fails."""
     import torch
 
     if not isinstance(loss, torch.Tensor):
@@ -123,10 +125,13 @@ def check_loss(spec: str, loss, optimizer) -> None:
         raise UserError(f"{spec}: the loss does not depend on any parameter that requires grad: backward would "
                         "compute nothing (does loss_fn detach the output, or run under no_grad?)")
     params = [p for group in optimizer.param_groups for p in group["params"] if p.requires_grad]
-    reached = torch.autograd.grad(loss, params, allow_unused=True, retain_graph=False)
-    if all(g is None for g in reached):
+    known = {id(p) for p in params}
+    others = [p for p in (model.parameters() if model is not None else ()) if p.requires_grad and id(p) not in known]
+    reached = torch.autograd.grad(loss, params + others, allow_unused=True, retain_graph=False)
+    if all(g is None for g in reached[:len(params)]):
         raise UserError(f"{spec}: the loss does not depend on any of the optimizer's {len(params)} parameters: "
                         "backward would leave them without gradients")
+    return sum(g is None for g in reached)
 
 
 def build_training(spec: str, step: TrainingStep, args: tuple, kwargs: dict) -> Training:
@@ -146,8 +151,9 @@ def build_training(spec: str, step: TrainingStep, args: tuple, kwargs: dict) -> 
         from ..errors import one_line
 
         raise UserError(f"{spec}: the eager forward and loss failed: {one_line(e)}") from e
-    check_loss(spec, loss, optimizer)
-    return Training(step.model, step.loss_fn, optimizer)
+    training = Training(step.model, step.loss_fn, optimizer)
+    training.unused_parameters = check_loss(spec, loss, optimizer, step.model)
+    return training
 
 
 @contextmanager
