@@ -69,7 +69,7 @@ def _gemm_judgement(headroom: float, shapes: list[dict[str, Any]], bound: str) -
         # left is its other calls' roofline headroom, with the roofline's action for them
         do = f"its other calls ({unmeasured:.0%} of its time): {DO[bound]}; the measured ones are as fast as " \
              "they get here" if unmeasured > AT_BEST else "nothing for its measured calls"
-        return headroom * unmeasured if unmeasured > AT_BEST else 0.0, why, do
+        return headroom * alone if unmeasured > AT_BEST else 0.0, why, do   # its other calls' time alone, as below
     elif top["template_us"] < min(v for v in (top["replay_us"], top["us_per_call"]) if not math.isnan(v)):
         why = f"Inductor's Triton template is faster: {shape} {top['template_us']:.0f} vs {top['us_per_call']:.0f} us"
         do = "compile with mode=max-autotune (Inductor then picks its template for this shape)"
