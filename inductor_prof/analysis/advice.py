@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from ..attention.semantics import qkv_layout
 from ..names import demangle
 from ..units import US_PER_MS
 from . import binding as bind, row_dicts
@@ -101,8 +102,11 @@ def _attention_judgement(r: pd.Series, savings: list[dict[str, Any]]) -> tuple[f
     best = max(savings, key=lambda a: a["saving_ms_per_step"])
     roof = f"{r['pct_of_peak']:.0f}% of {r['ceiling']}" if r["ceiling"] else ""
     if best["saving_ms_per_step"] > 0:
+        # a contiguous variant is timed after the others of its shape, once one failed: not in their rounds
+        timed = ("timed in the same process, after the others" if qkv_layout.is_variant(best["best_backend"])
+                 else "timed side by side")
         why = (f"{best['best_backend']} {best['best_ms']:.3f} vs {best['model_backend']} {best['model_ms']:.3f} ms "
-               f"a call{_pass_said(best)}, timed side by side; {roof}")
+               f"a call{_pass_said(best)}, {timed}; {roof}")
         do = best.get("do") or f"use {best['best_backend']} for {best['shape']}" + (
             " (its forward and backward)" if best.get("part") else "")   # `do`: a layout change to add as well
     else:

@@ -67,6 +67,8 @@ def test_the_report_says_the_change_and_the_layout():
     bwd = next(i for i in nxt if i["what"].startswith("pytorch_flash::flash_bwd_dq_dk_dv"))
     assert bwd["headroom_ms_per_step"] == pytest.approx(43.7677, abs=1e-3)
     assert "and the upstream gradient" in bwd["do"] and VARIANT in bwd["why"]
+    # the variant ran after the shape's other backends, not in their rotated rounds: said so, not "side by side"
+    assert "timed in the same process, after the others" in bwd["why"] and "side by side" not in bwd["why"]
     assert not any(i["do"].startswith("use sdpa_cudnn for") and "contiguous" not in i["do"] for i in nxt)
     r = CliRunner().invoke(app, ["report", str(RUN), "--width", "240"])
     assert r.exit_code == 0, r.output
