@@ -212,8 +212,8 @@ def _said_beside_nccl(df: pd.DataFrame, shapes: pd.DataFrame | None, judged: set
     if shapes is None or shapes.empty or "beside_nccl_share" not in shapes:
         return df
     known = shapes[shapes["beside_nccl_share"].notna()]
-    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"]).sum()
-    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel")["beside_kind"].first()
+    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"], observed=True).sum()
+    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel", observed=True)["beside_kind"].first()
     names = df["name"].map(demangle)
     for i in df.index[names.isin(share[share >= MOSTLY_BESIDE].index) & ~df.index.isin(judged)]:
         name = names.at[i]

@@ -118,7 +118,8 @@ def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, 
     if "transfer_us" not in keyed:
         keyed = keyed.assign(transfer_us=float("nan"), wait_us=float("nan"))
     rows = []
-    for (coll, dtype, nbytes, group), g in keyed.groupby(["collective", "dtype", "bytes", "group"], sort=False):
+    for (coll, dtype, nbytes, group), g in keyed.groupby(["collective", "dtype", "bytes", "group"], sort=False,
+                                                       observed=True):
         total_us = float(g["dur_us"].sum())
         split = g["transfer_us"].notna()
         moving_us = float(g["transfer_us"].where(split, g["dur_us"]).sum())

@@ -29,7 +29,7 @@ def attention_saving(attention: pd.DataFrame | None, kernels: dict[str, list[str
     out = []
     # "sdpa" is PyTorch's own choice: the model's kernel again, not an alternative
     ok = attention[attention["ok"].astype(bool) & (attention["backend"] != "sdpa")]
-    for shape, rows in ok.groupby("shape"):
+    for shape, rows in ok.groupby("shape", observed=True):
         model = rows[rows["backend"] == rows["model_backend"].iloc[0]]
         if model.empty:
             continue

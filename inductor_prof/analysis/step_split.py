@@ -113,7 +113,7 @@ def transfer_per_call(calls: pd.DataFrame) -> dict[str, float]:
     if calls is None or not len(calls) or "transfer_us" not in calls:
         return {}
     known = calls[calls["transfer_us"].notna()]
-    means = known.assign(base=known["kernel"].map(_base)).groupby("base")["transfer_us"].mean()
+    means = known.assign(base=known["kernel"].map(_base)).groupby("base", observed=True)["transfer_us"].mean()
     return {k: float(v) for k, v in means.items()}
 
 
