@@ -94,7 +94,7 @@ def headroom(df: pd.DataFrame, step_ms_plain: float | None, attention: list[dict
     by_cat = {cat: float(df.loc[df["category"] == cat, "headroom_ms_per_step"].sum()) for cat in CATEGORIES
               if len(df) and (df["category"] == cat).any()}
     # waiting was taken out only where some was found (proton_wait_ms > 0: calls matched across ranks)
-    gap, gap_note = launch_gap(step_ms_plain, busy, bool(comm) and comm["proton_wait_ms"] > 0, bool(comm))
+    gap, gap_note = launch_gap(step_ms_plain, busy, (comm or {}).get("proton_wait_ms", 0) > 0, bool(comm))
     attention = attention or []
     return {"gpu_busy_ms_per_step": busy, "sol_step_ms": sol, "reachable_sol_step_ms": reachable_sol_step_ms(df, sol),
             "step_ms_plain": step_ms_plain,
