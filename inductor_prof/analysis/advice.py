@@ -27,6 +27,7 @@ from ..units import US_PER_MS
 from . import binding as bind, row_dicts
 from .causes import causes, counter_facts, instruction_cause
 from .call_label import call_label
+from .step_split import exposed_comm_ms
 
 TOP = 10
 NAN = float("nan")
@@ -215,8 +216,8 @@ def _said_beside_nccl(df: pd.DataFrame, shapes: pd.DataFrame | None, judged: set
     if shapes is None or shapes.empty or "beside_nccl_share" not in shapes:
         return df
     known = shapes[shapes["beside_nccl_share"].notna()]
-    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"]).sum()
-    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel")["beside_kind"].first()
+    share = (known["beside_nccl_share"] * known["share_of_kernel"]).groupby(known["kernel"], observed=True).sum()
+    kinds = known.dropna(subset=["beside_kind"]).groupby("kernel", observed=True)["beside_kind"].first()
     names = df["name"].map(demangle)
     for i in df.index[names.isin(share[share >= MOSTLY_BESIDE].index) & ~df.index.isin(judged)]:
         name = names.at[i]
@@ -328,9 +329,10 @@ def comm_items(gap_ms: float | None, comm: dict[str, Any]) -> tuple[list[dict[st
                       "do": f"make {who} arrive sooner ({late}); nothing to change on this rank" if other
                             else "balance the ranks' work"})
     gap_ms = None if gap_ms is None else room - wait
-    if (comm.get("transfer_ms") or 0) > 0:
+    exposed = exposed_comm_ms(comm) or 0.0
+    if exposed > 0:
         items.append({"what": "communication with no compute beside it", "category": "ranks",
-                      "headroom_ms_per_step": comm["transfer_ms"],
+                      "headroom_ms_per_step": exposed,
                       "why": "NCCL moving data after every rank arrived, nothing else on the GPU (torch.profiler "
                              "step)",
                       "do": "overlap it with compute (async collectives, prefetch), or move fewer bytes"})

@@ -51,7 +51,7 @@ def qkv_lines(attention: pd.DataFrame | None) -> list[str]:
     if attention is None or "qkv_layout" not in attention.columns or not len(attention):
         return []
     out = []
-    for shape, rows in attention.groupby("shape", sort=False):
+    for shape, rows in attention.groupby("shape", sort=False, observed=True):
         said = _first(rows, "qkv_layout")
         if not qkv_layout.is_contiguous(said):
             out.append(f"{shape} ran q, k, v in the model's layout: {said}")

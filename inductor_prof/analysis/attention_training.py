@@ -60,7 +60,7 @@ def dout_lines(attention: pd.DataFrame | None) -> list[str]:
     if train is None or not len(train):
         return []
     out = []
-    for shape, rows in train.groupby("shape", sort=False):
+    for shape, rows in train.groupby("shape", sort=False, observed=True):
         said = dout_of(rows)
         if said:
             out.append(f"{shape} forward+backward ran on the model's upstream gradient: dout {said}")
@@ -123,7 +123,7 @@ def savings(attention: pd.DataFrame, forward_kernels: dict[str, list[str]],
     ok = attention[attention["ok"].astype(bool) & (attention["backend"] != "sdpa")]
     train, fwd = ok[passes(ok) == TRAINING], ok[passes(ok) == FORWARD]
     out = []
-    for shape, rows in train.groupby("shape"):
+    for shape, rows in train.groupby("shape", observed=True):
         model_backend = rows["model_backend"].iloc[0]
         model = rows[rows["backend"] == model_backend]
         if model.empty:

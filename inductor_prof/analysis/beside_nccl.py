@@ -59,10 +59,10 @@ def share_by_call(with_beside: pd.DataFrame) -> pd.DataFrame:
     if with_beside is None or with_beside.empty or "beside_nccl_ns" not in with_beside:
         return pd.DataFrame(columns=cols)
     rows = []
-    for key, g in with_beside.groupby(KEYS, sort=False):
+    for key, g in with_beside.groupby(KEYS, sort=False, observed=True):
         total = float(g["dur_ns"].sum())
         placed = g["beside_nccl_ns"].notna().all() and total > 0
-        kinds = g.loc[g["beside_kind"].notna()].groupby("beside_kind")["beside_nccl_ns"].sum()
+        kinds = g.loc[g["beside_kind"].notna()].groupby("beside_kind", observed=True)["beside_nccl_ns"].sum()
         rows.append({**dict(zip(KEYS, key)),
                      "beside_nccl_share": min(1.0, float(g["beside_nccl_ns"].sum()) / total) if placed else float("nan"),
                      "beside_kind": str(kinds.idxmax()) if len(kinds) else None})

@@ -104,11 +104,12 @@ def comm_calls(events: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=CALL_COLUMNS)
 
 
-def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, n_steps: int = 1) -> pd.DataFrame:
+def collective_table(calls: pd.DataFrame, n_steps: int = 1) -> pd.DataFrame:
     """Calls grouped by collective, dtype, message bytes and group size: calls and ms per step (kernel time), of
     it ms waiting for other ranks, µs a call, algbw and busbw (GB/s, over the group's summed transfer time where
     its calls were matched across ranks (waits.match), else over its kernel time, waiting included: `timed_on`
-    says which), % of the link's measured busbw; the most time first."""
+    says which); the most time first. pct_of_link is left None here: link_reference.judged fills it against the
+    reference of every rank (one place for that %)."""
     columns = ["collective", "dtype", "bytes", "group", "calls", "step_ms", "wait_ms", "avg_us", "algbw_gbps",
                "busbw_gbps", "pct_of_link", "timed_on"]
     if calls is None or not len(calls):
@@ -118,19 +119,19 @@ def collective_table(calls: pd.DataFrame, link_busbw_gbps: float | None = None, 
     if "transfer_us" not in keyed:
         keyed = keyed.assign(transfer_us=float("nan"), wait_us=float("nan"))
     rows = []
-    for (coll, dtype, nbytes, group), g in keyed.groupby(["collective", "dtype", "bytes", "group"], sort=False):
+    for (coll, dtype, nbytes, group), g in keyed.groupby(["collective", "dtype", "bytes", "group"], sort=False,
+                                                       observed=True):
         total_us = float(g["dur_us"].sum())
         split = g["transfer_us"].notna()
         moving_us = float(g["transfer_us"].where(split, g["dur_us"]).sum())
         timed_on = TIMED_ON[(bool(split.all()), bool(split.any()))]
         known = nbytes >= 0 and group >= 1 and moving_us > 0
         algbw, busbw = collective_rates(coll, nbytes * len(g), int(group), moving_us / 1e6) if known else (None, None)
-        pct = 100 * busbw / link_busbw_gbps if busbw is not None and busbw == busbw and link_busbw_gbps else None
         rows.append({"collective": coll, "dtype": dtype or None, "bytes": int(nbytes) if nbytes >= 0 else None,
                      "group": int(group) if group >= 1 else None, "calls": len(g) / n_steps,
                      "step_ms": total_us / US_PER_MS / n_steps,
                      "wait_ms": float(g["wait_us"].sum()) / US_PER_MS / n_steps if split.any() else None,
-                     "avg_us": total_us / len(g), "algbw_gbps": algbw, "busbw_gbps": busbw, "pct_of_link": pct,
+                     "avg_us": total_us / len(g), "algbw_gbps": algbw, "busbw_gbps": busbw, "pct_of_link": None,
                      "timed_on": timed_on})
     return pd.DataFrame(rows, columns=columns).sort_values("step_ms", ascending=False, kind="stable") \
         .reset_index(drop=True)

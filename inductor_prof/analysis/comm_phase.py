@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from ..units import GB, MB
+from .step_split import exposed_comm_ms
 
 TOP_KEYS = ("collective", "dtype", "bytes", "group", "calls", "busbw_gbps", "pct_of_link", "timed_on")
 
@@ -31,23 +32,32 @@ def communication_phase(row: dict[str, Any], rank: dict[str, Any], collectives: 
     compute beside them; hidden_pct of the NCCL kernels' time). collectives: its collective_table (one traced
     step). proton_wait_ms: Proton's NCCL time per step that was waiting (step_split.proton_wait_ms).
 
-    Adds: wait_ms_per_step, moving_ms_per_step (the rest of the kernels' time), exposed_ms_per_step (moving, or
-    not split, with no compute beside it: what the link added to the step), exposed_wait_ms_per_step (waiting with
-    no compute beside it), hidden_pct, gb_per_step (the collectives' message bytes, nccl-tests' S, one traced
-    step) and top_collective (the one with the most kernel time, its busbw over its transfer time)."""
+    Adds: wait_ms_per_step, moving_ms_per_step (the rest of the kernels' time), exposed_ms_per_step (moving with
+    no compute beside it: what the link added to the step, step_split.exposed_comm_ms), exposed_wait_ms_per_step
+    (waiting with no compute beside it), hidden_pct, message_gb_per_step (the collectives' message bytes,
+    nccl-tests' S, one traced step; gb_per_step stays the NCCL kernels' own bytes, as every phase's) and
+    top_collective (the one with the most kernel time, its busbw over its transfer time).
+
+    Where some of the rank's calls were not matched across ranks (unsplit_ms > 0: a rank's trace missing or
+    unreadable), the transfer times that split Proton's NCCL time are missing or partial: wait_ms_per_step and
+    moving_ms_per_step are None (not split, said so) and exposed_unsplit_ms_per_step holds the unmatched calls'
+    exposed time, waiting or moving unknown: never counted as moving data."""
     out = dict(row)
-    wait = min(max(0.0, float(proton_wait_ms)), float(row["ms_per_step"]))   # never more than the kernels' time
-    out["wait_ms_per_step"] = wait
-    out["moving_ms_per_step"] = float(row["ms_per_step"]) - wait
-    exposed = [_number(rank.get(k)) for k in ("transfer_ms", "unsplit_ms")]
-    out["exposed_ms_per_step"] = sum(v for v in exposed if v is not None) if any(v is not None for v in exposed) \
-        else None
+    unsplit = _number(rank.get("unsplit_ms")) or 0.0
+    if unsplit > 0:
+        out["wait_ms_per_step"] = out["moving_ms_per_step"] = None
+        out["exposed_unsplit_ms_per_step"] = unsplit
+    else:
+        wait = min(max(0.0, float(proton_wait_ms)), float(row["ms_per_step"]))   # never more than the kernels' time
+        out["wait_ms_per_step"] = wait
+        out["moving_ms_per_step"] = float(row["ms_per_step"]) - wait
+    out["exposed_ms_per_step"] = exposed_comm_ms(rank)
     out["exposed_wait_ms_per_step"] = _number(rank.get("wait_ms"))
     out["hidden_pct"] = _number(rank.get("hidden_pct"))
     table = collectives if collectives is not None else pd.DataFrame()
     if len(table):
         known = table[table["bytes"].notna()]
-        out["gb_per_step"] = float((known["bytes"] * known["calls"]).sum()) / GB
+        out["message_gb_per_step"] = float((known["bytes"] * known["calls"]).sum()) / GB
         top = table.iloc[0]   # collective_table: the most kernel time first
         out["top_collective"] = {k: (top[k] if isinstance(top[k], str) else _number(top[k])) for k in TOP_KEYS}
     return out
@@ -57,13 +67,20 @@ def communication_line(p: dict[str, Any]) -> str:
     """The row's split in words, for the summary's communication line ('' without a split)."""
     if "wait_ms_per_step" not in p:
         return ""
-    parts = [f"waiting {p['wait_ms_per_step']:.2f}, moving {p['moving_ms_per_step']:.2f} ms"]
+    if p["wait_ms_per_step"] is None:
+        parts = ["waiting and moving not split (NCCL calls not matched across ranks)"]
+    else:
+        parts = [f"waiting {p['wait_ms_per_step']:.2f}, moving {p['moving_ms_per_step']:.2f} ms"]
     if p.get("hidden_pct") is not None:
         parts.append(f"{p['hidden_pct']:.0f}% hidden under compute")
     if p.get("exposed_ms_per_step") is not None:
         parts.append(f"exposed {p['exposed_ms_per_step']:.2f} ms moving"
                      + (f" + {p['exposed_wait_ms_per_step']:.2f} ms waiting"
-                        if p.get("exposed_wait_ms_per_step") is not None else ""))
+                        if p.get("exposed_wait_ms_per_step") is not None else "")
+                     + (f" + {p['exposed_unsplit_ms_per_step']:.2f} ms not split"
+                        if p.get("exposed_unsplit_ms_per_step") else ""))
+    if p.get("message_gb_per_step") is not None:
+        parts.append(f"messages {p['message_gb_per_step']:.2f} GB")
     top = p.get("top_collective")
     if top and top.get("busbw_gbps") is not None:
         link = f", {top['pct_of_link']:.0f}% of the link" if top.get("pct_of_link") is not None else ""
@@ -94,7 +111,12 @@ def communication_item(p: dict[str, Any], wrapper: str | None) -> dict[str, Any]
           "graph gives them all at its end); fewer bytes: DDP's bf16_compress_hook"
           if wrapper == "DistributedDataParallel" else
           "overlap it with compute (prefetch the next collective, smaller buckets), or move fewer bytes")
+    split = p.get("moving_ms_per_step") is not None
+    waiting = (f"waiting for other ranks ({p['wait_ms_per_step']:.2f} ms under Proton) is not counted" if split else
+               f"calls not matched across ranks ({p.get('exposed_unsplit_ms_per_step') or 0.0:.2f} ms exposed, "
+               "waiting or moving unknown) are not counted")
     return {"phase": "communication", "what": f"{name} exposed: data moving with no compute beside it",
-            "ms_per_step": float(p["moving_ms_per_step"]), "headroom_ms_per_step": float(exposed), "do": do,
-            "why": f"{exposed:.2f} ms of the step only moving data (torch.profiler step){hidden}{rate}; waiting "
-                   f"for other ranks ({p['wait_ms_per_step']:.2f} ms under Proton) is not counted"}
+            # the kernels' time moving data; not split: their whole time (waiting included)
+            "ms_per_step": float(p["moving_ms_per_step"] if split else p["ms_per_step"]),
+            "headroom_ms_per_step": float(exposed), "do": do,
+            "why": f"{exposed:.2f} ms of the step only moving data (torch.profiler step){hidden}{rate}; {waiting}"}

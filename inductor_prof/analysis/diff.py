@@ -55,7 +55,7 @@ def category_steps(steps: pd.DataFrame | None, kernels: pd.DataFrame) -> pd.Data
     if steps is None or steps.empty:
         return None
     cat = kernels["category"].reindex(steps.index).fillna("other")
-    return steps.groupby(cat).sum()
+    return steps.groupby(cat, observed=True).sum()
 
 
 def category_rows(sum_a: Summary, sum_b: Summary, cat_steps_a: pd.DataFrame | None,

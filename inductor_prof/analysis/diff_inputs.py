@@ -41,7 +41,8 @@ def per_step_ns(rows: pd.DataFrame) -> pd.DataFrame:
     timed = timed_rows(rows)
     if timed.empty:
         return pd.DataFrame()
-    return timed.pivot_table(index="name", columns="step", values="time_ns", aggfunc="sum", fill_value=0.0)
+    return timed.pivot_table(index="name", columns="step", values="time_ns", aggfunc="sum", fill_value=0.0,
+                             observed=True)
 
 
 def _fingerprints(run: RunDir) -> tuple[dict[str, Fingerprint] | None, str]:

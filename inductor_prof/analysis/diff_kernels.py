@@ -29,7 +29,7 @@ def _modules(library_ops: pd.DataFrame) -> dict[tuple[Any, ...], str]:
     """(kernel, op, dims) -> the modules of its calls (library_ops.csv `modules`: json lists), one json list."""
     if "modules" not in library_ops.columns:
         return {}
-    cells = library_ops.groupby(["kernel", "op", "dims"], sort=False)["modules"]
+    cells = library_ops.groupby(["kernel", "op", "dims"], sort=False, observed=True)["modules"]
     return dict(cells.agg(lambda s: json.dumps(list(dict.fromkeys(m for c in s if c for m in json_cell(c))))).to_dict())
 
 

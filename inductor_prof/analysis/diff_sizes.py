@@ -28,7 +28,7 @@ def gpu_steps_ms(side: RunSide, size: str) -> list[float]:
     if launches is None or "size" not in launches.columns:
         return []
     timed = timed_rows(launches[launches["size"] == size])
-    return list(timed.groupby("step")["time_ns"].sum() / NS_PER_MS)
+    return list(timed.groupby("step", observed=True)["time_ns"].sum() / NS_PER_MS)
 
 
 def size_rows(a: RunSide, b: RunSide) -> tuple[pd.DataFrame, list[str]]:

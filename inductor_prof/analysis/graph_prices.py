@@ -61,7 +61,7 @@ def priced(rows: pd.DataFrame, recorded: dict[str, Any], sizes: list[str]) -> tu
     recorded_names = {n for s in recorded.get("steps", []) for n in s["kernels"]}
     unpriced: dict[str, str] = {}
     fills: list[tuple[str, pd.Index, str, Any]] = []   # (kernel, rows, work key, value of each row)
-    for (size, name), group in rows.groupby([key, rows["name"]], sort=False):
+    for (size, name), group in rows.groupby([key, rows["name"]], sort=False, observed=True):
         empty = group.index[no_work[group.index]]
         if not len(empty) or not (name in recorded_names or str(name).startswith("triton_")):
             continue

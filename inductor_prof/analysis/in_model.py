@@ -73,7 +73,7 @@ def replay_items(df: pd.DataFrame, ncu: pd.DataFrame | None,
     rows = {n: r for n, r in zip(df["name"].tolist(), _records(df, ("display", "calls_by_shape")))}
     out = []
     replayed = ncu[ncu["model_us"].notna() & ncu["duration_ns"].notna() & ncu["name"].isin(list(rows))]
-    for name, calls in replayed.groupby("name", sort=False):
+    for name, calls in replayed.groupby("name", sort=False, observed=True):
         if demangle(name) in skip:
             continue
         r = rows[name]

@@ -30,7 +30,7 @@ def by_name(rows: pd.DataFrame) -> pd.DataFrame:
     cols = ["calls", "time_ns", "bytes", *FLOP_KEYS]
     if not len(rows):
         return pd.DataFrame(columns=cols)
-    out = rows.groupby("name", as_index=True)[cols].sum()
+    out = rows.groupby("name", as_index=True, observed=True)[cols].sum()
     if isinstance(out.index, pd.CategoricalIndex):   # hatchet rows' names (categorical): a plain index of text
         out.index = pd.Index(out.index.astype("str"), name="name")
     return out
@@ -47,7 +47,7 @@ def library_costs(ops: pd.DataFrame) -> pd.DataFrame:
     flops = ops["flops"].to_numpy()
     sums = pd.DataFrame({"lib_calls": np.ones(len(ops), dtype=np.int64), "lib_bytes": ops["bytes"].to_numpy(),
                          **{f"lib_{k}": np.where(_rows_of(keys, key_names, k), flops, 0) for k in FLOP_KEYS}})
-    costs = sums[codes >= 0].groupby(codes[codes >= 0]).sum()   # a row without a kernel counts for none
+    costs = sums[codes >= 0].groupby(codes[codes >= 0], observed=True).sum()   # a row without a kernel counts for none
     costs.index = pd.Index(kernels, name="kernel")
     costs["op"] = _most_common_op(codes, ops["op"], len(kernels))
     if "modules" in ops.columns:   # runs since provenance: the modules whose extern op launched the kernel

@@ -49,7 +49,7 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
     ops = library_ops[library_ops["op"].astype(str) != ""]
     ops = ops.assign(flops_key=ops["flops_key"].fillna("").astype(str) if "flops_key" in ops else "")
     with_modules = "modules" in ops.columns
-    g = ops.groupby(KEYS, as_index=False, sort=False).agg(
+    g = ops.groupby(KEYS, as_index=False, sort=False, observed=True).agg(
         calls=("dur_ns", "size"), ns=("dur_ns", "sum"), flops=("flops", "max"), bytes=("bytes", "max"),
         flops_key=("flops_key", "first"))
     if with_modules:
@@ -60,7 +60,7 @@ def calls_by_shape(library_ops: pd.DataFrame | None) -> pd.DataFrame:
         g["modules"] = None
     g["us_per_call"] = g["ns"] / g["calls"] / NS_PER_US
     g["ms"] = g["ns"] / NS_PER_MS
-    g["share_of_kernel"] = g["ns"] / g.groupby("kernel")["ns"].transform("sum")
+    g["share_of_kernel"] = g["ns"] / g.groupby("kernel", observed=True)["ns"].transform("sum")
     return g.sort_values(["kernel", "ns"], ascending=[True, False])[cols].reset_index(drop=True)
 
 
@@ -112,7 +112,7 @@ def replay_calls(library_ops: pd.DataFrame | None, kernels_by_time: list[str], n
         return []
     ops = library_ops[library_ops["op"].isin(replayable)]
     total_ns = float(library_ops["dur_ns"].sum()) or 1.0
-    g = ops.groupby(KEYS, sort=False)
+    g = ops.groupby(KEYS, sort=False, observed=True)
     first = g.head(1).set_index(KEYS)
     stats = g["dur_ns"].agg(["size", "sum"])
     out = []

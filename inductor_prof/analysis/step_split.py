@@ -72,6 +72,15 @@ def split(kernels: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     return {**{k: v / US_PER_MS for k, v in parts.items()}, "span_ms": span / US_PER_MS}
 
 
+def exposed_comm_ms(rank: dict[str, Any]) -> float | None:
+    """The exposed communication of a rank's traced step, the one figure every item and line says: ms with NCCL
+    moving data after every rank arrived and nothing else on the GPU (split's transfer_ms), what the link added to
+    the step. A call not matched across ranks (unsplit_ms) is not in it: waiting or moving, unknown, so not sold as
+    moving data. None where the rank has no split."""
+    v = rank.get("transfer_ms")
+    return None if v is None or v != v else float(v)
+
+
 def exposed_wait_ms(kernels: pd.DataFrame, calls: pd.DataFrame, last: int) -> float:
     """ms of the rank's exposed waiting (split's wait_ms: nothing else on its GPU) spent at the collectives where
     rank `last` arrived last: what that rank's lateness cost this one's traced step."""
@@ -104,7 +113,7 @@ def transfer_per_call(calls: pd.DataFrame) -> dict[str, float]:
     if calls is None or not len(calls) or "transfer_us" not in calls:
         return {}
     known = calls[calls["transfer_us"].notna()]
-    means = known.assign(base=known["kernel"].map(_base)).groupby("base")["transfer_us"].mean()
+    means = known.assign(base=known["kernel"].map(_base)).groupby("base", observed=True)["transfer_us"].mean()
     return {k: float(v) for k, v in means.items()}
 
 

@@ -33,7 +33,7 @@ def _paired(mine: pd.DataFrame, theirs: pd.DataFrame) -> pd.DataFrame:
     occurrence on the other rank); kernels without a partner are left out (their time falls in the gaps)."""
     def numbered(k: pd.DataFrame) -> pd.DataFrame:
         k = k.sort_values("start_us", kind="stable").reset_index(drop=True)
-        return k.assign(nth=k.groupby("name").cumcount())
+        return k.assign(nth=k.groupby("name", observed=True).cumcount())
     a, b = numbered(mine), numbered(theirs)
     out = a.merge(b[["name", "nth", "start_us", "end_us"]], on=["name", "nth"], suffixes=("", "_w"))
     return out.sort_values("start_us", kind="stable").reset_index(drop=True)

@@ -36,7 +36,7 @@ class Matched:
 def _with_seq(calls: pd.DataFrame) -> pd.DataFrame:
     df = calls.sort_values("start_us", kind="stable").reset_index(drop=True)
     df["pg_key"] = df["pg"].where(df["pg"].notna(), NO_PG) if "pg" in df else NO_PG
-    df["seq"] = df.groupby("pg_key").cumcount()
+    df["seq"] = df.groupby("pg_key", observed=True).cumcount()
     for col in ("arrival_us", "wait_us", "transfer_us"):
         df[col] = float("nan")
     df["last_rank"] = pd.array([pd.NA] * len(df), dtype="Int64")

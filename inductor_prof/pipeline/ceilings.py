@@ -38,7 +38,7 @@ def model_gemms(library_ops: pd.DataFrame | None, n: int = MODEL_GEMMS) -> list[
     if library_ops is None or library_ops.empty:
         return []
     gemms = library_ops[library_ops["op"].isin(REPLAYABLE_GEMMS) & (library_ops["flops"] > 0)]
-    by_shape = gemms.groupby(["op", "dims", "strides", "types"], as_index=False).agg(
+    by_shape = gemms.groupby(["op", "dims", "strides", "types"], as_index=False, observed=True).agg(
         dur_ns=("dur_ns", "sum"), flops=("flops", "first"), flops_key=("flops_key", "first"))
     top = by_shape.sort_values("dur_ns", ascending=False).head(n)
     return [AtenCall(r.op, json_cell(r.dims), json_cell(r.strides or "[]"), json_cell(r.types or "[]")).as_json(

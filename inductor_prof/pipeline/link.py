@@ -5,6 +5,7 @@ A GPU measurement: it runs only where torch.distributed has more than one rank (
 from __future__ import annotations
 
 from ..cost import collective_rates
+from ..targets.data_parallel import world_size
 from ..units import MS_PER_S
 
 # 1 GiB: at 256 MiB NCCL reached about 300 GB/s busbw on two H200s while the model's own 546 MB all_reduce moved
@@ -12,12 +13,6 @@ from ..units import MS_PER_S
 # that still beats it is judged against the best rate the run reached (analysis/link_reference.py).
 LINK_BYTES = 1 << 30
 WARMUP, CALLS = 5, 20
-
-
-def world_size() -> int:
-    import torch.distributed as dist
-
-    return dist.get_world_size() if dist.is_available() and dist.is_initialized() else 1
 
 
 def measure(nbytes: int = LINK_BYTES, calls: int = CALLS) -> dict | None:

@@ -109,7 +109,7 @@ def targets(run: rundir.RunDir, n_library: int, min_share: float = 1.0) -> list[
         ops = runfiles.required(run.library_ops_csv, runfiles.library_ops_file, NEEDS)
         steps = runfiles.required(run.steps_hatchet, lambda p: runfiles.hatchet_rows(p, run.steps_launches)[0], NEEDS)
         steps = steps[~steps["name"].str.startswith("triton_")]
-        by_time = steps.groupby("name")["time_ns"].sum().sort_values(ascending=False)
+        by_time = steps.groupby("name", observed=True)["time_ns"].sum().sort_values(ascending=False)
         proton_name = {demangle(n): n for n in by_time.index}
         calls = replay_calls(ops, [demangle(n) for n in by_time.index], n_library, min_share, REPLAYABLE_OPS)
         seen: dict[str, int] = {}

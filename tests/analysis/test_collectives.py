@@ -51,7 +51,9 @@ def test_real_trace_calls_joined_through_record_param_comms_alike(events):
 
 
 def test_real_trace_collective_table_worked_by_hand(events):
-    table = c.collective_table(c.comm_calls(events), link_busbw_gbps=22.08)
+    from inductor_prof.analysis.link_reference import judged
+
+    table = judged(c.collective_table(c.comm_calls(events)), {"busbw_gbps": 22.08})
     row = table[(table["bytes"] == 26550272)].iloc[0]
     # 3 calls of 2636.669, 2160.803 and 2417.184 us: 7214.656 us; 3 x 26,550,272 B / 7.214656 ms = 11.0401 GB/s;
     # all_reduce among 2: busbw = algbw x 2(2-1)/2, the same; 11.0401 / 22.08 = 50.0% of the link

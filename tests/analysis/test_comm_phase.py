@@ -50,7 +50,8 @@ def test_rank_that_waited_under_proton_is_said_waiting_not_moving(fsdp):
     assert c["hidden_pct"] == 0
     # messages: 8 x 121,643,008 B = 0.97314 GB a step; busbw over the transfer: an all_gather of S bytes among 2
     # ranks moves S (n-1)/n each, so busbw = S/2 / 244.50475 us = 248.75 GB/s
-    assert c["gb_per_step"] == pytest.approx(8 * 121_643_008 / 1e9)
+    assert c["message_gb_per_step"] == pytest.approx(8 * 121_643_008 / 1e9)
+    assert c["gb_per_step"] == 0   # the phase's own column: the NCCL kernels' bytes (Proton counts none), not S
     top = c["top_collective"]
     assert top["collective"] == "all_gather" and top["timed_on"] == "transfer" and top["calls"] == 8
     assert top["busbw_gbps"] == pytest.approx(121_643_008 / 2 / 244.50475e-6 / 1e9, rel=1e-6)
@@ -70,14 +71,34 @@ def test_rank_that_waited_in_the_traced_step_has_its_wait_exposed_apart_from_the
 
 def test_wait_never_exceeds_the_kernels_time_and_the_line_says_each_part(fsdp):
     row = {"ms_per_step": 1.0, "launched_in": {"backward": 1.0}}
-    c = communication_phase(row, {"transfer_ms": 0.5, "unsplit_ms": 0.25, "wait_ms": None, "hidden_pct": 50.0},
+    c = communication_phase(row, {"transfer_ms": 0.5, "unsplit_ms": 0.0, "wait_ms": None, "hidden_pct": 50.0},
                             None, 3.0)
-    assert (c["wait_ms_per_step"], c["moving_ms_per_step"], c["exposed_ms_per_step"]) == (1.0, 0.0, 0.75)
-    assert communication_line(c) == ("waiting 1.00, moving 0.00 ms; 50% hidden under compute; exposed 0.75 ms "
+    assert (c["wait_ms_per_step"], c["moving_ms_per_step"], c["exposed_ms_per_step"]) == (1.0, 0.0, 0.5)
+    assert communication_line(c) == ("waiting 1.00, moving 0.00 ms; 50% hidden under compute; exposed 0.50 ms "
                                       "moving; launched in backward 1.00 ms")
     assert communication_line({"ms_per_step": 1.0}) == ""   # one rank: no split
     line = communication_line(fsdp[0])
     assert "waiting 23.16, moving 1.96 ms" in line and "all_gather 121.6 MB: busbw 249 GB/s over transfer" in line
+
+
+def test_calls_not_matched_leave_waiting_not_split_and_out_of_the_exposed_moving():
+    # 0.5 ms of the traced step moving after every rank arrived, 0.25 ms in calls not matched across ranks (waiting
+    # or moving: unknown): Proton's 1.0 ms is not split (its 3.0 ms of "waiting" came from partial transfer
+    # times), exposed moving is the 0.5 alone and the 0.25 is said apart; the item sells only the 0.5
+    row = {"ms_per_step": 1.0, "launched_in": {"backward": 1.0}}
+    c = communication_phase(row, {"transfer_ms": 0.5, "unsplit_ms": 0.25, "wait_ms": 0.0, "hidden_pct": 50.0},
+                            None, 3.0)
+    assert c["wait_ms_per_step"] is None and c["moving_ms_per_step"] is None
+    assert (c["exposed_ms_per_step"], c["exposed_unsplit_ms_per_step"]) == (0.5, 0.25)
+    assert communication_line(c) == ("waiting and moving not split (NCCL calls not matched across ranks); 50% "
+                                      "hidden under compute; exposed 0.50 ms moving + 0.00 ms waiting + 0.25 ms not "
+                                      "split; launched in backward 1.00 ms")
+    item = communication_item(c, None)
+    assert item["headroom_ms_per_step"] == 0.5 and item["ms_per_step"] == 1.0   # not split: the kernels' whole time
+    assert "calls not matched across ranks (0.25 ms exposed, waiting or moving unknown) are not counted" in item["why"]
+    # nothing matched: no exposed moving, no item
+    c = communication_phase(row, {"transfer_ms": 0.0, "unsplit_ms": 0.75, "wait_ms": 0.0}, None, 0.0)
+    assert c["exposed_ms_per_step"] == 0.0 and communication_item(c, None) is None
 
 
 def test_collectives_say_the_phase_that_launched_them():
@@ -107,7 +128,8 @@ def test_report_of_a_rank_splits_its_communication_phase_and_renders_the_line():
     assert c["wait_ms_per_step"] == pytest.approx(25.1155 - 8 * 0.24450475, abs=1e-4)
     lines = dict(phase_rows(tables.summary["phases"]))
     assert lines["    of it"].startswith("waiting 23.16, moving 1.96 ms; 0% hidden under compute; exposed 1.96 ms "
-                                       "moving + 0.00 ms waiting; all_gather 121.6 MB: busbw 249 GB/s over transfer")
+                                       "moving + 0.00 ms waiting; messages 0.97 GB; all_gather 121.6 MB: busbw 249 "
+                                       "GB/s over transfer")
 
 
 def test_exposed_communication_is_a_training_item_with_the_waiting_left_out(fsdp):

@@ -278,3 +278,19 @@ def test_the_stragglers_own_gap_counts_compute_beside_transfer_once_and_says_who
     assert gap["why"] == "plain step (no profiler) minus GPU-busy time (compute beside NCCL moving data counted once)"
     assert gap["do"] == ("CUDA graphs, fewer launches; its late launches make rank 1 wait (1.250 ms with nothing else "
                          "on its GPU, traced step; the straggler line)")
+
+
+def test_launch_gap_is_noise_only_within_one_percent_of_the_plain_step():
+    from inductor_prof.analysis.headroom import launch_gap
+
+    # plain 100 ms: GPU busy up to 101 ms (1%) is the noise between the two steps, beyond it is not
+    gap, note = launch_gap(100.0, 100.99, True, True)
+    assert gap == 0.0 and note.startswith("GPU busy 100.990 ms/step (waiting at collectives taken out) exceeds the "
+                                          "plain step 100.000 ms by 0.990: they are timed in different steps")
+    assert note.endswith("this is their noise; no launch gap is left")
+    gap, note = launch_gap(100.0, 101.01, False, True)
+    assert gap == 0.0 and "more than the 1% of noise" in note and "holds NCCL waiting" in note
+    assert "taken out)" not in note.split(":")[0]   # none was taken out: not said
+    gap, note = launch_gap(100.0, 101.01, False, False)
+    assert "kernels ran longer under Proton" in note and "NCCL" not in note
+    assert launch_gap(100.0, 98.0, False) == (2.0, None)

@@ -34,7 +34,7 @@ from ...errors import one_line
 from . import memory
 from . import contiguous
 from .bench import (FORWARD, TRAINING, BenchOptions, BenchResult, _inputs, _interleaved_ms, _row, check_shape,
-                    laid_out, model_backend_of, qkv_columns, relative_error, semantics, wall_ms)
+                    laid_out, model_backend_of, qkv_columns, relative_error, semantics, wall_ms, with_speedup)
 from .registry import Backend, cannot_take
 from ..semantics import grad_layout, qkv_layout
 from ..semantics.grad_layout import GradLayout
@@ -202,8 +202,7 @@ def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opt
     for (i, b, values), t in zip(timed, ms):
         rows[i] = row(b, ms=t, tflops=training_tflops(shape, t), **values)
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
-    for r in rows:
-        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
+    with_speedup(rows, model_ms)
     return beside_their_bases(rows)
 
 

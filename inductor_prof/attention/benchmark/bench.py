@@ -86,6 +86,15 @@ class BenchResult:
         self.seconds[backend] = self.seconds.get(backend, 0.0) + time.perf_counter() - since
 
 
+def with_speedup(rows: list[dict], model_ms: float) -> list[dict]:
+    """Each row's speedup_vs_model: the model's backend's ms over its own (2.0: twice as fast as the model's);
+    NaN where the row has no time, or the model's backend none (model_ms NaN). The one place it is computed: the
+    forward, training and variant rows all call it."""
+    for r in rows:
+        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
+    return rows
+
+
 def _inputs(shape: Shape, seed: int, device: str, layout: str | None = None):
     """q, k, v of `shape` in the model's `layout` (qkv_layout.py; None: contiguous), the same values either way."""
     import torch
@@ -292,8 +301,7 @@ def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opt
         tflops = _tflops(shape, t)
         rows[i] = _row(b, shape, calls, model_backend, ms=t, tflops=tflops, config=label, **values)
     model_ms = next((r["ms"] for r in rows if r["backend"] == model_backend), float("nan"))
-    for r in rows:
-        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
+    with_speedup(rows, model_ms)
     del qc, kc, vc, ref, ref_lse
     return rows
 
@@ -442,8 +450,7 @@ def variant_forwards(shape: Shape, calls: int, op: str, training: list[dict], op
     rows = bench_shape(shape, calls, op, with_variants(names), opts, result)
     model_ms = next((r["ms"] for r in result.rows if r["shape"] == shape.label and r["pass"] == FORWARD
                      and r["backend"] == r["model_backend"]), float("nan"))
-    for r in rows:
-        r["speedup_vs_model"] = model_ms / r["ms"] if r["ms"] == r["ms"] else float("nan")
+    with_speedup(rows, model_ms)
     return rows
 
 

@@ -649,3 +649,13 @@ def test_run_on_cpu_reports_progress_and_turns_tuning_off(monkeypatch):
     assert [(r["backend"], r["shape"], r["calls_per_step"], r["model_backend"]) for r in result.rows] == [
         ("torch_blocked", "(1,1,4,16)", 2, "sdpa_math"), ("sdpa_math", "(1,1,4,16)", 2, "sdpa_math"),
         ("torch_blocked", "(1,1,8,16)", 3, "sdpa_math"), ("sdpa_math", "(1,1,8,16)", 3, "sdpa_math")]
+
+
+def test_speedup_vs_model_is_the_models_time_over_the_rows():
+    from inductor_prof.attention.benchmark.bench import with_speedup
+
+    # model 2.0 ms: a row at 0.5 ms is 2.0 / 0.5 = 4x, one at 4.0 ms 0.5x; no time: NaN; no model time: NaN
+    rows = with_speedup([{"ms": 0.5}, {"ms": 4.0}, {"ms": float("nan")}], 2.0)
+    assert [r["speedup_vs_model"] for r in rows[:2]] == [4.0, 0.5] and rows[2]["speedup_vs_model"] != 2.0
+    assert math.isnan(rows[2]["speedup_vs_model"])
+    assert math.isnan(with_speedup([{"ms": 1.0}], float("nan"))[0]["speedup_vs_model"])
