@@ -10,10 +10,13 @@ from .custom import training_info
 from .training import DEFAULT_LR, TrainingStep, build_training
 
 TRAINED_BLOCKS = 2   # of each kind, the last ones
-# cuDNN's SDPA backward fails at FLUX's attention (1, 24, 4608, 128), bf16, on an H200 with torch 2.11:
-# "mha_graph.execute(...).is_good()" false, then an illegal memory access (scripts/try_train_backward.py; with
-# cuDNN's SDPA off the flash backend runs forward and backward). The training step runs SDPA without it.
-SDPA_NOTE = "cuDNN's SDPA off: its backward fails at FLUX's shape (torch 2.11, H200); flash runs instead"
+# cuDNN's SDPA backward fails at FLUX's attention (1, 24, 4608, 128), bf16, on an H200 with torch 2.11 and cuDNN
+# 9.19, once the two layouts of its upstream gradient (the single blocks' slice of row pitch 15360, the double
+# blocks' (B,S,H,D)) both run in one process: "mha_graph.execute(...).is_good()" false, then an illegal memory
+# access. Each layout alone runs, and so do both with the gradient made contiguous (scripts/probe_cudnn_train.py).
+# The step as a user has it runs SDPA without cuDNN (flash); the attention comparison times cuDNN with the copies.
+SDPA_NOTE = ("cuDNN's SDPA off: its backward fails once FLUX's two upstream-gradient layouts run in one process "
+             "(torch 2.11, H200); flash runs instead")
 
 
 def trained_blocks(model, n: int = TRAINED_BLOCKS) -> list:
