@@ -1,7 +1,7 @@
 """A training run's attention comparison, forward+backward (attention/benchmark/backward.py), and the probe that
 keeps a crashing backend out of the stage's process.
 
-cuDNN's SDPA backward hit an illegal memory access at FLUX's shape on the H200 (scripts/try_train_backward.py):
+cuDNN's SDPA backward hit an illegal memory access at FLUX's shape on the H200 (scripts/probe_cudnn_train.py):
 after one, every CUDA call of that process fails. So before a shape's backends run forward+backward in the stage's
 process, each one's call runs once in a worker of its own kind (`attention_probe`, `work` below), which says after
 each backend whether it failed (a `probed` phase event). A sticky error ends that worker, and a fresh one takes

@@ -185,8 +185,9 @@ def _bench_shape(shape: Shape, calls: int, op: str, backends: list[Backend], opt
             rows.append({})
         return out
     left = settle(backends, True)
-    # the copies a variant makes, fewest first: q, k, v alone (the layout cuDNN's backward failed on), then with
-    # dout too where that is strided as well; none where all are contiguous already (the same call again)
+    # the copies a variant makes, fewest first: q, k, v alone, then with dout too where that is strided as well;
+    # none where all are contiguous already (the same call again). FLUX's cuDNN backward needed the dout copy: it
+    # failed on the mix of the model's two dout layouts, whatever q, k, v's (scripts/probe_cudnn_train.py)
     qkv_dense, dout_dense = qkv_layout.q_strides(qkv, shape) is None, grad_layout.at(layout, shape, shape) is None
     for what in dict.fromkeys(w for w in (qkv_layout.copied(qkv_dense), qkv_layout.copied(qkv_dense, dout_dense))
                               if w):
@@ -236,8 +237,8 @@ def probe_calls(shape: Shape, backends: list[Backend], device: str, said: Callab
         try:
             for s in sizes:
                 sem_s = sem if s == shape else semantics(s, device)
+                q, k, v = _needs_grad(*_inputs(s, 0, device, qkv))   # autograd.grad leaves them as they are
                 for each in every_layout(layout):
-                    q, k, v = _needs_grad(*_inputs(s, 0, device, qkv))
                     fwd_bwd(b, q, k, v, laid_out(torch.ones_like(q), grad_layout.at(each, shape, s)), scale, **sem_s)
                     if device == "cuda":
                         torch.cuda.synchronize()

@@ -1,16 +1,17 @@
 """q, k and v's layout as the model's attention call had it, and the benchmark's contiguous variant of a backend
 (pure).
 
-The layout decides whether a backend runs at all: FLUX hands SDPA a (B, H, S, D) view of (B, S, H, D) memory
-(q, k, v of (1,24,4608,128) with strides (14155776, 128, 3072, 1)), and on the H200 (torch 2.11, cuDNN 91900) cuDNN's
-backward fails on those strides while the same calls on contiguous q, k, v run (scripts/probe_cudnn_train.py). So
-the benchmark builds q, k, v in the layout the eager capture recorded (attention_shapes.json's `layout`, from q's
-strides: capture.py): "bshd" -> the (B, H, S, D) view of (B, S, H, D) memory, strides (S*H*D, D, H*D, 1); "bhsd"
-or nothing recorded -> contiguous.
+A backend's speed, and whether it runs at all, is that of the layouts the model hands it: FLUX hands SDPA a
+(B, H, S, D) view of (B, S, H, D) memory (q, k, v of (1,24,4608,128) with strides (14155776, 128, 3072, 1)), and on
+the H200 (torch 2.11, cuDNN 91900) cuDNN's backward failed on the model's calls as recorded, yet ran them all with
+the upstream gradient made contiguous; q, k, v made contiguous alone did not help (the trigger is the mix of its
+two dout layouts: scripts/probe_cudnn_train.py). So the benchmark builds q, k, v in the layout the eager capture
+recorded (attention_shapes.json's `layout`, from q's strides: capture.py): "bshd" -> the (B, H, S, D) view of
+(B, S, H, D) memory, strides (S*H*D, D, H*D, 1); "bhsd" or nothing recorded -> contiguous.
 
-A backend that fails at the model's layout gets a second row, its call with the non-contiguous inputs copied
-contiguous inside it (`variant_name`: "sdpa_cudnn (q,k,v contiguous)"), so its time includes the copies a user
-would add to the model.
+A backend that fails at the model's layouts gets a second row, its call with the non-contiguous tensors copied
+contiguous inside it (`variant_name`: "sdpa_cudnn (q,k,v contiguous)", "... (q,k,v,dout contiguous)"), so its time
+includes the copies a user would add to the model.
 """
 from __future__ import annotations
 
